@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -168,13 +169,13 @@ public final class DatasetLoader {
 
         void add(int v) {
             if (size == values.length) {
-                values = java.util.Arrays.copyOf(values, size * 2);
+                values = Arrays.copyOf(values, size * 2);
             }
             values[size++] = v;
         }
 
         int[] toArray() {
-            return java.util.Arrays.copyOf(values, size);
+            return Arrays.copyOf(values, size);
         }
     }
 }

@@ -1,5 +1,6 @@
 package org.dpclust.kmeans;
 
+import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
@@ -103,7 +104,7 @@ public final class Lloyd {
             System.arraycopy(init[j], 0, c, j * d, d);
         }
         int[] assignment = new int[n];
-        java.util.Arrays.fill(assignment, -1);
+        Arrays.fill(assignment, -1);
         double[] dist = new double[n];
         double[] sums = new double[k * d];
         double[] mass = new double[k];
@@ -151,8 +152,8 @@ public final class Lloyd {
     private static void update(double[][] points, double[] weights, int[] assignment, double[] dist,
             double[] c, double[] sums, double[] mass, int k, int d) {
         int n = points.length;
-        java.util.Arrays.fill(sums, 0.0);
-        java.util.Arrays.fill(mass, 0.0);
+        Arrays.fill(sums, 0.0);
+        Arrays.fill(mass, 0.0);
         for (int i = 0; i < n; i++) {
             double w = weights == null ? 1.0 : weights[i];
             if (w == 0.0) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import org.junit.jupiter.api.Test;
 
+/** Checks every metric against hand-computed or textbook values (sources cited per test). */
 class ClusteringMetricsTest {
 
     /*

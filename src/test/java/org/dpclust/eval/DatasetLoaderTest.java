@@ -18,6 +18,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+/** Loads every shared CSV (shapes from datasets/README.md) and checks malformed-input errors. */
 class DatasetLoaderTest {
 
     /** Expected shapes from ../shared/datasets/README.md (summary table and per-file notes). */

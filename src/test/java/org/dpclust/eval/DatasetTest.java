@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
+/** Checks shuffling, subsampling and windowing on a data set whose labels encode the coordinates. */
 class DatasetTest {
 
     /** Ten 1-D points whose coordinate equals 10 × their label, so pairing can be checked. */

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
+/** Checks both scalings by hand and that data-derived scaling is flagged as not dp. */
 class DomainScalingTest {
 
     private static Dataset sample() {

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
+/** Parses printed rows back with Jackson and checks key order and snake_case enforcement. */
 class JsonRowsTest {
 
     @Test

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
+/** Checks the Hungarian matching on hand examples and against brute force over all permutations. */
 class MinCostMatchingTest {
 
     @Test

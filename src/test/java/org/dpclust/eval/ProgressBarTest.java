@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
+/** Drives the progress bar with a fake clock in both terminal and log modes. */
 class ProgressBarTest {
 
     @Test

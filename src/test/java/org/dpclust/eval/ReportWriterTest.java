@@ -14,6 +14,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+/** Writes a report into a temporary directory and checks the Markdown and the PNG signature. */
 class ReportWriterTest {
 
     /** The 8-byte PNG signature (PNG specification, §5.2). */
