@@ -90,6 +90,15 @@ public final class PrivacySecret implements Serializable {
     }
   }
 
+  /** Re-validates the key length after Java deserialization. */
+  private void readObject(java.io.ObjectInputStream in)
+      throws java.io.IOException, ClassNotFoundException {
+    in.defaultReadObject();
+    if (key == null || key.length < MIN_KEY_BYTES) {
+      throw new java.io.InvalidObjectException("PrivacySecret key missing or shorter than 16 bytes");
+    }
+  }
+
   /** Reveals only the key length, never key material. */
   @Override
   public String toString() {

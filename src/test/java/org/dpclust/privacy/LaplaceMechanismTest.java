@@ -81,6 +81,21 @@ class LaplaceMechanismTest {
     }
   }
 
+  /** A replayed release (same context) gets identical noise; different contents do not. */
+  @Test
+  void replayGetsIdenticalNoiseAndOtherContentsIndependentNoise() {
+    byte[] digest = new AccumulatorDigest().add(new double[] {1.0, 2.0}).add(3L).digest();
+    ReleaseContext c = new ReleaseContext("s", 60_000, "dp-kmeans", "laplace", digest);
+    double[] x = {1.0, 2.0};
+    double[] first = LaplaceMechanism.addNoise(x, 1, 1, PrivacyRandom.forRelease(TestRandoms.SECRET, c));
+    double[] replay = LaplaceMechanism.addNoise(x, 1, 1, PrivacyRandom.forRelease(TestRandoms.SECRET, c));
+    org.junit.jupiter.api.Assertions.assertArrayEquals(first, replay, 0.0);
+    byte[] other = new AccumulatorDigest().add(new double[] {1.0, 2.5}).add(3L).digest();
+    ReleaseContext c2 = new ReleaseContext("s", 60_000, "dp-kmeans", "laplace", other);
+    double[] o2 = LaplaceMechanism.addNoise(x, 1, 1, PrivacyRandom.forRelease(TestRandoms.SECRET, c2));
+    assertFalse(java.util.Arrays.equals(first, o2));
+  }
+
   // --- statistical DP tests -----------------------------------------------------------------
 
   private static DpTester.VoteResult scalar(double epsMechanism, double epsTested, String label) {

@@ -49,4 +49,19 @@ class PrivacySecretTest {
     assertThrows(IllegalArgumentException.class, () -> PrivacySecret.fromHex(null));
     assertThrows(IllegalArgumentException.class, () -> PrivacySecret.of(new byte[15]));
   }
+
+  @Test
+  void survivesJavaSerialization() throws Exception {
+    PrivacySecret s = PrivacySecret.fromHex("00112233445566778899aabbccddeeff00");
+    java.io.ByteArrayOutputStream bos = new java.io.ByteArrayOutputStream();
+    try (var oos = new java.io.ObjectOutputStream(bos)) {
+      oos.writeObject(new RecordHasher(s));
+    }
+    RecordHasher copy;
+    try (var ois = new java.io.ObjectInputStream(new java.io.ByteArrayInputStream(bos.toByteArray()))) {
+      copy = (RecordHasher) ois.readObject();
+    }
+    byte[] id = {1, 2, 3};
+    org.junit.jupiter.api.Assertions.assertEquals(new RecordHasher(s).hash(id), copy.hash(id));
+  }
 }
