@@ -1,11 +1,41 @@
 package org.dpclust.cli;
 
-/** Placeholder entry point; replaced by the picocli root command. */
-public final class DpclustCommand {
-    private DpclustCommand() {}
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code dpclust}: the command-line entry point of target/dpclust.jar. */
+@Command(name = "dpclust", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+        description = "Continuous, differentially private clustering of telemetry streams on Apache Flink.",
+        subcommands = {
+            DemoCommand.class,
+            StreamCommand.class,
+            GenerateCommand.class,
+            ConsumeCommand.class,
+            CommandLine.HelpCommand.class
+        })
+public final class DpclustCommand implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.err);
+    }
 
     public static void main(String[] args) {
-        System.err.println("dpclust: no commands yet");
-        System.exit(2);
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The configured command line (tests execute commands through it). */
+    public static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new DpclustCommand());
+        cl.setExecutionExceptionHandler((ex, cmd, parse) -> {
+            if (ex instanceof IllegalArgumentException || ex instanceof IllegalStateException) {
+                cmd.getErr().println("dpclust " + cmd.getCommandName() + ": " + ex.getMessage());
+                return 2;
+            }
+            throw ex;
+        });
+        return cl;
     }
 }

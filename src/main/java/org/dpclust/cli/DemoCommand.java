@@ -1,0 +1,212 @@
+package org.dpclust.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.configuration.TaskManagerOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.dpclust.avro.CentroidRelease;
+import org.dpclust.avro.RejectedRecord;
+import org.dpclust.config.ConfigLoader;
+import org.dpclust.config.DpclustConfig;
+import org.dpclust.config.StreamSpec;
+import org.dpclust.eval.ClusteringMetrics;
+import org.dpclust.eval.ProgressBar;
+import org.dpclust.io.AvroCodec;
+import org.dpclust.io.BudgetTopicReader;
+import org.dpclust.io.EmbeddedKafka;
+import org.dpclust.io.TelemetryProducer;
+import org.dpclust.io.TopicAdmin;
+import org.dpclust.io.TopicReader;
+import org.dpclust.jobs.StreamingJob;
+import org.dpclust.privacy.PrivacySecret;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code dpclust demo}: everything in one process, no servers to install. Starts a real in-process KRaft
+ * broker, writes a drifting-mixture telemetry stream for two streams with malformed records mixed in, runs
+ * the streaming job in a Flink MiniCluster, and prints each release as a {@code read_committed} consumer
+ * sees it, next to the true centres. Exits by itself when every window has been released.
+ */
+@Command(name = "demo", mixinStandardHelpOptions = true,
+        description = "Run the whole pipeline in-process (real Kafka broker + Flink MiniCluster) and print DP centroids per window.")
+public final class DemoCommand implements Callable<Integer> {
+    static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
+
+    @Option(names = "--windows", defaultValue = "5", description = "Windows per stream (default ${DEFAULT-VALUE}).")
+    int windows;
+
+    @Option(names = "--records-per-window", defaultValue = "20000", description = "Records per stream and window (default ${DEFAULT-VALUE}).")
+    int recordsPerWindow;
+
+    @Option(names = "--malformed-per-window", defaultValue = "4", description = "Malformed records per stream and window (default ${DEFAULT-VALUE}).")
+    int malformedPerWindow;
+
+    @Option(names = "--json", description = "One JSON object per release, then a summary object.")
+    boolean json;
+
+    @Option(names = "--timeout", defaultValue = "PT5M", description = "Give up after this long (default ${DEFAULT-VALUE}).")
+    Duration timeout;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintStream out = System.out;
+        ObjectMapper mapper = new ObjectMapper();
+        DpclustConfig base = demoConfig();
+        byte[] key = new byte[32];
+        new SecureRandom().nextBytes(key); // a fresh secret per demo run
+        PrivacySecret secret = PrivacySecret.of(key);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        System.err.println("dpclust demo: starting an in-process Kafka broker (KRaft) ...");
+        try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
+            DpclustConfig cfg = base.withKafka(base.kafka().withBootstrapServers(kafka.bootstrapServers()));
+            TopicAdmin.ensureTopics(cfg.kafka(), 2);
+            SyntheticTelemetry scenario = new SyntheticTelemetry(cfg.streams(), START.toEpochMilli(), windows,
+                    recordsPerWindow, malformedPerWindow, 500, 2026);
+            System.err.printf("dpclust demo: writing %d windows x %d records for %d streams to %s ...%n", windows,
+                    recordsPerWindow, cfg.streams().size(), cfg.kafka().inputTopic());
+            SyntheticTelemetry.Written written;
+            try (TelemetryProducer producer = new TelemetryProducer(kafka.bootstrapServers(), cfg.kafka().inputTopic())) {
+                written = scenario.write(producer);
+            }
+            Map<String, Map<String, Double>> ledger = BudgetTopicReader.read(kafka.bootstrapServers(),
+                    cfg.kafka().budgetTopic(), Duration.ofSeconds(30));
+            System.err.println("dpclust demo: running the streaming job in a Flink MiniCluster ...");
+            StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(1, miniClusterConfig());
+            JobClient job = StreamingJob.fromKafka(cfg, secret, ledger).executeAsync(env);
+
+            int expected = windows * cfg.streams().size();
+            AvroCodec<CentroidRelease> codec = AvroCodec.centroids();
+            List<CentroidRelease> releases = new ArrayList<>();
+            try (TopicReader reader = new TopicReader(kafka.bootstrapServers(), cfg.kafka().centroidsTopic());
+                    ProgressBar progress = new ProgressBar("windows released", expected)) {
+                while (releases.size() < expected) {
+                    if (System.nanoTime() > deadline) {
+                        System.err.println("dpclust demo: timed out after " + releases.size() + " of " + expected + " releases");
+                        job.cancel();
+                        return 1;
+                    }
+                    if (job.getJobStatus().get().isGloballyTerminalState() && reader.atEnd()) {
+                        break;
+                    }
+                    reader.poll(Duration.ofMillis(300), r -> {
+                        try {
+                            CentroidRelease rel = codec.decode(r.value());
+                            releases.add(rel);
+                            progress.step();
+                            print(out, mapper, cfg, rel, written);
+                        } catch (IOException e) {
+                            throw new IllegalStateException("undecodable release: " + e.getMessage(), e);
+                        }
+                    });
+                }
+            }
+            job.getJobExecutionResult().get();
+            Map<String, Long> rejected = new TreeMap<>();
+            AvroCodec<RejectedRecord> dlq = AvroCodec.rejected();
+            try (TopicReader reader = new TopicReader(kafka.bootstrapServers(), cfg.kafka().dlqTopic())) {
+                for (var r : reader.readToEnd(Duration.ofSeconds(30))) {
+                    rejected.merge(dlq.decode(r.value()).getReason(), 1L, Long::sum);
+                }
+            }
+            long rejectedTotal = rejected.values().stream().mapToLong(Long::longValue).sum();
+            Map<String, Object> summary = new LinkedHashMap<>();
+            summary.put("records_in", written.records());
+            summary.put("records_valid", written.valid());
+            summary.put("malformed_injected", written.malformed());
+            summary.put("rejected", rejected);
+            summary.put("rejected_total", rejectedTotal);
+            summary.put("releases", releases.size());
+            summary.put("streams", cfg.streams().size());
+            summary.put("windows", windows);
+            if (json) {
+                out.println(mapper.writeValueAsString(summary));
+            } else {
+                out.printf("%nsummary: %d records in (%d valid, %d malformed injected), %d rejected %s, %d releases%n",
+                        written.records(), written.valid(), written.malformed(), rejectedTotal, rejected, releases.size());
+            }
+            return releases.size() == expected && rejectedTotal == written.malformed() ? 0 : 1;
+        }
+    }
+
+    private void print(PrintStream out, ObjectMapper mapper, DpclustConfig cfg, CentroidRelease r,
+            SyntheticTelemetry.Written written) {
+        StreamSpec s = cfg.stream(r.getStreamId()).orElseThrow();
+        int w = (int) ((r.getWindowStart().toEpochMilli() - START.toEpochMilli()) / s.windowMillis());
+        double[][] truth = written.trueCenters().get(s.id()).get(w);
+        double[][] dp = r.getCentroids().stream()
+                .map(c -> c.stream().mapToDouble(Double::doubleValue).toArray()).toArray(double[][]::new);
+        double width = new org.dpclust.geometry.DomainBounds(s.lower(), s.upper()).maxWidth();
+        double matched = ClusteringMetrics.meanMatchedDistance(truth, dp) / width;
+        if (json) {
+            Map<String, Object> m = AvroJson.toMap(r);
+            m.put("true_centers", truth);
+            m.put("matched_error", matched);
+            try {
+                out.println(mapper.writeValueAsString(m));
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+            return;
+        }
+        out.printf("%s  window %d [%s, %s)  %s  spent %.2f / %.2f  matched error %.4f of the domain width%n",
+                s.id(), w, r.getWindowStart(), r.getWindowEnd(), r.getGuarantee(), r.getSpent(), r.getCap(), matched);
+        for (double[] t : truth) {
+            double[] nearest = dp[0];
+            for (double[] c : dp) {
+                if (dist(t, c) < dist(t, nearest)) {
+                    nearest = c;
+                }
+            }
+            out.printf("    true %-28s  dp %-28s  distance %.3f%n", fmt(t), fmt(nearest), dist(t, nearest));
+        }
+    }
+
+    private static double dist(double[] a, double[] b) {
+        double s = 0;
+        for (int j = 0; j < a.length; j++) {
+            s += (a[j] - b[j]) * (a[j] - b[j]);
+        }
+        return Math.sqrt(s);
+    }
+
+    private static String fmt(double[] v) {
+        StringBuilder sb = new StringBuilder("(");
+        for (int j = 0; j < v.length; j++) {
+            sb.append(j > 0 ? ", " : "").append(String.format("%.2f", v[j]));
+        }
+        return sb.append(')').toString();
+    }
+
+    static DpclustConfig demoConfig() throws IOException {
+        try (InputStream in = DemoCommand.class.getResourceAsStream("/demo-config.yaml")) {
+            return ConfigLoader.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        }
+    }
+
+    /** A small MiniCluster for 2 cores: no restarts (a failure must fail the demo, not loop). */
+    static Configuration miniClusterConfig() {
+        Configuration c = new Configuration();
+        c.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+        c.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.parse("64m"));
+        c.set(TaskManagerOptions.NETWORK_MEMORY_MIN, MemorySize.parse("32m"));
+        c.set(TaskManagerOptions.NETWORK_MEMORY_MAX, MemorySize.parse("32m"));
+        return c;
+    }
+}

@@ -1,0 +1,73 @@
+package org.dpclust.geometry;
+
+import java.io.Serializable;
+import java.util.SplittableRandom;
+
+/**
+ * A public finite point set in a declared box, drawn from a public seed, with nearest-point lookup.
+ * It defines a public partition of the domain (the Voronoi cells of the points): which cell a record falls
+ * into is a public function of the record, independent of other records and of arrival order.
+ * Nothing here is private; the seed is part of the public stream configuration.
+ */
+public final class PublicPointSet implements Serializable {
+    private final int dimension;
+    private final int size;
+    /** Row-major, size x dimension. */
+    private final double[] points;
+
+    public PublicPointSet(double[][] pts) {
+        if (pts.length == 0) {
+            throw new IllegalArgumentException("a point set needs at least one point");
+        }
+        this.size = pts.length;
+        this.dimension = pts[0].length;
+        this.points = new double[size * dimension];
+        for (int i = 0; i < size; i++) {
+            System.arraycopy(pts[i], 0, points, i * dimension, dimension);
+        }
+    }
+
+    /** {@code size} points uniform in the box, from the public seed. */
+    public static PublicPointSet uniform(DomainBounds bounds, int size, long publicSeed) {
+        SplittableRandom rng = new SplittableRandom(publicSeed); // public randomness (not privacy noise)
+        double[][] pts = new double[size][bounds.dimension()];
+        for (int i = 0; i < size; i++) {
+            for (int j = 0; j < bounds.dimension(); j++) {
+                pts[i][j] = bounds.lower(j) + rng.nextDouble() * bounds.width(j);
+            }
+        }
+        return new PublicPointSet(pts);
+    }
+
+    public int size() {
+        return size;
+    }
+
+    public int dimension() {
+        return dimension;
+    }
+
+    public double[] point(int i) {
+        double[] p = new double[dimension];
+        System.arraycopy(points, i * dimension, p, 0, dimension);
+        return p;
+    }
+
+    /** Index of the nearest point (squared Euclidean; ties to the lowest index). Allocation-free. */
+    public int nearest(double[] x) {
+        int best = 0;
+        double bestD = Double.POSITIVE_INFINITY;
+        for (int i = 0, off = 0; i < size; i++, off += dimension) {
+            double d = 0;
+            for (int j = 0; j < dimension; j++) {
+                double t = x[j] - points[off + j];
+                d += t * t;
+            }
+            if (d < bestD) {
+                bestD = d;
+                best = i;
+            }
+        }
+        return best;
+    }
+}

@@ -1,0 +1,35 @@
+package org.dpclust.io;
+
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
+import org.apache.flink.util.Collector;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.dpclust.avro.TelemetryRecord;
+
+/**
+ * Keeps the raw value and its coordinates, and reads the event time so that the source can generate
+ * watermarks per Kafka partition. Never fails: a record that cannot be decoded passes with event time
+ * {@link Long#MIN_VALUE} and is routed to the dead-letter topic by the validator.
+ */
+public final class RawRecordDeserializer implements KafkaRecordDeserializationSchema<RawRecord> {
+    private transient AvroCodec<TelemetryRecord> codec;
+
+    @Override
+    public void deserialize(ConsumerRecord<byte[], byte[]> r, Collector<RawRecord> out) {
+        RawRecord raw = new RawRecord(r.value() == null ? new byte[0] : r.value(), r.topic(), r.partition(), r.offset());
+        if (codec == null) {
+            codec = AvroCodec.telemetry();
+        }
+        try {
+            raw.eventTime = codec.decode(raw.value).getEventTime().toEpochMilli();
+        } catch (java.io.IOException | RuntimeException e) {
+            raw.eventTime = Long.MIN_VALUE;
+        }
+        out.collect(raw);
+    }
+
+    @Override
+    public TypeInformation<RawRecord> getProducedType() {
+        return TypeInformation.of(RawRecord.class);
+    }
+}

@@ -1,0 +1,60 @@
+package org.dpclust.io;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.dpclust.avro.TelemetryRecord;
+
+/** Writes telemetry (or deliberately malformed bytes) to the input topic, keyed by stream id. */
+public final class TelemetryProducer implements AutoCloseable {
+    private final KafkaProducer<byte[], byte[]> producer;
+    private final String topic;
+    private final AvroCodec<TelemetryRecord> codec = AvroCodec.telemetry();
+
+    public TelemetryProducer(String bootstrapServers, String topic) {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        p.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        this.producer = new KafkaProducer<>(p);
+        this.topic = topic;
+    }
+
+    public void send(String streamId, String deviceId, long eventTime, double[] features) {
+        List<Double> f = new ArrayList<>(features.length);
+        for (double x : features) {
+            f.add(x);
+        }
+        TelemetryRecord r = TelemetryRecord.newBuilder()
+                .setStreamId(streamId)
+                .setDeviceId(deviceId)
+                .setEventTime(java.time.Instant.ofEpochMilli(eventTime))
+                .setFeatures(f)
+                .build();
+        sendRaw(streamId, codec.encode(r));
+    }
+
+    /** Sends arbitrary bytes (malformed-input tests and demos). */
+    public void sendRaw(String key, byte[] value) {
+        producer.send(new ProducerRecord<>(topic, key == null ? null : key.getBytes(StandardCharsets.UTF_8), value));
+    }
+
+    /** Blocks until everything sent so far is acknowledged. */
+    public void flush() {
+        producer.flush();
+    }
+
+    @Override
+    public void close() {
+        producer.close();
+    }
+}

@@ -1,0 +1,49 @@
+package org.dpclust.io;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.config.TopicConfig;
+import org.dpclust.config.KafkaSettings;
+
+/** Creates dpclust's topics if missing; the budget topic is compacted (latest total per ledger key). */
+public final class TopicAdmin {
+    private TopicAdmin() {}
+
+    public static void ensureTopics(KafkaSettings k, int inputPartitions) {
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, k.bootstrapServers());
+        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30_000);
+        try (Admin admin = Admin.create(p)) {
+            Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
+            List<NewTopic> create = new ArrayList<>();
+            add(create, existing, new NewTopic(k.inputTopic(), inputPartitions, (short) 1));
+            add(create, existing, new NewTopic(k.centroidsTopic(), 1, (short) 1));
+            add(create, existing, new NewTopic(k.sketchesTopic(), 1, (short) 1));
+            add(create, existing, new NewTopic(k.dlqTopic(), 1, (short) 1));
+            add(create, existing, new NewTopic(k.budgetTopic(), 1, (short) 1)
+                    .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)));
+            if (!create.isEmpty()) {
+                admin.createTopics(create).all().get(30, TimeUnit.SECONDS);
+            }
+        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("cannot create topics on " + k.bootstrapServers() + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while creating topics", e);
+        }
+    }
+
+    private static void add(List<NewTopic> create, Set<String> existing, NewTopic t) {
+        if (!existing.contains(t.name())) {
+            create.add(t);
+        }
+    }
+}

@@ -1,0 +1,52 @@
+package org.dpclust.jobs;
+
+import java.util.Properties;
+import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.connector.kafka.sink.KafkaSink;
+import org.apache.flink.connector.kafka.source.KafkaSource;
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.kafka.clients.consumer.OffsetResetStrategy;
+import org.dpclust.config.DpclustConfig;
+import org.dpclust.config.KafkaSettings;
+import org.dpclust.io.OutboundRecord;
+import org.dpclust.io.OutboundSerializer;
+import org.dpclust.io.RawRecord;
+import org.dpclust.io.RawRecordDeserializer;
+
+/** Builds the job's Kafka source and its single exactly-once sink from the configuration. */
+public final class KafkaEndpoints {
+    private KafkaEndpoints() {}
+
+    public static KafkaSource<RawRecord> source(DpclustConfig config) {
+        KafkaSettings k = config.kafka();
+        OffsetsInitializer start = switch (k.startingOffsets()) {
+            case "earliest" -> OffsetsInitializer.earliest();
+            case "latest" -> OffsetsInitializer.latest();
+            default -> OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST);
+        };
+        var b = KafkaSource.<RawRecord>builder()
+                .setBootstrapServers(k.bootstrapServers())
+                .setTopics(k.inputTopic())
+                .setGroupId(k.groupId())
+                .setStartingOffsets(start)
+                .setDeserializer(new RawRecordDeserializer())
+                .setProperty("isolation.level", "read_committed");
+        if (config.job().boundedInput()) {
+            b.setBounded(OffsetsInitializer.latest());
+        }
+        return b.build();
+    }
+
+    public static KafkaSink<OutboundRecord> sink(DpclustConfig config) {
+        KafkaSettings k = config.kafka();
+        Properties p = new Properties();
+        p.setProperty("transaction.timeout.ms", Long.toString(k.transactionTimeout().toMillis()));
+        return KafkaSink.<OutboundRecord>builder()
+                .setBootstrapServers(k.bootstrapServers())
+                .setRecordSerializer(new OutboundSerializer())
+                .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
+                .setTransactionalIdPrefix(k.transactionalIdPrefix())
+                .setKafkaProducerConfig(p)
+                .build();
+    }
+}

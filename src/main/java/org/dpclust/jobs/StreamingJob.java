@@ -1,0 +1,68 @@
+package org.dpclust.jobs;
+
+import java.time.Duration;
+import java.util.Map;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.core.execution.CheckpointingMode;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.dpclust.cli.StreamCommand;
+import org.dpclust.config.DpclustConfig;
+import org.dpclust.io.OutboundRecord;
+import org.dpclust.io.RawRecord;
+import org.dpclust.privacy.PrivacySecret;
+import picocli.CommandLine;
+
+/**
+ * The streaming job: takes its source and sink in the constructor and only wires and executes
+ * ({@link StreamingTopology} holds the data flow). {@link #main} is the entry point of
+ * target/dpclust-job.jar for {@code flink run}; it accepts the options of {@code dpclust stream}.
+ */
+public final class StreamingJob {
+    private final Source<RawRecord, ?, ?> source;
+    private final Sink<OutboundRecord> sink;
+    private final DpclustConfig config;
+    private final PrivacySecret secret;
+    private final Map<String, Map<String, Double>> ledgerSnapshot;
+
+    public StreamingJob(Source<RawRecord, ?, ?> source, Sink<OutboundRecord> sink, DpclustConfig config,
+            PrivacySecret secret, Map<String, Map<String, Double>> ledgerSnapshot) {
+        this.source = source;
+        this.sink = sink;
+        this.config = config;
+        this.secret = secret;
+        this.ledgerSnapshot = ledgerSnapshot;
+    }
+
+    /** The job as configured for Kafka: source and exactly-once sink from the configuration. */
+    public static StreamingJob fromKafka(DpclustConfig config, PrivacySecret secret,
+            Map<String, Map<String, Double>> ledgerSnapshot) {
+        return new StreamingJob(KafkaEndpoints.source(config), KafkaEndpoints.sink(config), config, secret, ledgerSnapshot);
+    }
+
+    public void wire(StreamExecutionEnvironment env) {
+        env.enableCheckpointing(config.job().checkpointInterval().toMillis(), CheckpointingMode.EXACTLY_ONCE);
+        if (config.job().parallelism() > 0) {
+            env.setParallelism(config.job().parallelism());
+        }
+        StreamingTopology.build(env, source, sink, config, secret, ledgerSnapshot);
+    }
+
+    public void execute(StreamExecutionEnvironment env) throws Exception {
+        wire(env);
+        env.execute("dpclust-stream");
+    }
+
+    public JobClient executeAsync(StreamExecutionEnvironment env) throws Exception {
+        wire(env);
+        return env.executeAsync("dpclust-stream");
+    }
+
+    /** How long start-up waits for the budget topic before failing. */
+    public static final Duration LEDGER_READ_TIMEOUT = Duration.ofSeconds(60);
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new StreamCommand()).execute(args));
+    }
+}

@@ -1,0 +1,55 @@
+package org.dpclust.jobs;
+
+import java.util.Map;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.dpclust.config.DpclustConfig;
+import org.dpclust.io.OutboundRecord;
+import org.dpclust.io.RawRecord;
+import org.dpclust.privacy.PrivacySecret;
+import org.dpclust.stream.LatenessFilter;
+import org.dpclust.stream.RecordValidator;
+import org.dpclust.stream.StreamClusteringFunction;
+import org.dpclust.stream.ValidRecord;
+
+/**
+ * Wires the streaming data flow of DESIGN.md onto any source of raw records and any sink of outbound
+ * records (Kafka in production, the same in tests on a real broker):
+ * raw (watermarks per partition) → validate/clamp (dead letters) → lateness (dead letters) → keyBy(stream) →
+ * {@link StreamClusteringFunction} → one exactly-once sink for releases, ledger entries and dead letters.
+ */
+public final class StreamingTopology {
+    private StreamingTopology() {}
+
+    public static void build(StreamExecutionEnvironment env, Source<RawRecord, ?, ?> source,
+            Sink<OutboundRecord> sink, DpclustConfig config, PrivacySecret secret,
+            Map<String, Map<String, Double>> ledgerSnapshot) {
+        var streams = config.streams();
+        var kafka = config.kafka();
+        // watermarks per Kafka partition, in the source: a lagging partition holds the watermark back
+        // instead of having its records declared late
+        WatermarkStrategy<RawRecord> watermarks = WatermarkStrategy
+                .<RawRecord>forBoundedOutOfOrderness(config.job().maxOutOfOrderness())
+                .withTimestampAssigner((r, ts) -> r.eventTime)
+                .withIdleness(config.job().idleTimeout());
+        DataStream<RawRecord> raw = env.fromSource(source, watermarks, "telemetry-source").uid("telemetry-source");
+        SingleOutputStreamOperator<ValidRecord> valid = raw
+                .process(new RecordValidator(streams, kafka.dlqTopic()))
+                .name("validate-clamp").uid("validate-clamp");
+        SingleOutputStreamOperator<ValidRecord> onTime = valid
+                .process(new LatenessFilter(streams, kafka.dlqTopic()))
+                .name("lateness").uid("lateness");
+        SingleOutputStreamOperator<OutboundRecord> releases = onTime
+                .keyBy(r -> r.streamId)
+                .process(new StreamClusteringFunction(streams, secret, ledgerSnapshot, kafka.centroidsTopic(),
+                        kafka.budgetTopic()))
+                .name("dp-window-summaries").uid("dp-window-summaries");
+        releases
+                .union(valid.getSideOutput(RecordValidator.DEAD_LETTERS), onTime.getSideOutput(LatenessFilter.LATE))
+                .sinkTo(sink).name("kafka-sink").uid("kafka-sink");
+    }
+}

@@ -1,0 +1,162 @@
+package org.dpclust.kmeans;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import org.dpclust.privacy.FixedPointCodec;
+import org.dpclust.privacy.GeometricMechanism;
+import org.dpclust.privacy.PrivacyRandom;
+
+/**
+ * The DP release of one window's {@link ClusterStatistics}: noisy per-cell counts and sums over a public
+ * partition, then centroids computed from the noisy values only.
+ *
+ * <h2>Privacy contract</h2>
+ * Neighbouring windows differ by one unit (add/remove one record, or one device with at most c records).
+ * Each record lies in exactly one cell of the public partition, so one unit changes
+ * <ul>
+ *   <li>the vector of cell counts by at most c in L1 norm: noised with the two-sided geometric mechanism,
+ *       L1 sensitivity c, epsilon_count;</li>
+ *   <li>the vector of fixed-point cell sums by at most c·d·2^31 units in L1 norm (each clamped, centred
+ *       coordinate contributes at most half the box width, see {@link FixedPointCodec}): noised with the
+ *       two-sided geometric mechanism at that sensitivity, epsilon_sum.</li>
+ * </ul>
+ * epsilon_count + epsilon_sum = epsilon, so the release is epsilon-DP (pure, add/remove of one unit) by
+ * sequential composition of two mechanisms. Which cells are occupied is not revealed: every cell, empty or
+ * not, gets noise. The partition is public (seeded points in the declared box), so it does not depend on
+ * the data; parallel composition across cells is why the sensitivities above do not grow with the number
+ * of cells.
+ *
+ * <h2>Post-processing (free)</h2>
+ * Cells whose noisy count is below 3× the count noise scale are ignored (mostly noise). The others become
+ * weighted points (noisy mean, noisy count); weighted Lloyd runs from the previous release's centroids
+ * (public) and from {@value #RESTARTS} weighted k-means++ seedings drawn from the release's own
+ * randomness, and the lowest weighted SSE wins. This makes the per-window Lloyd step of the classic
+ * "noisy sums and counts" design robust to bad local optima while keeping it a function of released
+ * values and public inputs only. Missing centroids (fewer usable cells than k) keep their previous value.
+ *
+ * <h2>Budget split</h2>
+ * Unless configured, epsilon_count = epsilon / (1 + (3d²)^{1/3}): it minimises the sum of the variances
+ * that count noise and sum noise add to a centroid whose coordinates are spread over the box (sum noise
+ * gives d·2(d·c/2)²/epsilon_sum², count noise 2(c/epsilon_count)²·d/12, per squared record count).
+ */
+public final class DpClusterStatistics {
+    public static final int RESTARTS = 4;
+    private static final int LLOYD_ITERATIONS = 50;
+
+    private DpClusterStatistics() {}
+
+    /** Result of one release; {@code parameters} is sorted so its Avro encoding is deterministic. */
+    public record Release(double[][] centroids, double[] weights, Map<String, Double> parameters) {}
+
+    /** The derived default share of epsilon for the counts, see the class comment. */
+    public static double defaultCountFraction(int dimension) {
+        return 1.0 / (1.0 + Math.cbrt(3.0 * dimension * dimension));
+    }
+
+    /**
+     * @param stats            exact statistics of the window (private)
+     * @param codec            fixed-point codec of the stream's declared bounds
+     * @param cellPoints       the public partition's points, used for cells too noisy to locate
+     * @param previous         the previous release's centroids, or the public initial centroids (k x d)
+     * @param epsilon          epsilon of this release
+     * @param countFraction    share of epsilon for the counts, or NaN for the default
+     * @param contributionBound c (1 for record units)
+     * @param rng              the release's randomness (keyed by the accumulator digest)
+     */
+    public static Release release(ClusterStatistics stats, FixedPointCodec codec, double[][] previous,
+            double epsilon, double countFraction, int contributionBound, PrivacyRandom rng) {
+        int d = stats.dimension();
+        int m = stats.cells();
+        int k = previous.length;
+        double fraction = Double.isNaN(countFraction) ? defaultCountFraction(d) : countFraction;
+        double epsCount = epsilon * fraction;
+        double epsSum = epsilon - epsCount;
+        long countSensitivity = contributionBound;
+        long sumSensitivity = codec.sumSensitivity(contributionBound);
+
+        long[] noisyCounts = GeometricMechanism.addNoise(stats.counts(), countSensitivity, epsCount, rng);
+        long[] noisySums = GeometricMechanism.addNoise(stats.sums(), sumSensitivity, epsSum, rng);
+        double countScale = GeometricMechanism.scale(countSensitivity, epsCount);
+        double sumScale = GeometricMechanism.scale(sumSensitivity, epsSum);
+
+        // ---- post-processing: only noisy values and public inputs below this line ----
+        double threshold = 3.0 * countScale;
+        List<double[]> locations = new ArrayList<>();
+        List<Double> weights = new ArrayList<>();
+        for (int c = 0; c < m; c++) {
+            double n = noisyCounts[c];
+            if (n < threshold || n <= 0) {
+                continue;
+            }
+            double[] loc = new double[d];
+            for (int j = 0; j < d; j++) {
+                loc[j] = codec.decodeMean(j, noisySums[c * d + j], n);
+            }
+            codec.bounds().clamp(loc, loc);
+            locations.add(loc);
+            weights.add(n);
+        }
+        double[][] pts = locations.toArray(new double[0][]);
+        double[] w = weights.stream().mapToDouble(Double::doubleValue).toArray();
+        double[][] centroids;
+        if (pts.length <= k) {
+            centroids = new double[k][];
+            for (int i = 0; i < k; i++) {
+                centroids[i] = i < pts.length ? pts[i].clone() : previous[i].clone();
+            }
+        } else {
+            LloydResult best = Lloyd.runWeighted(pts, w, copy(previous), LLOYD_ITERATIONS);
+            SplittableRandom seeds = new SplittableRandom(rng.nextLong()); // post-processing randomness, keyed by the release
+            for (int r = 0; r < RESTARTS; r++) {
+                LloydResult cand = Lloyd.runWeighted(pts, w, KMeansPlusPlus.seed(pts, w, k, seeds), LLOYD_ITERATIONS);
+                if (cand.sse() < best.sse()) {
+                    best = cand;
+                }
+            }
+            centroids = best.centroids();
+        }
+        double[] centroidWeights = new double[k];
+        for (int p = 0; p < pts.length; p++) {
+            centroidWeights[nearest(centroids, pts[p])] += w[p];
+        }
+        Map<String, Double> params = new TreeMap<>();
+        params.put("epsilon_count", epsCount);
+        params.put("epsilon_sum", epsSum);
+        params.put("count_sensitivity", (double) countSensitivity);
+        params.put("count_noise_scale", countScale);
+        params.put("sum_l1_sensitivity_box_units", d * contributionBound / 2.0);
+        params.put("sum_noise_scale_box_units", sumScale / 0x1p32);
+        params.put("cells", (double) m);
+        params.put("cells_used", (double) pts.length);
+        params.put("cell_threshold", threshold);
+        return new Release(centroids, centroidWeights, params);
+    }
+
+    static int nearest(double[][] centroids, double[] x) {
+        int best = 0;
+        double bestD = Double.POSITIVE_INFINITY;
+        for (int i = 0; i < centroids.length; i++) {
+            double s = 0;
+            for (int j = 0; j < x.length; j++) {
+                double t = x[j] - centroids[i][j];
+                s += t * t;
+            }
+            if (s < bestD) {
+                bestD = s;
+                best = i;
+            }
+        }
+        return best;
+    }
+
+    private static double[][] copy(double[][] a) {
+        double[][] c = new double[a.length][];
+        for (int i = 0; i < a.length; i++) {
+            c[i] = a[i].clone();
+        }
+        return c;
+    }
+}

@@ -1,0 +1,55 @@
+package org.dpclust.stream;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.streaming.api.functions.ProcessFunction;
+import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
+import org.dpclust.config.StreamSpec;
+import org.dpclust.io.OutboundRecord;
+
+/**
+ * Allowed lateness 0: a record whose window has already been closed by the watermark goes to the
+ * dead-letter topic with reason {@code late}. Runs right after validation (watermarks come from the source, per partition), before keyBy; a
+ * record that passes here cannot be late downstream (the keyed operator's watermark is the minimum over
+ * its inputs, never ahead of this one). Strips the original bytes from records that pass.
+ */
+public class LatenessFilter extends ProcessFunction<ValidRecord, ValidRecord> {
+    public static final OutputTag<OutboundRecord> LATE = new OutputTag<>("late") {};
+
+    private final List<StreamSpec> streams;
+    private final String dlqTopic;
+    private transient Map<String, StreamSpec> byId;
+    private transient Counter late;
+
+    public LatenessFilter(List<StreamSpec> streams, String dlqTopic) {
+        this.streams = streams;
+        this.dlqTopic = dlqTopic;
+    }
+
+    @Override
+    public void open(org.apache.flink.api.common.functions.OpenContext ctx) {
+        byId = new HashMap<>();
+        streams.forEach(s -> byId.put(s.id(), s));
+        late = getRuntimeContext().getMetricGroup().addGroup("dpclust").addGroup("rejected").counter(Rejections.LATE);
+    }
+
+    @Override
+    public void processElement(ValidRecord r, Context ctx, Collector<ValidRecord> out) {
+        StreamSpec s = byId.get(r.streamId);
+        long windowEnd = s.windowStart(r.eventTime) + s.windowMillis();
+        long watermark = ctx.timerService().currentWatermark();
+        if (windowEnd - 1 <= watermark) {
+            late.inc();
+            ctx.output(LATE, Rejections.deadLetter(dlqTopic, Rejections.LATE,
+                    "window [" + (windowEnd - s.windowMillis()) + ", " + windowEnd + ") closed at watermark " + watermark,
+                    r.streamId, r.eventTime, r.original, r.topic, r.partition, r.offset));
+            return;
+        }
+        r.original = null;
+        r.topic = null;
+        out.collect(r);
+    }
+}

@@ -1,0 +1,107 @@
+package org.dpclust.stream;
+
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.streaming.api.functions.ProcessFunction;
+import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
+import org.dpclust.avro.TelemetryRecord;
+import org.dpclust.config.StreamSpec;
+import org.dpclust.geometry.DomainBounds;
+import org.dpclust.io.AvroCodec;
+import org.dpclust.io.OutboundRecord;
+import org.dpclust.io.RawRecord;
+
+/**
+ * Decodes and validates raw input: undecodable bytes, unknown streams, a wrong dimension and NaN/Inf
+ * values go to the dead-letter side output with their reason and original bytes; out-of-bounds values are
+ * clamped into the declared bounds (and counted). Operator-side: metrics and dead letters are trusted
+ * outputs, not DP releases.
+ */
+public class RecordValidator extends ProcessFunction<RawRecord, ValidRecord> {
+    public static final OutputTag<OutboundRecord> DEAD_LETTERS = new OutputTag<>("dead-letters") {};
+
+    private final List<StreamSpec> streams;
+    private final String dlqTopic;
+    private transient Map<String, DomainBounds> bounds;
+    private transient AvroCodec<TelemetryRecord> codec;
+    private transient Counter recordsIn;
+    private transient Counter clamped;
+    private transient Map<String, Counter> rejected;
+
+    public RecordValidator(List<StreamSpec> streams, String dlqTopic) {
+        this.streams = streams;
+        this.dlqTopic = dlqTopic;
+    }
+
+    @Override
+    public void open(OpenContext ctx) {
+        bounds = new HashMap<>();
+        streams.forEach(s -> bounds.put(s.id(), new DomainBounds(s.lower(), s.upper())));
+        codec = AvroCodec.telemetry();
+        var g = getRuntimeContext().getMetricGroup().addGroup("dpclust");
+        recordsIn = g.counter("records_in");
+        clamped = g.counter("records_clamped");
+        rejected = new HashMap<>();
+        for (String reason : Rejections.ALL) {
+            rejected.put(reason, g.addGroup("rejected").counter(reason));
+        }
+    }
+
+    @Override
+    public void processElement(RawRecord raw, Context ctx, Collector<ValidRecord> out) {
+        recordsIn.inc();
+        TelemetryRecord t;
+        try {
+            t = codec.decode(raw.value);
+        } catch (IOException e) {
+            reject(ctx, raw, Rejections.UNDECODABLE, e.getMessage(), null, null);
+            return;
+        }
+        long eventTime = t.getEventTime().toEpochMilli();
+        DomainBounds b = bounds.get(t.getStreamId());
+        if (b == null) {
+            reject(ctx, raw, Rejections.UNKNOWN_STREAM, "stream '" + t.getStreamId() + "' is not configured",
+                    t.getStreamId(), eventTime);
+            return;
+        }
+        List<Double> f = t.getFeatures();
+        if (f.size() != b.dimension()) {
+            reject(ctx, raw, Rejections.WRONG_DIMENSION, "expected " + b.dimension() + " features, got " + f.size(),
+                    t.getStreamId(), eventTime);
+            return;
+        }
+        double[] x = new double[f.size()];
+        for (int j = 0; j < x.length; j++) {
+            double v = f.get(j);
+            if (!Double.isFinite(v)) {
+                reject(ctx, raw, Rejections.NON_FINITE, "feature " + j + " is " + v, t.getStreamId(), eventTime);
+                return;
+            }
+            x[j] = v;
+        }
+        if (b.clamp(x, x) > 0) {
+            clamped.inc();
+        }
+        ValidRecord v = new ValidRecord();
+        v.streamId = t.getStreamId();
+        v.deviceId = t.getDeviceId();
+        v.eventTime = eventTime;
+        v.features = x;
+        v.original = raw.value;
+        v.topic = raw.topic;
+        v.partition = raw.partition;
+        v.offset = raw.offset;
+        out.collect(v);
+    }
+
+    private void reject(Context ctx, RawRecord raw, String reason, String detail, String streamId, Long eventTime) {
+        rejected.get(reason).inc();
+        ctx.output(DEAD_LETTERS, Rejections.deadLetter(dlqTopic, reason, detail, streamId, eventTime, raw.value,
+                raw.topic, raw.partition, raw.offset));
+    }
+}

@@ -1,0 +1,99 @@
+package org.dpclust.stream;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+import org.dpclust.avro.BudgetEventKind;
+import org.dpclust.avro.BudgetStatus;
+import org.dpclust.avro.CentroidRelease;
+import org.dpclust.config.StreamSpec;
+import org.dpclust.io.AvroCodec;
+import org.dpclust.io.OutboundRecord;
+import org.dpclust.kmeans.DpClusterStatistics;
+import org.dpclust.privacy.PrivacyLedger;
+
+/**
+ * Builds the published Avro messages of a window: the {@link CentroidRelease} and the ledger's
+ * {@link BudgetStatus}. Only public values enter them (released centroids and weights, public parameters,
+ * epsilons), and nothing depends on wall-clock time, so a replayed window encodes byte-identically.
+ */
+public final class ReleaseAssembler {
+    private static final AvroCodec<CentroidRelease> RELEASES = AvroCodec.centroids();
+    private static final AvroCodec<BudgetStatus> BUDGET = AvroCodec.budget();
+
+    private ReleaseAssembler() {}
+
+    public static CentroidRelease release(StreamSpec s, String algorithm, String mode, String guarantee,
+            long windowStart, long windowEnd, int windowsCovered, DpClusterStatistics.Release r,
+            PrivacyLedger.Decision d) {
+        List<List<Double>> centroids = new ArrayList<>();
+        for (double[] c : r.centroids()) {
+            centroids.add(boxed(c));
+        }
+        return CentroidRelease.newBuilder()
+                .setSchemaVersion(1)
+                .setStreamId(s.id())
+                .setWindowStart(Instant.ofEpochMilli(windowStart))
+                .setWindowEnd(Instant.ofEpochMilli(windowEnd))
+                .setWindowsCovered(windowsCovered)
+                .setAlgorithm(algorithm)
+                .setMode(mode)
+                .setK(r.centroids().length)
+                .setCentroids(centroids)
+                .setWeights(boxed(r.weights()))
+                .setEpsilon(d.epsilon())
+                .setDelta(0.0)
+                .setSpent(d.spent())
+                .setCap(d.cap())
+                .setBudgetPeriodStart(Instant.ofEpochMilli(d.periodStart()))
+                .setBudgetPeriodEnd(Instant.ofEpochMilli(d.periodEnd()))
+                .setNeighbouring("add-remove")
+                .setPrivacyUnit(s.privacyUnit().wireName())
+                .setContributionBound(s.unitContribution())
+                .setGuarantee(guarantee)
+                .setDomainLower(boxed(s.lower()))
+                .setDomainUpper(boxed(s.upper()))
+                .setMechanismParams(new TreeMap<>(r.parameters()))
+                .build();
+    }
+
+    public static BudgetStatus budget(StreamSpec s, String source, String algorithm, PrivacyLedger.Decision d) {
+        return BudgetStatus.newBuilder()
+                .setSchemaVersion(1)
+                .setStreamId(s.id())
+                .setKind(d.accepted() ? BudgetEventKind.CHARGE : BudgetEventKind.REFUSED)
+                .setSource(source)
+                .setAlgorithm(algorithm)
+                .setWindowStart(Instant.ofEpochMilli(d.interval().start()))
+                .setWindowEnd(Instant.ofEpochMilli(d.interval().end()))
+                .setEpsilon(d.epsilon())
+                .setWindowTotal(d.intervalTotal())
+                .setSpent(d.spent())
+                .setCap(d.cap())
+                .setPeriodStart(Instant.ofEpochMilli(d.periodStart()))
+                .setPeriodEnd(Instant.ofEpochMilli(d.periodEnd()))
+                .setPrivacyUnit(s.privacyUnit().wireName())
+                .build();
+    }
+
+    public static OutboundRecord toOutbound(String topic, CentroidRelease r) {
+        return new OutboundRecord(topic, r.getStreamId().getBytes(StandardCharsets.UTF_8), RELEASES.encode(r));
+    }
+
+    /** Key for compaction: the latest CHARGE per (stream, interval) is its total; refusals keep their own key. */
+    public static OutboundRecord toOutbound(String topic, BudgetStatus b) {
+        String key = b.getStreamId() + "|" + (b.getKind() == BudgetEventKind.REFUSED ? "refused|" : "")
+                + b.getWindowStart().toEpochMilli() + ":" + b.getWindowEnd().toEpochMilli();
+        return new OutboundRecord(topic, key.getBytes(StandardCharsets.UTF_8), BUDGET.encode(b));
+    }
+
+    private static List<Double> boxed(double[] v) {
+        List<Double> l = new ArrayList<>(v.length);
+        for (double x : v) {
+            l.add(x);
+        }
+        return l;
+    }
+}

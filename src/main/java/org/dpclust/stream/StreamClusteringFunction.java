@@ -1,0 +1,297 @@
+package org.dpclust.stream;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.util.Collector;
+import org.dpclust.avro.BudgetStatus;
+import org.dpclust.avro.CentroidRelease;
+import org.dpclust.config.PrivacyUnit;
+import org.dpclust.config.StreamSpec;
+import org.dpclust.config.Summary;
+import org.dpclust.geometry.DomainBounds;
+import org.dpclust.geometry.PublicPointSet;
+import org.dpclust.io.OutboundRecord;
+import org.dpclust.kmeans.ClusterStatistics;
+import org.dpclust.kmeans.DpClusterStatistics;
+import org.dpclust.privacy.ContributionBound;
+import org.dpclust.privacy.FixedPointCodec;
+import org.dpclust.privacy.PrivacyLedger;
+import org.dpclust.privacy.PrivacyRandom;
+import org.dpclust.privacy.PrivacySecret;
+import org.dpclust.privacy.RecordHasher;
+import org.dpclust.privacy.ReleaseContext;
+
+/**
+ * One keyed, event-time operator per stream (key = stream id). Per tumbling window it keeps the window's
+ * summaries — never raw records — and, when the watermark passes the window's end, checks the ledger and
+ * releases in the fixed summary order. Everything algorithmic is in the core ({@link ClusterStatistics},
+ * {@link DpClusterStatistics}, {@link PrivacyLedger}, {@link ContributionBound}); this class only holds
+ * state and calls it.
+ *
+ * <p>State per stream: one accumulator per open window (O(cells·d) longs), the last released centroids
+ * (O(k·d)), the ledger entries of the current budget period; for device units, additionally the ≤ c
+ * kept records per device and open window (their keyed hash, cell and encoded features, so a record
+ * displaced by one with a smaller hash can be subtracted). All window state and the window's timer are
+ * gone once the window has fired.
+ *
+ * <p>Determinism: what enters a window's accumulator does not depend on arrival order or timing (the
+ * partition is public and fixed, device bounding keeps the c smallest keyed hashes), and the noise is keyed
+ * by HMAC(secret, stream, window, algorithm, mechanism, digest of the accumulator). A window replayed after
+ * a failure therefore produces a byte-identical release.
+ *
+ * <p>Output: encoded {@link CentroidRelease}s and {@link BudgetStatus}es as {@link OutboundRecord}s.
+ */
+public class StreamClusteringFunction extends KeyedProcessFunction<String, ValidRecord, OutboundRecord> {
+    public static final String STATS_MECHANISM = "cells-geometric-v1";
+    private static final String GUARANTEE_DP = "dp";
+
+    private final List<StreamSpec> streams;
+    private final PrivacySecret secret;
+    private final Map<String, Map<String, Double>> ledgerSnapshot;
+    private final String centroidsTopic;
+    private final String budgetTopic;
+
+    private transient Map<String, StreamRuntime> runtime;
+    private transient RecordHasher hasher;
+    private transient MapState<Long, long[]> accumulators;
+    private transient MapState<String, long[]> kept;
+    private transient ValueState<double[]> centroids;
+    private transient MapState<String, Double> ledgerEntries;
+    private transient ValueState<Boolean> ledgerSeeded;
+    private transient Counter releases;
+    private transient Counter refused;
+    private transient Map<String, Double> spentGauge;
+
+    /** Per-stream public objects derived from the configuration (rebuilt in open, never checkpointed). */
+    private record StreamRuntime(StreamSpec spec, FixedPointCodec codec, PublicPointSet cells, double[][] initial) {}
+
+    /**
+     * @param ledgerSnapshot totals read from the budget topic at start-up (stream → interval key → epsilon);
+     *                       used for a stream whose ledger is not in restored state
+     */
+    public StreamClusteringFunction(List<StreamSpec> streams, PrivacySecret secret,
+            Map<String, Map<String, Double>> ledgerSnapshot, String centroidsTopic, String budgetTopic) {
+        this.streams = streams;
+        this.secret = secret;
+        this.ledgerSnapshot = ledgerSnapshot;
+        this.centroidsTopic = centroidsTopic;
+        this.budgetTopic = budgetTopic;
+    }
+
+    @Override
+    public void open(OpenContext ctx) {
+        runtime = new HashMap<>();
+        spentGauge = new HashMap<>();
+        var group = getRuntimeContext().getMetricGroup().addGroup("dpclust");
+        for (StreamSpec s : streams) {
+            DomainBounds b = new DomainBounds(s.lower(), s.upper());
+            double[][] init = s.initialCentroids() != null ? s.initialCentroids()
+                    : publicInitialCentroids(b, s.k(), s.publicSeed());
+            runtime.put(s.id(), new StreamRuntime(s, new FixedPointCodec(b),
+                    PublicPointSet.uniform(b, s.statsCells(), s.publicSeed()), init));
+            spentGauge.put(s.id(), 0.0);
+            group.addGroup("stream", s.id()).gauge("spent", () -> spentGauge.get(s.id()));
+        }
+        hasher = new RecordHasher(secret);
+        releases = group.counter("releases");
+        refused = group.counter("refused_releases");
+        accumulators = getRuntimeContext().getMapState(new MapStateDescriptor<>("window-statistics", Types.LONG,
+                PrimitiveArrayTypeInfo.LONG_PRIMITIVE_ARRAY_TYPE_INFO));
+        kept = getRuntimeContext().getMapState(new MapStateDescriptor<>("device-kept-records", Types.STRING,
+                PrimitiveArrayTypeInfo.LONG_PRIMITIVE_ARRAY_TYPE_INFO));
+        centroids = getRuntimeContext().getState(new ValueStateDescriptor<>("released-centroids",
+                PrimitiveArrayTypeInfo.DOUBLE_PRIMITIVE_ARRAY_TYPE_INFO));
+        ledgerEntries = getRuntimeContext().getMapState(new MapStateDescriptor<>("ledger", Types.STRING, Types.DOUBLE));
+        ledgerSeeded = getRuntimeContext().getState(new ValueStateDescriptor<>("ledger-seeded", Types.BOOLEAN));
+    }
+
+    /** Public initial centroids: drawn from the stream's public seed (no data involved). */
+    static double[][] publicInitialCentroids(DomainBounds b, int k, long publicSeed) {
+        PublicPointSet p = PublicPointSet.uniform(b, k, publicSeed ^ 0x5DEECE66DL);
+        double[][] c = new double[k][];
+        for (int i = 0; i < k; i++) {
+            c[i] = p.point(i);
+        }
+        return c;
+    }
+
+    @Override
+    public void processElement(ValidRecord r, Context ctx, Collector<OutboundRecord> out) throws Exception {
+        StreamRuntime rt = runtime.get(r.streamId);
+        StreamSpec s = rt.spec();
+        long windowStart = s.windowStart(r.eventTime);
+        long windowEnd = windowStart + s.windowMillis();
+        if (windowEnd - 1 <= ctx.timerService().currentWatermark()) {
+            // cannot happen after LatenessFilter (see its contract); dropping keeps "each window fires once"
+            return;
+        }
+        int d = s.dimension();
+        int cell = rt.cells().nearest(r.features);
+        long[] encoded = new long[d];
+        rt.codec().encode(r.features, encoded);
+        long[] acc = accumulators.get(windowStart);
+        ClusterStatistics stats = acc == null ? new ClusterStatistics(s.statsCells(), d)
+                : ClusterStatistics.wrap(s.statsCells(), d, acc);
+        if (s.privacyUnit() == PrivacyUnit.RECORD) {
+            stats.add(cell, encoded);
+        } else if (!offerDeviceRecord(s, windowStart, r, cell, encoded, stats)) {
+            if (acc == null) {
+                accumulators.put(windowStart, stats.state());
+                ctx.timerService().registerEventTimeTimer(windowEnd - 1);
+            }
+            return;
+        }
+        accumulators.put(windowStart, stats.state());
+        ctx.timerService().registerEventTimeTimer(windowEnd - 1);
+    }
+
+    /** Keeps the device's c records with the smallest keyed hash; returns whether the statistics changed. */
+    private boolean offerDeviceRecord(StreamSpec s, long windowStart, ValidRecord r, int cell, long[] encoded,
+            ClusterStatistics stats) throws Exception {
+        int d = s.dimension();
+        int stride = 2 + d;
+        String key = windowStart + "|" + r.deviceId;
+        long[] entries = kept.get(key);
+        if (entries == null) {
+            entries = new long[0];
+        }
+        long hash = hasher.hash(r.identity());
+        int decision = ContributionBound.offer(entries, stride, hash, s.contributionBound());
+        if (decision == ContributionBound.DROP) {
+            return false;
+        }
+        if (decision == ContributionBound.APPEND) {
+            long[] grown = java.util.Arrays.copyOf(entries, entries.length + stride);
+            entries = grown;
+            decision = entries.length / stride - 1;
+        } else {
+            long[] old = java.util.Arrays.copyOfRange(entries, decision * stride + 2, decision * stride + stride);
+            stats.subtract((int) entries[decision * stride + 1], old);
+        }
+        entries[decision * stride] = hash;
+        entries[decision * stride + 1] = cell;
+        System.arraycopy(encoded, 0, entries, decision * stride + 2, d);
+        kept.put(key, entries);
+        stats.add(cell, encoded);
+        return true;
+    }
+
+    @Override
+    public void onTimer(long timestamp, OnTimerContext ctx, Collector<OutboundRecord> out) throws Exception {
+        String streamId = ctx.getCurrentKey();
+        StreamRuntime rt = runtime.get(streamId);
+        StreamSpec s = rt.spec();
+        long windowStart = timestamp + 1 - s.windowMillis();
+        long windowEnd = timestamp + 1;
+        long[] acc = accumulators.get(windowStart);
+        accumulators.remove(windowStart);
+        clearDeviceEntries(windowStart);
+        if (acc == null) {
+            return;
+        }
+        PrivacyLedger ledger = loadLedger(s);
+        for (Summary summary : s.summaries()) {
+            PrivacyLedger.Decision decision =
+                    ledger.charge(new PrivacyLedger.Interval(windowStart, windowEnd), s.epsilonPerRelease());
+            BudgetStatus status = ReleaseAssembler.budget(s, "stream", summary.wireName(), decision);
+            if (!decision.accepted()) {
+                refused.inc();
+                out.collect(ReleaseAssembler.toOutbound(budgetTopic, status));
+                continue;
+            }
+            storeLedger(ledger, decision.interval());
+            spentGauge.put(streamId, decision.spent());
+            if (summary == Summary.STATS) {
+                ClusterStatistics stats = ClusterStatistics.wrap(s.statsCells(), s.dimension(), acc);
+                PrivacyRandom rng = PrivacyRandom.forRelease(secret,
+                        new ReleaseContext(streamId, windowStart, summary.wireName(), STATS_MECHANISM, stats.digest()));
+                DpClusterStatistics.Release r = DpClusterStatistics.release(stats, rt.codec(), currentCentroids(rt),
+                        s.epsilonPerRelease(), s.statsCountFraction(), s.unitContribution(), rng);
+                centroids.update(flatten(r.centroids()));
+                CentroidRelease release = ReleaseAssembler.release(s, summary.wireName(), "stream", GUARANTEE_DP,
+                        windowStart, windowEnd, 1, r, decision);
+                out.collect(ReleaseAssembler.toOutbound(centroidsTopic, release));
+            }
+            releases.inc();
+            out.collect(ReleaseAssembler.toOutbound(budgetTopic, status));
+        }
+    }
+
+    private double[][] currentCentroids(StreamRuntime rt) throws Exception {
+        double[] flat = centroids.value();
+        if (flat == null) {
+            return rt.initial();
+        }
+        int k = rt.spec().k();
+        int d = rt.spec().dimension();
+        double[][] c = new double[k][d];
+        for (int i = 0; i < k; i++) {
+            System.arraycopy(flat, i * d, c[i], 0, d);
+        }
+        return c;
+    }
+
+    private static double[] flatten(double[][] c) {
+        int d = c[0].length;
+        double[] flat = new double[c.length * d];
+        for (int i = 0; i < c.length; i++) {
+            System.arraycopy(c[i], 0, flat, i * d, d);
+        }
+        return flat;
+    }
+
+    private void clearDeviceEntries(long windowStart) throws Exception {
+        String prefix = windowStart + "|";
+        List<String> done = new ArrayList<>();
+        for (Iterator<String> it = kept.keys().iterator(); it.hasNext(); ) {
+            String k = it.next();
+            if (k.startsWith(prefix)) {
+                done.add(k);
+            }
+        }
+        for (String k : done) {
+            kept.remove(k);
+        }
+    }
+
+    private PrivacyLedger loadLedger(StreamSpec s) throws Exception {
+        if (ledgerSeeded.value() == null) {
+            Map<String, Double> seed = ledgerSnapshot.getOrDefault(s.id(), Map.of());
+            for (Map.Entry<String, Double> e : seed.entrySet()) {
+                ledgerEntries.put(e.getKey(), e.getValue());
+            }
+            ledgerSeeded.update(true);
+        }
+        PrivacyLedger ledger = new PrivacyLedger(s.cap(), s.budgetPeriodMillis(), s.privacyUnit() == PrivacyUnit.DEVICE);
+        for (Map.Entry<String, Double> e : ledgerEntries.entries()) {
+            ledger.restore(PrivacyLedger.Interval.parse(e.getKey()), e.getValue());
+        }
+        return ledger;
+    }
+
+    private void storeLedger(PrivacyLedger ledger, PrivacyLedger.Interval charged) throws Exception {
+        ledgerEntries.put(charged.key(), ledger.entries().get(charged));
+        long periodStart = ledger.periodStart(charged.start());
+        List<String> old = new ArrayList<>();
+        for (String k : ledgerEntries.keys()) {
+            if (PrivacyLedger.Interval.parse(k).end() <= periodStart) {
+                old.add(k);
+            }
+        }
+        for (String k : old) {
+            ledgerEntries.remove(k);
+        }
+    }
+}

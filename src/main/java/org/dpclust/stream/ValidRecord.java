@@ -1,0 +1,32 @@
+package org.dpclust.stream;
+
+/**
+ * A decoded, validated record whose features are already clamped into the stream's declared bounds.
+ * Operator-side (private) data. {@code original} and the Kafka coordinates are kept only until the
+ * lateness check (so a late record reaches the dead-letter topic unchanged) and are dropped before keyBy.
+ * A Flink POJO.
+ */
+public class ValidRecord {
+    public String streamId;
+    public String deviceId;
+    public long eventTime;
+    public double[] features;
+    public byte[] original;
+    public String topic;
+    public int partition;
+    public long offset;
+
+    public ValidRecord() {}
+
+    /** Identity bytes for keyed hashing: stream, device, event time and the exact feature bits. */
+    public byte[] identity() {
+        byte[] s = streamId.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] d = deviceId.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(8 + s.length + d.length + 8 + 8 * features.length);
+        b.putInt(s.length).put(s).putInt(d.length).put(d).putLong(eventTime);
+        for (double f : features) {
+            b.putLong(Double.doubleToRawLongBits(f));
+        }
+        return b.array();
+    }
+}
