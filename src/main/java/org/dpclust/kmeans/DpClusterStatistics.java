@@ -68,20 +68,43 @@ public final class DpClusterStatistics {
      */
     public static Release release(ClusterStatistics stats, FixedPointCodec codec, double[][] previous,
             double epsilon, double countFraction, int contributionBound, PrivacyRandom rng) {
-        int d = stats.dimension();
-        int m = stats.cells();
-        int k = previous.length;
-        double fraction = Double.isNaN(countFraction) ? defaultCountFraction(d) : countFraction;
+        return postProcess(noise(stats, codec, epsilon, countFraction, contributionBound, rng), codec, previous, rng);
+    }
+
+    /** The mechanism's output before post-processing: noisy cell counts and fixed-point sums, and their scales. */
+    public record NoisyCells(long[] counts, long[] sums, double epsilonCount, double epsilonSum, long countSensitivity,
+            long sumSensitivity, double countScale, double sumScale) {}
+
+    /** The DP mechanism itself (see the class comment for its sensitivities and budget split). */
+    public static NoisyCells noise(ClusterStatistics stats, FixedPointCodec codec, double epsilon, double countFraction,
+            int contributionBound, PrivacyRandom rng) {
+        if (!(epsilon > 0) || Double.isInfinite(epsilon)) {
+            throw new IllegalArgumentException("epsilon must be finite and > 0, was " + epsilon);
+        }
+        double fraction = Double.isNaN(countFraction) ? defaultCountFraction(stats.dimension()) : countFraction;
         double epsCount = epsilon * fraction;
         double epsSum = epsilon - epsCount;
         long countSensitivity = contributionBound;
         long sumSensitivity = codec.sumSensitivity(contributionBound);
-
         long[] noisyCounts = GeometricMechanism.addNoise(stats.counts(), countSensitivity, epsCount, rng);
         long[] noisySums = GeometricMechanism.addNoise(stats.sums(), sumSensitivity, epsSum, rng);
-        double countScale = GeometricMechanism.scale(countSensitivity, epsCount);
-        double sumScale = GeometricMechanism.scale(sumSensitivity, epsSum);
+        return new NoisyCells(noisyCounts, noisySums, epsCount, epsSum, countSensitivity, sumSensitivity,
+                GeometricMechanism.scale(countSensitivity, epsCount), GeometricMechanism.scale(sumSensitivity, epsSum));
+    }
 
+    /** Post-processing: centroids from the noisy cells and public inputs only (free in privacy). */
+    static Release postProcess(NoisyCells noisy, FixedPointCodec codec, double[][] previous, PrivacyRandom rng) {
+        int d = codec.bounds().dimension();
+        int m = noisy.counts().length;
+        int k = previous.length;
+        long[] noisyCounts = noisy.counts();
+        long[] noisySums = noisy.sums();
+        double countScale = noisy.countScale();
+        double epsCount = noisy.epsilonCount();
+        double epsSum = noisy.epsilonSum();
+        long countSensitivity = noisy.countSensitivity();
+        double sumScale = noisy.sumScale();
+        int contributionBound = (int) countSensitivity;
         // ---- post-processing: only noisy values and public inputs below this line ----
         double threshold = 3.0 * countScale;
         List<double[]> locations = new ArrayList<>();

@@ -1,0 +1,73 @@
+package org.dpclust.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+class ConfigLoaderTest {
+    private static final String VALID = """
+            kafka: {bootstrap_servers: "b:9092"}
+            streams:
+              - id: s1
+                dimension: 2
+                lower: [0, 0]
+                upper: [1, 2]
+                k: 3
+                window: PT10S
+                epsilon_per_release: 0.5
+                budget_cap: 10
+            """;
+
+    private static String option(String yaml) {
+        return assertThrows(ConfigException.class, () -> ConfigLoader.parse(yaml)).option();
+    }
+
+    @Test
+    void parsesAValidConfigurationWithDefaults() {
+        DpclustConfig c = ConfigLoader.parse(VALID);
+        StreamSpec s = c.stream("s1").orElseThrow();
+        assertEquals(2, s.dimension());
+        assertEquals(3, s.k());
+        assertEquals(10_000, s.windowMillis());
+        assertEquals(PrivacyUnit.RECORD, s.privacyUnit());
+        assertEquals(1, s.unitContribution());
+        assertEquals("telemetry.v1", c.kafka().inputTopic());
+        assertEquals("b:9092", c.kafka().bootstrapServers());
+        assertTrue(s.statsCells() >= s.k());
+    }
+
+    @Test
+    void theDemoConfigurationIsValid() throws Exception {
+        DpclustConfig c = org.dpclust.cli.DemoCommandAccess.demoConfig();
+        assertEquals(2, c.streams().size());
+    }
+
+    @Test
+    void errorsNameTheOption() {
+        assertEquals("streams[0].k", option(VALID.replace("k: 3", "k: 0")));
+        assertEquals("streams[0].upper[1]", option(VALID.replace("upper: [1, 2]", "upper: [1, -1]")));
+        assertEquals("streams[0].lower", option(VALID.replace("lower: [0, 0]", "lower: [0]")));
+        assertEquals("streams[0].windw", option(VALID.replace("window:", "windw:")));
+        assertEquals("streams[0].window", option(VALID.replace("window: PT10S", "window: ten")));
+        assertEquals("streams[0].epsilon_per_release", option(VALID.replace("epsilon_per_release: 0.5", "epsilon_per_release: -1")));
+        assertEquals("streams[0].budget_cap", option(VALID.replace("    budget_cap: 10\n", "")));
+        assertEquals("streams[0].privacy_unit", option(VALID + "    privacy_unit: household\n"));
+        assertEquals("streams[0].budget_period", option(VALID + "    budget_period: PT15S\n"));
+        assertEquals("streams[0].summaries[0]", option(VALID + "    summaries: [magic]\n"));
+        assertEquals("kafka.transaction_timeout", option(VALID.replace("kafka: {", "kafka: {transaction_timeout: PT20M, ")));
+        assertEquals("kafka.starting_offsets", option(VALID.replace("kafka: {", "kafka: {starting_offsets: never, ")));
+        assertEquals("streams", option("kafka: {}\nstreams: []\n"));
+        assertEquals("streams[1].id", option(VALID + VALID.substring(VALID.indexOf("  - id"))));
+    }
+
+    @Test
+    void deviceUnitsCarryTheirContributionBound() {
+        StreamSpec s = ConfigLoader.parse(VALID + "    privacy_unit: device\n    device_contribution_bound: 5\n")
+                .streams().get(0);
+        assertEquals(PrivacyUnit.DEVICE, s.privacyUnit());
+        assertEquals(5, s.unitContribution());
+        assertEquals("streams[0].device_contribution_bound", option(VALID + "    device_contribution_bound: 5\n"));
+    }
+}

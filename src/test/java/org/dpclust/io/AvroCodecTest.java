@@ -1,0 +1,58 @@
+package org.dpclust.io;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.avro.Schema;
+import org.dpclust.avro.TelemetryRecord;
+import org.junit.jupiter.api.Test;
+
+class AvroCodecTest {
+    private static TelemetryRecord record() {
+        return TelemetryRecord.newBuilder().setStreamId("s").setDeviceId("d")
+                .setEventTime(Instant.ofEpochMilli(1234)).setFeatures(List.of(1.0, -2.5)).build();
+    }
+
+    @Test
+    void roundTripsAndEncodesDeterministically() throws IOException {
+        AvroCodec<TelemetryRecord> c = AvroCodec.telemetry();
+        byte[] a = c.encode(record());
+        assertArrayEquals(a, AvroCodec.telemetry().encode(record()));
+        assertEquals(record(), c.decode(a));
+        assertEquals((byte) 0xC3, a[0], "single-object encoding marker");
+        assertEquals((byte) 0x01, a[1]);
+    }
+
+    @Test
+    void garbageIsAReadableError() {
+        AvroCodec<TelemetryRecord> c = AvroCodec.telemetry();
+        assertTrue(assertThrows(IOException.class, () -> c.decode("hello".getBytes())).getMessage().contains("single-object"));
+        byte[] ok = c.encode(record());
+        byte[] truncated = java.util.Arrays.copyOf(ok, ok.length - 3);
+        assertThrows(IOException.class, () -> c.decode(truncated));
+        byte[] otherType = AvroCodec.rejected().encode(org.dpclust.avro.RejectedRecord.newBuilder().setReason("x")
+                .setDetail("y").setSourceTopic("t").setSourcePartition(0).setSourceOffset(0)
+                .setOriginal(java.nio.ByteBuffer.wrap(new byte[0])).build());
+        assertTrue(assertThrows(IOException.class, () -> c.decode(otherType)).getMessage().contains("fingerprint"));
+    }
+
+    /** Every schema in avro/ must be shipped as a version, unchanged: edit by adding a version, never in place. */
+    @Test
+    void everyCurrentSchemaIsAShippedVersion() throws IOException {
+        try (Stream<Path> files = Files.list(Path.of("avro"))) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".avsc")).toList()) {
+                Schema current = new Schema.Parser().parse(f.toFile());
+                assertTrue(SchemaHistory.versionsOf(current.getFullName()).contains(current),
+                        f + " is not among the shipped versions in src/main/resources/avro-history");
+            }
+        }
+    }
+}
