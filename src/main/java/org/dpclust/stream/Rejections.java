@@ -25,7 +25,7 @@ public final class Rejections {
                 .setDetail(detail)
                 .setStreamId(streamId)
                 .setEventTime(eventTime == null ? null : java.time.Instant.ofEpochMilli(eventTime))
-                .setSourceTopic(topic)
+                .setSourceTopic(topic == null ? "" : topic)
                 .setSourcePartition(partition)
                 .setSourceOffset(offset)
                 .setOriginal(java.nio.ByteBuffer.wrap(original))

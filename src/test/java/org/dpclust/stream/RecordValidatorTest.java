@@ -1,0 +1,85 @@
+package org.dpclust.stream;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
+import org.dpclust.avro.RejectedRecord;
+import org.dpclust.avro.TelemetryRecord;
+import org.dpclust.io.AvroCodec;
+import org.dpclust.io.OutboundRecord;
+import org.dpclust.io.RawRecord;
+import org.junit.jupiter.api.Test;
+
+/** Dead-letter routing: every bad record reaches the dead-letter output with its reason and original bytes. */
+class RecordValidatorTest {
+    private static byte[] telemetry(String stream, double... f) {
+        List<Double> l = new ArrayList<>();
+        for (double x : f) {
+            l.add(x);
+        }
+        return AvroCodec.telemetry().encode(TelemetryRecord.newBuilder().setStreamId(stream).setDeviceId("d")
+                .setEventTime(Instant.ofEpochMilli(5)).setFeatures(l).build());
+    }
+
+    @Test
+    void routesBadRecordsWithReasonsAndClampsTheRest() throws Exception {
+        var v = new RecordValidator(List.of(StreamTestRecords.spec("")), StreamTestRecords.DLQ);
+        OneInputStreamOperatorTestHarness<RawRecord, ValidRecord> h = ProcessFunctionTestHarnesses.forProcessFunction(v);
+        byte[][] inputs = {
+            telemetry("s", 0.5, 0.5),
+            "garbage".getBytes(),
+            telemetry("s", 0.5),
+            telemetry("s", 0.5, Double.NaN),
+            telemetry("other", 0.5, 0.5),
+            telemetry("s", 7.0, -3.0),
+        };
+        for (int i = 0; i < inputs.length; i++) {
+            h.processElement(new RawRecord(inputs[i], "in", 0, i), 0);
+        }
+        List<ValidRecord> ok = h.extractOutputValues();
+        assertEquals(2, ok.size());
+        assertArrayEquals(new double[] {1.0, 0.0}, ok.get(1).features, 0.0, "clamped into the bounds");
+        Map<Long, String> reasons = new TreeMap<>();
+        for (StreamRecord<OutboundRecord> r : h.getSideOutput(RecordValidator.DEAD_LETTERS)) {
+            RejectedRecord rej = AvroCodec.rejected().decode(r.getValue().value);
+            reasons.put(rej.getSourceOffset(), rej.getReason());
+            byte[] original = new byte[rej.getOriginal().remaining()];
+            rej.getOriginal().duplicate().get(original);
+            assertArrayEquals(inputs[(int) rej.getSourceOffset()], original, "original bytes kept");
+        }
+        assertEquals(Map.of(1L, Rejections.UNDECODABLE, 2L, Rejections.WRONG_DIMENSION, 3L, Rejections.NON_FINITE,
+                4L, Rejections.UNKNOWN_STREAM), reasons);
+        h.close();
+    }
+
+    @Test
+    void recordsBehindTheWatermarkAreLate() throws Exception {
+        var f = new LatenessFilter(List.of(StreamTestRecords.spec("")), StreamTestRecords.DLQ);
+        OneInputStreamOperatorTestHarness<ValidRecord, ValidRecord> h = ProcessFunctionTestHarnesses.forProcessFunction(f);
+        ValidRecord early = StreamTestRecords.record("d", 9_000, 0.1, 0.1);
+        early.original = new byte[] {1};
+        h.processElement(early, early.eventTime);
+        h.processWatermark(9_999); // window [0, 10s) is closed
+        ValidRecord late = StreamTestRecords.record("d", 9_500, 0.1, 0.1);
+        late.original = new byte[] {2};
+        h.processElement(late, late.eventTime);
+        ValidRecord next = StreamTestRecords.record("d", 10_000, 0.1, 0.1);
+        next.original = new byte[] {3};
+        h.processElement(next, next.eventTime);
+        assertEquals(2, h.extractOutputValues().size());
+        var lateOut = new ArrayList<>(h.getSideOutput(LatenessFilter.LATE));
+        assertEquals(1, lateOut.size());
+        RejectedRecord rej = AvroCodec.rejected().decode(lateOut.get(0).getValue().value);
+        assertEquals(Rejections.LATE, rej.getReason());
+        assertEquals(9_500L, rej.getEventTime().toEpochMilli());
+        h.close();
+    }
+}

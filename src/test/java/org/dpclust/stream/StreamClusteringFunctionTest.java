@@ -1,0 +1,160 @@
+package org.dpclust.stream;
+
+import static org.dpclust.stream.StreamTestRecords.budget;
+import static org.dpclust.stream.StreamTestRecords.record;
+import static org.dpclust.stream.StreamTestRecords.releases;
+import static org.dpclust.stream.StreamTestRecords.spec;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
+import org.dpclust.avro.BudgetEventKind;
+import org.dpclust.avro.BudgetStatus;
+import org.dpclust.avro.CentroidRelease;
+import org.dpclust.config.StreamSpec;
+import org.dpclust.io.OutboundRecord;
+import org.dpclust.privacy.testing.TestRandoms;
+import org.junit.jupiter.api.Test;
+
+/** The keyed operator in Flink's operator test harness: windows, timers, state, ledger and device bounding. */
+class StreamClusteringFunctionTest {
+    private static final long W = 10_000;
+
+    private static KeyedOneInputStreamOperatorTestHarness<String, ValidRecord, OutboundRecord> harness(StreamSpec s,
+            Map<String, Map<String, Double>> ledger) throws Exception {
+        StreamClusteringFunction f = new StreamClusteringFunction(List.of(s), TestRandoms.SECRET, ledger,
+                StreamTestRecords.CENTROIDS, StreamTestRecords.BUDGET);
+        return ProcessFunctionTestHarnesses.forKeyedProcessFunction(f, r -> r.streamId, Types.STRING);
+    }
+
+    /** Two blobs, at (0.25, 0.25) and (0.75, 0.75), 200 records each, in window w. */
+    private static List<ValidRecord> twoBlobs(int w, int devices) {
+        List<ValidRecord> l = new ArrayList<>();
+        for (int i = 0; i < 400; i++) {
+            double c = i % 2 == 0 ? 0.25 : 0.75;
+            double jitter = ((i * 37) % 101) / 101.0 * 0.04 - 0.02;
+            l.add(record("dev-" + (i % devices), w * W + i * 20L, c + jitter, c - jitter));
+        }
+        return l;
+    }
+
+    @Test
+    void releasesOnceAtTheWindowEndAndLeavesNoWindowStateOrTimers() throws Exception {
+        var h = harness(spec(""), Map.of());
+        for (ValidRecord r : twoBlobs(0, 400)) {
+            h.processElement(r, r.eventTime);
+        }
+        for (ValidRecord r : twoBlobs(1, 400)) {
+            h.processElement(r, r.eventTime);
+        }
+        assertEquals(2, h.numEventTimeTimers(), "one timer per open window");
+        h.processWatermark(W - 2);
+        assertEquals(0, releases(h.extractOutputValues()).size(), "nothing before the window's end");
+        h.processWatermark(W - 1);
+        List<CentroidRelease> rel = releases(h.extractOutputValues());
+        assertEquals(1, rel.size());
+        CentroidRelease r = rel.get(0);
+        assertEquals(0, r.getWindowStart().toEpochMilli());
+        assertEquals(W, r.getWindowEnd().toEpochMilli());
+        assertEquals("dp", r.getGuarantee());
+        assertEquals(2, r.getK());
+        double[] a = r.getCentroids().get(0).stream().mapToDouble(Double::doubleValue).toArray();
+        double[] b = r.getCentroids().get(1).stream().mapToDouble(Double::doubleValue).toArray();
+        double lo = Math.min(a[0], b[0]);
+        double hi = Math.max(a[0], b[0]);
+        assertEquals(0.25, lo, 0.05);
+        assertEquals(0.75, hi, 0.05);
+        List<BudgetStatus> st = budget(h.extractOutputValues());
+        assertEquals(1, st.size());
+        assertEquals(BudgetEventKind.CHARGE, st.get(0).getKind());
+        assertEquals(1, h.numEventTimeTimers(), "the fired window's timer is gone");
+        h.processWatermark(2 * W - 1);
+        assertEquals(0, h.numEventTimeTimers());
+        assertEquals(2, releases(h.extractOutputValues()).size());
+        // left: released centroids, ledger entries (2 windows), ledger-seeded flag; no window statistics
+        assertEquals(3, h.numKeyedStateEntries());
+        h.close();
+    }
+
+    @Test
+    void refusesAtTheCapAndPublishesTheRefusal() throws Exception {
+        // device units: the spend adds up over windows; cap 2.5 at epsilon 1 allows two windows
+        var h = harness(spec("    privacy_unit: device\n    device_contribution_bound: 2\n"), Map.of());
+        for (int w = 0; w < 3; w++) {
+            for (ValidRecord r : twoBlobs(w, 100)) {
+                h.processElement(r, r.eventTime);
+            }
+        }
+        h.processWatermark(3 * W);
+        assertEquals(2, releases(h.extractOutputValues()).size());
+        List<BudgetStatus> st = budget(h.extractOutputValues());
+        assertEquals(3, st.size());
+        assertEquals(BudgetEventKind.REFUSED, st.get(2).getKind());
+        assertEquals(2.0, st.get(2).getSpent(), 0.0);
+        assertEquals(2.5, st.get(2).getCap(), 0.0);
+        assertEquals(0, h.numEventTimeTimers());
+        h.close();
+    }
+
+    @Test
+    void aRestartWithoutStateContinuesFromTheLedgerSnapshot() throws Exception {
+        StreamSpec s = spec("    privacy_unit: device\n");
+        var h = harness(s, Map.of("s", Map.of("0:10000", 2.0)));
+        for (ValidRecord r : twoBlobs(1, 100)) {
+            h.processElement(r, r.eventTime);
+        }
+        h.processWatermark(2 * W);
+        assertEquals(0, releases(h.extractOutputValues()).size(), "2.0 spent + 1.0 > cap 2.5");
+        assertEquals(BudgetEventKind.REFUSED, budget(h.extractOutputValues()).get(0).getKind());
+        h.close();
+    }
+
+    private static List<OutboundRecord> runDevices(List<ValidRecord> records) throws Exception {
+        var h = harness(spec("    privacy_unit: device\n    device_contribution_bound: 3\n"), Map.of());
+        for (ValidRecord r : records) {
+            h.processElement(r, 0);
+        }
+        h.processWatermark(W);
+        List<OutboundRecord> out = h.extractOutputValues();
+        assertEquals(0, h.numEventTimeTimers());
+        h.close();
+        return out;
+    }
+
+    @Test
+    void deviceBoundingDoesNotDependOnArrivalOrder() throws Exception {
+        List<ValidRecord> records = twoBlobs(0, 20); // 20 records per device, 3 count
+        List<OutboundRecord> inOrder = runDevices(records);
+        List<ValidRecord> shuffled = new ArrayList<>(records);
+        Collections.shuffle(shuffled, new java.util.Random(1)); // public randomness (not privacy noise)
+        List<OutboundRecord> outOfOrder = runDevices(shuffled);
+        assertEquals(inOrder.size(), outOfOrder.size());
+        for (int i = 0; i < inOrder.size(); i++) {
+            assertArrayEquals(inOrder.get(i).value, outOfOrder.get(i).value, "byte-identical release " + i);
+        }
+        // and bounding is effective: 20 devices x 3 records = 60 counted, not 400
+        double weight = releases(inOrder).get(0).getWeights().stream().mapToDouble(Double::doubleValue).sum();
+        assertEquals(60, weight, 30);
+        // different contents give different noise
+        List<OutboundRecord> more = runDevices(twoBlobs(0, 40));
+        assertFalse(java.util.Arrays.equals(inOrder.get(0).value, more.get(0).value));
+    }
+
+    @Test
+    void aReplayedWindowGivesByteIdenticalOutput() throws Exception {
+        List<OutboundRecord> first = runDevices(twoBlobs(0, 400));
+        List<OutboundRecord> second = runDevices(twoBlobs(0, 400));
+        assertNotEquals(0, first.size());
+        for (int i = 0; i < first.size(); i++) {
+            assertArrayEquals(first.get(i).value, second.get(i).value);
+        }
+    }
+}

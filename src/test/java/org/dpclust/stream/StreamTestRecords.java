@@ -1,0 +1,64 @@
+package org.dpclust.stream;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.dpclust.avro.BudgetStatus;
+import org.dpclust.avro.CentroidRelease;
+import org.dpclust.config.ConfigLoader;
+import org.dpclust.config.StreamSpec;
+import org.dpclust.io.AvroCodec;
+import org.dpclust.io.OutboundRecord;
+
+/** Builders for operator tests. */
+final class StreamTestRecords {
+    static final String CENTROIDS = "centroids";
+    static final String BUDGET = "budget";
+    static final String DLQ = "dlq";
+
+    private StreamTestRecords() {}
+
+    static StreamSpec spec(String extra) {
+        return ConfigLoader.parse("""
+                streams:
+                  - id: s
+                    dimension: 2
+                    lower: [0, 0]
+                    upper: [1, 1]
+                    k: 2
+                    window: PT10S
+                    epsilon_per_release: 1.0
+                    budget_cap: 2.5
+                    public_seed: 5
+                    stats: {cells: 16}
+                """ + extra).streams().get(0);
+    }
+
+    static ValidRecord record(String device, long t, double x, double y) {
+        ValidRecord r = new ValidRecord();
+        r.streamId = "s";
+        r.deviceId = device;
+        r.eventTime = t;
+        r.features = new double[] {x, y};
+        return r;
+    }
+
+    static List<CentroidRelease> releases(List<OutboundRecord> out) throws Exception {
+        List<CentroidRelease> l = new ArrayList<>();
+        for (OutboundRecord r : out) {
+            if (r.topic.equals(CENTROIDS)) {
+                l.add(AvroCodec.centroids().decode(r.value));
+            }
+        }
+        return l;
+    }
+
+    static List<BudgetStatus> budget(List<OutboundRecord> out) throws Exception {
+        List<BudgetStatus> l = new ArrayList<>();
+        for (OutboundRecord r : out) {
+            if (r.topic.equals(BUDGET)) {
+                l.add(AvroCodec.budget().decode(r.value));
+            }
+        }
+        return l;
+    }
+}
