@@ -18,6 +18,12 @@ public final class KafkaEndpoints {
     private KafkaEndpoints() {}
 
     public static KafkaSource<RawRecord> source(DpclustConfig config) {
+        return source(config, new RawRecordDeserializer());
+    }
+
+    /** The source with another deserializer (tests inject failures through it). */
+    public static KafkaSource<RawRecord> source(DpclustConfig config,
+            org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema<RawRecord> deserializer) {
         KafkaSettings k = config.kafka();
         OffsetsInitializer start = switch (k.startingOffsets()) {
             case "earliest" -> OffsetsInitializer.earliest();
@@ -29,7 +35,7 @@ public final class KafkaEndpoints {
                 .setTopics(k.inputTopic())
                 .setGroupId(k.groupId())
                 .setStartingOffsets(start)
-                .setDeserializer(new RawRecordDeserializer())
+                .setDeserializer(deserializer)
                 .setProperty("isolation.level", "read_committed");
         if (config.job().boundedInput()) {
             b.setBounded(OffsetsInitializer.latest());

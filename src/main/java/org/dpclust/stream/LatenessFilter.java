@@ -3,6 +3,7 @@ package org.dpclust.stream;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
@@ -18,11 +19,13 @@ import org.dpclust.io.OutboundRecord;
  */
 public class LatenessFilter extends ProcessFunction<ValidRecord, ValidRecord> {
     public static final OutputTag<OutboundRecord> LATE = new OutputTag<>("late") {};
+    public static final String ACC_LATE = "records_rejected_late";
 
     private final List<StreamSpec> streams;
     private final String dlqTopic;
     private transient Map<String, StreamSpec> byId;
     private transient Counter late;
+    private transient LongCounter lateTotal;
 
     public LatenessFilter(List<StreamSpec> streams, String dlqTopic) {
         this.streams = streams;
@@ -33,6 +36,8 @@ public class LatenessFilter extends ProcessFunction<ValidRecord, ValidRecord> {
     public void open(org.apache.flink.api.common.functions.OpenContext ctx) {
         byId = new HashMap<>();
         streams.forEach(s -> byId.put(s.id(), s));
+        lateTotal = new LongCounter();
+        getRuntimeContext().addAccumulator(ACC_LATE, lateTotal);
         late = getRuntimeContext().getMetricGroup().addGroup("dpclust").addGroup("rejected").counter(Rejections.LATE);
     }
 
@@ -43,6 +48,7 @@ public class LatenessFilter extends ProcessFunction<ValidRecord, ValidRecord> {
         long watermark = ctx.timerService().currentWatermark();
         if (windowEnd - 1 <= watermark) {
             late.inc();
+            lateTotal.add(1);
             ctx.output(LATE, Rejections.deadLetter(dlqTopic, Rejections.LATE,
                     "window [" + (windowEnd - s.windowMillis()) + ", " + windowEnd + ") closed at watermark " + watermark,
                     r.streamId, r.eventTime, r.original, r.topic, r.partition, r.offset));

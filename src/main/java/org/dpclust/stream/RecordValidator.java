@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
@@ -24,6 +25,9 @@ import org.dpclust.io.RawRecord;
  */
 public class RecordValidator extends ProcessFunction<RawRecord, ValidRecord> {
     public static final OutputTag<OutboundRecord> DEAD_LETTERS = new OutputTag<>("dead-letters") {};
+    /** Job accumulators (operator-side counts, read from the job result by tests and the demo). */
+    public static final String ACC_RECORDS_IN = "records_in";
+    public static final String ACC_REJECTED = "records_rejected_invalid";
 
     private final List<StreamSpec> streams;
     private final String dlqTopic;
@@ -32,6 +36,8 @@ public class RecordValidator extends ProcessFunction<RawRecord, ValidRecord> {
     private transient Counter recordsIn;
     private transient Counter clamped;
     private transient Map<String, Counter> rejected;
+    private transient LongCounter recordsInTotal;
+    private transient LongCounter rejectedTotal;
 
     public RecordValidator(List<StreamSpec> streams, String dlqTopic) {
         this.streams = streams;
@@ -46,6 +52,10 @@ public class RecordValidator extends ProcessFunction<RawRecord, ValidRecord> {
         var g = getRuntimeContext().getMetricGroup().addGroup("dpclust");
         recordsIn = g.counter("records_in");
         clamped = g.counter("records_clamped");
+        recordsInTotal = new LongCounter();
+        rejectedTotal = new LongCounter();
+        getRuntimeContext().addAccumulator(ACC_RECORDS_IN, recordsInTotal);
+        getRuntimeContext().addAccumulator(ACC_REJECTED, rejectedTotal);
         rejected = new HashMap<>();
         for (String reason : Rejections.ALL) {
             rejected.put(reason, g.addGroup("rejected").counter(reason));
@@ -55,6 +65,7 @@ public class RecordValidator extends ProcessFunction<RawRecord, ValidRecord> {
     @Override
     public void processElement(RawRecord raw, Context ctx, Collector<ValidRecord> out) {
         recordsIn.inc();
+        recordsInTotal.add(1);
         TelemetryRecord t;
         try {
             t = codec.decode(raw.value);
@@ -101,6 +112,7 @@ public class RecordValidator extends ProcessFunction<RawRecord, ValidRecord> {
 
     private void reject(Context ctx, RawRecord raw, String reason, String detail, String streamId, Long eventTime) {
         rejected.get(reason).inc();
+        rejectedTotal.add(1);
         ctx.output(DEAD_LETTERS, Rejections.deadLetter(dlqTopic, reason, detail, streamId, eventTime, raw.value,
                 raw.topic, raw.partition, raw.offset));
     }

@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
@@ -55,6 +56,8 @@ import org.dpclust.privacy.ReleaseContext;
  */
 public class StreamClusteringFunction extends KeyedProcessFunction<String, ValidRecord, OutboundRecord> {
     public static final String STATS_MECHANISM = "cells-geometric-v1";
+    /** Job accumulator: records that entered a window (operator-side). */
+    public static final String ACC_WINDOWED = "records_windowed";
     private static final String GUARANTEE_DP = "dp";
 
     private final List<StreamSpec> streams;
@@ -71,6 +74,7 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Valid
     private transient MapState<String, Double> ledgerEntries;
     private transient ValueState<Boolean> ledgerSeeded;
     private transient Counter releases;
+    private transient LongCounter windowed;
     private transient Counter refused;
     private transient Map<String, Double> spentGauge;
 
@@ -105,6 +109,8 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Valid
             group.addGroup("stream", s.id()).gauge("spent", () -> spentGauge.get(s.id()));
         }
         hasher = new RecordHasher(secret);
+        windowed = new LongCounter();
+        getRuntimeContext().addAccumulator(ACC_WINDOWED, windowed);
         releases = group.counter("releases");
         refused = group.counter("refused_releases");
         accumulators = getRuntimeContext().getMapState(new MapStateDescriptor<>("window-statistics", Types.LONG,
@@ -137,6 +143,7 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Valid
             // cannot happen after LatenessFilter (see its contract); dropping keeps "each window fires once"
             return;
         }
+        windowed.add(1);
         int d = s.dimension();
         int cell = rt.cells().nearest(r.features);
         long[] encoded = new long[d];

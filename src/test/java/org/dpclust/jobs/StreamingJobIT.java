@@ -1,0 +1,372 @@
+package org.dpclust.jobs;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.configuration.TaskManagerOptions;
+import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.util.Collector;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.dpclust.avro.BudgetEventKind;
+import org.dpclust.avro.BudgetStatus;
+import org.dpclust.avro.CentroidRelease;
+import org.dpclust.avro.RejectedRecord;
+import org.dpclust.cli.SyntheticTelemetry;
+import org.dpclust.config.ConfigLoader;
+import org.dpclust.config.DpclustConfig;
+import org.dpclust.io.AvroCodec;
+import org.dpclust.io.BudgetTopicReader;
+import org.dpclust.io.EmbeddedKafka;
+import org.dpclust.io.RawRecord;
+import org.dpclust.io.RawRecordDeserializer;
+import org.dpclust.io.TelemetryProducer;
+import org.dpclust.io.TopicAdmin;
+import org.dpclust.io.TopicReader;
+import org.dpclust.privacy.testing.TestRandoms;
+import org.dpclust.stream.LatenessFilter;
+import org.dpclust.stream.RecordValidator;
+import org.dpclust.stream.StreamClusteringFunction;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The streaming job end to end on a real Kafka broker (in-process KRaft) and a Flink MiniCluster, reading
+ * everything back as a {@code read_committed} consumer would. Every test uses its own topics.
+ */
+class StreamingJobIT {
+    private static final long START = 1_767_225_600_000L; // 2026-01-01T00:00:00Z
+    private static final long W = 10_000;
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(2)
+            .setConfiguration(clusterConfig())
+            .build());
+
+    private static EmbeddedKafka kafka;
+
+    private static Configuration clusterConfig() {
+        Configuration c = new Configuration();
+        c.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.parse("32m"));
+        c.set(TaskManagerOptions.NETWORK_MEMORY_MIN, MemorySize.parse("32m"));
+        c.set(TaskManagerOptions.NETWORK_MEMORY_MAX, MemorySize.parse("32m"));
+        return c;
+    }
+
+    @BeforeAll
+    static void startKafka() {
+        kafka = EmbeddedKafka.start();
+    }
+
+    @AfterAll
+    static void stopKafka() {
+        kafka.close();
+    }
+
+    private static DpclustConfig config(String name, String streamExtra, boolean bounded) {
+        String yaml = """
+                kafka:
+                  bootstrap_servers: "%s"
+                  topics: {input: %s.in, centroids: %s.centroids, sketches: %s.sketches, budget: %s.budget, dlq: %s.dlq}
+                  group_id: %s
+                  transactional_id_prefix: %s
+                  transaction_timeout: PT2M
+                  starting_offsets: earliest
+                job:
+                  checkpoint_interval: PT0.3S
+                  max_out_of_orderness: PT1S
+                  idle_timeout: PT2S
+                  bounded_input: %s
+                  parallelism: 1
+                streams:
+                  - id: a
+                    dimension: 2
+                    lower: [0, 0]
+                    upper: [1, 1]
+                    k: 3
+                    window: PT10S
+                    epsilon_per_release: 1.0
+                    budget_cap: 100
+                    public_seed: 1
+                %s
+                  - id: b
+                    dimension: 3
+                    lower: [-1, -1, -1]
+                    upper: [1, 1, 1]
+                    k: 2
+                    window: PT10S
+                    epsilon_per_release: 1.0
+                    budget_cap: 100
+                    public_seed: 2
+                %s
+                """.formatted(kafka.bootstrapServers(), name, name, name, name, name, name, name, bounded,
+                streamExtra, streamExtra);
+        DpclustConfig c = ConfigLoader.parse(yaml);
+        TopicAdmin.ensureTopics(c.kafka(), 2);
+        return c;
+    }
+
+    private static SyntheticTelemetry.Written write(DpclustConfig c, String topic, int fromWindow, int windows,
+            int perWindow, int malformed) {
+        try (TelemetryProducer p = new TelemetryProducer(kafka.bootstrapServers(), topic)) {
+            return new SyntheticTelemetry(c.streams(), START + fromWindow * W, windows, perWindow, malformed, 50, 7)
+                    .write(p);
+        }
+    }
+
+    private static StreamExecutionEnvironment env(String restart) {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        Configuration c = new Configuration();
+        c.set(RestartStrategyOptions.RESTART_STRATEGY, restart);
+        c.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
+        c.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(200));
+        env.configure(c);
+        return env;
+    }
+
+    private static JobExecutionResult runBounded(DpclustConfig c, KafkaRecordDeserializationSchema<RawRecord> deser,
+            String restart) throws Exception {
+        Map<String, Map<String, Double>> ledger = BudgetTopicReader.read(kafka.bootstrapServers(),
+                c.kafka().budgetTopic(), Duration.ofSeconds(30));
+        StreamingJob job = new StreamingJob(KafkaEndpoints.source(c, deser), KafkaEndpoints.sink(c), c,
+                TestRandoms.SECRET, ledger);
+        return job.executeAsync(env(restart)).getJobExecutionResult().get();
+    }
+
+    private static List<ConsumerRecord<byte[], byte[]>> committed(String topic) {
+        try (TopicReader r = new TopicReader(kafka.bootstrapServers(), topic)) {
+            return r.readToEnd(Duration.ofSeconds(60));
+        }
+    }
+
+    private static List<CentroidRelease> releases(DpclustConfig c) throws IOException {
+        List<CentroidRelease> l = new ArrayList<>();
+        for (var r : committed(c.kafka().centroidsTopic())) {
+            l.add(AvroCodec.centroids().decode(r.value()));
+        }
+        return l;
+    }
+
+    private static List<BudgetStatus> budget(DpclustConfig c) throws IOException {
+        List<BudgetStatus> l = new ArrayList<>();
+        for (var r : committed(c.kafka().budgetTopic())) {
+            l.add(AvroCodec.budget().decode(r.value()));
+        }
+        return l;
+    }
+
+    @Test
+    void releasesEachWindowOnceAndAccountsForEveryRecord() throws Exception {
+        DpclustConfig c = config("e2e", "", true);
+        SyntheticTelemetry.Written w = write(c, c.kafka().inputTopic(), 0, 4, 3000, 8);
+        JobExecutionResult result = runBounded(c, new RawRecordDeserializer(), "none");
+
+        List<CentroidRelease> rel = releases(c);
+        Set<String> seen = new HashSet<>();
+        for (CentroidRelease r : rel) {
+            assertTrue(seen.add(r.getStreamId() + "@" + r.getWindowStart()), "each (stream, window) exactly once");
+            assertEquals("dp", r.getGuarantee());
+            int window = (int) ((r.getWindowStart().toEpochMilli() - START) / W);
+            double[][] truth = w.trueCenters().get(r.getStreamId()).get(window);
+            double[][] dp = r.getCentroids().stream().map(x -> x.stream().mapToDouble(Double::doubleValue).toArray())
+                    .toArray(double[][]::new);
+            double width = r.getStreamId().equals("a") ? 1 : 2;
+            assertTrue(org.dpclust.eval.ClusteringMetrics.meanMatchedDistance(truth, dp) / width < 0.05,
+                    "release " + r.getStreamId() + "@" + window + " is near the true centres");
+        }
+        assertEquals(8, rel.size(), "4 windows x 2 streams");
+
+        Map<String, Long> reasons = new TreeMap<>();
+        for (var r : committed(c.kafka().dlqTopic())) {
+            RejectedRecord rej = AvroCodec.rejected().decode(r.value());
+            reasons.merge(rej.getReason(), 1L, Long::sum);
+        }
+        assertEquals(w.malformedByReason(), reasons, "every malformed record is a dead letter with its reason");
+
+        long in = result.<Long>getAccumulatorResult(RecordValidator.ACC_RECORDS_IN);
+        long windowed = result.<Long>getAccumulatorResult(StreamClusteringFunction.ACC_WINDOWED);
+        long invalid = result.<Long>getAccumulatorResult(RecordValidator.ACC_REJECTED);
+        long late = result.<Long>getAccumulatorResult(LatenessFilter.ACC_LATE);
+        assertEquals(w.records(), in, "records in");
+        assertEquals(in, windowed + invalid + late, "records in = records in windows + records rejected");
+        assertEquals(w.valid(), windowed);
+        assertEquals(8, budget(c).stream().filter(b -> b.getKind() == BudgetEventKind.CHARGE).count());
+    }
+
+    @Test
+    void theCapStopsReleasesAndPublishesBudgetStatus() throws Exception {
+        DpclustConfig c = config("cap", "    privacy_unit: device\n    device_contribution_bound: 2\n    budget_cap: 2.5\n"
+                .replace("budget_cap: 2.5\n", ""), true);
+        c = ConfigLoader.parse(capYaml(c));
+        write(c, c.kafka().inputTopic(), 0, 4, 1000, 0);
+        runBounded(c, new RawRecordDeserializer(), "none");
+        assertEquals(4, releases(c).size(), "2 per stream");
+        List<BudgetStatus> refused = budget(c).stream().filter(b -> b.getKind() == BudgetEventKind.REFUSED).toList();
+        assertEquals(4, refused.size(), "windows 2 and 3 of each stream are refused");
+        for (BudgetStatus b : refused) {
+            assertEquals(2.0, b.getSpent(), 0.0);
+            assertEquals(2.5, b.getCap(), 0.0);
+        }
+    }
+
+    /** The same configuration with cap 2.5 on every stream (budget_cap is declared before the extras). */
+    private static String capYaml(DpclustConfig c) {
+        return """
+                kafka:
+                  bootstrap_servers: "%s"
+                  topics: {input: cap.in, centroids: cap.centroids, sketches: cap.sketches, budget: cap.budget, dlq: cap.dlq}
+                  group_id: cap
+                  transactional_id_prefix: cap
+                  transaction_timeout: PT2M
+                  starting_offsets: earliest
+                job: {checkpoint_interval: PT0.3S, max_out_of_orderness: PT1S, idle_timeout: PT2S, bounded_input: true, parallelism: 1}
+                streams:
+                  - {id: a, dimension: 2, lower: [0, 0], upper: [1, 1], k: 3, window: PT10S, epsilon_per_release: 1.0,
+                     budget_cap: 2.5, privacy_unit: device, device_contribution_bound: 2, public_seed: 1}
+                  - {id: b, dimension: 3, lower: [-1, -1, -1], upper: [1, 1, 1], k: 2, window: PT10S,
+                     epsilon_per_release: 1.0, budget_cap: 2.5, privacy_unit: device, device_contribution_bound: 2, public_seed: 2}
+                """.formatted(c.kafka().bootstrapServers());
+    }
+
+    @Test
+    void aRestartWithoutStateReloadsTheSpendFromTheBudgetTopic() throws Exception {
+        DpclustConfig c = ConfigLoader.parse(capYaml(config("cap", "", true)).replace("cap.", "restart.")
+                .replace("group_id: cap", "group_id: restart").replace("transactional_id_prefix: cap",
+                        "transactional_id_prefix: restart").replace("budget_cap: 2.5", "budget_cap: 3.0"));
+        TopicAdmin.ensureTopics(c.kafka(), 1);
+        write(c, c.kafka().inputTopic(), 0, 2, 1000, 0);
+        runBounded(c, new RawRecordDeserializer(), "none");
+        assertEquals(4, releases(c).size());
+        // a new job, no state: it only knows what the budget topic says (2.0 spent per stream)
+        DpclustConfig next = ConfigLoader.parse(capYaml(c).replace("cap.in", "restart.in2").replace("cap.", "restart.")
+                .replace("group_id: cap", "group_id: restart2").replace("transactional_id_prefix: cap",
+                        "transactional_id_prefix: restart2").replace("budget_cap: 2.5", "budget_cap: 3.0"));
+        TopicAdmin.ensureTopics(next.kafka(), 1);
+        write(next, next.kafka().inputTopic(), 2, 3, 1000, 0);
+        runBounded(next, new RawRecordDeserializer(), "none");
+        List<CentroidRelease> after = releases(next).subList(4, releases(next).size());
+        assertEquals(2, after.size(), "only window 2 of each stream fits under the cap");
+        for (CentroidRelease r : after) {
+            assertEquals(START + 2 * W, r.getWindowStart().toEpochMilli());
+            assertEquals(3.0, r.getSpent(), 0.0, "spend continues from the budget topic");
+        }
+        assertEquals(4, budget(next).stream().filter(b -> b.getKind() == BudgetEventKind.REFUSED).count());
+    }
+
+    /** Fails the source once, mid-window, after some checkpoints; throttled so that checkpoints happen first. */
+    static final class FailOnce implements KafkaRecordDeserializationSchema<RawRecord> {
+        static final AtomicBoolean FAILED = new AtomicBoolean();
+        static final AtomicLong SEEN = new AtomicLong();
+        private final long failAt;
+        private final RawRecordDeserializer inner = new RawRecordDeserializer();
+
+        FailOnce(long failAt) {
+            this.failAt = failAt;
+        }
+
+        @Override
+        public void deserialize(ConsumerRecord<byte[], byte[]> r, Collector<RawRecord> out) throws IOException {
+            if (SEEN.incrementAndGet() >= failAt && FAILED.compareAndSet(false, true)) {
+                throw new IOException("injected task failure at record " + SEEN.get());
+            }
+            LockSupport.parkNanos(150_000);
+            inner.deserialize(r, out);
+        }
+
+        @Override
+        public TypeInformation<RawRecord> getProducedType() {
+            return inner.getProducedType();
+        }
+    }
+
+    /** Release bytes by stream and window; fails on a duplicate (stream, window). */
+    private static Map<String, byte[]> byWindow(DpclustConfig c) throws IOException {
+        Map<String, byte[]> m = new TreeMap<>();
+        for (var r : committed(c.kafka().centroidsTopic())) {
+            CentroidRelease rel = AvroCodec.centroids().decode(r.value());
+            String key = rel.getStreamId() + "@" + rel.getWindowStart();
+            assertTrue(m.put(key, r.value()) == null, "no duplicates for a read_committed consumer: " + key);
+        }
+        return m;
+    }
+
+    @Test
+    void aTaskFailureMidWindowGivesByteIdenticalReleases() throws Exception {
+        DpclustConfig undisturbed = config("calm", "", true);
+        DpclustConfig disturbed = config("storm", "", true);
+        write(undisturbed, undisturbed.kafka().inputTopic(), 0, 4, 2500, 0);
+        write(disturbed, disturbed.kafka().inputTopic(), 0, 4, 2500, 0);
+        runBounded(undisturbed, new RawRecordDeserializer(), "none");
+        FailOnce.FAILED.set(false);
+        FailOnce.SEEN.set(0);
+        // 20,000 records in event-time order: record 12,345 is in the middle of window 2
+        runBounded(disturbed, new FailOnce(12_345), "fixed-delay");
+        assertTrue(FailOnce.FAILED.get(), "the failure was injected");
+        Map<String, byte[]> a = byWindow(undisturbed);
+        Map<String, byte[]> b = byWindow(disturbed);
+        assertEquals(8, a.size());
+        assertEquals(a.keySet(), b.keySet());
+        for (String window : a.keySet()) {
+            assertArrayEquals(a.get(window), b.get(window), "release " + window + " is byte-identical");
+        }
+    }
+
+    @Test
+    void aRecordBehindTheWatermarkIsADeadLetter() throws Exception {
+        DpclustConfig c = config("late", "", false);
+        write(c, c.kafka().inputTopic(), 0, 3, 500, 0);
+        Map<String, Map<String, Double>> ledger = Map.of();
+        JobClient job = new StreamingJob(KafkaEndpoints.source(c), KafkaEndpoints.sink(c), c, TestRandoms.SECRET, ledger)
+                .executeAsync(env("none"));
+        try {
+            long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+            while (releases(c).size() < 4) { // windows 0 and 1 of both streams: the watermark is past window 1
+                assertTrue(System.nanoTime() < deadline, "windows 0 and 1 were not released in time");
+                Thread.sleep(200);
+            }
+            try (TelemetryProducer p = new TelemetryProducer(kafka.bootstrapServers(), c.kafka().inputTopic())) {
+                p.send("a", "late-device", START + 5_000, new double[] {0.5, 0.5});
+            }
+            while (true) {
+                List<RejectedRecord> dl = new ArrayList<>();
+                for (var r : committed(c.kafka().dlqTopic())) {
+                    dl.add(AvroCodec.rejected().decode(r.value()));
+                }
+                if (!dl.isEmpty()) {
+                    assertEquals(1, dl.size());
+                    assertEquals("late", dl.get(0).getReason());
+                    assertEquals(START + 5_000, dl.get(0).getEventTime().toEpochMilli());
+                    break;
+                }
+                assertTrue(System.nanoTime() < deadline, "the late record did not reach the dead-letter topic");
+                Thread.sleep(200);
+            }
+        } finally {
+            job.cancel().get();
+        }
+    }
+}
