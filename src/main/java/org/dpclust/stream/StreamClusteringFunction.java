@@ -52,6 +52,12 @@ import org.dpclust.privacy.ReleaseContext;
  * by HMAC(secret, stream, window, algorithm, mechanism, digest of the accumulator). A window replayed after
  * a failure therefore produces a byte-identical release.
  *
+ * <p>Empty windows are released too: whether a window had records must not be observable, so from a
+ * stream's first record on, every window fires (its timer is chained from the previous window's), and a
+ * window without records is released from its all-zero accumulator — noise only, charged like any other.
+ * The one thing the release pattern does reveal is the window of a stream's first record; treat a stream's
+ * activation time as public. The chain stops at the end of a bounded input (watermark = +∞).
+ *
  * <p>Output: encoded {@link CentroidRelease}s and {@link BudgetStatus}es as {@link OutboundRecord}s.
  */
 public class StreamClusteringFunction extends KeyedProcessFunction<String, ValidRecord, OutboundRecord> {
@@ -206,7 +212,10 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Valid
         accumulators.remove(windowStart);
         clearDeviceEntries(windowStart);
         if (acc == null) {
-            return;
+            acc = new ClusterStatistics(s.statsCells(), s.dimension()).state(); // an empty window is released too
+        }
+        if (ctx.timerService().currentWatermark() != Long.MAX_VALUE) {
+            ctx.timerService().registerEventTimeTimer(windowEnd + s.windowMillis() - 1);
         }
         PrivacyLedger ledger = loadLedger(s);
         for (Summary summary : s.summaries()) {

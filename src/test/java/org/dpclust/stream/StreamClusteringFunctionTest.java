@@ -75,12 +75,29 @@ class StreamClusteringFunctionTest {
         List<BudgetStatus> st = budget(h.extractOutputValues());
         assertEquals(1, st.size());
         assertEquals(BudgetEventKind.CHARGE, st.get(0).getKind());
-        assertEquals(1, h.numEventTimeTimers(), "the fired window's timer is gone");
-        h.processWatermark(2 * W - 1);
+        assertEquals(1, h.numEventTimeTimers(), "the fired window's timer is gone; window 1's remains (its records and the chain agree)");
+        h.processWatermark(Long.MAX_VALUE); // end of input: window 1 fires, nothing is chained
         assertEquals(0, h.numEventTimeTimers());
         assertEquals(2, releases(h.extractOutputValues()).size());
         // left: released centroids, ledger entries (2 windows), ledger-seeded flag; no window statistics
         assertEquals(3, h.numKeyedStateEntries());
+        h.close();
+    }
+
+    @Test
+    void anEmptyWindowIsReleasedSoItsEmptinessIsNotRevealed() throws Exception {
+        var h = harness(spec(""), Map.of());
+        for (ValidRecord r : twoBlobs(0, 400)) {
+            h.processElement(r, r.eventTime);
+        }
+        for (ValidRecord r : twoBlobs(2, 400)) {
+            h.processElement(r, r.eventTime);
+        }
+        h.processWatermark(3 * W - 1);
+        List<CentroidRelease> rel = releases(h.extractOutputValues());
+        assertEquals(List.of(0L, W, 2 * W), rel.stream().map(r -> r.getWindowStart().toEpochMilli()).toList());
+        assertEquals(3, budget(h.extractOutputValues()).size(), "the empty window is charged like any other");
+        assertEquals(1, h.numEventTimeTimers(), "window 3 is scheduled although no record has arrived for it");
         h.close();
     }
 
@@ -93,7 +110,7 @@ class StreamClusteringFunctionTest {
                 h.processElement(r, r.eventTime);
             }
         }
-        h.processWatermark(3 * W);
+        h.processWatermark(Long.MAX_VALUE);
         assertEquals(2, releases(h.extractOutputValues()).size());
         List<BudgetStatus> st = budget(h.extractOutputValues());
         assertEquals(3, st.size());
@@ -111,7 +128,7 @@ class StreamClusteringFunctionTest {
         for (ValidRecord r : twoBlobs(1, 100)) {
             h.processElement(r, r.eventTime);
         }
-        h.processWatermark(2 * W);
+        h.processWatermark(2 * W - 1);
         assertEquals(0, releases(h.extractOutputValues()).size(), "2.0 spent + 1.0 > cap 2.5");
         assertEquals(BudgetEventKind.REFUSED, budget(h.extractOutputValues()).get(0).getKind());
         h.close();
@@ -122,7 +139,7 @@ class StreamClusteringFunctionTest {
         for (ValidRecord r : records) {
             h.processElement(r, 0);
         }
-        h.processWatermark(W);
+        h.processWatermark(Long.MAX_VALUE);
         List<OutboundRecord> out = h.extractOutputValues();
         assertEquals(0, h.numEventTimeTimers());
         h.close();
