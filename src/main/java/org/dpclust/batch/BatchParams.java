@@ -17,7 +17,7 @@ import org.dpclust.geometry.DomainBounds;
  * @param contributionBound records one privacy unit may contribute to the snapshot (1 for record units)
  */
 public record BatchParams(int k, double epsilon, DomainBounds bounds, long seed, int nInit, int cells,
-        double countFraction, int contributionBound) {
+        double countFraction, int contributionBound) implements java.io.Serializable {
 
     /** Restarts of the non-private reference, as in {@link org.dpclust.kmeans.Lloyd#BEST_OF}. */
     public static final int DEFAULT_N_INIT = org.dpclust.kmeans.Lloyd.BEST_OF;

@@ -36,7 +36,8 @@ public class SnapshotReleaseFunction extends KeyedProcessFunction<String, ValidR
     private final StreamSpec spec;
     private final String algorithmName;
     private final BatchParams params;
-    private final PrivacyLedger.Interval interval;
+    private final long from; // the public interval [from, to) (PrivacyLedger.Interval is not Serializable)
+    private final long to;
     private final PrivacySecret secret;
     private final Map<String, Double> ledgerSnapshot;
     private final String centroidsTopic;
@@ -55,7 +56,8 @@ public class SnapshotReleaseFunction extends KeyedProcessFunction<String, ValidR
         this.spec = spec;
         this.algorithmName = algorithmName;
         this.params = params;
-        this.interval = interval;
+        this.from = interval.start();
+        this.to = interval.end();
         this.secret = secret;
         this.ledgerSnapshot = ledgerSnapshot;
         this.centroidsTopic = centroidsTopic;
@@ -85,7 +87,7 @@ public class SnapshotReleaseFunction extends KeyedProcessFunction<String, ValidR
         if (r.features == null) {
             return;
         }
-        if (r.eventTime < interval.start() || r.eventTime >= interval.end()) {
+        if (r.eventTime < from || r.eventTime >= to) {
             outside.inc();
             return;
         }
@@ -94,6 +96,7 @@ public class SnapshotReleaseFunction extends KeyedProcessFunction<String, ValidR
 
     @Override
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<OutboundRecord> out) throws Exception {
+        PrivacyLedger.Interval interval = new PrivacyLedger.Interval(from, to);
         List<double[]> collected = new ArrayList<>();
         for (double[] p : points.get()) {
             collected.add(p);
