@@ -1,4 +1,4 @@
-package org.dpclust.jobs;
+package org.dpclust.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -15,17 +15,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.MemorySize;
-import org.apache.flink.configuration.RestartStrategyOptions;
-import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.dpclust.avro.BudgetEventKind;
 import org.dpclust.avro.BudgetStatus;
 import org.dpclust.avro.CentroidRelease;
-import org.dpclust.cli.DpclustCommand;
 import org.dpclust.config.ConfigLoader;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.eval.ClusteringMetrics;
@@ -42,7 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
- * {@code dpclust batch --algorithm stats} over a bounded topic on a real in-process KRaft broker, in a
+ * {@code dpclust batch --algorithm stats} ({@link org.dpclust.jobs.BatchJob}) over a bounded topic on a real in-process KRaft broker, in a
  * Flink MiniCluster (BATCH mode): exactly one committed release, the CHARGE on the budget topic, and a
  * second run beyond the cap refused (REFUSED status, no release).
  */
@@ -54,18 +49,9 @@ class BatchJobIT {
 
     @RegisterExtension
     static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).setConfiguration(flinkConfig()).build());
+            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).setConfiguration(DemoCommand.miniClusterConfig()).build());
 
     private static EmbeddedKafka kafka;
-
-    private static Configuration flinkConfig() {
-        Configuration c = new Configuration();
-        c.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
-        c.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.parse("64m"));
-        c.set(TaskManagerOptions.NETWORK_MEMORY_MIN, MemorySize.parse("32m"));
-        c.set(TaskManagerOptions.NETWORK_MEMORY_MAX, MemorySize.parse("32m"));
-        return c;
-    }
 
     @BeforeAll
     static void startBroker() {
