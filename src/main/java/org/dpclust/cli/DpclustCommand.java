@@ -11,6 +11,7 @@ import picocli.CommandLine.Command;
             StreamCommand.class,
             GenerateCommand.class,
             ConsumeCommand.class,
+            BatchCommand.class, EvaluateCommand.class,
             CommandLine.HelpCommand.class
         })
 public final class DpclustCommand implements Runnable {

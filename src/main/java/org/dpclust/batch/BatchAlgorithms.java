@@ -1,0 +1,33 @@
+package org.dpclust.batch;
+
+import java.util.List;
+import org.dpclust.config.NamedRegistry;
+
+/**
+ * The registry of batch algorithms by name. The built-ins are registered here; an algorithm issue adds
+ * its algorithm with one {@code register} line in the static block. Names are unique; an unknown name is
+ * an error naming {@code --algorithm}.
+ */
+public final class BatchAlgorithms {
+    private static final NamedRegistry<BatchAlgorithm> REGISTRY =
+            new NamedRegistry<>("algorithm", "--algorithm", BatchAlgorithm::name);
+
+    static {
+        register(new LloydAlgorithm());
+        register(new StatsAlgorithm());
+    }
+
+    private BatchAlgorithms() {}
+
+    public static void register(BatchAlgorithm algorithm) {
+        REGISTRY.register(algorithm);
+    }
+
+    public static BatchAlgorithm get(String name) {
+        return REGISTRY.get(name);
+    }
+
+    public static List<String> names() {
+        return REGISTRY.names();
+    }
+}

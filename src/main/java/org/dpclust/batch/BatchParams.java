@@ -1,0 +1,45 @@
+package org.dpclust.batch;
+
+import org.dpclust.geometry.DomainBounds;
+
+/**
+ * Public parameters of one batch run. Everything here is public: the bounds are declared (never computed
+ * from the snapshot), the seed drives only public randomness (partitions, Lloyd seeding), and epsilon is
+ * the budget the release spends.
+ *
+ * @param k                 number of centroids
+ * @param epsilon           epsilon of the release (ignored by non-private algorithms; NaN when not given)
+ * @param bounds            declared per-dimension bounds, or null when the algorithm does not need them
+ * @param seed              seed of the public randomness
+ * @param nInit             restarts of non-private Lloyd (k-means++ seedings)
+ * @param cells             size of the public partition of the {@code stats} algorithm
+ * @param countFraction     share of epsilon spent on counts by {@code stats}; NaN = its derived default
+ * @param contributionBound records one privacy unit may contribute to the snapshot (1 for record units)
+ */
+public record BatchParams(int k, double epsilon, DomainBounds bounds, long seed, int nInit, int cells,
+        double countFraction, int contributionBound) implements java.io.Serializable {
+
+    /** Restarts of the non-private reference, as in {@link org.dpclust.kmeans.Lloyd#BEST_OF}. */
+    public static final int DEFAULT_N_INIT = org.dpclust.kmeans.Lloyd.BEST_OF;
+
+    /** Validates the fields that every algorithm relies on. */
+    public BatchParams {
+        if (k < 1) {
+            throw new IllegalArgumentException("--k must be >= 1, was " + k);
+        }
+        if (nInit < 1) {
+            throw new IllegalArgumentException("--n-init must be >= 1, was " + nInit);
+        }
+        if (cells < k) {
+            throw new IllegalArgumentException("--cells must be >= k (" + k + "), was " + cells);
+        }
+        if (contributionBound < 1) {
+            throw new IllegalArgumentException("contribution bound must be >= 1, was " + contributionBound);
+        }
+    }
+
+    /** The default partition size of the stream configuration: max(64, 16·k). */
+    public static int defaultCells(int k) {
+        return Math.max(64, 16 * k);
+    }
+}

@@ -1,0 +1,59 @@
+package org.dpclust.batch;
+
+import java.util.HashMap;
+import java.util.Map;
+import org.dpclust.geometry.DomainBounds;
+import org.dpclust.geometry.PublicPointSet;
+import org.dpclust.kmeans.ClusterStatistics;
+import org.dpclust.kmeans.DpClusterStatistics;
+import org.dpclust.privacy.FixedPointCodec;
+import org.dpclust.privacy.PrivacyRandom;
+
+/**
+ * {@code stats}: the foundation's per-window release ({@link DpClusterStatistics}) applied to the whole
+ * snapshot as one window. Guarantee {@value BatchAlgorithm#DP}: epsilon-DP under add/remove of one unit
+ * (at most {@link BatchParams#contributionBound()} records), because the partition
+ * ({@link PublicPointSet#uniform} from the public seed) and the declared bounds are public; count
+ * sensitivity c (L1), fixed-point sum sensitivity c·d·2^31 units (L1), both noised with the two-sided
+ * geometric mechanism (see {@link DpClusterStatistics}). Declared bounds are required; bounds computed
+ * from the data would void the label.
+ */
+public final class StatsAlgorithm implements BatchAlgorithm {
+    @Override
+    public String name() {
+        return "stats";
+    }
+
+    @Override
+    public String guarantee() {
+        return DP;
+    }
+
+    @Override
+    public String mechanism() {
+        return "cells-geometric-v1";
+    }
+
+    @Override
+    public BatchResult run(double[][] snapshot, BatchParams params, PrivacyRandom rng) {
+        DomainBounds b = params.bounds();
+        if (b == null) {
+            throw new IllegalArgumentException("--bounds: algorithm stats needs declared bounds (--bounds or --config)");
+        }
+        if (!(params.epsilon() > 0) || Double.isInfinite(params.epsilon())) {
+            throw new IllegalArgumentException("--epsilon: algorithm stats needs a finite epsilon > 0, was "
+                    + params.epsilon());
+        }
+        if (rng == null) {
+            throw new IllegalArgumentException("algorithm stats needs the release's privacy randomness");
+        }
+        FixedPointCodec codec = new FixedPointCodec(b);
+        PublicPointSet cells = PublicPointSet.uniform(b, params.cells(), params.seed());
+        ClusterStatistics stats = SnapshotStatistics.accumulate(snapshot, codec, cells);
+        DpClusterStatistics.Release r = DpClusterStatistics.release(stats, codec,
+                SnapshotStatistics.publicInitialCentroids(b, params.k(), params.seed()), params.epsilon(),
+                params.countFraction(), params.contributionBound(), rng);
+        Map<String, Double> p = new HashMap<>(r.parameters());
+        return new BatchResult(r.centroids(), r.weights(), p);
+    }
+}

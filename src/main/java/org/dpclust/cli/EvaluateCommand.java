@@ -1,0 +1,39 @@
+package org.dpclust.cli;
+
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import org.dpclust.eval.JsonRows;
+import org.dpclust.eval.experiment.Experiment;
+import org.dpclust.eval.experiment.ExperimentContext;
+import org.dpclust.eval.experiment.Experiments;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code dpclust evaluate EXPERIMENT}: runs a registered experiment and writes its report. */
+@Command(name = "evaluate", mixinStandardHelpOptions = true,
+        description = "Run an evaluation experiment and write its report (Markdown + PNG).")
+public final class EvaluateCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "EXPERIMENT", description = "Experiment name (e.g. stats).")
+    String experiment;
+
+    @Option(names = "--json", description = "Print one JSON object per table row on stdout.")
+    boolean json;
+
+    @Option(names = "--out", description = "Report directory (default docs/results/EXPERIMENT).")
+    Path out;
+
+    @Option(names = "--quick", description = "A small, fast configuration (smoke runs and tests).")
+    boolean quick;
+
+    @Override
+    public Integer call() {
+        Experiment e = Experiments.get(experiment);
+        Path dir = out != null ? out : Path.of("docs", "results", e.name());
+        String command = "dpclust evaluate " + e.name() + (quick ? " --quick" : "") + (json ? " --json" : "")
+                + (out != null ? " --out " + out : "");
+        Path report = e.run(new ExperimentContext(dir, quick, json ? new JsonRows(System.out) : null, command));
+        System.err.println("dpclust evaluate: report written to " + report);
+        return 0;
+    }
+}
