@@ -107,6 +107,7 @@ public final class ReportWriter {
         XYChart chart = new XYChartBuilder().width(800).height(500)
                 .title(title).xAxisTitle(xLabel).yAxisTitle(yLabel).build();
         chart.getStyler().setYAxisLogarithmic(logY);
+        chart.getStyler().setYAxisLogarithmicDecadeOnly(false); // label ticks between decades too
         for (Map.Entry<String, double[][]> e : series.entrySet()) {
             double[][] xy = e.getValue();
             if (xy.length != 2 || xy[0].length != xy[1].length || xy[0].length == 0) {
