@@ -15,7 +15,7 @@ import org.dpclust.privacy.ReleaseContext;
  *
  * <p>Privacy: the ledger is charged for the PUBLIC interval given by the caller (never a data-derived
  * span); a refused charge runs nothing. The noise key is HMAC(secret, stream, interval start, algorithm,
- * mechanism, digest of the sorted snapshot), so a replay of the same snapshot gets byte-identical noise and
+ * mechanism and all public parameters, digest of the sorted snapshot), so a replay of the same snapshot gets byte-identical noise and
  * a different snapshot independent noise (DESIGN.md, "Randomness"). Sorting makes the key, and the
  * algorithm's input, independent of arrival order.
  */
@@ -66,7 +66,9 @@ public final class SnapshotRelease {
                 digest.add(p);
             }
             rng = PrivacyRandom.forRelease(secret, new ReleaseContext(streamId, interval.start(),
-                    "batch/" + algorithm.name() + "/" + interval.key(), algorithm.mechanism(), digest.digest()));
+                    "batch/" + algorithm.name() + "/" + interval.key(),
+                    // every public parameter shapes the noise: a re-run at another epsilon must get other bits
+                    algorithm.mechanism() + params, digest.digest()));
         }
         return new Outcome(decision, algorithm.run(snapshot, params, rng));
     }

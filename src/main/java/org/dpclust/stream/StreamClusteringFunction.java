@@ -49,8 +49,9 @@ import org.dpclust.privacy.ReleaseContext;
  *
  * <p>Determinism: what enters a window's accumulator does not depend on arrival order or timing (the
  * partition is public and fixed, device bounding keeps the c smallest keyed hashes), and the noise is keyed
- * by HMAC(secret, stream, window, algorithm, mechanism, digest of the accumulator). A window replayed after
- * a failure therefore produces a byte-identical release.
+ * by HMAC(secret, stream, window, algorithm, mechanism and its parameters, digest of the accumulator). A
+ * window replayed after a failure therefore produces a byte-identical release, and a re-release of the same
+ * window under other parameters (a redeploy with a new epsilon) draws independent noise.
  *
  * <p>Empty windows are released too: whether a window had records must not be observable, so from a
  * stream's first record on, every window fires (its timer is chained from the previous window's), and a
@@ -61,7 +62,6 @@ import org.dpclust.privacy.ReleaseContext;
  * <p>Output: encoded {@link CentroidRelease}s and {@link BudgetStatus}es as {@link OutboundRecord}s.
  */
 public class StreamClusteringFunction extends KeyedProcessFunction<String, ValidRecord, OutboundRecord> {
-    public static final String STATS_MECHANISM = "cells-geometric-v1";
     /** Job accumulator: records that entered a window (operator-side). */
     public static final String ACC_WINDOWED = "records_windowed";
     private static final String GUARANTEE_DP = "dp";
@@ -232,7 +232,10 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Valid
             if (summary == Summary.STATS) {
                 ClusterStatistics stats = ClusterStatistics.wrap(s.statsCells(), s.dimension(), acc);
                 PrivacyRandom rng = PrivacyRandom.forRelease(secret,
-                        new ReleaseContext(streamId, windowStart, summary.wireName(), STATS_MECHANISM, stats.digest()));
+                        new ReleaseContext(streamId, windowStart, summary.wireName(),
+                                DpClusterStatistics.mechanismId(s.epsilonPerRelease(), s.statsCountFraction(),
+                                        s.unitContribution(), s.statsCells()),
+                                stats.digest()));
                 DpClusterStatistics.Release r = DpClusterStatistics.release(stats, rt.codec(), currentCentroids(rt),
                         s.epsilonPerRelease(), s.statsCountFraction(), s.unitContribution(), rng);
                 centroids.update(flatten(r.centroids()));
