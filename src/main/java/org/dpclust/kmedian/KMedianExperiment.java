@@ -106,6 +106,7 @@ public final class KMedianExperiment {
                     int[] demand = demandSet(mnist, demandKind, s.demandSize(), repSeed);
                     long tc = System.nanoTime();
                     DemandCosts costs = DemandCosts.of(metric, demand, 1, delta);
+                    double costSeconds = secondsSince(tc);
                     long tt = System.nanoTime();
                     Hst ndpTree = Hst.build(metric, delta, new Hst.Options(repSeed, 60, true));
                     double ndpTreeSeconds = secondsSince(tt);
@@ -114,7 +115,7 @@ public final class KMedianExperiment {
                     double dpTreeSeconds = secondsSince(tt);
                     System.err.printf(Locale.ROOT,
                             "%s %s rep %d: cost matrix %.2fs, NDP tree %.2fs (L=%d, %d nodes), DP tree %.2fs (L=%d)%n",
-                            metricName, demandKind, rep, (tt - tc) / 1e9 - dpTreeSeconds - ndpTreeSeconds,
+                            metricName, demandKind, rep, costSeconds,
                             ndpTreeSeconds, ndpTree.levels(), ndpTree.nodeCount(), dpTreeSeconds, dpTree.levels());
                     for (int ki = 0; ki < s.ks().length; ki++) {
                         int k = s.ks()[ki];
