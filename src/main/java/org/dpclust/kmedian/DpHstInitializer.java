@@ -1,0 +1,69 @@
+package org.dpclust.kmedian;
+
+import org.dpclust.privacy.GeometricMechanism;
+import org.dpclust.privacy.PrivacyRandom;
+
+/**
+ * DP-HST initialisation (Fan et al., ALGORITHMS.md §1.5) with the budget constant fixed so that the
+ * total is below ε.
+ *
+ * <p>Private: the demand set D (a multiset of points of the public universe U). Neighbouring
+ * relation: D' = D plus or minus one demand point. Public: U, its metric, the tree (built from U
+ * and a public seed only), k and ε.
+ *
+ * <p>Mechanism. For every level h = L, L-1, ..., 1 the vector of counts N_v = |D ∩ T(v)| over ALL
+ * nodes v at level h (empty ones included, so which nodes are occupied is not revealed) is
+ * released with the integer two-sided geometric mechanism ({@link GeometricMechanism}, discrete
+ * Laplace, exact) at ε_h = ε / 2^{L-h+1}, i.e. noise scale >= 2^{L-h+1}/ε. (Integer noise, not
+ * {@code LaplaceMechanism}: the counts are integers.) The root's count |D| is not released (the
+ * root is never scored, see {@link SubtreeSearch}). The subtree search and FIND-LEAF then use only
+ * the noisy counts: post-processing.
+ *
+ * <p>Privacy derivation. Each demand point lies in exactly one node per level (the nodes of a level
+ * partition the points of U reaching that depth), so adding or removing one point changes the count
+ * vector of level h by 1 in at most one coordinate: L1 sensitivity 1. Level h is therefore
+ * ε_h-DP, and by sequential composition over the L levels the release is
+ * Σ_{h=1}^{L} ε/2^{L-h+1} = ε (1/2 + 1/4 + ... + 1/2^L) = ε (1 - 2^{-L}) < ε -DP (pure). The
+ * paper's scale 2^{L-h}/ε would give ε(2 - 2^{1-L}), up to 2ε. The guarantee assumes ideal random
+ * bits; see {@link PrivacyRandom}.
+ */
+public final class DpHstInitializer {
+    private DpHstInitializer() {}
+
+    /** The privacy parameter used at level h (1 <= h <= L): ε / 2^{L-h+1}. */
+    public static double levelEpsilon(Hst tree, int h, double epsilon) {
+        return Math.scalb(epsilon, -(tree.levels() - h + 1));
+    }
+
+    /**
+     * Noisy counts of every non-root node (index = node id); entry 0 (the root) is 0 and is not a
+     * release. Draws are made level by level from L down to 1, nodes in id order.
+     */
+    public static long[] noisyCounts(Hst tree, int[] demand, double epsilon, PrivacyRandom rng) {
+        if (!(epsilon > 0) || Double.isInfinite(epsilon)) {
+            throw new IllegalArgumentException("epsilon must be finite and > 0, got " + epsilon);
+        }
+        long[] exact = tree.counts(demand);
+        long[] noisy = new long[exact.length];
+        // Node ids are breadth-first, so each level is a contiguous id range, levels descending.
+        int start = 1;
+        while (start < exact.length) {
+            int h = tree.level(start);
+            int end = start;
+            while (end < exact.length && tree.level(end) == h) {
+                end++;
+            }
+            long[] level = new long[end - start];
+            System.arraycopy(exact, start, level, 0, level.length);
+            long[] released = GeometricMechanism.addNoise(level, 1, levelEpsilon(tree, h, epsilon), rng);
+            System.arraycopy(released, 0, noisy, start, released.length);
+            start = end;
+        }
+        return noisy;
+    }
+
+    /** ε-DP initial centres: k distinct universe points (post-processing of {@link #noisyCounts}). */
+    public static int[] initialize(Hst tree, int[] demand, int k, double epsilon, PrivacyRandom rng) {
+        return SubtreeSearch.centres(tree, noisyCounts(tree, demand, epsilon, rng), k);
+    }
+}
