@@ -114,7 +114,7 @@ public final class ConfigLoader {
             throw new ConfigException(p, "expected a mapping");
         }
         allowOnly(n, p, Set.of("id", "dimension", "lower", "upper", "k", "window", "epsilon_per_release",
-                "budget_cap", "budget_period", "privacy_unit", "device_contribution_bound", "summaries", "stats",
+                "budget_cap", "budget_period", "privacy_unit", "device_contribution_bound", "summaries", "stats", "hst",
                 "public_seed", "initial_centroids"));
         String id = required(n, p, "id").asText();
         if (id.isBlank() || id.contains("|")) {
@@ -186,6 +186,16 @@ public final class ConfigLoader {
         if (stats.has("count_fraction") && !(countFraction > 0 && countFraction < 1)) {
             throw new ConfigException(p + ".stats.count_fraction", "must be in (0, 1)");
         }
+        JsonNode hst = n.path("hst");
+        allowOnly(hst, p + ".hst", Set.of("universe", "max_levels"));
+        int universe = integer(hst, p + ".hst", "universe", 4096);
+        if (universe < k || universe > 1 << 20) {
+            throw new ConfigException(p + ".hst.universe", "must be in [k, 2^20], was " + universe);
+        }
+        int maxLevels = integer(hst, p + ".hst", "max_levels", 12);
+        if (maxLevels < 1 || maxLevels > 60) {
+            throw new ConfigException(p + ".hst.max_levels", "must be in 1..60, was " + maxLevels);
+        }
         long seed = n.has("public_seed") ? n.get("public_seed").asLong() : id.hashCode();
         double[][] init = null;
         if (n.has("initial_centroids")) {
@@ -199,7 +209,8 @@ public final class ConfigLoader {
             }
         }
         return new StreamSpec(id, d, lower, upper, k, window, eps, cap, period, unit,
-                unit == PrivacyUnit.DEVICE ? c : 1, List.copyOf(summaries), cells, countFraction, seed, init);
+                unit == PrivacyUnit.DEVICE ? c : 1, List.copyOf(summaries), cells, countFraction, universe, maxLevels, seed,
+                init);
     }
 
     private static void allowOnly(JsonNode n, String path, Set<String> allowed) {

@@ -22,6 +22,8 @@ import java.util.List;
  * @param summaries             enabled summaries, released in enum order
  * @param statsCells            size of the public partition of the statistics summary
  * @param statsCountFraction    share of a stats release's epsilon spent on counts; NaN = derived from d
+ * @param hstUniverse           size of the public universe U of the dp-hst summary
+ * @param hstMaxLevels          depth cap of the HST over U
  * @param publicSeed            seed of the stream's public randomness (partition points, initial centroids)
  * @param initialCentroids      optional public initial centroids (k x d), else drawn from the public seed
  */
@@ -40,6 +42,8 @@ public record StreamSpec(
         List<Summary> summaries,
         int statsCells,
         double statsCountFraction,
+        int hstUniverse,
+        int hstMaxLevels,
         long publicSeed,
         double[][] initialCentroids) implements Serializable {
 

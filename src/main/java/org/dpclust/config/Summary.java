@@ -3,7 +3,9 @@ package org.dpclust.config;
 /** Window summaries the stream operator can keep, in the fixed order in which they are released. */
 public enum Summary {
     /** DP cluster statistics over a public partition (see {@code org.dpclust.kmeans.DpClusterStatistics}). */
-    STATS("stats");
+    STATS("stats"),
+    /** HST node counts over a public universe, released by DP-HST initialisation (see {@code org.dpclust.kmedian.HstWindowSummary}). */
+    DP_HST("dp-hst");
 
     private final String wireName;
 
@@ -22,6 +24,6 @@ public enum Summary {
                 return s;
             }
         }
-        throw new ConfigException(option, "unknown summary '" + value + "' (known: stats)");
+        throw new ConfigException(option, "unknown summary '" + value + "' (known: stats, dp-hst)");
     }
 }

@@ -40,10 +40,21 @@ public final class DpHstInitializer {
      * release. Draws are made level by level from L down to 1, nodes in id order.
      */
     public static long[] noisyCounts(Hst tree, int[] demand, double epsilon, PrivacyRandom rng) {
+        return noisyNodeCounts(tree, tree.counts(demand), 1, epsilon, rng);
+    }
+
+    /**
+     * The same mechanism on exact node counts, when one privacy unit can contribute up to
+     * {@code sensitivity} demand points (a device with c records): each level's count vector then has L1
+     * sensitivity c, and the level's noise scale grows to c/ε_h.
+     */
+    public static long[] noisyNodeCounts(Hst tree, long[] exact, long sensitivity, double epsilon, PrivacyRandom rng) {
         if (!(epsilon > 0) || Double.isInfinite(epsilon)) {
             throw new IllegalArgumentException("epsilon must be finite and > 0, got " + epsilon);
         }
-        long[] exact = tree.counts(demand);
+        if (exact.length != tree.nodeCount()) {
+            throw new IllegalArgumentException("expected " + tree.nodeCount() + " node counts, got " + exact.length);
+        }
         long[] noisy = new long[exact.length];
         // Node ids are breadth-first, so each level is a contiguous id range, levels descending.
         int start = 1;
@@ -55,7 +66,7 @@ public final class DpHstInitializer {
             }
             long[] level = new long[end - start];
             System.arraycopy(exact, start, level, 0, level.length);
-            long[] released = GeometricMechanism.addNoise(level, 1, levelEpsilon(tree, h, epsilon), rng);
+            long[] released = GeometricMechanism.addNoise(level, sensitivity, levelEpsilon(tree, h, epsilon), rng);
             System.arraycopy(released, 0, noisy, start, released.length);
             start = end;
         }

@@ -296,6 +296,26 @@ public final class Hst {
         return c;
     }
 
+    /**
+     * Exact counts for every node from per-universe-point multiplicities ({@code multiplicity[x]} demand
+     * points at x): the same as {@link #counts(int[])} on the expanded multiset, in O(n · levels).
+     */
+    public long[] countsFromMultiplicities(long[] multiplicity) {
+        if (multiplicity.length != n) {
+            throw new IllegalArgumentException("expected " + n + " multiplicities, got " + multiplicity.length);
+        }
+        long[] c = new long[nodeCount()];
+        for (int x = 0; x < n; x++) {
+            long m = multiplicity[x];
+            if (m != 0) {
+                for (int v = leafOf[x]; v >= 0; v = parent[v]) {
+                    c[v] += m;
+                }
+            }
+        }
+        return c;
+    }
+
     /** Node ids on the path from the leaf of x up to, excluding, the root (one per level). */
     public int[] pathBelowRoot(int x) {
         List<Integer> path = new ArrayList<>();

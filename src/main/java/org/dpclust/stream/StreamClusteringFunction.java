@@ -26,6 +26,7 @@ import org.dpclust.geometry.PublicPointSet;
 import org.dpclust.io.OutboundRecord;
 import org.dpclust.kmeans.ClusterStatistics;
 import org.dpclust.kmeans.DpClusterStatistics;
+import org.dpclust.kmedian.HstWindowSummary;
 import org.dpclust.privacy.ContributionBound;
 import org.dpclust.privacy.FixedPointCodec;
 import org.dpclust.privacy.PrivacyLedger;
@@ -41,10 +42,11 @@ import org.dpclust.privacy.ReleaseContext;
  * {@link DpClusterStatistics}, {@link PrivacyLedger}, {@link ContributionBound}); this class only holds
  * state and calls it.
  *
- * <p>State per stream: one accumulator per open window (O(cells·d) longs), the last released centroids
- * (O(k·d)), the ledger entries of the current budget period; for device units, additionally the ≤ c
- * kept records per device and open window (their keyed hash, cell and encoded features, so a record
- * displaced by one with a smaller hash can be subtracted). All window state and the window's timer are
+ * <p>State per stream: per open window, the statistics accumulator (O(cells·d) longs) and, with
+ * {@code dp-hst}, one count per point of the public universe (O(|U|) longs; node counts are derived at the
+ * release); the last released centroids (O(k·d)); the ledger entries of the current budget period; for
+ * device units, additionally the ≤ c kept records per device and open window (their keyed hash, cell,
+ * universe point and encoded features, so a record displaced by one with a smaller hash can be subtracted). All window state and the window's timer are
  * gone once the window has fired.
  *
  * <p>Determinism: what enters a window's accumulator does not depend on arrival order or timing (the
@@ -75,6 +77,7 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Valid
     private transient Map<String, StreamRuntime> runtime;
     private transient RecordHasher hasher;
     private transient MapState<Long, long[]> accumulators;
+    private transient MapState<Long, long[]> hstCounts;
     private transient MapState<String, long[]> kept;
     private transient ValueState<double[]> centroids;
     private transient MapState<String, Double> ledgerEntries;
@@ -85,7 +88,8 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Valid
     private transient Map<String, Double> spentGauge;
 
     /** Per-stream public objects derived from the configuration (rebuilt in open, never checkpointed). */
-    private record StreamRuntime(StreamSpec spec, FixedPointCodec codec, PublicPointSet cells, double[][] initial) {}
+    private record StreamRuntime(StreamSpec spec, FixedPointCodec codec, PublicPointSet cells, double[][] initial,
+            HstWindowSummary hst) {}
 
     /**
      * @param ledgerSnapshot totals read from the budget topic at start-up (stream → interval key → epsilon);
@@ -109,8 +113,10 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Valid
             DomainBounds b = new DomainBounds(s.lower(), s.upper());
             double[][] init = s.initialCentroids() != null ? s.initialCentroids()
                     : publicInitialCentroids(b, s.k(), s.publicSeed());
+            HstWindowSummary hst = s.summaries().contains(Summary.DP_HST)
+                    ? new HstWindowSummary(b, s.hstUniverse(), s.publicSeed(), s.hstMaxLevels()) : null;
             runtime.put(s.id(), new StreamRuntime(s, new FixedPointCodec(b),
-                    PublicPointSet.uniform(b, s.statsCells(), s.publicSeed()), init));
+                    PublicPointSet.uniform(b, s.statsCells(), s.publicSeed()), init, hst));
             spentGauge.put(s.id(), 0.0);
             group.addGroup("stream", s.id()).gauge("spent", () -> spentGauge.get(s.id()));
         }
@@ -120,6 +126,8 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Valid
         releases = group.counter("releases");
         refused = group.counter("refused_releases");
         accumulators = getRuntimeContext().getMapState(new MapStateDescriptor<>("window-statistics", Types.LONG,
+                PrimitiveArrayTypeInfo.LONG_PRIMITIVE_ARRAY_TYPE_INFO));
+        hstCounts = getRuntimeContext().getMapState(new MapStateDescriptor<>("window-hst-counts", Types.LONG,
                 PrimitiveArrayTypeInfo.LONG_PRIMITIVE_ARRAY_TYPE_INFO));
         kept = getRuntimeContext().getMapState(new MapStateDescriptor<>("device-kept-records", Types.STRING,
                 PrimitiveArrayTypeInfo.LONG_PRIMITIVE_ARRAY_TYPE_INFO));
@@ -152,53 +160,100 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Valid
         windowed.add(1);
         int d = s.dimension();
         int cell = rt.cells().nearest(r.features);
+        int point = rt.hst() == null ? -1 : rt.hst().snap(r.features);
         long[] encoded = new long[d];
         rt.codec().encode(r.features, encoded);
-        long[] acc = accumulators.get(windowStart);
-        ClusterStatistics stats = acc == null ? new ClusterStatistics(s.statsCells(), d)
-                : ClusterStatistics.wrap(s.statsCells(), d, acc);
+        WindowSummaries w = load(rt, windowStart);
         if (s.privacyUnit() == PrivacyUnit.RECORD) {
-            stats.add(cell, encoded);
-        } else if (!offerDeviceRecord(s, windowStart, r, cell, encoded, stats)) {
-            if (acc == null) {
-                accumulators.put(windowStart, stats.state());
-                ctx.timerService().registerEventTimeTimer(windowEnd - 1);
-            }
-            return;
+            w.add(cell, point, encoded);
+        } else {
+            offerDeviceRecord(s, windowStart, r, cell, point, encoded, w);
         }
-        accumulators.put(windowStart, stats.state());
+        store(windowStart, w);
         ctx.timerService().registerEventTimeTimer(windowEnd - 1);
     }
 
-    /** Keeps the device's c records with the smallest keyed hash; returns whether the statistics changed. */
-    private boolean offerDeviceRecord(StreamSpec s, long windowStart, ValidRecord r, int cell, long[] encoded,
-            ClusterStatistics stats) throws Exception {
+    /** The summaries of one open window, as held in state (each summary's part may be absent). */
+    private static final class WindowSummaries {
+        final ClusterStatistics stats;
+        final long[] hst;
+
+        WindowSummaries(ClusterStatistics stats, long[] hst) {
+            this.stats = stats;
+            this.hst = hst;
+        }
+
+        void add(int cell, int point, long[] encoded) {
+            stats.add(cell, encoded);
+            if (hst != null) {
+                hst[point]++;
+            }
+        }
+
+        void subtract(int cell, int point, long[] encoded) {
+            stats.subtract(cell, encoded);
+            if (hst != null) {
+                hst[point]--;
+            }
+        }
+    }
+
+    /** The window's summaries from state, or empty ones (a window without records is released too). */
+    private WindowSummaries load(StreamRuntime rt, long windowStart) throws Exception {
+        StreamSpec s = rt.spec();
+        long[] acc = accumulators.get(windowStart);
+        ClusterStatistics stats = acc == null ? new ClusterStatistics(s.statsCells(), s.dimension())
+                : ClusterStatistics.wrap(s.statsCells(), s.dimension(), acc);
+        long[] hst = null;
+        if (rt.hst() != null) {
+            hst = hstCounts.get(windowStart);
+            if (hst == null) {
+                hst = new long[rt.hst().universeSize()];
+            }
+        }
+        return new WindowSummaries(stats, hst);
+    }
+
+    private void store(long windowStart, WindowSummaries w) throws Exception {
+        accumulators.put(windowStart, w.stats.state());
+        if (w.hst != null) {
+            hstCounts.put(windowStart, w.hst);
+        }
+    }
+
+    /**
+     * Keeps the device's c records with the smallest keyed hash. Each kept entry is
+     * [hash, cell, universe point, encoded features], so a displaced record can be subtracted again.
+     */
+    private void offerDeviceRecord(StreamSpec s, long windowStart, ValidRecord r, int cell, int point,
+            long[] encoded, WindowSummaries w) throws Exception {
         int d = s.dimension();
-        int stride = 2 + d;
+        int stride = 3 + d;
         String key = windowStart + "|" + r.deviceId;
         long[] entries = kept.get(key);
         if (entries == null) {
             entries = new long[0];
         }
         long hash = hasher.hash(r.identity());
-        int decision = ContributionBound.offer(entries, stride, hash, s.contributionBound());
-        if (decision == ContributionBound.DROP) {
-            return false;
+        int slot = ContributionBound.offer(entries, stride, hash, s.contributionBound());
+        if (slot == ContributionBound.DROP) {
+            return;
         }
-        if (decision == ContributionBound.APPEND) {
-            long[] grown = java.util.Arrays.copyOf(entries, entries.length + stride);
-            entries = grown;
-            decision = entries.length / stride - 1;
+        if (slot == ContributionBound.APPEND) {
+            entries = java.util.Arrays.copyOf(entries, entries.length + stride);
+            slot = entries.length / stride - 1;
         } else {
-            long[] old = java.util.Arrays.copyOfRange(entries, decision * stride + 2, decision * stride + stride);
-            stats.subtract((int) entries[decision * stride + 1], old);
+            int off = slot * stride;
+            w.subtract((int) entries[off + 1], (int) entries[off + 2],
+                    java.util.Arrays.copyOfRange(entries, off + 3, off + stride));
         }
-        entries[decision * stride] = hash;
-        entries[decision * stride + 1] = cell;
-        System.arraycopy(encoded, 0, entries, decision * stride + 2, d);
+        int off = slot * stride;
+        entries[off] = hash;
+        entries[off + 1] = cell;
+        entries[off + 2] = point;
+        System.arraycopy(encoded, 0, entries, off + 3, d);
         kept.put(key, entries);
-        stats.add(cell, encoded);
-        return true;
+        w.add(cell, point, encoded);
     }
 
     @Override
@@ -208,12 +263,10 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Valid
         StreamSpec s = rt.spec();
         long windowStart = timestamp + 1 - s.windowMillis();
         long windowEnd = timestamp + 1;
-        long[] acc = accumulators.get(windowStart);
+        WindowSummaries w = load(rt, windowStart); // empty if the window had no records: it is released too
         accumulators.remove(windowStart);
+        hstCounts.remove(windowStart);
         clearDeviceEntries(windowStart);
-        if (acc == null) {
-            acc = new ClusterStatistics(s.statsCells(), s.dimension()).state(); // an empty window is released too
-        }
         if (ctx.timerService().currentWatermark() != Long.MAX_VALUE) {
             ctx.timerService().registerEventTimeTimer(windowEnd + s.windowMillis() - 1);
         }
@@ -229,23 +282,40 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Valid
             }
             storeLedger(ledger, decision.interval());
             spentGauge.put(streamId, decision.spent());
-            if (summary == Summary.STATS) {
-                ClusterStatistics stats = ClusterStatistics.wrap(s.statsCells(), s.dimension(), acc);
-                PrivacyRandom rng = PrivacyRandom.forRelease(secret,
-                        new ReleaseContext(streamId, windowStart, summary.wireName(),
-                                DpClusterStatistics.mechanismId(s.epsilonPerRelease(), s.statsCountFraction(),
-                                        s.unitContribution(), s.statsCells()),
-                                stats.digest()));
-                DpClusterStatistics.Release r = DpClusterStatistics.release(stats, rt.codec(), currentCentroids(rt),
-                        s.epsilonPerRelease(), s.statsCountFraction(), s.unitContribution(), rng);
-                centroids.update(flatten(r.centroids()));
-                CentroidRelease release = ReleaseAssembler.release(s, summary.wireName(), "stream", GUARANTEE_DP,
-                        windowStart, windowEnd, 1, r, decision);
-                out.collect(ReleaseAssembler.toOutbound(centroidsTopic, release));
-            }
+            DpClusterStatistics.Release r = switch (summary) {
+                case STATS -> releaseStats(rt, streamId, windowStart, w.stats);
+                case DP_HST -> releaseHst(rt, streamId, windowStart, w.hst);
+            };
+            CentroidRelease release = ReleaseAssembler.release(s, summary.wireName(), "stream", GUARANTEE_DP,
+                    windowStart, windowEnd, 1, r, decision);
+            out.collect(ReleaseAssembler.toOutbound(centroidsTopic, release));
             releases.inc();
             out.collect(ReleaseAssembler.toOutbound(budgetTopic, status));
         }
+    }
+
+    private DpClusterStatistics.Release releaseStats(StreamRuntime rt, String streamId, long windowStart,
+            ClusterStatistics stats) throws Exception {
+        StreamSpec s = rt.spec();
+        PrivacyRandom rng = PrivacyRandom.forRelease(secret, new ReleaseContext(streamId, windowStart,
+                Summary.STATS.wireName(), DpClusterStatistics.mechanismId(s.epsilonPerRelease(),
+                        s.statsCountFraction(), s.unitContribution(), s.statsCells()), stats.digest()));
+        DpClusterStatistics.Release r = DpClusterStatistics.release(stats, rt.codec(), currentCentroids(rt),
+                s.epsilonPerRelease(), s.statsCountFraction(), s.unitContribution(), rng);
+        centroids.update(flatten(r.centroids()));
+        return r;
+    }
+
+    private DpClusterStatistics.Release releaseHst(StreamRuntime rt, String streamId, long windowStart,
+            long[] multiplicities) {
+        StreamSpec s = rt.spec();
+        byte[] digest = new org.dpclust.privacy.AccumulatorDigest().add(multiplicities).digest();
+        PrivacyRandom rng = PrivacyRandom.forRelease(secret, new ReleaseContext(streamId, windowStart,
+                Summary.DP_HST.wireName(), HstWindowSummary.mechanismId(s.epsilonPerRelease(), s.unitContribution(),
+                        s.hstUniverse(), s.hstMaxLevels()), digest));
+        HstWindowSummary.Release h = rt.hst().release(multiplicities, s.k(), s.epsilonPerRelease(),
+                s.unitContribution(), rng);
+        return new DpClusterStatistics.Release(h.centroids(), new double[0], h.parameters());
     }
 
     private double[][] currentCentroids(StreamRuntime rt) throws Exception {

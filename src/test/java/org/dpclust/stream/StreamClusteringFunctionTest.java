@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -163,6 +164,49 @@ class StreamClusteringFunctionTest {
         // different contents give different noise
         List<OutboundRecord> more = runDevices(twoBlobs(0, 40));
         assertFalse(java.util.Arrays.equals(inOrder.get(0).value, more.get(0).value));
+    }
+
+    @Test
+    void releasesEverySummaryInTheFixedOrderAndChargesEach() throws Exception {
+        var h = harness(spec("    summaries: [dp-hst, stats]\n    hst: {universe: 256, max_levels: 6}\n"), Map.of());
+        for (ValidRecord r : twoBlobs(0, 400)) {
+            h.processElement(r, r.eventTime);
+        }
+        h.processWatermark(Long.MAX_VALUE);
+        List<CentroidRelease> rel = releases(h.extractOutputValues());
+        assertEquals(List.of("stats", "dp-hst"), rel.stream().map(CentroidRelease::getAlgorithm).toList());
+        CentroidRelease hst = rel.get(1);
+        assertEquals(2, hst.getK());
+        assertEquals(2.0, hst.getSpent(), 0.0, "two releases on one window: 2 epsilon for its records");
+        double[][] c = hst.getCentroids().stream().map(x -> x.stream().mapToDouble(Double::doubleValue).toArray())
+                .toArray(double[][]::new);
+        double err = org.dpclust.eval.ClusteringMetrics.meanMatchedDistance(new double[][] {{0.25, 0.25}, {0.75, 0.75}}, c);
+        assertTrue(err < 0.15, "dp-hst centres near the blobs: " + err);
+        assertEquals(0, h.numEventTimeTimers());
+        h.close();
+    }
+
+    @Test
+    void deviceBoundingCoversEverySummary() throws Exception {
+        String extra = "    privacy_unit: device\n    device_contribution_bound: 2\n    summaries: [stats, dp-hst]\n"
+                + "    hst: {universe: 128}\n";
+        List<ValidRecord> records = twoBlobs(0, 25);
+        List<ValidRecord> shuffled = new ArrayList<>(records);
+        Collections.shuffle(shuffled, new java.util.Random(2)); // public randomness (not privacy noise)
+        List<List<OutboundRecord>> outs = new ArrayList<>();
+        for (List<ValidRecord> order : List.of(records, shuffled)) {
+            var h = harness(spec(extra), Map.of());
+            for (ValidRecord r : order) {
+                h.processElement(r, 0);
+            }
+            h.processWatermark(Long.MAX_VALUE);
+            outs.add(h.extractOutputValues());
+            h.close();
+        }
+        assertEquals(4, outs.get(0).size(), "two releases and two ledger entries");
+        for (int i = 0; i < 4; i++) {
+            assertArrayEquals(outs.get(0).get(i).value, outs.get(1).get(i).value);
+        }
     }
 
     @Test

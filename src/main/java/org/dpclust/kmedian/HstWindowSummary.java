@@ -1,0 +1,79 @@
+package org.dpclust.kmedian;
+
+import java.util.Map;
+import java.util.TreeMap;
+import org.dpclust.geometry.DomainBounds;
+import org.dpclust.geometry.PublicPointSet;
+import org.dpclust.geometry.VectorMetric;
+import org.dpclust.privacy.PrivacyRandom;
+
+/**
+ * HST node counts as a window summary of a vector stream (DESIGN.md, "HST for vector streams"), and their
+ * DP-HST release.
+ *
+ * <p>Public: a universe U of {@code universeSize} points drawn uniformly in the declared box from the
+ * stream's public seed, and a 2-HST over U (l2 metric, Δ = the box's diameter, which bounds diam(U)),
+ * both built once from public inputs only. Each record is snapped to its nearest point of U — a public
+ * function of the record alone — and the window keeps one count per point of U: state O(|U|), independent
+ * of the number of records (node counts, O(|U| · levels), are derived at release).
+ *
+ * <p>Private: the window's multiset of snapped records. Release ({@link DpHstInitializer}): two-sided
+ * geometric noise on the count of EVERY node of every level, occupied or not, at ε_h = ε/2^{L−h+1} per
+ * level with L1 sensitivity c per level (a unit contributes at most c records, each on exactly one node per
+ * level), so the release is ε(1 − 2^{−L}) < ε -DP for add/remove of one unit, and which nodes are occupied
+ * is not revealed beyond the noise. The k centres (points of U) come from the noisy counts by the subtree
+ * search and FIND-LEAF: post-processing.
+ */
+public final class HstWindowSummary {
+    private final PublicPointSet universe;
+    private final Hst tree;
+
+    /** Released centres, the noisy node counts they were chosen from, and public parameters (sorted). */
+    public record Release(double[][] centroids, long[] noisyNodeCounts, Map<String, Double> parameters) {}
+
+    public HstWindowSummary(DomainBounds bounds, int universeSize, long publicSeed, int maxLevels) {
+        this.universe = PublicPointSet.uniform(bounds, universeSize, publicSeed ^ 0x4853544CL);
+        double[][] pts = new double[universeSize][];
+        for (int i = 0; i < universeSize; i++) {
+            pts[i] = universe.point(i);
+        }
+        this.tree = Hst.build(VectorMetric.l2(pts), bounds.diameter(), new Hst.Options(publicSeed, maxLevels, true));
+    }
+
+    /** Index of the universe point a (clamped) record is counted at. */
+    public int snap(double[] x) {
+        return universe.nearest(x);
+    }
+
+    public int universeSize() {
+        return universe.size();
+    }
+
+    public Hst tree() {
+        return tree;
+    }
+
+    /** Identifies the mechanism and every public parameter that shapes its noise (for the noise key). */
+    public static String mechanismId(double epsilon, int contributionBound, int universeSize, int maxLevels) {
+        return "hst-geometric-v1(epsilon=" + epsilon + ",c=" + contributionBound + ",universe=" + universeSize
+                + ",max_levels=" + maxLevels + ")";
+    }
+
+    /** The DP release of one window's per-universe-point counts (see the class comment). */
+    public Release release(long[] multiplicities, int k, double epsilon, int contributionBound, PrivacyRandom rng) {
+        long[] noisy = DpHstInitializer.noisyNodeCounts(tree, tree.countsFromMultiplicities(multiplicities),
+                contributionBound, epsilon, rng);
+        int[] centres = SubtreeSearch.centres(tree, noisy, k);
+        double[][] c = new double[centres.length][];
+        for (int i = 0; i < centres.length; i++) {
+            c[i] = universe.point(centres[i]);
+        }
+        Map<String, Double> params = new TreeMap<>();
+        params.put("epsilon_total_bound", epsilon * (1 - Math.scalb(1.0, -tree.levels())));
+        params.put("levels", (double) tree.levels());
+        params.put("universe_size", (double) universe.size());
+        params.put("count_sensitivity_per_level", (double) contributionBound);
+        params.put("leaf_level_noise_scale", contributionBound / DpHstInitializer.levelEpsilon(tree, 1, epsilon));
+        return new Release(c, noisy, params);
+    }
+}
