@@ -81,6 +81,7 @@ public final class BatchJob {
     }
 
     public void wire(StreamExecutionEnvironment env) {
+        StreamingJob.forbidKryo(env);
         if (config.job().parallelism() > 0) {
             env.setParallelism(config.job().parallelism());
         }

@@ -42,11 +42,22 @@ public final class StreamingJob {
     }
 
     public void wire(StreamExecutionEnvironment env) {
+        forbidKryo(env);
         env.enableCheckpointing(config.job().checkpointInterval().toMillis(), CheckpointingMode.EXACTLY_ONCE);
         if (config.job().parallelism() > 0) {
             env.setParallelism(config.job().parallelism());
         }
         StreamingTopology.build(env, source, sink, config, secret, ledgerSnapshot);
+    }
+
+    /**
+     * Every record and state type has an explicit Flink serializer (POJOs and primitive arrays); a type that
+     * would fall back to Kryo fails the job at build time instead of silently changing the state format.
+     */
+    public static void forbidKryo(StreamExecutionEnvironment env) {
+        org.apache.flink.configuration.Configuration c = new org.apache.flink.configuration.Configuration();
+        c.set(org.apache.flink.configuration.PipelineOptions.GENERIC_TYPES, false);
+        env.configure(c);
     }
 
     public void execute(StreamExecutionEnvironment env) throws Exception {
