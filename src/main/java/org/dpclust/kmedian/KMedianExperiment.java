@@ -182,7 +182,7 @@ public final class KMedianExperiment {
                     .filter(i -> data.labels()[i] == 0 || data.labels()[i] == 8).toArray();
             default -> throw new IllegalArgumentException("unknown demand kind " + kind);
         };
-        int[] perm = org.dpclust.geometry.PublicPermutation.of(pool.length, new SplittableRandom(seed));
+        int[] perm = org.dpclust.geometry.PublicPermutation.of(pool.length, new SplittableRandom(seed)); // public randomness (not privacy noise)
         int[] out = new int[Math.min(size, pool.length)];
         for (int i = 0; i < out.length; i++) {
             out[i] = pool[perm[i]];
