@@ -16,9 +16,18 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 /**
  * A {@code read_committed} reader of a whole topic (all partitions, from the beginning, no consumer group):
  * what a downstream service sees of dpclust's exactly-once output. Aborted transactions are invisible.
+ *
+ * <p>"The end" is taken after in-flight transactions have settled: a producer's {@code commitTransaction()}
+ * returns once the coordinator has logged the decision, and the commit markers reach the partitions a
+ * little later, so right after a job has finished the last stable offset can still lag behind its last
+ * transaction. {@link #readToEnd} and {@link #atEnd} therefore first wait (briefly) until each partition's
+ * last stable offset has caught up with its high watermark.
  */
 public final class TopicReader implements AutoCloseable {
+    private static final Duration SETTLE = Duration.ofSeconds(10);
+
     private final KafkaConsumer<byte[], byte[]> consumer;
+    private final KafkaConsumer<byte[], byte[]> uncommitted;
     private final List<TopicPartition> partitions = new ArrayList<>();
 
     public TopicReader(String bootstrapServers, String topic) {
@@ -29,9 +38,13 @@ public final class TopicReader implements AutoCloseable {
         p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         consumer = new KafkaConsumer<>(p);
+        Properties hw = new Properties();
+        hw.putAll(p);
+        hw.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
+        uncommitted = new KafkaConsumer<>(hw);
         List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(30));
         if (infos == null || infos.isEmpty()) {
-            consumer.close();
+            close();
             throw new IllegalStateException("topic '" + topic + "' does not exist on " + bootstrapServers);
         }
         infos.forEach(i -> partitions.add(new TopicPartition(topic, i.partition())));
@@ -49,9 +62,31 @@ public final class TopicReader implements AutoCloseable {
         return n;
     }
 
-    /** Whether every partition has been read up to its current last stable offset. */
+    /**
+     * Waits until no transaction is in flight on the topic (last stable offset = high watermark on every
+     * partition), or until {@code timeout}; returns the last stable offsets then. A transaction left open by
+     * a crashed producer keeps them apart until the broker aborts it; the wait then ends at the timeout.
+     */
+    public Map<TopicPartition, Long> settledEndOffsets(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            Map<TopicPartition, Long> stable = consumer.endOffsets(partitions);
+            Map<TopicPartition, Long> high = uncommitted.endOffsets(partitions);
+            if (stable.equals(high) || System.nanoTime() > deadline) {
+                return stable;
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return stable;
+            }
+        }
+    }
+
+    /** Whether every partition has been read up to its (settled) last stable offset. */
     public boolean atEnd() {
-        Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+        Map<TopicPartition, Long> end = settledEndOffsets(SETTLE);
         for (TopicPartition tp : partitions) {
             if (consumer.position(tp) < end.get(tp)) {
                 return false;
@@ -64,7 +99,7 @@ public final class TopicReader implements AutoCloseable {
     public List<ConsumerRecord<byte[], byte[]>> readToEnd(Duration timeout) {
         List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
         long deadline = System.nanoTime() + timeout.toNanos();
-        Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+        Map<TopicPartition, Long> end = settledEndOffsets(timeout.compareTo(SETTLE) < 0 ? timeout : SETTLE);
         while (true) {
             boolean done = true;
             for (TopicPartition tp : partitions) {
@@ -83,5 +118,6 @@ public final class TopicReader implements AutoCloseable {
     @Override
     public void close() {
         consumer.close();
+        uncommitted.close();
     }
 }
