@@ -13,8 +13,8 @@ import org.dpclust.kmeans.PartitionMoments;
  * ({@link ExcludedErrorVariance#WITHIN_CLUSTER}, the default the releases' bounds use).
  *
  * <p>Case 1 (cluster known): the estimate's error N_k (m_kj − m̄_kj) is the same for every point of cluster k, so
- * the ratio is per (k, j); {@link #case1} reports the smallest over clusters of the ratio averaged over the
- * attributes (attributes with σ² = 0 carry no constraint and are skipped). Case 2 (cluster unknown): the
+ * the ratio is per (k, j); {@link #case1} reports it averaged over the attributes of one cluster (attributes with
+ * σ² = 0 carry no constraint and are skipped). Case 2 (cluster unknown): the
  * adversary uses cluster k with probability π_k = N_k/N, so
  * E_inc = Σ_k π_k E[(x̂^(k))²] − (Σ_k π_k E[x̂^(k)])²
  * per point and attribute; {@link #case2} measures it at one given (r, j). A single ratio estimated from R
@@ -26,11 +26,14 @@ import org.dpclust.kmeans.PartitionMoments;
 final class EppAdversary {
     private EppAdversary() {}
 
-    /** Case 1: min over clusters of the mean over attributes of the measured E_inc / σ²_kj. */
-    static double case1(PartitionMoments m, List<double[][]> releases) {
+    /**
+     * Case 1: the mean over attributes of the measured E_inc / σ²_kj for cluster {@code cluster}, or the smallest
+     * over clusters of it when {@code cluster} is −1.
+     */
+    static double case1(PartitionMoments m, List<double[][]> releases, int cluster) {
         double worst = Double.POSITIVE_INFINITY;
         int d = m.means()[0].length;
-        for (int k = 0; k < m.clusters(); k++) {
+        for (int k = cluster < 0 ? 0 : cluster; k < (cluster < 0 ? m.clusters() : cluster + 1); k++) {
             double sum = 0.0;
             int used = 0;
             for (int j = 0; j < d; j++) {

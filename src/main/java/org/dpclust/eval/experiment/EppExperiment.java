@@ -248,6 +248,7 @@ public final class EppExperiment implements Experiment {
         row.put("rand", c.mean(3));
         row.put("ap", c.mean(4));
         row.put("error_ratio", errorRatio);
+        row.put("sweep", errorRatio != null ? "epsilon" : "fraction");
         row.put("nmi_sd", Math.sqrt(Math.max(0.0, c.nmiSquares / c.runs - c.mean(0) * c.mean(0))));
         row.put("bags", Double.isNaN(c.mean(5)) ? null : c.mean(5));
         row.put("runs", c.runs);
@@ -284,10 +285,12 @@ public final class EppExperiment implements Experiment {
                     Math.exp(-eps)));
             return measured;
         }
-        double predicted = m == Method.EPP1
-                ? EppAdversary.weakestCell(pts, moments, BagBound.AdversaryCase.KNOWN_CLUSTER, (int) bags)[2]
-                : Double.NaN;
-        double measured = EppAdversary.case1(moments, releases);
+        double[] weakest = m == Method.EPP1
+                ? EppAdversary.weakestCell(pts, moments, BagBound.AdversaryCase.KNOWN_CLUSTER, (int) bags)
+                : new double[] {-1, -1, Double.NaN};
+        double predicted = weakest[2];
+        int cluster = weakest[0] < 0 ? -1 : moments.assignment()[(int) weakest[0]];
+        double measured = EppAdversary.case1(moments, releases, cluster);
         table.add(List.of(s.name(), m.label, eps, "1", m == Method.EPP1 ? (Object) (int) bags : "–",
                 m == Method.EPP1 ? (Object) predicted : "–", measured, measured * se, Math.exp(-eps)));
         return measured;

@@ -54,9 +54,10 @@ final class EppReport {
                         + " Rand index are against the data set's labels; AP = (1/K) sum_k |m_k - m~_k|_1 / |m_k|_1"
                         + " against the same partition's exact centroids (matched one-to-one).")
                 .recordNote("error_ratio: measured E_inc / E_exc (E_exc = within-cluster variance) of estimator (3)"
-                        + " from the releases: Case 1 (KM, EPP-KM(1), DP-KM) = the smallest over clusters of the"
-                        + " ratio averaged over attributes; Case 2 (EPP-KM(2)) = at the (point, attribute) whose exact"
-                        + " ratio is smallest. Standard error about ratio * sqrt(2/(R-1)); compare with e^-eps.")
+                        + " from the releases: Case 1 (KM, EPP-KM(1), DP-KM) = the ratio averaged over the attributes"
+                        + " of one cluster (the error is the same for all its points): for EPP-KM(1) the cluster whose"
+                        + " exact ratio is smallest (the one that binds B), for DP-KM the smallest over clusters;"
+                        + " Case 2 (EPP-KM(2)) = at the (point, attribute) whose exact ratio is smallest. Standard error about ratio * sqrt(2/(R-1)); compare with e^-eps.")
                 .recordNote("Privacy randomness (bags, Laplace) comes from PrivacyRandom under a FIXED TEST SECRET"
                         + " (bytes 1..32), one context per data set, method, eps, fraction and run.")
                 .recordNote(String.format(Locale.ROOT, "Run time of the run that wrote this report: %.1f s.", seconds));
@@ -67,10 +68,14 @@ final class EppReport {
         report.addTable("Data sets", List.of("dataset", "N", "d", "k", "scaling"), setupRows);
         report.addTable("Results against epsilon (full data)", List.of("dataset", "method", "epsilon", "NMI",
                 "NMI sd", "ARI", "purity", "Rand", "AP", "mean B", "error ratio", "e^-eps"),
-                table(rows, r -> (double) r.get("fraction") == 1.0 && r.get("error_ratio") != null, true));
+                table(rows, r -> r.get("sweep").equals("epsilon"), true));
         report.addTable("Results against the fraction of data used (epsilon = " + EppExperiment.FRACTION_EPSILON
                 + ")", List.of("dataset", "method", "fraction", "NMI", "NMI sd", "ARI", "purity", "Rand", "AP",
-                "mean B"), table(rows, r -> r.get("error_ratio") == null, false));
+                "mean B"), table(rows, r -> r.get("sweep").equals("fraction"), false));
+        report.addTable("Checks of issue 7: EPP NMI against KM's, and the measured ratio against e^-eps",
+                List.of("dataset", "method", "epsilon", "NMI - NMI(KM)", "|difference| <= 0.05", "measured ratio",
+                        "e^-eps", "(measured - e^-eps) / standard error", "ratio >= e^-eps - 2 standard errors"),
+                checks(rows, sizes.adversaryReleases()));
         report.addTable("Adversary: measured E_inc/E_exc against e^-eps", List.of("dataset", "method", "epsilon",
                 "case", "B", "exact ratio (joint variance)", "measured ratio", "standard error", "e^-eps"), adversary);
         report.addTable("Bounds on B (partition of initialisation 0)", List.of("dataset", "epsilon", "case", "form",
@@ -103,6 +108,26 @@ final class EppReport {
         return out;
     }
 
+    private static List<List<Object>> checks(List<Map<String, Object>> rows, int releases) {
+        List<List<Object>> out = new ArrayList<>();
+        for (Map<String, Object> r : rows) {
+            if (!r.get("sweep").equals("epsilon") || !r.get("guarantee").equals("epp")) {
+                continue;
+            }
+            double km = rows.stream().filter(o -> o.get("sweep").equals("epsilon")
+                    && o.get("dataset").equals(r.get("dataset")) && o.get("epsilon").equals(r.get("epsilon"))
+                    && o.get("method").equals(EppExperiment.Method.KM.label))
+                    .mapToDouble(o -> (double) o.get("nmi")).findFirst().orElseThrow();
+            double diff = (double) r.get("nmi") - km;
+            double ratio = (double) r.get("error_ratio");
+            double bound = Math.exp(-(double) r.get("epsilon"));
+            double z = (ratio - bound) / (ratio * Math.sqrt(2.0 / (releases - 1)));
+            out.add(List.of(r.get("dataset"), r.get("method"), r.get("epsilon"), diff,
+                    Math.abs(diff) <= 0.05 ? "yes" : "NO", ratio, bound, z, z >= -2 ? "yes" : "NO"));
+        }
+        return out;
+    }
+
     /** An integral value as a long, so the table shows 60 rather than 6E+1. */
     static Object integralAsLong(double v) {
         return v == Math.rint(v) && Math.abs(v) < 1e15 ? (Object) (long) v : (Object) v;
@@ -117,8 +142,8 @@ final class EppReport {
             }
             List<double[]> xy = new ArrayList<>();
             for (Map<String, Object> r : rows) {
-                boolean sweep = againstEpsilon ? r.get("error_ratio") != null : r.get("error_ratio") == null;
-                if (sweep && r.get("dataset").equals(dataset) && r.get("method").equals(m.label)) {
+                if (r.get("sweep").equals(againstEpsilon ? "epsilon" : "fraction") && r.get("dataset").equals(dataset)
+                        && r.get("method").equals(m.label)) {
                     double x = againstEpsilon ? Math.log10((double) r.get("epsilon")) : (double) r.get("fraction");
                     xy.add(new double[] {x, (double) r.get(metric)});
                 }

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 class EppExperimentTest {
     private static final List<String> KEYS = List.of("dataset", "method", "epsilon", "fraction", "nmi", "ari",
-            "purity", "rand", "ap", "error_ratio");
+            "purity", "rand", "ap", "error_ratio", "sweep");
 
     @Test
     void quickRunPrintsRowsWithTheIssueKeysAndWritesTheReport(@TempDir Path out) throws Exception {
