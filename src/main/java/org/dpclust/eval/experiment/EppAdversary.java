@@ -82,7 +82,7 @@ final class EppAdversary {
 
     /**
      * The (r, j) with the smallest exact E_inc/E_exc for B bags under the joint (true) variance of the bagged
-     * centroid: (V_rj / B + Bias²_rj) / σ²_lj, over cells with σ²_lj > 0. Returns {r, j} and the ratio.
+     * centroid: (V_rj / B + Bias²_rj) / σ²_lj, over cells with positive σ²_lj. Returns {r, j} and the ratio.
      */
     static double[] weakestCell(double[][] points, PartitionMoments m, BagBound.AdversaryCase adversary, int bags) {
         double best = Double.POSITIVE_INFINITY;
