@@ -15,6 +15,9 @@ public final class BatchAlgorithms {
     static {
         register(new LloydAlgorithm());
         register(new StatsAlgorithm());
+        register(new EppAlgorithm(org.dpclust.kmeans.BagBound.AdversaryCase.KNOWN_CLUSTER));
+        register(new EppAlgorithm(org.dpclust.kmeans.BagBound.AdversaryCase.UNKNOWN_CLUSTER));
+        register(new DpKmAlgorithm());
     }
 
     private BatchAlgorithms() {}

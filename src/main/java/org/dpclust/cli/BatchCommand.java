@@ -45,7 +45,8 @@ import picocli.CommandLine.Option;
  *       {@code centroids.csv} and {@code summary.json}. File runs are offline evaluations: no stream, no
  *       shared ledger, nothing charged (the summary says so).</li>
  * </ul>
- * A non-private algorithm with {@code --output kafka} is an error: its output may not be published.
+ * A non-private algorithm with {@code --output kafka} is an error: its output may not be published; so is an
+ * {@code epp} algorithm (EPP is batch-only and never shares a stream or a ledger with {@code dp} releases).
  */
 @Command(name = "batch", mixinStandardHelpOptions = true,
         description = "Run a clustering algorithm on a bounded snapshot (CSV file or Kafka topic).")
@@ -106,6 +107,11 @@ public final class BatchCommand implements Callable<Integer> {
         BatchAlgorithm alg = BatchAlgorithms.get(algorithm);
         boolean toKafka = "kafka".equals(output);
         if (toKafka) {
+            if (BatchAlgorithm.EPP.equals(alg.guarantee())) {
+                throw new IllegalArgumentException("--output kafka: algorithm '" + alg.name() + "' has guarantee epp"
+                        + " (error-preserving privacy, not differential privacy); EPP output is batch-only and may"
+                        + " not reach a stream's centroids topic or charge its dp ledger, use --output DIR");
+            }
             BatchJob.requirePublishable(alg);
         }
         DpclustConfig cfg = null;
@@ -136,7 +142,8 @@ public final class BatchCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--epsilon: algorithm " + alg.name() + " is private (guarantee "
                     + alg.guarantee() + ") and needs --epsilon");
         }
-        if (alg.isPrivate() && b == null) {
+        // EPP calibrates nothing to bounds (its number of bags comes from the partition's own moments)
+        if (alg.isPrivate() && !BatchAlgorithm.EPP.equals(alg.guarantee()) && b == null) {
             throw new IllegalArgumentException("--bounds: algorithm " + alg.name() + " is private and needs declared"
                     + " bounds (--bounds or --config/--stream); bounds computed from the data would void its guarantee");
         }
