@@ -183,7 +183,7 @@ public final class ReportWriter {
         String s;
         if (v instanceof Double || v instanceof Float) {
             double d = ((Number) v).doubleValue();
-            s = Double.isFinite(d) ? new BigDecimal(d).round(SIX_DIGITS).stripTrailingZeros().toString()
+            s = Double.isFinite(d) ? new BigDecimal(d).round(SIX_DIGITS).stripTrailingZeros().toPlainString()
                     : String.valueOf(d);
         } else {
             s = String.valueOf(v);

@@ -47,8 +47,16 @@ public final class BatchJob {
         this.ledgerSnapshot = ledgerSnapshot;
     }
 
-    /** Refuses an algorithm whose output may not be published. */
+    /**
+     * Refuses an algorithm whose output may not be published to a stream's centroids topic: non-private
+     * references, and EPP (not differential privacy; it never shares a stream or a ledger with dp releases).
+     */
     public static void requirePublishable(BatchAlgorithm a) {
+        if ("epp".equals(a.guarantee())) {
+            throw new IllegalArgumentException("--output kafka: algorithm '" + a.name() + "' gives error-preserving "
+                    + "privacy (epp), not differential privacy; epp output is batch-only and never published to a "
+                    + "stream's topics or charged to its ledger, use --output DIR");
+        }
         if (!a.isPrivate()) {
             throw new IllegalArgumentException("--output kafka: algorithm '" + a.name() + "' is non-private (guarantee "
                     + a.guarantee() + "); its output may not go to the published centroids topic, use --output DIR");
