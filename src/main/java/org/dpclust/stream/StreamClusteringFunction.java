@@ -45,8 +45,8 @@ import org.dpclust.privacy.ReleaseContext;
  * <p>State per stream: per open window, the statistics accumulator (O(cells·d) longs) and, with
  * {@code dp-hst}, one count per point of the public universe (O(|U|) longs; node counts are derived at the
  * release); the last released centroids (O(k·d)); the ledger entries of the current budget period; for
- * device units, additionally the ≤ c kept records per device and open window (their keyed hash, cell,
- * universe point and encoded features, so a record displaced by one with a smaller hash can be subtracted). All window state and the window's timer are
+ * device units, additionally the ≤ c kept records per device and open window (their keyed hash, event
+ * time and raw clamped features, so a record displaced by one with a smaller hash is subtracted exactly). All window state and the window's timer are
  * gone once the window has fired.
  *
  * <p>Determinism: what enters a window's accumulator does not depend on arrival order or timing (the
@@ -167,7 +167,7 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Valid
         if (s.privacyUnit() == PrivacyUnit.RECORD) {
             w.add(cell, point, encoded);
         } else {
-            offerDeviceRecord(s, windowStart, r, cell, point, encoded, w);
+            offerDeviceRecord(rt, windowStart, r, cell, point, encoded, w);
         }
         store(windowStart, w);
         ctx.timerService().registerEventTimeTimer(windowEnd - 1);
@@ -223,12 +223,14 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Valid
 
     /**
      * Keeps the device's c records with the smallest keyed hash. Each kept entry is
-     * [hash, cell, universe point, encoded features], so a displaced record can be subtracted again.
+     * [hash, event time, raw bits of the clamped features], enough to recompute exactly what the record
+     * added to every summary, so a displaced record is subtracted exactly.
      */
-    private void offerDeviceRecord(StreamSpec s, long windowStart, ValidRecord r, int cell, int point,
+    private void offerDeviceRecord(StreamRuntime rt, long windowStart, ValidRecord r, int cell, int point,
             long[] encoded, WindowSummaries w) throws Exception {
+        StreamSpec s = rt.spec();
         int d = s.dimension();
-        int stride = 3 + d;
+        int stride = 2 + d;
         String key = windowStart + "|" + r.deviceId;
         long[] entries = kept.get(key);
         if (entries == null) {
@@ -244,14 +246,20 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Valid
             slot = entries.length / stride - 1;
         } else {
             int off = slot * stride;
-            w.subtract((int) entries[off + 1], (int) entries[off + 2],
-                    java.util.Arrays.copyOfRange(entries, off + 3, off + stride));
+            double[] x = new double[d];
+            for (int j = 0; j < d; j++) {
+                x[j] = Double.longBitsToDouble(entries[off + 2 + j]);
+            }
+            long[] e = new long[d];
+            rt.codec().encode(x, e);
+            w.subtract(rt.cells().nearest(x), rt.hst() == null ? -1 : rt.hst().snap(x), e);
         }
         int off = slot * stride;
         entries[off] = hash;
-        entries[off + 1] = cell;
-        entries[off + 2] = point;
-        System.arraycopy(encoded, 0, entries, off + 3, d);
+        entries[off + 1] = r.eventTime;
+        for (int j = 0; j < d; j++) {
+            entries[off + 2 + j] = Double.doubleToRawLongBits(r.features[j]);
+        }
         kept.put(key, entries);
         w.add(cell, point, encoded);
     }
