@@ -15,6 +15,13 @@ public final class BatchAlgorithms {
     static {
         register(new LloydAlgorithm());
         register(new StatsAlgorithm());
+        register(new ExpDpAlgorithm(org.dpclust.kmeans.ZoneOrientation.PAST, true));
+        register(new ExpDpAlgorithm(org.dpclust.kmeans.ZoneOrientation.PAST_FUTURE, true));
+        register(new ExpDpAlgorithm(org.dpclust.kmeans.ZoneOrientation.PAST, false));
+        register(new ExpDpAlgorithm(org.dpclust.kmeans.ZoneOrientation.PAST_FUTURE, false));
+        register(new BaselineAlgorithm("dplloyd"));
+        register(new BaselineAlgorithm("su"));
+        register(new BaselineAlgorithm("dwork"));
     }
 
     private BatchAlgorithms() {}

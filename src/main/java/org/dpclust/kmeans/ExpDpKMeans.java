@@ -55,8 +55,9 @@ public final class ExpDpKMeans {
      * @param epsilon       ε accounted: claimed bottom-up total (paper) or the total charged up front (strict)
      * @param projectedZones PAST_FUTURE zones whose X = S^(t+1) lay outside the convergent zone and was projected
      * @param guarantee     {@value #PAPER_CLAIMED} or {@value #DP}
+     * @param weights       the final step's noisy counts (k)
      */
-    public record Result(double[][] centroids, int iterations, boolean hitCap, double epsilon, int projectedZones,
+    public record Result(double[][] centroids, double[] weights, int iterations, boolean hitCap, double epsilon, int projectedZones,
             String guarantee) {}
 
     /** Paper mode (see the class comment); {@code init} is k records drawn from the data by the caller. */
@@ -96,8 +97,10 @@ public final class ExpDpKMeans {
             counts[a]++;
         }
         double[][] sums = sums(points, assignment, k);
+        double[] weights = new double[k];
         for (int i = 0; i < k; i++) {
             double noisy = LaplaceMechanism.addNoise(counts[i], 1.0, epsilonFinal, rng);
+            weights[i] = noisy;
             out[i] = c[i].clone();
             if (noisy > 0) {
                 for (int j = 0; j < out[i].length; j++) {
@@ -105,7 +108,7 @@ public final class ExpDpKMeans {
                 }
             }
         }
-        return new Result(out, t, hitCap, epsilonFinal + t * epsilonStep, projected, PAPER_CLAIMED);
+        return new Result(out, weights, t, hitCap, epsilonFinal + t * epsilonStep, projected, PAPER_CLAIMED);
     }
 
     /** Number of ε-shares a strict run of {@code iterations} iterations spends (see the class comment). */
@@ -124,9 +127,9 @@ public final class ExpDpKMeans {
         double[][] c = copy(publicInit);
         int projected = 0;
         for (int t = 0; t < iterations; t++) {
-            double[][] means = PartitionRelease.noisyMeans(points, c, bounds, share, Double.NaN, rng);
+            double[][] means = PartitionRelease.noisyMeans(points, c, bounds, share, Double.NaN, rng).means();
             double[][] future = orientation == ZoneOrientation.PAST_FUTURE
-                    ? PartitionRelease.noisyMeans(points, means, bounds, share, Double.NaN, rng) : null;
+                    ? PartitionRelease.noisyMeans(points, means, bounds, share, Double.NaN, rng).means() : null;
             // ---- post-processing of released values: zones and draws ----
             for (int i = 0; i < k; i++) {
                 SamplingZone z = future == null ? SamplingZone.past(c[i], means[i], rng)
@@ -136,8 +139,8 @@ public final class ExpDpKMeans {
                 bounds.clamp(c[i], c[i]);
             }
         }
-        double[][] out = PartitionRelease.noisyMeans(points, c, bounds, share, Double.NaN, rng);
-        return new Result(out, iterations, false, epsilon, projected, DP);
+        PartitionRelease.Step last = PartitionRelease.noisyMeans(points, c, bounds, share, Double.NaN, rng);
+        return new Result(last.means(), last.counts(), iterations, false, epsilon, projected, DP);
     }
 
     /** Nearest-centroid assignment (squared Euclidean, ties to the lowest index). */

@@ -103,13 +103,13 @@ public final class NoisyLloyd {
         return su(epsilon - epsSize, noisy, k, d);
     }
 
-    /** Runs the schedule from {@code init} (k×d; public for {@code dp}); returns the last released means. */
-    public static double[][] run(double[][] points, double[][] init, DomainBounds bounds, Schedule schedule,
+    /** Runs the schedule from {@code init} (k×d; public for {@code dp}); returns the last released step. */
+    public static PartitionRelease.Step run(double[][] points, double[][] init, DomainBounds bounds, Schedule schedule,
             PrivacyRandom rng) {
-        double[][] c = ExpDpKMeans.copy(init);
+        PartitionRelease.Step step = new PartitionRelease.Step(ExpDpKMeans.copy(init), new double[init.length]);
         for (double e : schedule.epsilons()) {
-            c = PartitionRelease.noisyMeans(points, c, bounds, e, schedule.countFraction(), rng);
+            step = PartitionRelease.noisyMeans(points, step.means(), bounds, e, schedule.countFraction(), rng);
         }
-        return c;
+        return step;
     }
 }

@@ -24,12 +24,15 @@ import org.dpclust.privacy.PrivacyRandom;
 public final class PartitionRelease {
     private PartitionRelease() {}
 
+    /** The released values of one step: noisy means (k×d) and the noisy counts behind them (k). */
+    public record Step(double[][] means, double[] counts) {}
+
     /**
-     * Noisy means of the cells of the public {@code centroids}; a new k×d array.
+     * Noisy means and counts of the cells of the public {@code centroids} (new arrays).
      *
      * @param countFraction share f of epsilon for the counts (NaN: {@link DpClusterStatistics#defaultCountFraction})
      */
-    public static double[][] noisyMeans(double[][] points, double[][] centroids, DomainBounds bounds, double epsilon,
+    public static Step noisyMeans(double[][] points, double[][] centroids, DomainBounds bounds, double epsilon,
             double countFraction, PrivacyRandom rng) {
         FixedPointCodec codec = new FixedPointCodec(bounds);
         DpClusterStatistics.NoisyCells noisy = release(points, centroids, codec, epsilon, countFraction, rng);
@@ -37,8 +40,10 @@ public final class PartitionRelease {
         int k = centroids.length;
         int d = bounds.dimension();
         double[][] out = new double[k][];
+        double[] counts = new double[k];
         for (int i = 0; i < k; i++) {
             long count = noisy.counts()[i];
+            counts[i] = count;
             if (count < 1) {
                 out[i] = centroids[i].clone();
                 continue;
@@ -49,7 +54,7 @@ public final class PartitionRelease {
             }
             bounds.clamp(out[i], out[i]);
         }
-        return out;
+        return new Step(out, counts);
     }
 
     /** The mechanism alone: noisy counts and fixed-point sums of the public cells (the DP tests' output). */

@@ -100,7 +100,7 @@ class ExpDpKMeansTest {
         assertEquals(1.0 - NoisyLloyd.SU_SIZE_FRACTION, noisy.total(), 1e-12);
         double[][] pts = blobs(3000, 3);
         double[][] c = NoisyLloyd.run(pts, new double[][] {{0.1, 0.9}, {0.9, 0.9}, {0.5, 0.1}}, BOX,
-                NoisyLloyd.dplloyd(5.0), TestRandoms.stream("dplloyd-run"));
+                NoisyLloyd.dplloyd(5.0), TestRandoms.stream("dplloyd-run")).means();
         assertEquals(3, c.length);
     }
 }
