@@ -13,6 +13,8 @@ public final class Experiments {
 
     static {
         register(new StatsReplayExperiment());
+        register(new ExpDpExperiment(false));
+        register(new ExpDpExperiment(true));
     }
 
     private Experiments() {}
