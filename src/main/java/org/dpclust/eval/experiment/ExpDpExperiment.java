@@ -39,6 +39,10 @@ import org.dpclust.privacy.PrivacySecret;
  * ExpDP past / past+future ({@value #STRICT_ITERATIONS} iterations, total ε) and the dp baselines at total ε.
  * Rows per (dataset, mode, method, ε): mean normalised cost (SSE / Lloyd's SSE from the same start), convergence
  * degree (share of runs within [0.99, 1.01]), mean iterations, mean Lloyd iterations, runs.
+ *
+ * <p>The 300-run configuration is a second registered name, {@code expdp-full}, rather than a {@code --full}
+ * flag: {@code evaluate}'s options live in EvaluateCommand, which this experiment does not change.
+ * GUPT and PrivGene are not run (not implemented yet).
  */
 public final class ExpDpExperiment implements Experiment {
     static final double[] EPSILONS = {0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0};
@@ -83,6 +87,7 @@ public final class ExpDpExperiment implements Experiment {
         final List<Double> costs = new ArrayList<>();
         final List<Double> best = new ArrayList<>();
         double iterations;
+        double passes;
         double lloydIterations;
         int hitCap;
         int projected;
@@ -181,6 +186,7 @@ public final class ExpDpExperiment implements Experiment {
             c.costs.add(ClusteringMetrics.relativeSse(sse, lloyd.sse()));
             c.best.add(ClusteringMetrics.relativeSse(sse, bestSse));
             c.iterations += iterations;
+            c.passes += method.endsWith(ZoneOrientation.PAST_FUTURE.id()) ? 2.0 * iterations : iterations;
             c.lloydIterations += lloyd.iterations();
             c.hitCap += hitCap ? 1 : 0;
             c.projected += projected;
@@ -211,6 +217,7 @@ public final class ExpDpExperiment implements Experiment {
             row.put("avg_iterations", c.iterations / n);
             row.put("lloyd_iterations", c.lloydIterations / n);
             row.put("runs", n);
+            row.put("avg_lloyd_passes", c.passes / n);
             row.put("median_normalized_cost", median(c.costs));
             row.put("relative_sse_vs_best_lloyd", mean(c.best));
             row.put("median_relative_sse_vs_best_lloyd", median(c.best));
@@ -269,6 +276,18 @@ public final class ExpDpExperiment implements Experiment {
                 .recordNote(String.format(Locale.ROOT, "Run time: %.1f s in total; per data set %s.", total,
                         seconds.entrySet().stream().map(e -> String.format(Locale.ROOT, "%s %.1f s", e.getKey(),
                                 e.getValue())).toList()));
+        report.recordNote("Iteration counts: 'ExpDP iterations' are centroid-update steps, counted as Lloyd's are"
+                + " (the last assignment, which changes nothing, is not counted); the reference is Lloyd from the"
+                + " same S^(0). A past_future iteration needs two passes over the data (its own assignment and mean,"
+                + " and the extra Lloyd step that gives X = S^(t+1)); 'ratio of passes' counts both. The paper does"
+                + " not say which it counts. Measured update steps of past_future are FEWER than Lloyd's, not 1.2-1.4"
+                + " times more: the draw lands between the midpoint of S^(t)X and X = S^(t+1) (lambda >= 1/2, delta"
+                + " <= 1), i.e. each iteration advances by roughly one to two Lloyd steps. Counted in passes over the"
+                + " data the ratio matches the paper's Fig. 10; this is an interpretation that fits the numbers, not"
+                + " something the paper states. X lay outside the convergent zone (weakness 9) in the share of"
+                + " past_future zones given by projected_zones in the JSON rows; it was projected onto the border.");
+        report.recordNote("birch2_sub25k has no counterpart in the paper (its Birch2 row is n = 12000, k = 5), so its"
+                + " iteration ratios are not compared.");
         scalings.forEach((n, s) -> report.recordNote(n + ": " + s));
         iterationTable(report, rows, scalings.keySet());
         strictTable(report, rows, scalings.keySet());
@@ -311,15 +330,21 @@ public final class ExpDpExperiment implements Experiment {
                 double[][] paper = PAPER_ITERATIONS.get(dataset);
                 double[] p = paper == null ? null : paper[o.ordinal()];
                 double ratio = it / lloyd;
-                Object paperRatio = p == null ? "n/a (paper used Birch2, k = 5)" : p[0] / p[1];
-                Object within = p == null ? "n/a" : Math.abs(ratio / (p[0] / p[1]) - 1) <= 0.15 ? "yes" : "no";
+                double passRatio = average(sel, "avg_lloyd_passes") / lloyd;
                 t.add(List.of(dataset, o.id() + " = " + o.paperLabel(), it, lloyd, ratio,
-                        p == null ? "n/a" : p[0] + " / " + p[1], paperRatio, within));
+                        p == null ? "n/a" : p[0] + " / " + p[1],
+                        p == null ? "n/a (paper used Birch2, k = 5)" : p[0] / p[1], within(ratio, p), passRatio,
+                        within(passRatio, p)));
             }
         }
         report.addTable("Paper mode: average iterations (over runs and epsilons) beside the paper's Fig. 9/10",
                 List.of("dataset", "orientation", "ExpDP iterations", "Lloyd iterations", "ratio",
-                        "paper (method / Lloyd)", "paper ratio", "within 15%"), t);
+                        "paper (method / Lloyd)", "paper ratio", "within 15%", "ratio of passes over the data",
+                        "passes within 15%"), t);
+    }
+
+    private static String within(double ratio, double[] paper) {
+        return paper == null ? "n/a" : Math.abs(ratio / (paper[0] / paper[1]) - 1) <= 0.15 ? "yes" : "no";
     }
 
     /** Strict ExpDP beside the dp baselines at epsilon = 1. */
