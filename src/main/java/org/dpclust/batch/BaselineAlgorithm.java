@@ -44,7 +44,8 @@ public final class BaselineAlgorithm implements BatchAlgorithm {
         var step = NoisyLloyd.run(snapshot, SnapshotStatistics.publicInitialCentroids(params.bounds(), params.k(),
                 params.seed()), params.bounds(), s, rng);
         return new BatchResult(step.means(), step.counts(), Map.of("iterations", (double) s.epsilons().length,
-                "count_fraction", s.countFraction(), "epsilon_spent", s.total()));
+                "count_fraction", s.countFraction(),
+                "epsilon_spent", name.equals("su") ? params.epsilon() : s.total()));
     }
 
     /** Declared bounds, a finite ε &gt; 0 and the release's randomness, or an error naming the option. */

@@ -19,7 +19,7 @@ import org.dpclust.privacy.PrivacyRandom;
  *       (not DP, see {@link ExpDpKMeans}): initial centroids are k records of the snapshot drawn with the public
  *       seed (weakness 7). The paper accounts bottom-up; so that the claimed total can never exceed the ε the
  *       ledger charges, each step (and the final Laplace step) gets ε/({@value #PAPER_CAP} + 1) and the run is
- *       capped at {@value #PAPER_CAP} iterations; the claimed total is reported as {@code claimed_epsilon}.</li>
+ *       capped at {@value #PAPER_CAP} iterations; the claimed total is reported as {@code claimed_epsilon} (strict runs report {@code epsilon_spent}).</li>
  * </ul>
  * "paper" = past only is the paper's Fig. 9 "Posterior"; past + future its Fig. 10 "Prior" (ALGORITHMS.md §4.2).
  */
@@ -67,7 +67,7 @@ public final class ExpDpAlgorithm implements BatchAlgorithm {
         }
         Map<String, Double> p = new HashMap<>();
         p.put("iterations", (double) r.iterations());
-        p.put("claimed_epsilon", r.epsilon());
+        p.put(strict ? "epsilon_spent" : "claimed_epsilon", r.epsilon());
         p.put("projected_zones", (double) r.projectedZones());
         return new BatchResult(r.centroids(), r.weights(), p);
     }

@@ -40,9 +40,8 @@ class ExpDpAlgorithmsTest {
                     SECRET).result();
             assertEquals(3, r.centroids().length, name);
             assertEquals(3, r.weights().length, name);
-            if (name.startsWith("expdp-")) {
-                assertTrue(r.parameters().get("claimed_epsilon") <= 2.0 + 1e-9, name + " claims more than charged");
-            }
+            double spent = r.parameters().getOrDefault("claimed_epsilon", r.parameters().get("epsilon_spent"));
+            assertTrue(spent <= 2.0 + 1e-9, name + " spends or claims more than charged: " + spent);
             if (label.equals("dp")) {
                 for (double[] c : r.centroids()) {
                     assertTrue(c[0] >= 0 && c[0] <= 100 && c[1] >= 0 && c[1] <= 100, name);
