@@ -18,6 +18,13 @@ public final class BatchAlgorithms {
         register(new EppAlgorithm(org.dpclust.kmeans.BagBound.AdversaryCase.KNOWN_CLUSTER));
         register(new EppAlgorithm(org.dpclust.kmeans.BagBound.AdversaryCase.UNKNOWN_CLUSTER));
         register(new DpKmAlgorithm());
+        register(new ExpDpAlgorithm(org.dpclust.kmeans.ZoneOrientation.PAST, true));
+        register(new ExpDpAlgorithm(org.dpclust.kmeans.ZoneOrientation.PAST_FUTURE, true));
+        register(new ExpDpAlgorithm(org.dpclust.kmeans.ZoneOrientation.PAST, false));
+        register(new ExpDpAlgorithm(org.dpclust.kmeans.ZoneOrientation.PAST_FUTURE, false));
+        register(new BaselineAlgorithm("dplloyd"));
+        register(new BaselineAlgorithm("su"));
+        register(new BaselineAlgorithm("dwork"));
     }
 
     private BatchAlgorithms() {}

@@ -1,5 +1,6 @@
 package org.dpclust.batch;
 
+import org.dpclust.kmeans.SnapshotStatistics;
 import java.util.HashMap;
 import java.util.Map;
 import org.dpclust.geometry.DomainBounds;

@@ -26,14 +26,31 @@ public final class EvaluateCommand implements Callable<Integer> {
     @Option(names = "--quick", description = "A small, fast configuration (smoke runs and tests).")
     boolean quick;
 
+    @Option(names = "--full", description = "The experiment's full configuration, where it has one (e.g. expdp: 300 runs per point).")
+    boolean full;
+
     @Override
     public Integer call() {
-        Experiment e = Experiments.get(experiment);
+        if (full && quick) {
+            throw new IllegalArgumentException("--full and --quick exclude each other");
+        }
+        Experiment e = Experiments.get(full ? fullName(experiment) : experiment);
         Path dir = out != null ? out : Path.of("docs", "results", e.name());
-        String command = "dpclust evaluate " + e.name() + (quick ? " --quick" : "") + (json ? " --json" : "")
+        String command = "dpclust evaluate " + experiment + (full ? " --full" : "") + (quick ? " --quick" : "") + (json ? " --json" : "")
                 + (out != null ? " --out " + out : "");
         Path report = e.run(new ExperimentContext(dir, quick, json ? new JsonRows(System.out) : null, command));
         System.err.println("dpclust evaluate: report written to " + report);
         return 0;
+    }
+
+    /** The registered name of an experiment's full configuration ({@code NAME-full}), or a clear error. */
+    private static String fullName(String experiment) {
+        String name = experiment + "-full";
+        try {
+            Experiments.get(name);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--full: experiment '" + experiment + "' has no full configuration");
+        }
+        return name;
     }
 }

@@ -112,7 +112,7 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Valid
         for (StreamSpec s : streams) {
             DomainBounds b = new DomainBounds(s.lower(), s.upper());
             double[][] init = s.initialCentroids() != null ? s.initialCentroids()
-                    : publicInitialCentroids(b, s.k(), s.publicSeed());
+                    : org.dpclust.kmeans.SnapshotStatistics.publicInitialCentroids(b, s.k(), s.publicSeed());
             HstWindowSummary hst = s.summaries().contains(Summary.DP_HST)
                     ? new HstWindowSummary(b, s.hstUniverse(), s.publicSeed(), s.hstMaxLevels()) : null;
             runtime.put(s.id(), new StreamRuntime(s, new FixedPointCodec(b),
@@ -135,16 +135,6 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Valid
                 PrimitiveArrayTypeInfo.DOUBLE_PRIMITIVE_ARRAY_TYPE_INFO));
         ledgerEntries = getRuntimeContext().getMapState(new MapStateDescriptor<>("ledger", Types.STRING, Types.DOUBLE));
         ledgerSeeded = getRuntimeContext().getState(new ValueStateDescriptor<>("ledger-seeded", Types.BOOLEAN));
-    }
-
-    /** Public initial centroids: drawn from the stream's public seed (no data involved). */
-    static double[][] publicInitialCentroids(DomainBounds b, int k, long publicSeed) {
-        PublicPointSet p = PublicPointSet.uniform(b, k, publicSeed ^ 0x5DEECE66DL);
-        double[][] c = new double[k][];
-        for (int i = 0; i < k; i++) {
-            c[i] = p.point(i);
-        }
-        return c;
     }
 
     @Override

@@ -14,6 +14,8 @@ public final class Experiments {
     static {
         register(new StatsReplayExperiment());
         register(new EppExperiment());
+        register(new ExpDpExperiment(false));
+        register(new ExpDpExperiment(true));
     }
 
     private Experiments() {}

@@ -7,7 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.dpclust.batch.SnapshotStatistics;
+import org.dpclust.kmeans.SnapshotStatistics;
 import org.dpclust.batch.StatsAlgorithm;
 import org.dpclust.eval.ClusteringMetrics;
 import org.dpclust.eval.Dataset;

@@ -1,4 +1,4 @@
-package org.dpclust.batch;
+package org.dpclust.kmeans;
 
 import org.dpclust.geometry.DomainBounds;
 import org.dpclust.geometry.PublicPointSet;
