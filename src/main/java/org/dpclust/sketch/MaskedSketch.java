@@ -32,7 +32,9 @@ import org.dpclust.privacy.PrivacySecret;
  * ({@link #featureL1Units()}, computed exactly with an integer square root) and leaves unmasked features
  * alone. Hence adding or removing one record changes the sum by at most r·featureL1Units() in L1
  * ({@link #addRemoveL1Units()}) — r√2 in real units, up to the rounding slack — and the count by 1.
- * Feature values use {@link StrictMath}, so the state (and its digest, which keys the noise) is
+ * (Feature values are computed to within 4e−16, so |cos| + |sin| may exceed √2 by 1e−15; since
+ * √2·2^24 = 23726566.23…, that cannot reach the next integer and the bound stands.) Feature values come
+ * from {@link SinCos}, plain IEEE arithmetic, so the state (and its digest, which keys the noise) is
  * bit-identical on every JVM. Overflow: sums stay below 2^63 for fewer than 2^38 records.
  *
  * <p>Layout: one {@code long[2m + 1]}: {@code [Σcos_0 .. Σcos_{m−1}, Σsin_0 .. Σsin_{m−1}, count]}, so
@@ -60,6 +62,7 @@ public final class MaskedSketch {
     private final int[] permutation;
     private final int[] mask;
     private final int[] picks;
+    private final double[] cosSin = new double[2];
 
     /**
      * @param frequencies public frequency matrix (unit-box coordinates)
@@ -140,9 +143,9 @@ public final class MaskedSketch {
         int[] selected = maskOf(identity);
         for (int i = 0; i < r; i++) {
             int j = selected == null ? i : selected[i];
-            double phase = frequencies.phase(j, unit);
-            data[j] += sign * Math.round(StrictMath.cos(phase) * SCALE);
-            data[m + j] += sign * Math.round(StrictMath.sin(phase) * SCALE);
+            SinCos.of(frequencies.phase(j, unit), cosSin);
+            data[j] += sign * Math.round(cosSin[0] * SCALE);
+            data[m + j] += sign * Math.round(cosSin[1] * SCALE);
         }
         data[2 * m] += sign;
     }
