@@ -4,7 +4,9 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import org.dpclust.geometry.DomainBounds;
@@ -20,9 +22,10 @@ import org.dpclust.sketch.MaskedSketch;
 /**
  * Paper 003's Figure 3 experiment for compressive k-means with a DP sketch: a mixture of k = 10 unit-
  * covariance Gaussians in d = 10 with means μ ~ N(0, (1.5·k^{1/d})² I) and equal weights, m = 1000
- * frequencies from the default law and σ rule of {@link FrequencyMatrix}, masks of r = round(α_r·m) features, the add/remove
- * release of {@link DpSketchRelease} (default budget split), CL-OMPR with default options, and the
- * relative SSE against {@link Lloyd#best} on the same points.
+ * frequencies from the default law and σ rule of {@link FrequencyMatrix}, masks of r = round(α_r·m)
+ * features, the add/remove release of {@link DpSketchRelease} (default budget split), CL-OMPR with default
+ * options, and the relative SSE against a Lloyd reference on the same points ({@link #run}: Lloyd.best;
+ * {@link #grid}: see there).
  *
  * <p>Declared bounds: the box [−B, B]^d with B = 4·√(s² + 1), s = 1.5·k^{1/d}, i.e. four standard
  * deviations of the marginal law of one coordinate. It is public (a function of the generating law, not
@@ -56,21 +59,57 @@ public final class CkmExperiment {
         }
     }
 
-    /** Median relative SSE over {@code trials} trials of the Figure 3 setting. */
+    /** Median relative SSE over {@code trials} trials of one cell, with the {@link Lloyd#best} reference. */
     public static Cell run(int n, double alphaR, double epsilon, int trials, long seed) {
-        if (n < K || trials < 1 || !(alphaR > 0 && alphaR <= 1) || !(epsilon > 0)) {
-            throw new IllegalArgumentException("need n >= k, trials >= 1, alpha_r in (0, 1], epsilon > 0");
+        return grid(n, new double[] {alphaR}, new double[] {epsilon}, trials, seed, Lloyd.BEST_OF).get(0);
+    }
+
+    /**
+     * All cells (α_r, ε) of one n on shared data: trial t draws one dataset, computes one reference, one
+     * sketch per α_r (the sketch does not depend on ε) and one release and decode per (α_r, ε), so the
+     * cells of a trial are paired comparisons. The reference SSE is the lower of Lloyd with
+     * {@code referenceRestarts} k-means++ restarts ({@link Lloyd#run}, {@value Lloyd#DEFAULT_MAX_ITERATIONS}
+     * iterations; {@link Lloyd#best} when it is {@value Lloyd#BEST_OF}) and Lloyd started from the true
+     * means: never worse than Lloyd.best alone, so relative SSEs are conservative.
+     *
+     * @return cells in the order α_r major, ε minor
+     */
+    public static List<Cell> grid(int n, double[] alphas, double[] epsilons, int trials, long seed,
+            int referenceRestarts) {
+        for (double alphaR : alphas) {
+            if (!(alphaR > 0 && alphaR <= 1)) {
+                throw new IllegalArgumentException("alpha_r must be in (0, 1], got " + alphaR);
+            }
+        }
+        for (double epsilon : epsilons) {
+            if (!(epsilon > 0)) {
+                throw new IllegalArgumentException("epsilon must be > 0 (or +inf for noiseless), got " + epsilon);
+            }
+        }
+        if (n < K || trials < 1 || referenceRestarts < 1) {
+            throw new IllegalArgumentException("need n >= k, trials >= 1, referenceRestarts >= 1");
         }
         long start = System.nanoTime();
         PrivacySecret secret = secret(seed);
-        double[] rel = new double[trials];
+        double[][] rel = new double[alphas.length * epsilons.length][trials];
         for (int t = 0; t < trials; t++) {
-            rel[t] = trial(n, alphaR, epsilon, seed + t, t, secret);
+            double[][] cells = trial(n, alphas, epsilons, seed + t, t, secret, referenceRestarts);
+            for (int c = 0; c < cells.length; c++) {
+                rel[c][t] = cells[c][0];
+            }
         }
-        double[] sorted = rel.clone();
-        Arrays.sort(sorted);
-        return new Cell(n, alphaR, epsilon, trials, quantile(sorted, 0.5),
-                quantile(sorted, 0.75) - quantile(sorted, 0.25), rel, (System.nanoTime() - start) / 1_000_000);
+        long millis = (System.nanoTime() - start) / 1_000_000;
+        List<Cell> out = new ArrayList<>();
+        for (int a = 0; a < alphas.length; a++) {
+            for (int e = 0; e < epsilons.length; e++) {
+                double[] r = rel[a * epsilons.length + e];
+                double[] sorted = r.clone();
+                Arrays.sort(sorted);
+                out.add(new Cell(n, alphas[a], epsilons[e], trials, quantile(sorted, 0.5),
+                        quantile(sorted, 0.75) - quantile(sorted, 0.25), r, millis));
+            }
+        }
+        return out;
     }
 
     /** The declared half-width B = 4·√(s² + 1), s = 1.5·k^{1/d}. */
@@ -79,9 +118,12 @@ public final class CkmExperiment {
         return 4.0 * Math.sqrt(s * s + 1.0);
     }
 
-    static double trial(int n, double alphaR, double epsilon, long trialSeed, int trialIndex, PrivacySecret secret) {
+    /** One trial: relative SSE per cell (α_r major, ε minor), each as a one-element row. */
+    static double[][] trial(int n, double[] alphas, double[] epsilons, long trialSeed, int trialIndex,
+            PrivacySecret secret, int referenceRestarts) {
         SplittableRandom rng = new SplittableRandom(trialSeed); // public randomness (not privacy noise)
-        double[][] points = mixture(n, rng);
+        double[][] means = means(rng);
+        double[][] points = mixture(n, means, rng);
         double b = boundHalfWidth();
         double[] lo = new double[D];
         double[] hi = new double[D];
@@ -90,29 +132,41 @@ public final class CkmExperiment {
         DomainBounds bounds = new DomainBounds(lo, hi);
         FrequencyMatrix freq = FrequencyMatrix.draw(M, D, FrequencyMatrix.defaultSigma(K, D),
                 FrequencyMatrix.DEFAULT_LAW, rng.nextLong());
-        int r = (int) Math.max(1, Math.round(alphaR * M));
-        MaskedSketch sketch = new MaskedSketch(freq, bounds, r, secret);
+        long decoderSeed = rng.nextLong();
+        double reference = Math.min(
+                Lloyd.run(points, K, referenceRestarts, Lloyd.DEFAULT_MAX_ITERATIONS, rng.nextLong()).sse(),
+                Lloyd.runFrom(points, means, Lloyd.DEFAULT_MAX_ITERATIONS).sse());
+        double[][] out = new double[alphas.length * epsilons.length][1];
         ByteBuffer id = ByteBuffer.allocate(12);
-        for (int i = 0; i < n; i++) {
-            id.clear();
-            id.putInt(trialIndex).putLong(i);
-            sketch.add(points[i], id.array());
+        for (int a = 0; a < alphas.length; a++) {
+            int r = (int) Math.max(1, Math.round(alphas[a] * M));
+            MaskedSketch sketch = new MaskedSketch(freq, bounds, r, secret);
+            for (int i = 0; i < n; i++) {
+                id.clear();
+                id.putInt(trialIndex).putLong(i);
+                sketch.add(points[i], id.array());
+            }
+            byte[] digest = sketch.digest();
+            for (int e = 0; e < epsilons.length; e++) {
+                double epsilon = epsilons[e];
+                double[] z;
+                if (Double.isInfinite(epsilon)) {
+                    z = DpSketchRelease.exactSketch(sketch);
+                } else {
+                    PrivacyRandom noise = PrivacyRandom.forRelease(secret, new ReleaseContext("ckm-experiment",
+                            trialIndex, "ckm", "geometric/epsilon=" + epsilon, digest));
+                    z = DpSketchRelease.addRemove(sketch, epsilon, Double.NaN, 1, noise).sketch();
+                }
+                ClOmpr.Result decoded = ClOmpr.decode(z, freq, K, bounds, ClOmpr.Options.defaults(decoderSeed));
+                out[a * epsilons.length + e][0] = ClusteringMetrics.relativeSse(
+                        ClusteringMetrics.sse(points, decoded.centroids()), reference);
+            }
         }
-        double[] z;
-        if (Double.isInfinite(epsilon)) {
-            z = DpSketchRelease.exactSketch(sketch);
-        } else {
-            PrivacyRandom noise = PrivacyRandom.forRelease(secret,
-                    new ReleaseContext("ckm-experiment", trialIndex, "ckm", "geometric", sketch.digest()));
-            z = DpSketchRelease.addRemove(sketch, epsilon, Double.NaN, 1, noise).sketch();
-        }
-        ClOmpr.Result decoded = ClOmpr.decode(z, freq, K, bounds, ClOmpr.Options.defaults(rng.nextLong()));
-        double reference = Lloyd.best(points, K, rng.nextLong()).sse();
-        return ClusteringMetrics.relativeSse(ClusteringMetrics.sse(points, decoded.centroids()), reference);
+        return out;
     }
 
-    /** n points, equal-weight mixture of K unit Gaussians with means ~ N(0, (1.5 K^{1/D})² I). */
-    static double[][] mixture(int n, SplittableRandom rng) {
+    /** K means ~ N(0, (1.5 K^{1/D})² I). */
+    static double[][] means(SplittableRandom rng) {
         double s = 1.5 * Math.pow(K, 1.0 / D);
         double[][] means = new double[K][D];
         for (double[] mu : means) {
@@ -120,6 +174,11 @@ public final class CkmExperiment {
                 mu[t] = s * rng.nextGaussian();
             }
         }
+        return means;
+    }
+
+    /** n points, equal-weight mixture of unit Gaussians around {@code means}. */
+    static double[][] mixture(int n, double[][] means, SplittableRandom rng) {
         double[][] points = new double[n][D];
         for (int i = 0; i < n; i++) {
             double[] mu = means[rng.nextInt(K)];
@@ -149,15 +208,19 @@ public final class CkmExperiment {
     }
 
     /**
-     * Runs one cell and prints its summary: {@code n alpha_r epsilon trials seed} (epsilon "inf" for the
-     * noiseless sketch).
+     * Prints one line per cell: {@code n alpha_r[,alpha_r..] epsilon[,epsilon..] trials seed [referenceRestarts]}
+     * (epsilon "inf" for the noiseless sketch; referenceRestarts defaults to {@value Lloyd#BEST_OF}).
      */
     public static void main(String[] args) {
         int n = Integer.parseInt(args[0]);
-        double alphaR = Double.parseDouble(args[1]);
-        double epsilon = args[2].equals("inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(args[2]);
+        double[] alphas = Arrays.stream(args[1].split(",")).mapToDouble(Double::parseDouble).toArray();
+        double[] epsilons = Arrays.stream(args[2].split(","))
+                .mapToDouble(v -> v.equals("inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(v)).toArray();
         int trials = Integer.parseInt(args[3]);
         long seed = Long.parseLong(args[4]);
-        System.out.println(run(n, alphaR, epsilon, trials, seed).summary());
+        int restarts = args.length > 5 ? Integer.parseInt(args[5]) : Lloyd.BEST_OF;
+        for (Cell cell : grid(n, alphas, epsilons, trials, seed, restarts)) {
+            System.out.println(cell.summary() + " reference_restarts=" + restarts);
+        }
     }
 }
