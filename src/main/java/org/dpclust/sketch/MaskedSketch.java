@@ -1,0 +1,248 @@
+package org.dpclust.sketch;
+
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import org.dpclust.geometry.DomainBounds;
+import org.dpclust.privacy.AccumulatorDigest;
+import org.dpclust.privacy.PrivacyRandom;
+import org.dpclust.privacy.PrivacySecret;
+
+/**
+ * Exact, mergeable accumulator of a masked random-Fourier-feature sketch (paper 003, Def. 3, without the
+ * noise): for each record x (clamped into the declared bounds and normalised to the unit box, v), the r
+ * features j of its mask b_x contribute cos(ω_j·v) to coordinate j and sin(ω_j·v) to coordinate m + j of
+ * the real-stacked sum; a record count is kept beside. This is private data (operator state); only
+ * {@link DpSketchRelease} turns it into a release.
+ *
+ * <h2>Masks</h2>
+ * The mask of a record is exactly r distinct indices of [0, m), drawn by a partial Fisher–Yates shuffle
+ * from {@link PrivacyRandom#forContext}(secret, "dpclust/sketch-mask/v1" ‖ identity): a keyed
+ * pseudo-random function of the record identity alone, so it does not depend on arrival order, timing
+ * or the other records, and a replay draws the same masks. With r = m every record uses every feature and
+ * no key is needed. The masks carry no privacy argument of their own (the sensitivity below holds for
+ * every mask); they are keyed so that nobody can choose records whose masks collide.
+ *
+ * <h2>Fixed point and sensitivity</h2>
+ * Each feature value f ∈ [−1, 1] is stored as the integer round(f·2^{@value #FRACTION_BITS}) (round half
+ * up, {@link Math#round}) before summation, and sums are exact long arithmetic: merging is exact
+ * addition and accumulation order cannot change the state. Since |cos θ| + |sin θ| ≤ √2 and rounding
+ * moves each integer by at most 1/2, one record changes the two integers of one masked feature by at most
+ * ⌊√2·2^{@value #FRACTION_BITS} + 1⌋ = ⌊√2·2^{@value #FRACTION_BITS}⌋ + 1 units in L1
+ * ({@link #featureL1Units()}, computed exactly with an integer square root) and leaves unmasked features
+ * alone. Hence adding or removing one record changes the sum by at most r·featureL1Units() in L1
+ * ({@link #addRemoveL1Units()}) — r√2 in real units, up to the rounding slack — and the count by 1.
+ * (Feature values are computed to within 4e−16, so |cos| + |sin| may exceed √2 by 1e−15; since
+ * √2·2^24 = 23726566.23…, that cannot reach the next integer and the bound stands.) Feature values come
+ * from {@link SinCos}, plain IEEE arithmetic, so the state (and its digest, which keys the noise) is
+ * bit-identical on every JVM. Overflow: sums stay below 2^63 for fewer than 2^38 records.
+ *
+ * <p>Layout: one {@code long[2m + 1]}: {@code [Σcos_0 .. Σcos_{m−1}, Σsin_0 .. Σsin_{m−1}, count]}, so
+ * the state is O(m), independent of the number of records, and lives in Flink state without a custom
+ * serializer. Not thread-safe (one instance per key and window).
+ */
+public final class MaskedSketch {
+    /** Fraction bits of the fixed-point feature values. */
+    public static final int FRACTION_BITS = 24;
+    /** 2^FRACTION_BITS as a double. */
+    public static final double SCALE = 0x1p24;
+    private static final byte[] MASK_DOMAIN = "dpclust/sketch-mask/v1".getBytes(StandardCharsets.UTF_8);
+    private static final long FEATURE_L1_UNITS =
+            BigInteger.ONE.shiftLeft(2 * FRACTION_BITS + 1).sqrt().longValueExact() + 1;
+
+    private final FrequencyMatrix frequencies;
+    private final DomainBounds bounds;
+    private final int r;
+    private final PrivacySecret secret;
+    private final long[] data;
+    private final int m;
+    private final int d;
+    // work arrays, reused across records (no per-record allocation besides the mask's keyed stream)
+    private final double[] unit;
+    private final int[] permutation;
+    private final int[] mask;
+    private final int[] picks;
+    private final double[] cosSin = new double[2];
+
+    /**
+     * @param frequencies public frequency matrix (unit-box coordinates)
+     * @param bounds      declared bounds of the stream; dimension must match the matrix
+     * @param r           features per record, 1 ≤ r ≤ m (α_r = r/m)
+     * @param secret      the stream's secret for masks; may be null only when r = m
+     */
+    public MaskedSketch(FrequencyMatrix frequencies, DomainBounds bounds, int r, PrivacySecret secret) {
+        this(frequencies, bounds, r, secret, new long[2 * frequencies.size() + 1]);
+    }
+
+    private MaskedSketch(FrequencyMatrix frequencies, DomainBounds bounds, int r, PrivacySecret secret,
+            long[] data) {
+        if (frequencies.dimension() != bounds.dimension()) {
+            throw new IllegalArgumentException("frequency dimension " + frequencies.dimension()
+                    + " != bounds dimension " + bounds.dimension());
+        }
+        if (r < 1 || r > frequencies.size()) {
+            throw new IllegalArgumentException("r must be in [1, m=" + frequencies.size() + "], got " + r);
+        }
+        if (secret == null && r < frequencies.size()) {
+            throw new IllegalArgumentException("a secret is required for masks when r < m");
+        }
+        if (data.length != 2 * frequencies.size() + 1) {
+            throw new IllegalArgumentException("state has " + data.length + " longs, expected "
+                    + (2 * frequencies.size() + 1));
+        }
+        this.frequencies = frequencies;
+        this.bounds = bounds;
+        this.r = r;
+        this.secret = secret;
+        this.data = data;
+        this.m = frequencies.size();
+        this.d = frequencies.dimension();
+        this.unit = new double[d];
+        this.permutation = new int[m];
+        for (int j = 0; j < m; j++) {
+            permutation[j] = j;
+        }
+        this.mask = new int[r];
+        this.picks = new int[r];
+    }
+
+    /** Wraps (does not copy) a state array produced by {@link #state()}. */
+    public static MaskedSketch wrap(FrequencyMatrix frequencies, DomainBounds bounds, int r, PrivacySecret secret,
+            long[] state) {
+        return new MaskedSketch(frequencies, bounds, r, secret, state);
+    }
+
+    /** L1 change, in fixed-point units, of one masked feature's (cos, sin) pair by one record. */
+    public static long featureL1Units() {
+        return FEATURE_L1_UNITS;
+    }
+
+    /** L1 sensitivity in units of the sum when one record is added or removed: r·featureL1Units(). */
+    public long addRemoveL1Units() {
+        return Math.multiplyExact((long) r, FEATURE_L1_UNITS);
+    }
+
+    /**
+     * Adds one record. {@code x} is in original coordinates and is clamped into the declared bounds
+     * (not modified); {@code identity} keys the record's mask (ignored when r = m).
+     *
+     * @throws IllegalArgumentException if x has the wrong length or a non-finite coordinate (the stream's
+     *     validator rejects such records before they reach any accumulator)
+     */
+    public void add(double[] x, byte[] identity) {
+        apply(x, identity, 1);
+    }
+
+    /** Removes a record previously added with the same identity (device contribution bounding evicts). */
+    public void subtract(double[] x, byte[] identity) {
+        apply(x, identity, -1);
+    }
+
+    private void apply(double[] x, byte[] identity, int sign) {
+        normalise(x);
+        int[] selected = maskOf(identity);
+        for (int i = 0; i < r; i++) {
+            int j = selected == null ? i : selected[i];
+            SinCos.of(frequencies.phase(j, unit), cosSin);
+            data[j] += sign * Math.round(cosSin[0] * SCALE);
+            data[m + j] += sign * Math.round(cosSin[1] * SCALE);
+        }
+        data[2 * m] += sign;
+    }
+
+    private void normalise(double[] x) {
+        if (x.length != d) {
+            throw new IllegalArgumentException("record has dimension " + x.length + ", expected " + d);
+        }
+        for (int t = 0; t < d; t++) {
+            if (!Double.isFinite(x[t])) {
+                throw new IllegalArgumentException("coordinate " + t + " is not finite");
+            }
+        }
+        bounds.clamp(x, unit);
+        for (int t = 0; t < d; t++) {
+            unit[t] = (unit[t] - bounds.lower(t)) / bounds.width(t);
+        }
+    }
+
+    /**
+     * The record's mask (r distinct feature indices in draw order), or null when r = m (all features).
+     * The returned array is a reused work array.
+     */
+    int[] maskOf(byte[] identity) {
+        if (r == m) {
+            return null;
+        }
+        if (identity == null) {
+            throw new IllegalArgumentException("identity must not be null when r < m");
+        }
+        byte[] context = Arrays.copyOf(MASK_DOMAIN, MASK_DOMAIN.length + identity.length);
+        System.arraycopy(identity, 0, context, MASK_DOMAIN.length, identity.length);
+        PrivacyRandom rng = PrivacyRandom.forContext(secret, context);
+        for (int i = 0; i < r; i++) {
+            int pick = i + (int) rng.nextLong(m - i);
+            int tmp = permutation[i];
+            permutation[i] = permutation[pick];
+            permutation[pick] = tmp;
+            picks[i] = pick;
+        }
+        System.arraycopy(permutation, 0, mask, 0, r);
+        // undo the swaps in reverse order so the permutation is the identity again: O(r), not O(m)
+        for (int i = r - 1; i >= 0; i--) {
+            int pick = picks[i];
+            int tmp = permutation[i];
+            permutation[i] = permutation[pick];
+            permutation[pick] = tmp;
+        }
+        return mask;
+    }
+
+    /** Adds another accumulator of the same shape (same frequencies, bounds and r) element-wise. */
+    public void merge(MaskedSketch other) {
+        if (!other.frequencies.sameFrequencies(frequencies) || other.r != r
+                || !Arrays.equals(other.bounds.lowerCopy(), bounds.lowerCopy())
+                || !Arrays.equals(other.bounds.upperCopy(), bounds.upperCopy())) {
+            throw new IllegalArgumentException("cannot merge sketches of different shapes");
+        }
+        for (int i = 0; i < data.length; i++) {
+            data[i] += other.data[i];
+        }
+    }
+
+    /** The live state array (see the class comment for its layout). */
+    public long[] state() {
+        return data;
+    }
+
+    /** The 2m fixed-point sums, real-stacked (a copy). */
+    public long[] sums() {
+        return Arrays.copyOf(data, 2 * m);
+    }
+
+    public long count() {
+        return data[2 * m];
+    }
+
+    public FrequencyMatrix frequencies() {
+        return frequencies;
+    }
+
+    public DomainBounds bounds() {
+        return bounds;
+    }
+
+    public int r() {
+        return r;
+    }
+
+    /** α_r = r/m. */
+    public double alpha() {
+        return (double) r / m;
+    }
+
+    /** Digest of the exact contents and shape: keys the release's noise (same contents, same noise). */
+    public byte[] digest() {
+        return new AccumulatorDigest().add("masked-sketch/v1").add(m).add(d).add(r)
+                .add(frequencies.toArray()).add(bounds.lowerCopy()).add(bounds.upperCopy()).add(data).digest();
+    }
+}

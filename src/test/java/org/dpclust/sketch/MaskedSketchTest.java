@@ -1,0 +1,163 @@
+package org.dpclust.sketch;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.dpclust.geometry.DomainBounds;
+import org.dpclust.privacy.testing.TestRandoms;
+import org.junit.jupiter.api.Test;
+
+class MaskedSketchTest {
+    private static final DomainBounds BOX = new DomainBounds(new double[] {-1, 0, 10}, new double[] {1, 5, 20});
+
+    private static FrequencyMatrix freq(int m) {
+        return FrequencyMatrix.draw(m, 3, 0.1, FrequencyMatrix.Law.GAUSSIAN, 77);
+    }
+
+    private static double[] record(SplittableRandom rng) {
+        // a little outside the box on purpose: clamping must keep the sensitivity
+        return new double[] {rng.nextDouble(-1.2, 1.2), rng.nextDouble(-0.5, 5.5), rng.nextDouble(9, 21)};
+    }
+
+    private static byte[] id(long i) {
+        return ByteBuffer.allocate(8).putLong(i).array();
+    }
+
+    @Test
+    void mergeOfPartsEqualsSketchOfUnionBitwise() {
+        SplittableRandom rng = new SplittableRandom(1);
+        FrequencyMatrix f = freq(40);
+        MaskedSketch a = new MaskedSketch(f, BOX, 7, TestRandoms.SECRET);
+        MaskedSketch b = new MaskedSketch(f, BOX, 7, TestRandoms.SECRET);
+        MaskedSketch union = new MaskedSketch(f, BOX, 7, TestRandoms.SECRET);
+        for (int i = 0; i < 500; i++) {
+            double[] x = record(rng);
+            (i % 3 == 0 ? a : b).add(x, id(i));
+            union.add(x, id(i));
+        }
+        a.merge(b);
+        assertArrayEquals(union.state(), a.state());
+        assertArrayEquals(union.digest(), a.digest());
+        assertEquals(500, a.count());
+    }
+
+    @Test
+    void stateAndMasksAreIndependentOfRecordOrder() {
+        SplittableRandom rng = new SplittableRandom(2);
+        FrequencyMatrix f = freq(30);
+        List<double[]> records = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            records.add(record(rng));
+        }
+        MaskedSketch forward = new MaskedSketch(f, BOX, 5, TestRandoms.SECRET);
+        for (int i = 0; i < records.size(); i++) {
+            forward.add(records.get(i), id(i));
+        }
+        List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < records.size(); i++) {
+            order.add(i);
+        }
+        SplittableRandom shuffler = new SplittableRandom(3); // test-only shuffling of the insertion order
+        for (int i = order.size() - 1; i > 0; i--) {
+            Collections.swap(order, i, shuffler.nextInt(i + 1));
+        }
+        MaskedSketch shuffled = new MaskedSketch(f, BOX, 5, TestRandoms.SECRET);
+        for (int i : order) {
+            shuffled.add(records.get(i), id(i));
+        }
+        assertArrayEquals(forward.state(), shuffled.state());
+
+        // the mask is a function of (secret, identity) only: same in a fresh sketch, after other records
+        int[] first = forward.maskOf(id(17)).clone();
+        assertArrayEquals(first, new MaskedSketch(f, BOX, 5, TestRandoms.SECRET).maskOf(id(17)));
+        assertEquals(5, Arrays.stream(first).distinct().count());
+        assertTrue(Arrays.stream(first).allMatch(j -> j >= 0 && j < 30));
+        assertFalse(Arrays.equals(first, forward.maskOf(id(18))));
+    }
+
+    @Test
+    void subtractUndoesAdd() {
+        SplittableRandom rng = new SplittableRandom(4);
+        MaskedSketch s = new MaskedSketch(freq(20), BOX, 3, TestRandoms.SECRET);
+        s.add(record(rng), id(1));
+        long[] before = s.state().clone();
+        double[] x = record(rng);
+        s.add(x, id(2));
+        assertNotEquals(Arrays.toString(before), Arrays.toString(s.state()));
+        s.subtract(x, id(2));
+        assertArrayEquals(before, s.state());
+    }
+
+    @Test
+    void declaredAddRemoveSensitivityIsExactFormula() {
+        // floor(sqrt(2) 2^24) + 1 = 23726566 + 1
+        assertEquals(23_726_567L, MaskedSketch.featureL1Units());
+        assertEquals(5 * 23_726_567L, new MaskedSketch(freq(20), BOX, 5, TestRandoms.SECRET).addRemoveL1Units());
+    }
+
+    /** Brute force: max over random records/masks of the L1 change of the sums, for add/remove and replace. */
+    @Test
+    void sensitivityBoundHoldsAndIsTightByBruteForce() {
+        SplittableRandom rng = new SplittableRandom(5);
+        for (int r : new int[] {1, 2, 5, 16}) {
+            FrequencyMatrix f = freq(16);
+            MaskedSketch base = new MaskedSketch(f, BOX, r, TestRandoms.SECRET);
+            for (int i = 0; i < 50; i++) {
+                base.add(record(rng), id(-1 - i));
+            }
+            long declared = base.addRemoveL1Units();
+            long maxAdd = 0;
+            long maxReplace = 0;
+            for (int trial = 0; trial < 10_000; trial++) {
+                double[] x = record(rng);
+                double[] y = record(rng);
+                MaskedSketch withX = copy(base, f, r);
+                withX.add(x, id(2 * trial));
+                maxAdd = Math.max(maxAdd, l1(withX.sums(), base.sums()));
+                MaskedSketch withY = copy(base, f, r);
+                withY.add(y, id(2 * trial + 1));
+                maxReplace = Math.max(maxReplace, l1(withX.sums(), withY.sums()));
+            }
+            assertTrue(maxAdd <= declared, "r=" + r + ": add/remove " + maxAdd + " > " + declared);
+            assertTrue(maxReplace <= 2 * declared, "r=" + r + ": replace " + maxReplace + " > " + 2 * declared);
+            System.out.printf("sensitivity r=%d: add/remove max %.5f of declared, replace-one max %.5f of declared%n",
+                    r, (double) maxAdd / declared, (double) maxReplace / (2.0 * declared));
+            if (r <= 2) { // few features per record: random records get close to the worst case
+                assertTrue(maxAdd >= 0.97 * declared, "r=" + r + ": add/remove max only " + maxAdd);
+                assertTrue(maxReplace >= 0.95 * 2 * declared, "r=" + r + ": replace max only " + maxReplace);
+            }
+        }
+    }
+
+    private static MaskedSketch copy(MaskedSketch s, FrequencyMatrix f, int r) {
+        return MaskedSketch.wrap(f, BOX, r, TestRandoms.SECRET, s.state().clone());
+    }
+
+    private static long l1(long[] a, long[] b) {
+        long s = 0;
+        for (int i = 0; i < a.length; i++) {
+            s += Math.abs(a[i] - b[i]);
+        }
+        return s;
+    }
+
+    @Test
+    void rejectsBadInput() {
+        FrequencyMatrix f = freq(10);
+        assertThrows(IllegalArgumentException.class, () -> new MaskedSketch(f, BOX, 3, null));
+        assertThrows(IllegalArgumentException.class, () -> new MaskedSketch(f, BOX, 11, TestRandoms.SECRET));
+        MaskedSketch s = new MaskedSketch(f, BOX, 10, null);
+        assertThrows(IllegalArgumentException.class, () -> s.add(new double[] {0, Double.NaN, 12}, null));
+        assertThrows(IllegalArgumentException.class, () -> s.merge(new MaskedSketch(f, BOX, 9, TestRandoms.SECRET)));
+    }
+}

@@ -1,0 +1,32 @@
+package org.dpclust.sketch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class SinCosTest {
+
+    @Test
+    void agreesWithStrictMathOverTheReducedRangeAndBeyond() {
+        SplittableRandom rng = new SplittableRandom(12);
+        double[] out = new double[2];
+        double worst = 0;
+        for (double range : new double[] {1, 10, 1e3, 1e6, 1e9}) {
+            for (int i = 0; i < 200_000; i++) {
+                double x = rng.nextDouble(-range, range);
+                SinCos.of(x, out);
+                worst = Math.max(worst, Math.abs(out[0] - StrictMath.cos(x)));
+                worst = Math.max(worst, Math.abs(out[1] - StrictMath.sin(x)));
+                assertTrue(Math.abs(out[0]) <= 1 && Math.abs(out[1]) <= 1);
+            }
+        }
+        assertTrue(worst <= 2e-16 * 2, "max error " + worst);
+        for (double x : new double[] {0, Math.PI / 4, Math.PI / 2, Math.PI, -3 * Math.PI / 4, 1e6 + 1, Double.NaN}) {
+            SinCos.of(x, out);
+            assertEquals(StrictMath.cos(x), out[0], 3e-16);
+            assertEquals(StrictMath.sin(x), out[1], 3e-16);
+        }
+    }
+}
