@@ -114,7 +114,7 @@ public final class ConfigLoader {
             throw new ConfigException(p, "expected a mapping");
         }
         allowOnly(n, p, Set.of("id", "dimension", "lower", "upper", "k", "window", "epsilon_per_release",
-                "budget_cap", "budget_period", "privacy_unit", "device_contribution_bound", "summaries", "stats", "hst",
+                "budget_cap", "budget_period", "privacy_unit", "device_contribution_bound", "summaries", "stats", "ckm", "hst",
                 "public_seed", "initial_centroids"));
         String id = required(n, p, "id").asText();
         if (id.isBlank() || id.contains("|")) {
@@ -186,6 +186,33 @@ public final class ConfigLoader {
         if (stats.has("count_fraction") && !(countFraction > 0 && countFraction < 1)) {
             throw new ConfigException(p + ".stats.count_fraction", "must be in (0, 1)");
         }
+        JsonNode ck = n.path("ckm");
+        allowOnly(ck, p + ".ckm", Set.of("m", "r", "law", "sigma", "count_fraction", "replicates"));
+        int m = integer(ck, p + ".ckm", "m", org.dpclust.sketch.FrequencyMatrix.defaultSize(k, d));
+        if (m < 1 || m > 1 << 16) {
+            throw new ConfigException(p + ".ckm.m", "must be in [1, 65536], was " + m);
+        }
+        int r = integer(ck, p + ".ckm", "r", m);
+        if (r < 1 || r > m) {
+            throw new ConfigException(p + ".ckm.r", "must be in [1, m = " + m + "], was " + r);
+        }
+        String law = text(ck, p + ".ckm", "law", "gaussian");
+        if (!law.equals("gaussian") && !law.equals("adapted-radius")) {
+            throw new ConfigException(p + ".ckm.law", "must be gaussian or adapted-radius, was '" + law + "'");
+        }
+        double sigma = number(ck, p + ".ckm", "sigma", org.dpclust.sketch.FrequencyMatrix.defaultSigma(k, d));
+        if (!(sigma > 0) || Double.isInfinite(sigma)) {
+            throw new ConfigException(p + ".ckm.sigma", "must be a finite number > 0");
+        }
+        double ckmCount = number(ck, p + ".ckm", "count_fraction", Double.NaN);
+        if (ck.has("count_fraction") && !(ckmCount > 0 && ckmCount < 1)) {
+            throw new ConfigException(p + ".ckm.count_fraction", "must be in (0, 1)");
+        }
+        int replicates = integer(ck, p + ".ckm", "replicates", 3);
+        if (replicates < 1) {
+            throw new ConfigException(p + ".ckm.replicates", "must be >= 1");
+        }
+        CkmSettings ckm = new CkmSettings(m, r, law, sigma, ckmCount, replicates);
         JsonNode hst = n.path("hst");
         allowOnly(hst, p + ".hst", Set.of("universe", "max_levels"));
         int universe = integer(hst, p + ".hst", "universe", 4096);
@@ -209,7 +236,7 @@ public final class ConfigLoader {
             }
         }
         return new StreamSpec(id, d, lower, upper, k, window, eps, cap, period, unit,
-                unit == PrivacyUnit.DEVICE ? c : 1, List.copyOf(summaries), cells, countFraction, universe, maxLevels, seed,
+                unit == PrivacyUnit.DEVICE ? c : 1, List.copyOf(summaries), cells, countFraction, ckm, universe, maxLevels, seed,
                 init);
     }
 

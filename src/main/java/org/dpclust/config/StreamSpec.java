@@ -22,6 +22,7 @@ import java.util.List;
  * @param summaries             enabled summaries, released in enum order
  * @param statsCells            size of the public partition of the statistics summary
  * @param statsCountFraction    share of a stats release's epsilon spent on counts; NaN = derived from d
+ * @param ckm                   settings of the ckm summary (defaults derived from k and d when not configured)
  * @param hstUniverse           size of the public universe U of the dp-hst summary
  * @param hstMaxLevels          depth cap of the HST over U
  * @param publicSeed            seed of the stream's public randomness (partition points, initial centroids)
@@ -42,6 +43,7 @@ public record StreamSpec(
         List<Summary> summaries,
         int statsCells,
         double statsCountFraction,
+        CkmSettings ckm,
         int hstUniverse,
         int hstMaxLevels,
         long publicSeed,

@@ -4,6 +4,8 @@ package org.dpclust.config;
 public enum Summary {
     /** DP cluster statistics over a public partition (see {@code org.dpclust.kmeans.DpClusterStatistics}). */
     STATS("stats"),
+    /** A masked random-Fourier-feature sketch, released DP and decoded by CL-OMPR (see {@code org.dpclust.sketch}). */
+    CKM("ckm"),
     /** HST node counts over a public universe, released by DP-HST initialisation (see {@code org.dpclust.kmedian.HstWindowSummary}). */
     DP_HST("dp-hst");
 
@@ -24,6 +26,6 @@ public enum Summary {
                 return s;
             }
         }
-        throw new ConfigException(option, "unknown summary '" + value + "' (known: stats, dp-hst)");
+        throw new ConfigException(option, "unknown summary '" + value + "' (known: stats, ckm, dp-hst)");
     }
 }

@@ -38,6 +38,10 @@ public final class AvroCodec<T extends SpecificRecordBase> implements Serializab
         return new AvroCodec<>(CentroidRelease.class);
     }
 
+    public static AvroCodec<org.dpclust.avro.SketchRelease> sketches() {
+        return new AvroCodec<>(org.dpclust.avro.SketchRelease.class);
+    }
+
     public static AvroCodec<BudgetStatus> budget() {
         return new AvroCodec<>(BudgetStatus.class);
     }

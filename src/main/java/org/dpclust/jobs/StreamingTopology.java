@@ -46,7 +46,7 @@ public final class StreamingTopology {
         SingleOutputStreamOperator<OutboundRecord> releases = onTime
                 .keyBy(r -> r.streamId)
                 .process(new StreamClusteringFunction(streams, secret, ledgerSnapshot, kafka.centroidsTopic(),
-                        kafka.budgetTopic()))
+                        kafka.sketchesTopic(), kafka.budgetTopic()))
                 .name("dp-window-summaries").uid("dp-window-summaries");
         releases
                 .union(valid.getSideOutput(RecordValidator.DEAD_LETTERS), onTime.getSideOutput(LatenessFilter.LATE))

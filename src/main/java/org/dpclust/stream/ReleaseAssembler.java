@@ -8,6 +8,9 @@ import java.util.TreeMap;
 import org.dpclust.avro.BudgetEventKind;
 import org.dpclust.avro.BudgetStatus;
 import org.dpclust.avro.CentroidRelease;
+import org.dpclust.avro.SketchRelease;
+import org.dpclust.sketch.DpSketchRelease;
+import org.dpclust.sketch.FrequencyMatrix;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.io.AvroCodec;
 import org.dpclust.io.OutboundRecord;
@@ -22,6 +25,7 @@ import org.dpclust.privacy.PrivacyLedger;
 public final class ReleaseAssembler {
     private static final AvroCodec<CentroidRelease> RELEASES = AvroCodec.centroids();
     private static final AvroCodec<BudgetStatus> BUDGET = AvroCodec.budget();
+    private static final AvroCodec<SketchRelease> SKETCHES = AvroCodec.sketches();
 
     private ReleaseAssembler() {}
 
@@ -57,6 +61,37 @@ public final class ReleaseAssembler {
                 .setDomainUpper(boxed(s.upper()))
                 .setMechanismParams(new TreeMap<>(r.parameters()))
                 .build();
+    }
+
+    /** The published DP sketch of a window (everything a consumer needs to rebuild Ω and decode or merge it). */
+    public static SketchRelease sketch(StreamSpec s, long windowStart, long windowEnd, FrequencyMatrix f, int r,
+            DpSketchRelease.Result noisy, PrivacyLedger.Decision d) {
+        return SketchRelease.newBuilder()
+                .setSchemaVersion(1)
+                .setStreamId(s.id())
+                .setWindowStart(Instant.ofEpochMilli(windowStart))
+                .setWindowEnd(Instant.ofEpochMilli(windowEnd))
+                .setWindowsCovered(1)
+                .setM(f.size())
+                .setR(r)
+                .setDimension(f.dimension())
+                .setFrequencySeed(f.seed())
+                .setFrequencyLaw(f.law().label())
+                .setFrequencySigma(f.sigma())
+                .setSketch(boxed(noisy.sketch()))
+                .setNoisyCount(noisy.noisyCount())
+                .setEpsilon(d.epsilon())
+                .setGuarantee("dp")
+                .setNeighbouring(noisy.neighbouring().label())
+                .setPrivacyUnit(s.privacyUnit().wireName())
+                .setDomainLower(boxed(s.lower()))
+                .setDomainUpper(boxed(s.upper()))
+                .setMechanismParams(new TreeMap<>(noisy.parameters()))
+                .build();
+    }
+
+    public static OutboundRecord toOutbound(String topic, SketchRelease r) {
+        return new OutboundRecord(topic, r.getStreamId().getBytes(StandardCharsets.UTF_8), SKETCHES.encode(r));
     }
 
     public static BudgetStatus budget(StreamSpec s, String source, String algorithm, PrivacyLedger.Decision d) {

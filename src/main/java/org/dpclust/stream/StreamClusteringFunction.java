@@ -27,6 +27,11 @@ import org.dpclust.io.OutboundRecord;
 import org.dpclust.kmeans.ClusterStatistics;
 import org.dpclust.kmeans.DpClusterStatistics;
 import org.dpclust.kmedian.HstWindowSummary;
+import org.dpclust.sketch.ClOmpr;
+import org.dpclust.sketch.DpSketchRelease;
+import org.dpclust.sketch.FrequencyMatrix;
+import org.dpclust.sketch.MaskedSketch;
+import org.dpclust.config.CkmSettings;
 import org.dpclust.privacy.ContributionBound;
 import org.dpclust.privacy.FixedPointCodec;
 import org.dpclust.privacy.PrivacyLedger;
@@ -72,12 +77,14 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Valid
     private final PrivacySecret secret;
     private final Map<String, Map<String, Double>> ledgerSnapshot;
     private final String centroidsTopic;
+    private final String sketchesTopic;
     private final String budgetTopic;
 
     private transient Map<String, StreamRuntime> runtime;
     private transient RecordHasher hasher;
     private transient MapState<Long, long[]> accumulators;
     private transient MapState<Long, long[]> hstCounts;
+    private transient MapState<Long, long[]> sketches;
     private transient MapState<String, long[]> kept;
     private transient ValueState<double[]> centroids;
     private transient MapState<String, Double> ledgerEntries;
@@ -89,18 +96,20 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Valid
 
     /** Per-stream public objects derived from the configuration (rebuilt in open, never checkpointed). */
     private record StreamRuntime(StreamSpec spec, FixedPointCodec codec, PublicPointSet cells, double[][] initial,
-            HstWindowSummary hst) {}
+            FrequencyMatrix frequencies, HstWindowSummary hst) {}
 
     /**
      * @param ledgerSnapshot totals read from the budget topic at start-up (stream → interval key → epsilon);
      *                       used for a stream whose ledger is not in restored state
      */
     public StreamClusteringFunction(List<StreamSpec> streams, PrivacySecret secret,
-            Map<String, Map<String, Double>> ledgerSnapshot, String centroidsTopic, String budgetTopic) {
+            Map<String, Map<String, Double>> ledgerSnapshot, String centroidsTopic, String sketchesTopic,
+            String budgetTopic) {
         this.streams = streams;
         this.secret = secret;
         this.ledgerSnapshot = ledgerSnapshot;
         this.centroidsTopic = centroidsTopic;
+        this.sketchesTopic = sketchesTopic;
         this.budgetTopic = budgetTopic;
     }
 
@@ -115,8 +124,13 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Valid
                     : org.dpclust.kmeans.SnapshotStatistics.publicInitialCentroids(b, s.k(), s.publicSeed());
             HstWindowSummary hst = s.summaries().contains(Summary.DP_HST)
                     ? new HstWindowSummary(b, s.hstUniverse(), s.publicSeed(), s.hstMaxLevels()) : null;
+            FrequencyMatrix frequencies = s.summaries().contains(Summary.CKM)
+                    ? FrequencyMatrix.draw(s.ckm().m(), s.dimension(), s.ckm().sigma(),
+                            s.ckm().law().equals("gaussian") ? FrequencyMatrix.Law.GAUSSIAN
+                                    : FrequencyMatrix.Law.ADAPTED_RADIUS, s.publicSeed())
+                    : null;
             runtime.put(s.id(), new StreamRuntime(s, new FixedPointCodec(b),
-                    PublicPointSet.uniform(b, s.statsCells(), s.publicSeed()), init, hst));
+                    PublicPointSet.uniform(b, s.statsCells(), s.publicSeed()), init, frequencies, hst));
             spentGauge.put(s.id(), 0.0);
             group.addGroup("stream", s.id()).gauge("spent", () -> spentGauge.get(s.id()));
         }
@@ -126,6 +140,8 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Valid
         releases = group.counter("releases");
         refused = group.counter("refused_releases");
         accumulators = getRuntimeContext().getMapState(new MapStateDescriptor<>("window-statistics", Types.LONG,
+                PrimitiveArrayTypeInfo.LONG_PRIMITIVE_ARRAY_TYPE_INFO));
+        sketches = getRuntimeContext().getMapState(new MapStateDescriptor<>("window-sketch", Types.LONG,
                 PrimitiveArrayTypeInfo.LONG_PRIMITIVE_ARRAY_TYPE_INFO));
         hstCounts = getRuntimeContext().getMapState(new MapStateDescriptor<>("window-hst-counts", Types.LONG,
                 PrimitiveArrayTypeInfo.LONG_PRIMITIVE_ARRAY_TYPE_INFO));
@@ -154,10 +170,11 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Valid
         long[] encoded = new long[d];
         rt.codec().encode(r.features, encoded);
         WindowSummaries w = load(rt, windowStart);
+        byte[] identity = r.identity();
         if (s.privacyUnit() == PrivacyUnit.RECORD) {
-            w.add(cell, point, encoded);
+            w.add(cell, point, encoded, r.features, identity);
         } else {
-            offerDeviceRecord(rt, windowStart, r, cell, point, encoded, w);
+            offerDeviceRecord(rt, windowStart, r, identity, cell, point, encoded, w);
         }
         store(windowStart, w);
         ctx.timerService().registerEventTimeTimer(windowEnd - 1);
@@ -166,22 +183,30 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Valid
     /** The summaries of one open window, as held in state (each summary's part may be absent). */
     private static final class WindowSummaries {
         final ClusterStatistics stats;
+        final MaskedSketch sketch;
         final long[] hst;
 
-        WindowSummaries(ClusterStatistics stats, long[] hst) {
+        WindowSummaries(ClusterStatistics stats, MaskedSketch sketch, long[] hst) {
             this.stats = stats;
+            this.sketch = sketch;
             this.hst = hst;
         }
 
-        void add(int cell, int point, long[] encoded) {
+        void add(int cell, int point, long[] encoded, double[] x, byte[] identity) {
             stats.add(cell, encoded);
+            if (sketch != null) {
+                sketch.add(x, identity);
+            }
             if (hst != null) {
                 hst[point]++;
             }
         }
 
-        void subtract(int cell, int point, long[] encoded) {
+        void subtract(int cell, int point, long[] encoded, double[] x, byte[] identity) {
             stats.subtract(cell, encoded);
+            if (sketch != null) {
+                sketch.subtract(x, identity);
+            }
             if (hst != null) {
                 hst[point]--;
             }
@@ -194,6 +219,13 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Valid
         long[] acc = accumulators.get(windowStart);
         ClusterStatistics stats = acc == null ? new ClusterStatistics(s.statsCells(), s.dimension())
                 : ClusterStatistics.wrap(s.statsCells(), s.dimension(), acc);
+        MaskedSketch sketch = null;
+        if (rt.frequencies() != null) {
+            long[] state = sketches.get(windowStart);
+            DomainBounds b = rt.codec().bounds();
+            sketch = state == null ? new MaskedSketch(rt.frequencies(), b, s.ckm().r(), secret)
+                    : MaskedSketch.wrap(rt.frequencies(), b, s.ckm().r(), secret, state);
+        }
         long[] hst = null;
         if (rt.hst() != null) {
             hst = hstCounts.get(windowStart);
@@ -201,11 +233,14 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Valid
                 hst = new long[rt.hst().universeSize()];
             }
         }
-        return new WindowSummaries(stats, hst);
+        return new WindowSummaries(stats, sketch, hst);
     }
 
     private void store(long windowStart, WindowSummaries w) throws Exception {
         accumulators.put(windowStart, w.stats.state());
+        if (w.sketch != null) {
+            sketches.put(windowStart, w.sketch.state());
+        }
         if (w.hst != null) {
             hstCounts.put(windowStart, w.hst);
         }
@@ -216,8 +251,8 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Valid
      * [hash, event time, raw bits of the clamped features], enough to recompute exactly what the record
      * added to every summary, so a displaced record is subtracted exactly.
      */
-    private void offerDeviceRecord(StreamRuntime rt, long windowStart, ValidRecord r, int cell, int point,
-            long[] encoded, WindowSummaries w) throws Exception {
+    private void offerDeviceRecord(StreamRuntime rt, long windowStart, ValidRecord r, byte[] identity, int cell,
+            int point, long[] encoded, WindowSummaries w) throws Exception {
         StreamSpec s = rt.spec();
         int d = s.dimension();
         int stride = 2 + d;
@@ -226,7 +261,7 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Valid
         if (entries == null) {
             entries = new long[0];
         }
-        long hash = hasher.hash(r.identity());
+        long hash = hasher.hash(identity);
         int slot = ContributionBound.offer(entries, stride, hash, s.contributionBound());
         if (slot == ContributionBound.DROP) {
             return;
@@ -242,7 +277,8 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Valid
             }
             long[] e = new long[d];
             rt.codec().encode(x, e);
-            w.subtract(rt.cells().nearest(x), rt.hst() == null ? -1 : rt.hst().snap(x), e);
+            w.subtract(rt.cells().nearest(x), rt.hst() == null ? -1 : rt.hst().snap(x), e, x,
+                    ValidRecord.identity(r.streamId, r.deviceId, entries[off + 1], x));
         }
         int off = slot * stride;
         entries[off] = hash;
@@ -251,7 +287,7 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Valid
             entries[off + 2 + j] = Double.doubleToRawLongBits(r.features[j]);
         }
         kept.put(key, entries);
-        w.add(cell, point, encoded);
+        w.add(cell, point, encoded, r.features, identity);
     }
 
     @Override
@@ -263,6 +299,7 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Valid
         long windowEnd = timestamp + 1;
         WindowSummaries w = load(rt, windowStart); // empty if the window had no records: it is released too
         accumulators.remove(windowStart);
+        sketches.remove(windowStart);
         hstCounts.remove(windowStart);
         clearDeviceEntries(windowStart);
         if (ctx.timerService().currentWatermark() != Long.MAX_VALUE) {
@@ -282,6 +319,7 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Valid
             spentGauge.put(streamId, decision.spent());
             DpClusterStatistics.Release r = switch (summary) {
                 case STATS -> releaseStats(rt, streamId, windowStart, w.stats);
+                case CKM -> releaseCkm(rt, streamId, windowStart, windowEnd, w.sketch, decision, out);
                 case DP_HST -> releaseHst(rt, streamId, windowStart, w.hst);
             };
             CentroidRelease release = ReleaseAssembler.release(s, summary.wireName(), "stream", GUARANTEE_DP,
@@ -302,6 +340,30 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Valid
                 s.epsilonPerRelease(), s.statsCountFraction(), s.unitContribution(), rng);
         centroids.update(flatten(r.centroids()));
         return r;
+    }
+
+    /** Publishes the DP sketch on the sketches topic and returns the centroids CL-OMPR decodes from it. */
+    private DpClusterStatistics.Release releaseCkm(StreamRuntime rt, String streamId, long windowStart, long windowEnd,
+            MaskedSketch sketch, PrivacyLedger.Decision decision, Collector<OutboundRecord> out) {
+        StreamSpec s = rt.spec();
+        CkmSettings c = s.ckm();
+        PrivacyRandom rng = PrivacyRandom.forRelease(secret, new ReleaseContext(streamId, windowStart,
+                Summary.CKM.wireName(), "masked-sketch-geometric-v1(epsilon=" + s.epsilonPerRelease() + ",c="
+                        + s.unitContribution() + "," + c + ")", sketch.digest()));
+        DpSketchRelease.Result noisy = DpSketchRelease.addRemove(sketch, s.epsilonPerRelease(), c.countFraction(),
+                s.unitContribution(), rng);
+        out.collect(ReleaseAssembler.toOutbound(sketchesTopic,
+                ReleaseAssembler.sketch(s, windowStart, windowEnd, rt.frequencies(), c.r(), noisy, decision)));
+        ClOmpr.Result decoded = ClOmpr.decode(noisy.sketch(), rt.frequencies(), s.k(), rt.codec().bounds(),
+                new ClOmpr.Options(c.replicates(), ClOmpr.Options.defaults(0).candidates(),
+                        ClOmpr.Options.defaults(0).maxIterations(), s.publicSeed() + windowStart));
+        double[] weights = new double[decoded.weights().length];
+        for (int i = 0; i < weights.length; i++) {
+            weights[i] = decoded.weights()[i] * noisy.divisor(); // estimated records per centroid
+        }
+        Map<String, Double> params = new java.util.TreeMap<>(noisy.parameters());
+        params.put("decode_residual_norm", decoded.residualNorm());
+        return new DpClusterStatistics.Release(decoded.centroids(), weights, params);
     }
 
     private DpClusterStatistics.Release releaseHst(StreamRuntime rt, String streamId, long windowStart,

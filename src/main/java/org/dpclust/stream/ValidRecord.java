@@ -20,6 +20,11 @@ public class ValidRecord {
 
     /** Identity bytes for keyed hashing: stream, device, event time and the exact feature bits. */
     public byte[] identity() {
+        return identity(streamId, deviceId, eventTime, features);
+    }
+
+    /** The identity of a record with these fields (also of a kept record rebuilt from state). */
+    public static byte[] identity(String streamId, String deviceId, long eventTime, double[] features) {
         byte[] s = streamId.getBytes(java.nio.charset.StandardCharsets.UTF_8);
         byte[] d = deviceId.getBytes(java.nio.charset.StandardCharsets.UTF_8);
         java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(8 + s.length + d.length + 8 + 8 * features.length);

@@ -218,6 +218,34 @@ class StreamingJobIT {
     }
 
     @Test
+    void theSketchSummaryPublishesDpSketchesAndDecodedCentroids() throws Exception {
+        DpclustConfig c = config("ckm", "    summaries: [stats, ckm]\n", true);
+        SyntheticTelemetry.Written w = write(c, c.kafka().inputTopic(), 0, 3, 4000, 0);
+        runBounded(c, new RawRecordDeserializer(), "none");
+        List<org.dpclust.avro.SketchRelease> sketches = new ArrayList<>();
+        for (var r : committed(c.kafka().sketchesTopic())) {
+            sketches.add(AvroCodec.sketches().decode(r.value()));
+        }
+        assertEquals(6, sketches.size(), "one DP sketch per stream and window");
+        for (org.dpclust.avro.SketchRelease sk : sketches) {
+            assertEquals("dp", sk.getGuarantee());
+            assertEquals(2 * sk.getM(), sk.getSketch().size());
+        }
+        List<CentroidRelease> ckm = releases(c).stream().filter(r -> r.getAlgorithm().equals("ckm")).toList();
+        assertEquals(6, ckm.size());
+        for (CentroidRelease r : ckm) {
+            int window = (int) ((r.getWindowStart().toEpochMilli() - START) / W);
+            double[][] truth = w.trueCenters().get(r.getStreamId()).get(window);
+            double[][] dp = r.getCentroids().stream().map(x -> x.stream().mapToDouble(Double::doubleValue).toArray())
+                    .toArray(double[][]::new);
+            double width = r.getStreamId().equals("a") ? 1 : 2;
+            double err = org.dpclust.eval.ClusteringMetrics.meanMatchedDistance(truth, dp) / width;
+            assertTrue(err < 0.1, "ckm release " + r.getStreamId() + "@" + window + " matched error " + err);
+            assertEquals(2.0, r.getSpent(), 0.0, "stats and ckm on the same window");
+        }
+    }
+
+    @Test
     void theCapStopsReleasesAndPublishesBudgetStatus() throws Exception {
         DpclustConfig c = config("cap", "    privacy_unit: device\n    device_contribution_bound: 2\n    budget_cap: 2.5\n"
                 .replace("budget_cap: 2.5\n", ""), true);

@@ -32,7 +32,7 @@ class StreamClusteringFunctionTest {
     private static KeyedOneInputStreamOperatorTestHarness<String, ValidRecord, OutboundRecord> harness(StreamSpec s,
             Map<String, Map<String, Double>> ledger) throws Exception {
         StreamClusteringFunction f = new StreamClusteringFunction(List.of(s), TestRandoms.SECRET, ledger,
-                StreamTestRecords.CENTROIDS, StreamTestRecords.BUDGET);
+                StreamTestRecords.CENTROIDS, StreamTestRecords.SKETCHES, StreamTestRecords.BUDGET);
         return ProcessFunctionTestHarnesses.forKeyedProcessFunction(f, r -> r.streamId, Types.STRING);
     }
 
@@ -187,9 +187,41 @@ class StreamClusteringFunctionTest {
     }
 
     @Test
+    void theSketchIsPublishedAndDecodedNearTheClusters() throws Exception {
+        var h = harness(spec("    summaries: [ckm, stats]\n"), Map.of());
+        for (int w = 0; w < 1; w++) {
+            for (int rep = 0; rep < 10; rep++) { // 4000 records: enough signal for the sketch at epsilon 1
+                for (ValidRecord r : twoBlobs(w, 400)) {
+                    r.deviceId = r.deviceId + "-" + rep;
+                    r.eventTime = Math.min(r.eventTime + rep, W - 1);
+                    h.processElement(r, r.eventTime);
+                }
+            }
+        }
+        h.processWatermark(Long.MAX_VALUE);
+        List<OutboundRecord> out = h.extractOutputValues();
+        List<CentroidRelease> rel = releases(out);
+        assertEquals(List.of("stats", "ckm"), rel.stream().map(CentroidRelease::getAlgorithm).toList());
+        List<org.dpclust.avro.SketchRelease> sk = new ArrayList<>();
+        for (OutboundRecord o : out) {
+            if (o.topic.equals(StreamTestRecords.SKETCHES)) {
+                sk.add(org.dpclust.io.AvroCodec.sketches().decode(o.value));
+            }
+        }
+        assertEquals(1, sk.size());
+        assertEquals(2 * sk.get(0).getM(), sk.get(0).getSketch().size());
+        assertEquals(4000, sk.get(0).getNoisyCount(), 200);
+        double[][] c = rel.get(1).getCentroids().stream().map(x -> x.stream().mapToDouble(Double::doubleValue).toArray())
+                .toArray(double[][]::new);
+        double err = org.dpclust.eval.ClusteringMetrics.meanMatchedDistance(new double[][] {{0.25, 0.25}, {0.75, 0.75}}, c);
+        assertTrue(err < 0.05, "ckm centroids near the blobs: " + err);
+        h.close();
+    }
+
+    @Test
     void deviceBoundingCoversEverySummary() throws Exception {
-        String extra = "    privacy_unit: device\n    device_contribution_bound: 2\n    summaries: [stats, dp-hst]\n"
-                + "    hst: {universe: 128}\n";
+        String extra = "    privacy_unit: device\n    device_contribution_bound: 2\n    summaries: [stats, ckm, dp-hst]\n"
+                + "    hst: {universe: 128}\n    ckm: {r: 10}\n";
         List<ValidRecord> records = twoBlobs(0, 25);
         List<ValidRecord> shuffled = new ArrayList<>(records);
         Collections.shuffle(shuffled, new java.util.Random(2)); // public randomness (not privacy noise)
@@ -203,8 +235,10 @@ class StreamClusteringFunctionTest {
             outs.add(h.extractOutputValues());
             h.close();
         }
-        assertEquals(4, outs.get(0).size(), "two releases and two ledger entries");
-        for (int i = 0; i < 4; i++) {
+        // device units, cap 2.5: stats and ckm fit (2.0), dp-hst would make 3.0 and is refused
+        assertEquals(6, outs.get(0).size(), "two releases, the sketch, two charges and one refusal");
+        assertEquals(List.of("stats", "ckm"), releases(outs.get(0)).stream().map(CentroidRelease::getAlgorithm).toList());
+        for (int i = 0; i < 6; i++) {
             assertArrayEquals(outs.get(0).get(i).value, outs.get(1).get(i).value);
         }
     }

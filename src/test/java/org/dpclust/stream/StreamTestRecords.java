@@ -13,6 +13,7 @@ import org.dpclust.io.OutboundRecord;
 final class StreamTestRecords {
     static final String CENTROIDS = "centroids";
     static final String BUDGET = "budget";
+    static final String SKETCHES = "sketches";
     static final String DLQ = "dlq";
 
     private StreamTestRecords() {}
