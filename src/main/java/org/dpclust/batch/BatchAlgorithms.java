@@ -15,6 +15,10 @@ public final class BatchAlgorithms {
     static {
         register(new LloydAlgorithm());
         register(new StatsAlgorithm());
+        register(KMedianAlgorithm.kmedianPlusPlus());
+        register(KMedianAlgorithm.localSearch());
+        register(KMedianAlgorithm.dpLocalSearch());
+        register(KMedianAlgorithm.dpHstLocalSearch());
     }
 
     private BatchAlgorithms() {}
