@@ -13,6 +13,7 @@ public final class Experiments {
 
     static {
         register(new StatsReplayExperiment());
+        register(new KMedianPaperExperiment());
     }
 
     private Experiments() {}
