@@ -25,6 +25,10 @@ public final class BatchAlgorithms {
         register(new BaselineAlgorithm("dplloyd"));
         register(new BaselineAlgorithm("su"));
         register(new BaselineAlgorithm("dwork"));
+        register(KMedianAlgorithm.kmedianPlusPlus());
+        register(KMedianAlgorithm.localSearch());
+        register(KMedianAlgorithm.dpLocalSearch());
+        register(KMedianAlgorithm.dpHstLocalSearch());
     }
 
     private BatchAlgorithms() {}

@@ -15,9 +15,22 @@ import org.dpclust.geometry.DomainBounds;
  * @param cells             size of the public partition of the {@code stats} algorithm
  * @param countFraction     share of epsilon spent on counts by {@code stats}; NaN = its derived default
  * @param contributionBound records one privacy unit may contribute to the snapshot (1 for record units)
+ * @param universe          the public universe U of the k-median algorithms ({@code --universe}, or
+ *                          {@code --metric graph}), or null for the others
  */
 public record BatchParams(int k, double epsilon, DomainBounds bounds, long seed, int nInit, int cells,
-        double countFraction, int contributionBound) implements java.io.Serializable {
+        double countFraction, int contributionBound, KMedianUniverse universe) implements java.io.Serializable {
+
+    /** Parameters without a k-median universe. */
+    public BatchParams(int k, double epsilon, DomainBounds bounds, long seed, int nInit, int cells,
+            double countFraction, int contributionBound) {
+        this(k, epsilon, bounds, seed, nInit, cells, countFraction, contributionBound, null);
+    }
+
+    /** The same parameters with the k-median universe {@code u}. */
+    public BatchParams withUniverse(KMedianUniverse u) {
+        return new BatchParams(k, epsilon, bounds, seed, nInit, cells, countFraction, contributionBound, u);
+    }
 
     /** Restarts of the non-private reference, as in {@link org.dpclust.kmeans.Lloyd#BEST_OF}. */
     public static final int DEFAULT_N_INIT = org.dpclust.kmeans.Lloyd.BEST_OF;

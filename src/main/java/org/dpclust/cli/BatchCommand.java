@@ -16,6 +16,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.dpclust.batch.BatchAlgorithm;
 import org.dpclust.batch.BatchAlgorithms;
 import org.dpclust.batch.BatchParams;
+import org.dpclust.batch.KMedianUniverse;
 import org.dpclust.batch.SnapshotRelease;
 import org.dpclust.config.ConfigLoader;
 import org.dpclust.config.DpclustConfig;
@@ -44,6 +45,12 @@ import picocli.CommandLine.Option;
  *   <li>{@code --input FILE.csv --output DIR}: the same algorithm interface in plain Java, writing
  *       {@code centroids.csv} and {@code summary.json}. File runs are offline evaluations: no stream, no
  *       shared ledger, nothing charged (the summary says so).</li>
+ *   <li>k-median algorithms ({@link org.dpclust.batch.KMedianAlgorithm}) need a public universe U:
+ *       {@code --universe U.csv --metric l1|l2} (the input records are snapped to their nearest point of
+ *       U; a CSV input without {@code --universe} is an error — no universe is drawn implicitly), or
+ *       {@code --metric graph --graph EDGES} with {@code --input} a one-column CSV of node ids, or
+ *       {@code --metric graph} with {@code --input EDGES}: U is that graph and the demand set is every node
+ *       once. U and diam(U) are public, so these need no {@code --bounds}; kafka inputs are not supported.</li>
  * </ul>
  * A non-private algorithm with {@code --output kafka} is an error: its output may not be published; so is an
  * {@code epp} algorithm (EPP is batch-only and never shares a stream or a ledger with {@code dp} releases).
@@ -102,6 +109,16 @@ public final class BatchCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print the result as one JSON line.")
     boolean json;
 
+    @Option(names = "--universe", description = "CSV of the public universe U of the k-median algorithms.")
+    Path universe;
+
+    @Option(names = "--metric", description = "Metric of U for the k-median algorithms: l1, l2 (default with"
+            + " --universe) or graph.")
+    String metric;
+
+    @Option(names = "--graph", description = "Edge list (from,to,weight) of the public graph U (--metric graph).")
+    Path graph;
+
     @Override
     public Integer call() throws Exception {
         BatchAlgorithm alg = BatchAlgorithms.get(algorithm);
@@ -142,16 +159,22 @@ public final class BatchCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--epsilon: algorithm " + alg.name() + " is private (guarantee "
                     + alg.guarantee() + ") and needs --epsilon");
         }
-        // EPP calibrates nothing to bounds (its number of bags comes from the partition's own moments)
-        if (alg.isPrivate() && !BatchAlgorithm.EPP.equals(alg.guarantee()) && b == null) {
+        // EPP calibrates nothing to bounds (its number of bags comes from the partition's own moments);
+        // k-median algorithms take their sensitivity from the public universe's diameter
+        KMedianUniverse u = kmedianUniverse();
+        if (alg.isPrivate() && !BatchAlgorithm.EPP.equals(alg.guarantee()) && b == null && u == null) {
             throw new IllegalArgumentException("--bounds: algorithm " + alg.name() + " is private and needs declared"
                     + " bounds (--bounds or --config/--stream); bounds computed from the data would void its guarantee");
         }
         BatchParams params = new BatchParams(kk, epsilon == null ? Double.NaN : epsilon, b,
                 seed != null ? seed : spec != null ? spec.publicSeed() : 1L, nInit,
                 cells != null ? cells : spec != null ? spec.statsCells() : BatchParams.defaultCells(kk),
-                spec != null ? spec.statsCountFraction() : Double.NaN, spec != null ? spec.unitContribution() : 1);
+                spec != null ? spec.statsCountFraction() : Double.NaN, spec != null ? spec.unitContribution() : 1)
+                .withUniverse(u);
         if (input.startsWith(KAFKA_PREFIX)) {
+            if (u != null) {
+                throw new IllegalArgumentException("--input: kafka inputs are not supported with a k-median universe");
+            }
             return runKafka(alg, cfg, spec, params, toKafka);
         }
         return runFile(alg, params, toKafka);
@@ -242,7 +265,8 @@ public final class BatchCommand implements Callable<Integer> {
         if (!Files.isRegularFile(csv)) {
             throw new IllegalArgumentException("--input: no such file " + csv);
         }
-        Dataset data = DatasetLoader.loadCsv(csv);
+        Dataset data = params.universe() != null && graph == null && "graph".equals(metric)
+                ? allNodes(csv, params.universe()) : DatasetLoader.loadCsv(csv);
         double[][] points = new double[data.size()][];
         for (int i = 0; i < points.length; i++) {
             points[i] = data.points()[i].clone();
@@ -286,6 +310,45 @@ public final class BatchCommand implements Callable<Integer> {
                     dir.resolve("centroids.csv"));
         }
         return 0;
+    }
+
+    /** The k-median universe of --universe/--metric/--graph, or null when none is given. */
+    private KMedianUniverse kmedianUniverse() {
+        if (metric == null && universe == null && graph == null) {
+            return null;
+        }
+        String m = metric == null ? "l2" : metric;
+        if (m.equals("graph")) {
+            if (universe != null) {
+                throw new IllegalArgumentException("--universe: --metric graph takes the universe from --graph"
+                        + " (or from --input, an edge list)");
+            }
+            return KMedianUniverse.readEdgeList(graph != null ? graph : Path.of(input), graph != null ? "--graph"
+                    : "--input");
+        }
+        if (!m.equals("l1") && !m.equals("l2")) {
+            throw new IllegalArgumentException("--metric: expected l1, l2 or graph, was '" + m + "'");
+        }
+        if (graph != null) {
+            throw new IllegalArgumentException("--graph: needs --metric graph");
+        }
+        if (universe == null) {
+            throw new IllegalArgumentException("--universe: --metric " + m + " needs the public universe U as a CSV");
+        }
+        if (!Files.isRegularFile(universe)) {
+            throw new IllegalArgumentException("--universe: no such file " + universe);
+        }
+        return KMedianUniverse.vectors(DatasetLoader.loadCsv(universe).points(),
+                m.equals("l1") ? KMedianUniverse.Kind.L1 : KMedianUniverse.Kind.L2);
+    }
+
+    /** An edge-list input: the demand set is every node of the graph once. */
+    private static Dataset allNodes(Path edges, KMedianUniverse u) {
+        double[][] nodes = new double[u.size()][];
+        for (int v = 0; v < nodes.length; v++) {
+            nodes[v] = new double[] {v};
+        }
+        return new Dataset(edges.getFileName().toString(), nodes, null, org.dpclust.eval.DomainScaling.none());
     }
 
     static String centroidsCsv(double[][] centroids) {

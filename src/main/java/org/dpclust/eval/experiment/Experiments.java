@@ -16,6 +16,7 @@ public final class Experiments {
         register(new EppExperiment());
         register(new ExpDpExperiment(false));
         register(new ExpDpExperiment(true));
+        register(new KMedianPaperExperiment());
     }
 
     private Experiments() {}
