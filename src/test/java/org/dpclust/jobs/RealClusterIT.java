@@ -202,6 +202,15 @@ class RealClusterIT {
         return all;
     }
 
+    /** Cancels the job after a failure; a failure to cancel is attached to the original one, never replaces it. */
+    private static void cancelAfter(String job, Throwable failure) {
+        try {
+            cluster.cancel(job);
+        } catch (Exception | Error e) {
+            failure.addSuppressed(e);
+        }
+    }
+
     private static int completedCheckpoints(String jobId) {
         JsonNode cp = cluster.rest("/jobs/" + jobId + "/checkpoints");
         return cp == null ? 0 : cp.path("counts").path("completed").asInt();
@@ -226,9 +235,11 @@ class RealClusterIT {
             assertTrue(checkpointConfig.path("state_backend").asText().contains("RocksDB"),
                     "state backend: " + checkpointConfig.path("state_backend"));
             awaitReleases(c, expected(RELEASED_WINDOWS), Duration.ofSeconds(90));
-        } finally {
-            cluster.cancel(job);
+        } catch (Exception | Error e) {
+            cancelAfter(job, e);
+            throw e;
         }
+        cluster.cancel(job);
         undisturbed = committedReleases(c);
         assertEquals(expected(RELEASED_WINDOWS), undisturbed.keySet(), "2 streams x 7 windows, each once");
     }
@@ -268,9 +279,11 @@ class RealClusterIT {
             JsonNode restored = cluster.rest("/jobs/" + job + "/checkpoints").path("latest").path("restored");
             assertTrue(restored.has("id"), "the job was restored from a checkpoint: " + restored);
             System.out.printf("RealClusterIT: restored from checkpoint %s%n", restored.path("id").asText());
-        } finally {
-            cluster.cancel(job);
+        } catch (Exception | Error e) {
+            cancelAfter(job, e);
+            throw e;
         }
+        cluster.cancel(job);
         Map<String, byte[]> disturbed = committedReleases(c);
         assertEquals(undisturbed.keySet(), disturbed.keySet(), "the same (stream, window) releases, each once");
         for (String k : undisturbed.keySet()) {
