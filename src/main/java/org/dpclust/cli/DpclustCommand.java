@@ -12,6 +12,7 @@ import picocli.CommandLine.Command;
             GenerateCommand.class,
             ConsumeCommand.class,
             BatchCommand.class, EvaluateCommand.class, BenchCommand.class,
+            DashboardCommand.class,
             CommandLine.HelpCommand.class
         })
 public final class DpclustCommand implements Runnable {

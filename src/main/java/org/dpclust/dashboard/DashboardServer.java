@@ -1,0 +1,205 @@
+package org.dpclust.dashboard;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.dpclust.avro.BudgetStatus;
+import org.dpclust.avro.CentroidRelease;
+import org.dpclust.io.AvroCodec;
+import org.dpclust.io.TopicReader;
+
+/**
+ * The live view behind {@code dpclust dashboard}: a small HTTP server on 127.0.0.1 (the JDK's
+ * {@code com.sun.net.httpserver}) plus one background thread that follows the centroids and budget topics
+ * as a {@code read_committed} consumer, from the beginning, into a {@link DashboardState}.
+ *
+ * <p>Serves {@code /} (one self-contained HTML page: inline script and style, no external resources) and
+ * {@code /api/state} (the state as JSON, snake_case). Only published-side topics are read: centroid releases
+ * and budget events, never the input topic or the dead-letter queue. The follower waits for the topics to
+ * exist (it never creates them: a consumer's metadata request could auto-create the budget topic without
+ * compaction) and skips undecodable records, counting them. {@link #start} binds and starts;
+ * {@link #close} stops both.
+ */
+public final class DashboardServer implements AutoCloseable {
+    private static final String PAGE_RESOURCE = "dashboard.html";
+
+    private final String bootstrapServers;
+    private final String centroidsTopic;
+    private final String budgetTopic;
+    private final int requestedPort;
+    private final DashboardState state = new DashboardState();
+    private final ObjectMapper json = new ObjectMapper();
+    private volatile boolean running;
+    private HttpServer http;
+    private Thread follower;
+
+    /** @param port the port to bind on 127.0.0.1; 0 for a free one (see {@link #port()}) */
+    public DashboardServer(String bootstrapServers, String centroidsTopic, String budgetTopic, int port) {
+        this.bootstrapServers = bootstrapServers;
+        this.centroidsTopic = centroidsTopic;
+        this.budgetTopic = budgetTopic;
+        this.requestedPort = port;
+    }
+
+    /** Binds the HTTP server and starts following the topics; returns this. */
+    public DashboardServer start() throws IOException {
+        byte[] page;
+        try (InputStream in = DashboardServer.class.getResourceAsStream(PAGE_RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException("missing resource " + PAGE_RESOURCE);
+            }
+            page = in.readAllBytes();
+        }
+        http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), requestedPort), 0);
+        http.createContext("/", ex -> {
+            if (!ex.getRequestURI().getPath().equals("/")) {
+                send(ex, 404, "text/plain; charset=utf-8", "not found\n".getBytes(StandardCharsets.UTF_8));
+            } else {
+                send(ex, 200, "text/html; charset=utf-8", page);
+            }
+        });
+        http.createContext("/api/state", ex -> send(ex, 200, "application/json",
+                json.writeValueAsBytes(state.snapshot())));
+        http.setExecutor(Executors.newFixedThreadPool(2, r -> {
+            Thread t = new Thread(r, "dashboard-http");
+            t.setDaemon(true);
+            return t;
+        }));
+        running = true;
+        follower = new Thread(this::follow, "dashboard-follower");
+        follower.setDaemon(true);
+        follower.start();
+        http.start();
+        return this;
+    }
+
+    /** The bound port. */
+    public int port() {
+        return http.getAddress().getPort();
+    }
+
+    /** {@code http://127.0.0.1:PORT/}. */
+    public String url() {
+        return "http://127.0.0.1:" + port() + "/";
+    }
+
+    /** The state the page is drawn from (what {@code /api/state} serves). */
+    public DashboardState state() {
+        return state;
+    }
+
+    private static void send(HttpExchange ex, int status, String type, byte[] body) throws IOException {
+        ex.getResponseHeaders().set("Content-Type", type);
+        ex.getResponseHeaders().set("Cache-Control", "no-store");
+        ex.sendResponseHeaders(status, body.length);
+        try (OutputStream out = ex.getResponseBody()) {
+            out.write(body);
+        }
+    }
+
+    private void follow() {
+        AvroCodec<CentroidRelease> centroids = AvroCodec.centroids();
+        AvroCodec<BudgetStatus> budget = AvroCodec.budget();
+        while (running) {
+            try {
+                awaitTopics();
+                try (TopicReader releases = new TopicReader(bootstrapServers, centroidsTopic);
+                        TopicReader events = new TopicReader(bootstrapServers, budgetTopic)) {
+                    while (running) {
+                        releases.poll(Duration.ofMillis(200), r -> {
+                            try {
+                                state.add(centroids.decode(r.value()));
+                            } catch (IOException e) {
+                                state.skipped();
+                            }
+                        });
+                        events.poll(Duration.ofMillis(200), r -> {
+                            try {
+                                state.add(budget.decode(r.value()));
+                            } catch (IOException e) {
+                                state.skipped();
+                            }
+                        });
+                    }
+                }
+            } catch (RuntimeException e) {
+                if (!running) {
+                    return;
+                }
+                Throwable cause = e.getCause() != null ? e.getCause() : e;
+                System.err.println("dpclust dashboard: " + e.getMessage() + " (" + cause + "); retrying");
+                pause(2000);
+            }
+        }
+    }
+
+    /** Blocks until both topics exist (or the server stops). */
+    private void awaitTopics() {
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
+        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000);
+        Admin admin = Admin.create(p);
+        try {
+            boolean told = false;
+            while (running) {
+                Set<String> names = admin.listTopics().names().get(10, TimeUnit.SECONDS);
+                if (names.contains(centroidsTopic) && names.contains(budgetTopic)) {
+                    return;
+                }
+                if (!told) {
+                    System.err.printf("dpclust dashboard: waiting for topics %s and %s on %s%n", centroidsTopic,
+                            budgetTopic, bootstrapServers);
+                    told = true;
+                }
+                pause(1000);
+            }
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("cannot list topics on " + bootstrapServers + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        } finally {
+            admin.close(Duration.ZERO); // do not wait for a pending request when stopping
+        }
+    }
+
+    private static void pause(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Stops the HTTP server and the follower. */
+    @Override
+    public void close() {
+        running = false;
+        if (http != null) {
+            http.stop(0);
+            ((java.util.concurrent.ExecutorService) http.getExecutor()).shutdownNow();
+        }
+        if (follower != null) {
+            follower.interrupt(); // ends a blocked metadata wait; the follower exits once it sees !running
+            try {
+                follower.join(5000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

@@ -1,0 +1,83 @@
+package org.dpclust.dashboard;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.dpclust.avro.BudgetStatus;
+import org.dpclust.avro.CentroidRelease;
+import org.dpclust.cli.AvroJson;
+
+/**
+ * What the dashboard shows, built only from published-side records: {@link CentroidRelease}s from the
+ * centroids topic and {@link BudgetStatus} events from the budget topic (never the input or the DLQ).
+ *
+ * <p>Per stream, releases are kept in window order, one per (window start, window end, algorithm): a replayed
+ * window encodes byte-identically, so a later copy replaces an earlier one. Budget events are kept per
+ * (kind, window start, algorithm), latest wins, as the compacted budget topic would keep them. {@link #snapshot}
+ * returns a JSON-ready map with the schemas' snake_case field names. Thread-safe.
+ */
+public final class DashboardState {
+    private final Map<String, Map<String, Map<String, Object>>> releases = new TreeMap<>();
+    private final Map<String, Map<String, Map<String, Object>>> budget = new TreeMap<>();
+    private long recordsRead;
+    private long undecodable;
+
+    public synchronized void add(CentroidRelease r) {
+        recordsRead++;
+        String key = r.getWindowStart().toEpochMilli() + "|" + r.getWindowEnd().toEpochMilli() + "|" + r.getAlgorithm();
+        releases.computeIfAbsent(r.getStreamId(), s -> new TreeMap<>(DashboardState::byWindow))
+                .put(key, AvroJson.toMap(r));
+    }
+
+    public synchronized void add(BudgetStatus b) {
+        recordsRead++;
+        String key = b.getWindowStart().toEpochMilli() + "|" + b.getKind() + "|" + b.getAlgorithm();
+        budget.computeIfAbsent(b.getStreamId(), s -> new TreeMap<>(DashboardState::byWindow))
+                .put(key, AvroJson.toMap(b));
+    }
+
+    /** Counts a record that could not be decoded (it is skipped, but counts as read). */
+    public synchronized void skipped() {
+        recordsRead++;
+        undecodable++;
+    }
+
+    /** Number of releases held, over all streams. */
+    public synchronized int releaseCount() {
+        return releases.values().stream().mapToInt(Map::size).sum();
+    }
+
+    /**
+     * {@code {records_read (decoded or not), undecodable, streams: [{stream_id, dimension, releases: [...], budget_events:
+     * [...]}]}}, streams by id, releases and events by window.
+     */
+    public synchronized Map<String, Object> snapshot() {
+        TreeMap<String, Object> ids = new TreeMap<>();
+        releases.keySet().forEach(id -> ids.put(id, id));
+        budget.keySet().forEach(id -> ids.put(id, id));
+        List<Map<String, Object>> streams = new ArrayList<>();
+        for (String id : ids.keySet()) {
+            Map<String, Object> s = new LinkedHashMap<>();
+            List<Map<String, Object>> rel = new ArrayList<>(releases.getOrDefault(id, Map.of()).values());
+            s.put("stream_id", id);
+            s.put("dimension", rel.isEmpty() ? null : ((List<?>) rel.get(rel.size() - 1).get("domain_lower")).size());
+            s.put("releases", rel);
+            s.put("budget_events", new ArrayList<>(budget.getOrDefault(id, Map.of()).values()));
+            streams.add(s);
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("records_read", recordsRead);
+        out.put("undecodable", undecodable);
+        out.put("streams", streams);
+        return out;
+    }
+
+    /** Keys start with the window start in epoch millis: order numerically by it, then by the rest. */
+    private static int byWindow(String a, String b) {
+        long wa = Long.parseLong(a.substring(0, a.indexOf('|')));
+        long wb = Long.parseLong(b.substring(0, b.indexOf('|')));
+        return wa != wb ? Long.compare(wa, wb) : a.compareTo(b);
+    }
+}

@@ -1,0 +1,63 @@
+package org.dpclust.dashboard;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.dpclust.avro.BudgetEventKind;
+import org.dpclust.avro.BudgetStatus;
+import org.dpclust.avro.CentroidRelease;
+import org.junit.jupiter.api.Test;
+
+class DashboardStateTest {
+    private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+
+    private static CentroidRelease release(String stream, int window, double x) {
+        return CentroidRelease.newBuilder().setStreamId(stream)
+                .setWindowStart(T0.plusSeconds(10L * window)).setWindowEnd(T0.plusSeconds(10L * window + 10))
+                .setAlgorithm("stats").setMode("stream").setK(1).setCentroids(List.of(List.of(x, 1.0, 2.0)))
+                .setWeights(List.of(5.0)).setEpsilon(1.0).setSpent(window + 1.0).setCap(10.0)
+                .setBudgetPeriodStart(T0).setBudgetPeriodEnd(T0.plusSeconds(86_400)).setNeighbouring("add-remove")
+                .setPrivacyUnit("record").setGuarantee("dp").setDomainLower(List.of(0.0, 0.0, 0.0))
+                .setDomainUpper(List.of(10.0, 10.0, 10.0)).build();
+    }
+
+    private static BudgetStatus charge(String stream, int window, double total) {
+        return BudgetStatus.newBuilder().setStreamId(stream).setKind(BudgetEventKind.CHARGE).setSource("stream")
+                .setAlgorithm("stats").setWindowStart(T0.plusSeconds(10L * window))
+                .setWindowEnd(T0.plusSeconds(10L * window + 10)).setEpsilon(1.0).setWindowTotal(total)
+                .setSpent(total).setCap(10.0).setPeriodStart(T0).setPeriodEnd(T0.plusSeconds(86_400))
+                .setPrivacyUnit("record").build();
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void keepsReleasesInWindowOrderOnePerWindowAndTheLatestBudgetEventPerKey() {
+        DashboardState state = new DashboardState();
+        state.add(release("b", 10, 3.0));
+        state.add(release("b", 2, 1.0));
+        state.add(release("b", 2, 1.0)); // a replayed window: same release again
+        state.add(release("a", 0, 4.0));
+        state.add(charge("b", 2, 1.0));
+        state.add(charge("b", 2, 2.0)); // the latest total per ledger key wins, as on the compacted topic
+        state.skipped();
+
+        Map<String, Object> snap = state.snapshot();
+        assertEquals(7L, snap.get("records_read"));
+        assertEquals(1L, snap.get("undecodable"));
+        List<Map<String, Object>> streams = (List<Map<String, Object>>) snap.get("streams");
+        assertEquals(List.of("a", "b"), streams.stream().map(s -> s.get("stream_id")).toList());
+        Map<String, Object> b = streams.get(1);
+        assertEquals(3, b.get("dimension"));
+        List<Map<String, Object>> rel = (List<Map<String, Object>>) b.get("releases");
+        assertEquals(List.of("2026-01-01T00:00:20Z", "2026-01-01T00:01:40Z"),
+                rel.stream().map(r -> r.get("window_start")).toList(), "numeric window order, not string order of keys");
+        assertEquals(List.of(List.of(1.0, 1.0, 2.0)), rel.get(0).get("centroids"));
+        List<Map<String, Object>> events = (List<Map<String, Object>>) b.get("budget_events");
+        assertEquals(1, events.size());
+        assertEquals(2.0, events.get(0).get("spent"));
+        assertEquals("CHARGE", events.get(0).get("kind"));
+        assertEquals(3, state.releaseCount());
+    }
+}
