@@ -50,7 +50,8 @@ public final class KMedianUniverse implements Serializable {
     private final double[] weight;
     private final String digest;
     private transient Metric metric;
-    private transient double diameter = Double.NaN;
+    /** Not transient: a transient NaN would deserialize as 0.0 and pass for a computed diameter. */
+    private double diameter = Double.NaN;
 
     private KMedianUniverse(Kind kind, double[][] points, int nodes, int[] from, int[] to, double[] weight) {
         this.kind = kind;

@@ -50,7 +50,8 @@ import picocli.CommandLine.Option;
  *       U; a CSV input without {@code --universe} is an error — no universe is drawn implicitly), or
  *       {@code --metric graph --graph EDGES} with {@code --input} a one-column CSV of node ids, or
  *       {@code --metric graph} with {@code --input EDGES}: U is that graph and the demand set is every node
- *       once. U and diam(U) are public, so these need no {@code --bounds}; kafka inputs are not supported.</li>
+ *       once. U and diam(U) are public, so these need no {@code --bounds}. A kafka input works with an l1/l2
+ *       universe: each record of the public interval is snapped to its nearest point of U.</li>
  * </ul>
  * A non-private algorithm with {@code --output kafka} is an error: its output may not be published; so is an
  * {@code epp} algorithm (EPP is batch-only and never shares a stream or a ledger with {@code dp} releases).
@@ -172,8 +173,13 @@ public final class BatchCommand implements Callable<Integer> {
                 spec != null ? spec.statsCountFraction() : Double.NaN, spec != null ? spec.unitContribution() : 1)
                 .withUniverse(u);
         if (input.startsWith(KAFKA_PREFIX)) {
-            if (u != null) {
-                throw new IllegalArgumentException("--input: kafka inputs are not supported with a k-median universe");
+            if (u != null && u.kind() == KMedianUniverse.Kind.GRAPH) {
+                throw new IllegalArgumentException("--input: a kafka input carries feature vectors; a graph universe "
+                        + "(--metric graph) needs a CSV of node ids");
+            }
+            if (u != null && spec != null && u.coordinates(0).length != spec.dimension()) {
+                throw new IllegalArgumentException("--universe: its points have dimension " + u.coordinates(0).length
+                        + ", stream '" + spec.id() + "' declares " + spec.dimension());
             }
             return runKafka(alg, cfg, spec, params, toKafka);
         }

@@ -172,6 +172,64 @@ class BatchJobIT {
         assertEquals(1.0, refused.getSpent(), 1e-12, "a refusal reports the spend before it");
     }
 
+    /** A k-median algorithm over a public universe on a bounded Kafka topic: one committed dp release, charged. */
+    @Test
+    void dpHstLocalSearchOnAKafkaTopicSnapsRecordsToThePublicUniverse(@TempDir Path dir) throws Exception {
+        String input = "batch-it-kmedian.in";
+        Path config = dir.resolve("dpclust.yaml");
+        Files.writeString(config, yaml().replace("input: " + INPUT, "input: " + input)
+                .replace("transactional_id_prefix: batch-it", "transactional_id_prefix: batch-it-kmedian")
+                .replace("id: fleet", "id: depot").replace("budget_cap: 1.5", "budget_cap: 10")
+                .replace("topics:", "topics:\n    centroids: kmedian.centroids\n    budget: kmedian.budget"));
+        Path secret = dir.resolve("secret.hex");
+        Files.writeString(secret, "8f1e2d3c4b5a69788796a5b4c3d2e1f0");
+        Path universe = dir.resolve("universe.csv");
+        StringBuilder u = new StringBuilder("x1,x2\n");
+        SplittableRandom pub = new SplittableRandom(9); // public randomness (not privacy noise)
+        for (int i = 0; i < 300; i++) {
+            u.append(100 * pub.nextDouble()).append(',').append(100 * pub.nextDouble()).append('\n');
+        }
+        Files.writeString(universe, u.toString());
+        DpclustConfig cfg = ConfigLoader.load(config);
+        TopicAdmin.ensureTopics(cfg.kafka(), 1);
+        SplittableRandom rng = new SplittableRandom(43); // public randomness (not privacy noise)
+        try (TelemetryProducer p = new TelemetryProducer(kafka.bootstrapServers(), input)) {
+            for (int i = 0; i < 1500; i++) {
+                double[] c = CENTERS[i % 3];
+                p.send("depot", "dev-" + (i % 50), T0.toEpochMilli() + i * 300L,
+                        new double[] {c[0] + 2 * rng.nextGaussian(), c[1] + 2 * rng.nextGaussian()});
+            }
+        }
+        CommandLine cl = DpclustCommand.commandLine();
+        StringWriter err = new StringWriter();
+        cl.setErr(new PrintWriter(err, true));
+        int exit = cl.execute("batch", "--algorithm", "dp-hst-local-search", "--input", "kafka:" + input, "--config",
+                config.toString(), "--stream", "depot", "--universe", universe.toString(), "--metric", "l2",
+                "--from", T0.toString(), "--to", T1.toString(), "--epsilon", "1.0", "--output", "kafka",
+                "--secret-file", secret.toString());
+        assertEquals(0, exit, err.toString());
+        List<CentroidRelease> published = readAll(cfg.kafka().centroidsTopic(), AvroCodec.centroids());
+        assertEquals(1, published.size());
+        CentroidRelease r = published.get(0);
+        assertEquals("dp-hst-local-search", r.getAlgorithm());
+        assertEquals("dp", r.getGuarantee());
+        assertEquals(3, r.getK());
+        List<String> rows = List.of(u.toString().split("\n")).subList(1, 301);
+        for (List<Double> c : r.getCentroids()) {
+            double nearest = Double.POSITIVE_INFINITY;
+            for (String row : rows) {
+                String[] xy = row.split(",");
+                nearest = Math.min(nearest, Math.hypot(c.get(0) - Double.parseDouble(xy[0]),
+                        c.get(1) - Double.parseDouble(xy[1])));
+            }
+            assertTrue(nearest < 1e-4, "a centre is a point of the public universe: " + c + " (" + nearest + ")");
+        }
+        List<BudgetStatus> statuses = readAll(cfg.kafka().budgetTopic(), AvroCodec.budget());
+        assertEquals(1, statuses.size());
+        assertEquals(BudgetEventKind.CHARGE, statuses.get(0).getKind());
+        assertEquals("dp-hst-local-search", statuses.get(0).getAlgorithm());
+    }
+
     private static <T extends org.apache.avro.specific.SpecificRecordBase> List<T> readAll(String topic,
             AvroCodec<T> codec) throws Exception {
         List<T> out = new ArrayList<>();
