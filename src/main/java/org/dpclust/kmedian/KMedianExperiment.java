@@ -192,22 +192,7 @@ public final class KMedianExperiment {
 
     /** Δ = 2 ecc(c), c the point of U nearest to U's mean: a valid public bound on diam(U). */
     static double diameterBound(double[][] points, Metric metric) {
-        double[] mean = new double[points[0].length];
-        for (double[] p : points) {
-            for (int t = 0; t < mean.length; t++) {
-                mean[t] += p[t] / points.length;
-            }
-        }
-        VectorMetric vm = (VectorMetric) metric;
-        int c = 0;
-        double best = Double.POSITIVE_INFINITY;
-        for (int i = 0; i < points.length; i++) {
-            double d = vm.between(points[i], mean);
-            if (d < best) {
-                best = d;
-                c = i;
-            }
-        }
+        int c = org.dpclust.geometry.Diameters.nearestToMean(points, (VectorMetric) metric);
         double ecc = 0;
         for (int j = 0; j < points.length; j++) {
             ecc = Math.max(ecc, metric.distance(c, j));
