@@ -25,6 +25,7 @@ public final class BatchAlgorithms {
         register(new BaselineAlgorithm("dplloyd"));
         register(new BaselineAlgorithm("su"));
         register(new BaselineAlgorithm("dwork"));
+        register(new CkmAlgorithm());
     }
 
     private BatchAlgorithms() {}
