@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
             StreamCommand.class,
             GenerateCommand.class,
             ConsumeCommand.class,
-            BatchCommand.class, EvaluateCommand.class,
+            BatchCommand.class, EvaluateCommand.class, BenchCommand.class,
             CommandLine.HelpCommand.class
         })
 public final class DpclustCommand implements Runnable {
