@@ -16,6 +16,8 @@ public final class Experiments {
         register(new EppExperiment());
         register(new ExpDpExperiment(false));
         register(new ExpDpExperiment(true));
+        register(new CkmEvaluation(false));
+        register(new CkmEvaluation(true));
     }
 
     private Experiments() {}
