@@ -6,28 +6,25 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.SplittableRandom;
 import org.dpclust.eval.ClusteringMetrics;
+import org.dpclust.eval.DriftingGaussianMixture;
 import org.dpclust.geometry.DomainBounds;
 import org.dpclust.privacy.PrivacyLedger;
 import org.dpclust.privacy.PrivacySecret;
 import org.junit.jupiter.api.Test;
 
-/** {@code ckm} through the registry and {@link SnapshotRelease}, on three well-separated blobs. */
+/** {@code ckm} through the registry and {@link SnapshotRelease}, on three well-separated public blobs. */
 class CkmAlgorithmTest {
     private static final PrivacySecret SECRET = PrivacySecret.fromHex("00112233445566778899aabbccddeeff");
     private static final DomainBounds BOX = new DomainBounds(new double[] {0, 0}, new double[] {100, 100});
-    private static final double[][] CENTERS = {{20, 20}, {50, 80}, {80, 30}};
     private static final PrivacyLedger.Interval INTERVAL = new PrivacyLedger.Interval(0, 1000);
+    /** Three well-separated public blobs (sd 2 % of the box width) in the declared box. */
+    private static final DriftingGaussianMixture MIXTURE =
+            new DriftingGaussianMixture(BOX.lowerCopy(), BOX.upperCopy(), 3, 0.02, 0.0, 9);
+    private static final double[][] CENTERS = MIXTURE.centers(0);
 
-    private static double[][] blobs(int n, long seed) {
-        SplittableRandom rng = new SplittableRandom(seed); // public randomness (not privacy noise)
-        double[][] p = new double[n][];
-        for (int i = 0; i < n; i++) {
-            double[] c = CENTERS[i % CENTERS.length];
-            p[i] = new double[] {c[0] + 2 * rng.nextGaussian(), c[1] + 2 * rng.nextGaussian()};
-        }
-        return p;
+    private static double[][] blobs(int n, long window) {
+        return MIXTURE.sample((int) window, n);
     }
 
     private static BatchParams params(double epsilon, DomainBounds bounds) {
