@@ -29,6 +29,7 @@ public final class BatchAlgorithms {
         register(KMedianAlgorithm.localSearch());
         register(KMedianAlgorithm.dpLocalSearch());
         register(KMedianAlgorithm.dpHstLocalSearch());
+        register(new CkmAlgorithm());
     }
 
     private BatchAlgorithms() {}

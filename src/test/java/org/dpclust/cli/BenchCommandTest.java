@@ -12,7 +12,53 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
+/** {@code dpclust bench sketch --quick}: runs and prints the documented keys. */
 class BenchCommandTest {
+    private static String run(String... args) {
+        ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+        PrintStream stdout = System.out;
+        System.setOut(new PrintStream(buffer, true, StandardCharsets.UTF_8));
+        try {
+            assertEquals(0, DpclustCommand.commandLine().execute(args));
+        } finally {
+            System.setOut(stdout);
+        }
+        return buffer.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void quickSketchBenchPrintsJsonRowsWithTheKeys() throws Exception {
+        List<JsonNode> rows = new ArrayList<>();
+        for (String line : run("bench", "sketch", "--quick", "--json").split("\n")) {
+            if (!line.isBlank()) {
+                rows.add(new ObjectMapper().readTree(line));
+            }
+        }
+        assertEquals(4, rows.size(), rows.toString());
+        for (int i = 0; i < 3; i++) {
+            JsonNode r = rows.get(i);
+            for (String key : List.of("benchmark", "r", "ns_per_record", "records_per_second", "cores", "jvm")) {
+                assertTrue(r.has(key), "row without " + key + ": " + r);
+            }
+            assertEquals("sketch-update", r.get("benchmark").asText());
+            assertTrue(r.get("ns_per_record").asDouble() > 0, r.toString());
+        }
+        assertEquals(List.of(100, 10, 1), List.of(rows.get(0).get("r").asInt(), rows.get(1).get("r").asInt(),
+                rows.get(2).get("r").asInt()));
+        JsonNode decode = rows.get(3);
+        assertEquals("clompr-decode", decode.get("benchmark").asText());
+        assertTrue(decode.get("decode_seconds").asDouble() > 0, decode.toString());
+        assertTrue(decode.has("cores") && decode.has("jvm"), decode.toString());
+    }
+
+    @Test
+    void withoutJsonPrintsAMarkdownTable() {
+        String out = run("bench", "sketch", "--quick");
+        assertTrue(out.startsWith("| benchmark | r |"), out);
+        assertTrue(out.contains("ns_per_record") && out.contains("decode_seconds") && out.contains("sketch-update"),
+                out);
+    }
+
     @Test
     void quickKmedianBenchPrintsTimingRowsWithBenchmarkCoresAndJvm() throws Exception {
         ByteArrayOutputStream buffer = new ByteArrayOutputStream();

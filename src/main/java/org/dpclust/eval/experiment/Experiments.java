@@ -17,6 +17,8 @@ public final class Experiments {
         register(new ExpDpExperiment(false));
         register(new ExpDpExperiment(true));
         register(new KMedianPaperExperiment());
+        register(new CkmEvaluation(false));
+        register(new CkmEvaluation(true));
     }
 
     private Experiments() {}

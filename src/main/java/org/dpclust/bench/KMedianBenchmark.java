@@ -1,4 +1,4 @@
-package org.dpclust.eval.bench;
+package org.dpclust.bench;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
