@@ -11,10 +11,16 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.dpclust.avro.TelemetryRecord;
 
-/** Writes telemetry (or deliberately malformed bytes) to the input topic, keyed by stream id. */
+/**
+ * Writes telemetry (or deliberately malformed bytes) to the input topic, keyed by stream id. Nothing is lost
+ * silently: a send that fails (e.g. its delivery timed out) is remembered, and {@link #flush()} throws.
+ */
 public final class TelemetryProducer implements AutoCloseable {
     private final KafkaProducer<byte[], byte[]> producer;
     private final String topic;
+    private final java.util.concurrent.atomic.AtomicLong failed = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicReference<Exception> firstFailure =
+            new java.util.concurrent.atomic.AtomicReference<>();
     private final AvroCodec<TelemetryRecord> codec = AvroCodec.telemetry();
 
     public TelemetryProducer(String bootstrapServers, String topic) {
@@ -45,16 +51,34 @@ public final class TelemetryProducer implements AutoCloseable {
 
     /** Sends arbitrary bytes (malformed-input tests and demos). */
     public void sendRaw(String key, byte[] value) {
-        producer.send(new ProducerRecord<>(topic, key == null ? null : key.getBytes(StandardCharsets.UTF_8), value));
+        producer.send(new ProducerRecord<>(topic, key == null ? null : key.getBytes(StandardCharsets.UTF_8), value),
+                (meta, e) -> {
+                    if (e != null) {
+                        failed.incrementAndGet();
+                        firstFailure.compareAndSet(null, e);
+                    }
+                });
     }
 
-    /** Blocks until everything sent so far is acknowledged. */
+    /**
+     * Blocks until everything sent so far is acknowledged.
+     *
+     * @throws IllegalStateException if any record could not be written
+     */
     public void flush() {
         producer.flush();
+        if (failed.get() > 0) {
+            throw new IllegalStateException(failed.get() + " record(s) could not be written to " + topic + ": "
+                    + firstFailure.get().getMessage(), firstFailure.get());
+        }
     }
 
     @Override
     public void close() {
-        producer.close();
+        try {
+            flush();
+        } finally {
+            producer.close();
+        }
     }
 }

@@ -33,11 +33,37 @@ public final class TopicAdmin {
             if (!create.isEmpty()) {
                 admin.createTopics(create).all().get(30, TimeUnit.SECONDS);
             }
+            awaitLeaders(admin, List.of(k.inputTopic(), k.centroidsTopic(), k.sketchesTopic(), k.dlqTopic(),
+                    k.budgetTopic()));
         } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
             throw new IllegalStateException("cannot create topics on " + k.bootstrapServers() + ": " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while creating topics", e);
+        }
+    }
+
+    /**
+     * Waits (up to 30 s) until every partition of the topics has a leader, so that nothing written right
+     * after creation waits on metadata (a producer would otherwise retry until its delivery timeout).
+     */
+    private static void awaitLeaders(Admin admin, List<String> topics) throws InterruptedException, ExecutionException,
+            java.util.concurrent.TimeoutException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            boolean ready = true;
+            for (var d : admin.describeTopics(topics).allTopicNames().get(30, TimeUnit.SECONDS).values()) {
+                for (var p : d.partitions()) {
+                    ready &= p.leader() != null && !p.leader().isEmpty();
+                }
+            }
+            if (ready) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("topics " + topics + " have partitions without a leader after 30 s");
+            }
+            Thread.sleep(50);
         }
     }
 
