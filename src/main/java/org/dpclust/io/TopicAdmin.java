@@ -52,10 +52,17 @@ public final class TopicAdmin {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (true) {
             boolean ready = true;
-            for (var d : admin.describeTopics(topics).allTopicNames().get(30, TimeUnit.SECONDS).values()) {
-                for (var p : d.partitions()) {
-                    ready &= p.leader() != null && !p.leader().isEmpty();
+            try {
+                for (var d : admin.describeTopics(topics).allTopicNames().get(30, TimeUnit.SECONDS).values()) {
+                    for (var p : d.partitions()) {
+                        ready &= p.leader() != null && !p.leader().isEmpty();
+                    }
                 }
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof org.apache.kafka.common.errors.RetriableException)) {
+                    throw e;
+                }
+                ready = false; // e.g. UnknownTopicOrPartition while a new topic's metadata propagates
             }
             if (ready) {
                 return;
