@@ -41,10 +41,48 @@ public final class EmbeddedKafka implements AutoCloseable {
             }
             c.startup();
             c.waitForReadyBrokers();
+            warmUp(c.bootstrapServers());
             return new EmbeddedKafka(c);
         } catch (Exception e) {
             throw new IllegalStateException("cannot start the in-process Kafka broker: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Right after start-up the first produce to a fresh broker occasionally never completes (its batch expires
+     * after the producer's 120 s delivery timeout), which would silently lose the first records written. So
+     * start() only returns once an idempotent producer has had one record acknowledged: each attempt uses a
+     * fresh producer with short timeouts, for up to 3 minutes.
+     */
+    private static void warmUp(String bootstrap) throws Exception {
+        java.util.Properties admin = new java.util.Properties();
+        admin.put("bootstrap.servers", bootstrap);
+        try (org.apache.kafka.clients.admin.Admin a = org.apache.kafka.clients.admin.Admin.create(admin)) {
+            a.createTopics(java.util.List.of(new org.apache.kafka.clients.admin.NewTopic("__dpclust_warmup", 1, (short) 1)))
+                    .all().get(30, java.util.concurrent.TimeUnit.SECONDS);
+        }
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(3);
+        Exception last = null;
+        while (System.nanoTime() < deadline) {
+            java.util.Properties p = new java.util.Properties();
+            p.put("bootstrap.servers", bootstrap);
+            p.put("key.serializer", org.apache.kafka.common.serialization.ByteArraySerializer.class.getName());
+            p.put("value.serializer", org.apache.kafka.common.serialization.ByteArraySerializer.class.getName());
+            p.put("acks", "all");
+            p.put("request.timeout.ms", 5000);
+            p.put("delivery.timeout.ms", 10000);
+            p.put("max.block.ms", 10000);
+            try (org.apache.kafka.clients.producer.KafkaProducer<byte[], byte[]> producer =
+                    new org.apache.kafka.clients.producer.KafkaProducer<>(p)) {
+                producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>("__dpclust_warmup", new byte[] {1}))
+                        .get(15, java.util.concurrent.TimeUnit.SECONDS);
+                return;
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException
+                    | org.apache.kafka.common.KafkaException e) {
+                last = e;
+            }
+        }
+        throw new IllegalStateException("the in-process broker accepted no record within 3 minutes", last);
     }
 
     public String bootstrapServers() {
