@@ -31,6 +31,12 @@ public final class TelemetryProducer implements AutoCloseable {
         p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
         p.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
+        // Ordered, acknowledged writes without the idempotent producer's per-partition sequence state: with it,
+        // a partition of a freshly created topic occasionally stalled until its batches expired (120 s).
+        // One request in flight keeps the order across retries; a lost response is retried after 10 s.
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false);
+        p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
+        p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
         this.producer = new KafkaProducer<>(p);
         this.topic = topic;
     }
