@@ -4,15 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import org.dpclust.cli.DpclustCommand;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,23 +20,7 @@ class CkmEvaluationTest {
 
     @Test
     void quickRunPrintsRowsWithTheKeysAndWritesTheReport(@TempDir Path out) throws Exception {
-        ByteArrayOutputStream buffer = new ByteArrayOutputStream();
-        PrintStream stdout = System.out;
-        int exit;
-        System.setOut(new PrintStream(buffer, true, StandardCharsets.UTF_8));
-        try {
-            exit = DpclustCommand.commandLine().execute("evaluate", "ckm", "--quick", "--json", "--out",
-                    out.toString());
-        } finally {
-            System.setOut(stdout);
-        }
-        assertEquals(0, exit);
-        List<JsonNode> rows = new ArrayList<>();
-        for (String line : buffer.toString(StandardCharsets.UTF_8).split("\n")) {
-            if (!line.isBlank()) {
-                rows.add(new ObjectMapper().readTree(line));
-            }
-        }
+        List<JsonNode> rows = EvaluateRun.jsonRows("ckm", "--quick", "--json", "--out", out.toString());
         // quick: gaussian_mixture 2 alpha_r x 2 epsilons, s1 one cell
         assertEquals(5, rows.size(), rows.toString());
         for (JsonNode r : rows) {

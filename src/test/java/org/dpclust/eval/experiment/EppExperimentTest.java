@@ -4,17 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import org.dpclust.cli.DpclustCommand;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,24 +18,7 @@ class EppExperimentTest {
 
     @Test
     void quickRunPrintsRowsWithTheIssueKeysAndWritesTheReport(@TempDir Path out) throws Exception {
-        ByteArrayOutputStream buffer = new ByteArrayOutputStream();
-        PrintStream stdout = System.out;
-        int exit;
-        System.setOut(new PrintStream(buffer, true, StandardCharsets.UTF_8));
-        try {
-            exit = DpclustCommand.commandLine().execute("evaluate", "epp", "--quick", "--json", "--out",
-                    out.toString());
-        } finally {
-            System.setOut(stdout);
-        }
-        assertEquals(0, exit);
-        ObjectMapper mapper = new ObjectMapper();
-        List<JsonNode> rows = new ArrayList<>();
-        for (String line : buffer.toString(StandardCharsets.UTF_8).split("\n")) {
-            if (!line.isBlank()) {
-                rows.add(mapper.readTree(line));
-            }
-        }
+        List<JsonNode> rows = EvaluateRun.jsonRows("epp", "--quick", "--json", "--out", out.toString());
         // 3 data sets x 4 methods x (5 epsilons + 4 fractions)
         assertEquals(3 * 4 * (EppExperiment.EPSILONS.length + EppExperiment.FRACTIONS.length), rows.size());
         Set<String> methods = new TreeSet<>();

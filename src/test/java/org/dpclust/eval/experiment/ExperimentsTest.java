@@ -5,17 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import org.dpclust.cli.DpclustCommand;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,24 +22,7 @@ class ExperimentsTest {
 
     @Test
     void quickStatsRunPrintsRowsWithTheExpectedKeysAndWritesTheReport(@TempDir Path out) throws Exception {
-        ByteArrayOutputStream buffer = new ByteArrayOutputStream();
-        PrintStream stdout = System.out;
-        int exit;
-        System.setOut(new PrintStream(buffer, true, StandardCharsets.UTF_8));
-        try {
-            exit = DpclustCommand.commandLine().execute("evaluate", "stats", "--quick", "--json", "--out",
-                    out.toString());
-        } finally {
-            System.setOut(stdout);
-        }
-        assertEquals(0, exit);
-        ObjectMapper mapper = new ObjectMapper();
-        List<JsonNode> rows = new ArrayList<>();
-        for (String line : buffer.toString(StandardCharsets.UTF_8).split("\n")) {
-            if (!line.isBlank()) {
-                rows.add(mapper.readTree(line));
-            }
-        }
+        List<JsonNode> rows = EvaluateRun.jsonRows("stats", "--quick", "--json", "--out", out.toString());
         // quick: drifting mixture 3 windows + s1 2 windows, 4 epsilons each
         assertEquals((3 + 2) * StatsReplayExperiment.EPSILONS.length, rows.size());
         Set<String> datasets = new TreeSet<>();

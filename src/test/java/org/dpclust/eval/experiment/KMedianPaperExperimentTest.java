@@ -5,42 +5,26 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import org.dpclust.cli.DpclustCommand;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class KMedianPaperExperimentTest {
     @Test
     void quickRunPrintsCostRowsWithThePaperKeysForEveryCell(@TempDir Path out) throws Exception {
-        ByteArrayOutputStream buffer = new ByteArrayOutputStream();
-        PrintStream stdout = System.out;
-        int exit;
-        System.setOut(new PrintStream(buffer, true, StandardCharsets.UTF_8));
-        try {
-            exit = DpclustCommand.commandLine().execute("evaluate", "kmedian", "--quick", "--json", "--out",
-                    out.toString());
-        } finally {
-            System.setOut(stdout);
-        }
-        assertEquals(0, exit);
-        ObjectMapper mapper = new ObjectMapper();
         List<JsonNode> cost = new ArrayList<>();
         List<JsonNode> diameters = new ArrayList<>();
-        for (String line : buffer.toString(StandardCharsets.UTF_8).split("\n")) {
-            if (!line.isBlank()) {
-                JsonNode r = mapper.readTree(line);
-                (r.get("row").asText().equals("cost") ? cost : r.get("row").asText().equals("diameter") ? diameters
-                        : new ArrayList<JsonNode>()).add(r);
+        for (JsonNode r : EvaluateRun.jsonRows("kmedian", "--quick", "--json", "--out", out.toString())) {
+            String kind = r.get("row").asText();
+            if (kind.equals("cost")) {
+                cost.add(r);
+            } else if (kind.equals("diameter")) {
+                diameters.add(r);
             }
         }
         KMedianPaperExperiment.Config q = KMedianPaperExperiment.Config.quick();
