@@ -109,13 +109,16 @@ public final class ConfigLoader {
         return new JobSettings(checkpoint, ooo, idle, bounded, parallelism);
     }
 
+    /** Upper limit of a stream's salt_buckets (sub-keys beyond the cluster's parallelism do not help). */
+    public static final int MAX_SALT_BUCKETS = 1024;
+
     static StreamSpec stream(JsonNode n, String p) {
         if (!n.isObject()) {
             throw new ConfigException(p, "expected a mapping");
         }
         allowOnly(n, p, Set.of("id", "dimension", "lower", "upper", "k", "window", "epsilon_per_release",
                 "budget_cap", "budget_period", "privacy_unit", "device_contribution_bound", "summaries", "stats", "ckm", "hst",
-                "public_seed", "initial_centroids"));
+                "public_seed", "initial_centroids", "salt_buckets"));
         String id = required(n, p, "id").asText();
         if (id.isBlank() || id.contains("|")) {
             throw new ConfigException(p + ".id", "must be non-blank and must not contain '|'");
@@ -235,9 +238,17 @@ public final class ConfigLoader {
                 init[i] = vector(in.get(i), p + ".initial_centroids[" + i + "]", d);
             }
         }
+        int salt = integer(n, p, "salt_buckets", 1);
+        if (salt < 1 || salt > MAX_SALT_BUCKETS) {
+            throw new ConfigException(p + ".salt_buckets", "must be in [1, " + MAX_SALT_BUCKETS + "], was " + salt);
+        }
+        if (salt > 1 && unit == PrivacyUnit.DEVICE) {
+            throw new ConfigException(p + ".salt_buckets", "applies only to privacy_unit: record (device "
+                    + "contribution bounding needs all of a device's records of a window in one place)");
+        }
         return new StreamSpec(id, d, lower, upper, k, window, eps, cap, period, unit,
                 unit == PrivacyUnit.DEVICE ? c : 1, List.copyOf(summaries), cells, countFraction, ckm, universe, maxLevels, seed,
-                init);
+                init, salt);
     }
 
     private static void allowOnly(JsonNode n, String path, Set<String> allowed) {

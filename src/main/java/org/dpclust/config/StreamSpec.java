@@ -27,6 +27,8 @@ import java.util.List;
  * @param hstMaxLevels          depth cap of the HST over U
  * @param publicSeed            seed of the stream's public randomness (partition points, initial centroids)
  * @param initialCentroids      optional public initial centroids (k x d), else drawn from the public seed
+ * @param saltBuckets           S: sub-keys a (record-unit) stream's records are spread over before the
+ *                              per-window merge (1 = one key per stream)
  */
 public record StreamSpec(
         String id,
@@ -47,7 +49,8 @@ public record StreamSpec(
         int hstUniverse,
         int hstMaxLevels,
         long publicSeed,
-        double[][] initialCentroids) implements Serializable {
+        double[][] initialCentroids,
+        int saltBuckets) implements Serializable {
 
     public long windowMillis() {
         return window.toMillis();

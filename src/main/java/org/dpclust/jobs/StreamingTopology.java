@@ -2,6 +2,7 @@ package org.dpclust.jobs;
 
 import java.util.Map;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -14,13 +15,17 @@ import org.dpclust.privacy.PrivacySecret;
 import org.dpclust.stream.LatenessFilter;
 import org.dpclust.stream.RecordValidator;
 import org.dpclust.stream.StreamClusteringFunction;
+import org.dpclust.stream.SubStreamKey;
 import org.dpclust.stream.ValidRecord;
+import org.dpclust.stream.WindowPartial;
+import org.dpclust.stream.WindowPreAggregator;
 
 /**
  * Wires the streaming data flow of DESIGN.md onto any source of raw records and any sink of outbound
  * records (Kafka in production, the same in tests on a real broker):
- * raw (watermarks per partition) → validate/clamp (dead letters) → lateness (dead letters) → keyBy(stream) →
- * {@link StreamClusteringFunction} → one exactly-once sink for releases, ledger entries and dead letters.
+ * raw (watermarks per partition) → validate/clamp (dead letters) → lateness (dead letters) →
+ * keyBy(stream, salt) → {@link WindowPreAggregator} (phase 1: exact partial summaries, in memory) →
+ * keyBy(stream) → {@link StreamClusteringFunction} (phase 2: merge per window, noise, release) → one exactly-once sink for releases, ledger entries and dead letters.
  */
 public final class StreamingTopology {
     private StreamingTopology() {}
@@ -43,8 +48,15 @@ public final class StreamingTopology {
         SingleOutputStreamOperator<ValidRecord> onTime = valid
                 .process(new LatenessFilter(streams, kafka.dlqTopic()))
                 .name("lateness").uid("lateness");
-        SingleOutputStreamOperator<OutboundRecord> releases = onTime
-                .keyBy(r -> r.streamId)
+        // two-phase window aggregation: phase 1 keyed by (stream, salt) folds records into exact partial
+        // summaries in memory; phase 2 keyed by stream merges a window's partials, then noises and releases once
+        SingleOutputStreamOperator<WindowPartial> partials = onTime
+                .keyBy(new SubStreamKey(streams))
+                .transform("pre-aggregate", TypeInformation.of(WindowPartial.class),
+                        new WindowPreAggregator(streams, secret))
+                .uid("pre-aggregate");
+        SingleOutputStreamOperator<OutboundRecord> releases = partials
+                .keyBy(p -> p.streamId)
                 .process(new StreamClusteringFunction(streams, secret, ledgerSnapshot, kafka.centroidsTopic(),
                         kafka.sketchesTopic(), kafka.budgetTopic()))
                 .name("dp-window-summaries").uid("dp-window-summaries");

@@ -21,19 +21,15 @@ import org.dpclust.avro.CentroidRelease;
 import org.dpclust.config.PrivacyUnit;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.config.Summary;
-import org.dpclust.geometry.DomainBounds;
-import org.dpclust.geometry.PublicPointSet;
 import org.dpclust.io.OutboundRecord;
 import org.dpclust.kmeans.ClusterStatistics;
 import org.dpclust.kmeans.DpClusterStatistics;
 import org.dpclust.kmedian.HstWindowSummary;
 import org.dpclust.sketch.ClOmpr;
 import org.dpclust.sketch.DpSketchRelease;
-import org.dpclust.sketch.FrequencyMatrix;
 import org.dpclust.sketch.MaskedSketch;
 import org.dpclust.config.CkmSettings;
 import org.dpclust.privacy.ContributionBound;
-import org.dpclust.privacy.FixedPointCodec;
 import org.dpclust.privacy.PrivacyLedger;
 import org.dpclust.privacy.PrivacyRandom;
 import org.dpclust.privacy.PrivacySecret;
@@ -41,7 +37,10 @@ import org.dpclust.privacy.RecordHasher;
 import org.dpclust.privacy.ReleaseContext;
 
 /**
- * One keyed, event-time operator per stream (key = stream id). Per tumbling window it keeps the window's
+ * Phase 2 of the window aggregation: one keyed, event-time operator per stream (key = stream id). Its input
+ * is {@link WindowPartial}s from phase 1 ({@link WindowPreAggregator}): exact partial summaries, merged into
+ * the window's keyed state with one state read and write per partial (not per record), or, for device-unit
+ * streams, single records that are contribution-bounded here. Per tumbling window it keeps the window's
  * summaries — never raw records — and, when the watermark passes the window's end, checks the ledger and
  * releases in the fixed summary order. Everything algorithmic is in the core ({@link ClusterStatistics},
  * {@link DpClusterStatistics}, {@link PrivacyLedger}, {@link ContributionBound}); this class only holds
@@ -68,7 +67,7 @@ import org.dpclust.privacy.ReleaseContext;
  *
  * <p>Output: encoded {@link CentroidRelease}s and {@link BudgetStatus}es as {@link OutboundRecord}s.
  */
-public class StreamClusteringFunction extends KeyedProcessFunction<String, ValidRecord, OutboundRecord> {
+public class StreamClusteringFunction extends KeyedProcessFunction<String, WindowPartial, OutboundRecord> {
     /** Job accumulator: records that entered a window (operator-side). */
     public static final String ACC_WINDOWED = "records_windowed";
     private static final String GUARANTEE_DP = "dp";
@@ -94,10 +93,6 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Valid
     private transient Counter refused;
     private transient Map<String, Double> spentGauge;
 
-    /** Per-stream public objects derived from the configuration (rebuilt in open, never checkpointed). */
-    private record StreamRuntime(StreamSpec spec, FixedPointCodec codec, PublicPointSet cells, double[][] initial,
-            FrequencyMatrix frequencies, HstWindowSummary hst) {}
-
     /**
      * @param ledgerSnapshot totals read from the budget topic at start-up (stream → interval key → epsilon);
      *                       used for a stream whose ledger is not in restored state
@@ -115,22 +110,10 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Valid
 
     @Override
     public void open(OpenContext ctx) {
-        runtime = new HashMap<>();
         spentGauge = new HashMap<>();
         var group = getRuntimeContext().getMetricGroup().addGroup("dpclust");
+        runtime = StreamRuntime.of(streams);
         for (StreamSpec s : streams) {
-            DomainBounds b = new DomainBounds(s.lower(), s.upper());
-            double[][] init = s.initialCentroids() != null ? s.initialCentroids()
-                    : org.dpclust.kmeans.SnapshotStatistics.publicInitialCentroids(b, s.k(), s.publicSeed());
-            HstWindowSummary hst = s.summaries().contains(Summary.DP_HST)
-                    ? new HstWindowSummary(b, s.hstUniverse(), s.publicSeed(), s.hstMaxLevels()) : null;
-            FrequencyMatrix frequencies = s.summaries().contains(Summary.CKM)
-                    ? FrequencyMatrix.draw(s.ckm().m(), s.dimension(), s.ckm().sigma(),
-                            s.ckm().law().equals("gaussian") ? FrequencyMatrix.Law.GAUSSIAN
-                                    : FrequencyMatrix.Law.ADAPTED_RADIUS, s.publicSeed())
-                    : null;
-            runtime.put(s.id(), new StreamRuntime(s, new FixedPointCodec(b),
-                    PublicPointSet.uniform(b, s.statsCells(), s.publicSeed()), init, frequencies, hst));
             spentGauge.put(s.id(), 0.0);
             group.addGroup("stream", s.id()).gauge("spent", () -> spentGauge.get(s.id()));
         }
@@ -154,86 +137,33 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Valid
     }
 
     @Override
-    public void processElement(ValidRecord r, Context ctx, Collector<OutboundRecord> out) throws Exception {
-        StreamRuntime rt = runtime.get(r.streamId);
+    public void processElement(WindowPartial p, Context ctx, Collector<OutboundRecord> out) throws Exception {
+        StreamRuntime rt = runtime.get(p.streamId);
         StreamSpec s = rt.spec();
-        long windowStart = s.windowStart(r.eventTime);
+        long windowStart = p.record != null ? s.windowStart(p.record.eventTime) : p.windowStart;
         long windowEnd = windowStart + s.windowMillis();
         if (windowEnd - 1 <= ctx.timerService().currentWatermark()) {
-            // cannot happen after LatenessFilter (see its contract); dropping keeps "each window fires once"
+            // cannot happen after LatenessFilter and phase 1 (see their contracts); dropping keeps "each window fires once"
             return;
         }
-        windowed.add(1);
-        int d = s.dimension();
-        int cell = rt.cells().nearest(r.features);
-        int point = rt.hst() == null ? -1 : rt.hst().snap(r.features);
-        long[] encoded = new long[d];
-        rt.codec().encode(r.features, encoded);
+        windowed.add(p.records);
         WindowSummaries w = load(rt, windowStart);
-        byte[] identity = r.identity();
-        if (s.privacyUnit() == PrivacyUnit.RECORD) {
-            w.add(cell, point, encoded, r.features, identity);
+        if (p.record == null) {
+            w.merge(p);
+        } else if (s.privacyUnit() == PrivacyUnit.RECORD) {
+            w.add(p.record);
         } else {
-            offerDeviceRecord(rt, windowStart, r, identity, cell, point, encoded, w);
+            offerDeviceRecord(rt, windowStart, p.record, w);
         }
         store(windowStart, w);
         ctx.timerService().registerEventTimeTimer(windowEnd - 1);
     }
 
-    /** The summaries of one open window, as held in state (each summary's part may be absent). */
-    private static final class WindowSummaries {
-        final ClusterStatistics stats;
-        final MaskedSketch sketch;
-        final long[] hst;
-
-        WindowSummaries(ClusterStatistics stats, MaskedSketch sketch, long[] hst) {
-            this.stats = stats;
-            this.sketch = sketch;
-            this.hst = hst;
-        }
-
-        void add(int cell, int point, long[] encoded, double[] x, byte[] identity) {
-            stats.add(cell, encoded);
-            if (sketch != null) {
-                sketch.add(x, identity);
-            }
-            if (hst != null) {
-                hst[point]++;
-            }
-        }
-
-        void subtract(int cell, int point, long[] encoded, double[] x, byte[] identity) {
-            stats.subtract(cell, encoded);
-            if (sketch != null) {
-                sketch.subtract(x, identity);
-            }
-            if (hst != null) {
-                hst[point]--;
-            }
-        }
-    }
-
-    /** The window's summaries from state, or empty ones (a window without records is released too). */
+    /** The window's summaries from state (wrapped, not copied), or empty ones (a window without records is released too). */
     private WindowSummaries load(StreamRuntime rt, long windowStart) throws Exception {
-        StreamSpec s = rt.spec();
-        long[] acc = accumulators.get(windowStart);
-        ClusterStatistics stats = acc == null ? new ClusterStatistics(s.statsCells(), s.dimension())
-                : ClusterStatistics.wrap(s.statsCells(), s.dimension(), acc);
-        MaskedSketch sketch = null;
-        if (rt.frequencies() != null) {
-            long[] state = sketches.get(windowStart);
-            DomainBounds b = rt.codec().bounds();
-            sketch = state == null ? new MaskedSketch(rt.frequencies(), b, s.ckm().r(), secret)
-                    : MaskedSketch.wrap(rt.frequencies(), b, s.ckm().r(), secret, state);
-        }
-        long[] hst = null;
-        if (rt.hst() != null) {
-            hst = hstCounts.get(windowStart);
-            if (hst == null) {
-                hst = new long[rt.hst().universeSize()];
-            }
-        }
-        return new WindowSummaries(stats, sketch, hst);
+        return WindowSummaries.wrap(rt, secret, windowStart, accumulators.get(windowStart),
+                rt.frequencies() == null ? null : sketches.get(windowStart),
+                rt.hst() == null ? null : hstCounts.get(windowStart));
     }
 
     private void store(long windowStart, WindowSummaries w) throws Exception {
@@ -251,8 +181,8 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Valid
      * [hash, event time, raw bits of the clamped features], enough to recompute exactly what the record
      * added to every summary, so a displaced record is subtracted exactly.
      */
-    private void offerDeviceRecord(StreamRuntime rt, long windowStart, ValidRecord r, byte[] identity, int cell,
-            int point, long[] encoded, WindowSummaries w) throws Exception {
+    private void offerDeviceRecord(StreamRuntime rt, long windowStart, ValidRecord r, WindowSummaries w)
+            throws Exception {
         StreamSpec s = rt.spec();
         int d = s.dimension();
         int stride = 2 + d;
@@ -261,6 +191,7 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Valid
         if (entries == null) {
             entries = new long[0];
         }
+        byte[] identity = r.identity();
         long hash = hasher.hash(identity);
         int slot = ContributionBound.offer(entries, stride, hash, s.contributionBound());
         if (slot == ContributionBound.DROP) {
@@ -275,10 +206,7 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Valid
             for (int j = 0; j < d; j++) {
                 x[j] = Double.longBitsToDouble(entries[off + 2 + j]);
             }
-            long[] e = new long[d];
-            rt.codec().encode(x, e);
-            w.subtract(rt.cells().nearest(x), rt.hst() == null ? -1 : rt.hst().snap(x), e, x,
-                    ValidRecord.identity(r.streamId, r.deviceId, entries[off + 1], x));
+            w.subtract(x, ValidRecord.identity(r.streamId, r.deviceId, entries[off + 1], x));
         }
         int off = slot * stride;
         entries[off] = hash;
@@ -287,7 +215,7 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Valid
             entries[off + 2 + j] = Double.doubleToRawLongBits(r.features[j]);
         }
         kept.put(key, entries);
-        w.add(cell, point, encoded, r.features, identity);
+        w.add(r.features, identity);
     }
 
     @Override

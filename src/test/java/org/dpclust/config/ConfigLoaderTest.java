@@ -70,4 +70,13 @@ class ConfigLoaderTest {
         assertEquals(5, s.unitContribution());
         assertEquals("streams[0].device_contribution_bound", option(VALID + "    device_contribution_bound: 5\n"));
     }
+
+    @Test
+    void saltBucketsDefaultToOneAndAreRefusedForDeviceUnits() {
+        assertEquals(1, ConfigLoader.parse(VALID).streams().get(0).saltBuckets());
+        assertEquals(4, ConfigLoader.parse(VALID + "    salt_buckets: 4\n").streams().get(0).saltBuckets());
+        assertEquals("streams[0].salt_buckets", option(VALID + "    salt_buckets: 0\n"));
+        assertEquals("streams[0].salt_buckets",
+                option(VALID + "    privacy_unit: device\n    salt_buckets: 2\n"));
+    }
 }

@@ -29,11 +29,11 @@ import org.junit.jupiter.api.Test;
 class StreamClusteringFunctionTest {
     private static final long W = 10_000;
 
-    private static KeyedOneInputStreamOperatorTestHarness<String, ValidRecord, OutboundRecord> harness(StreamSpec s,
+    private static KeyedOneInputStreamOperatorTestHarness<String, WindowPartial, OutboundRecord> harness(StreamSpec s,
             Map<String, Map<String, Double>> ledger) throws Exception {
         StreamClusteringFunction f = new StreamClusteringFunction(List.of(s), TestRandoms.SECRET, ledger,
                 StreamTestRecords.CENTROIDS, StreamTestRecords.SKETCHES, StreamTestRecords.BUDGET);
-        return ProcessFunctionTestHarnesses.forKeyedProcessFunction(f, r -> r.streamId, Types.STRING);
+        return ProcessFunctionTestHarnesses.forKeyedProcessFunction(f, p -> p.streamId, Types.STRING);
     }
 
     /** Two blobs, at (0.25, 0.25) and (0.75, 0.75), 200 records each, in window w. */
@@ -51,10 +51,10 @@ class StreamClusteringFunctionTest {
     void releasesOnceAtTheWindowEndAndLeavesNoWindowStateOrTimers() throws Exception {
         var h = harness(spec(""), Map.of());
         for (ValidRecord r : twoBlobs(0, 400)) {
-            h.processElement(r, r.eventTime);
+            h.processElement(WindowPartial.of(r), r.eventTime);
         }
         for (ValidRecord r : twoBlobs(1, 400)) {
-            h.processElement(r, r.eventTime);
+            h.processElement(WindowPartial.of(r), r.eventTime);
         }
         assertEquals(2, h.numEventTimeTimers(), "one timer per open window");
         h.processWatermark(W - 2);
@@ -89,10 +89,10 @@ class StreamClusteringFunctionTest {
     void anEmptyWindowIsReleasedSoItsEmptinessIsNotRevealed() throws Exception {
         var h = harness(spec(""), Map.of());
         for (ValidRecord r : twoBlobs(0, 400)) {
-            h.processElement(r, r.eventTime);
+            h.processElement(WindowPartial.of(r), r.eventTime);
         }
         for (ValidRecord r : twoBlobs(2, 400)) {
-            h.processElement(r, r.eventTime);
+            h.processElement(WindowPartial.of(r), r.eventTime);
         }
         h.processWatermark(3 * W - 1);
         List<CentroidRelease> rel = releases(h.extractOutputValues());
@@ -108,7 +108,7 @@ class StreamClusteringFunctionTest {
         var h = harness(spec("    privacy_unit: device\n    device_contribution_bound: 2\n"), Map.of());
         for (int w = 0; w < 3; w++) {
             for (ValidRecord r : twoBlobs(w, 100)) {
-                h.processElement(r, r.eventTime);
+                h.processElement(WindowPartial.of(r), r.eventTime);
             }
         }
         h.processWatermark(Long.MAX_VALUE);
@@ -127,7 +127,7 @@ class StreamClusteringFunctionTest {
         StreamSpec s = spec("    privacy_unit: device\n");
         var h = harness(s, Map.of("s", Map.of("0:10000", 2.0)));
         for (ValidRecord r : twoBlobs(1, 100)) {
-            h.processElement(r, r.eventTime);
+            h.processElement(WindowPartial.of(r), r.eventTime);
         }
         h.processWatermark(2 * W - 1);
         assertEquals(0, releases(h.extractOutputValues()).size(), "2.0 spent + 1.0 > cap 2.5");
@@ -138,7 +138,7 @@ class StreamClusteringFunctionTest {
     private static List<OutboundRecord> runDevices(List<ValidRecord> records) throws Exception {
         var h = harness(spec("    privacy_unit: device\n    device_contribution_bound: 3\n"), Map.of());
         for (ValidRecord r : records) {
-            h.processElement(r, 0);
+            h.processElement(WindowPartial.of(r), 0);
         }
         h.processWatermark(Long.MAX_VALUE);
         List<OutboundRecord> out = h.extractOutputValues();
@@ -170,7 +170,7 @@ class StreamClusteringFunctionTest {
     void releasesEverySummaryInTheFixedOrderAndChargesEach() throws Exception {
         var h = harness(spec("    summaries: [dp-hst, stats]\n    hst: {universe: 256, max_levels: 6}\n"), Map.of());
         for (ValidRecord r : twoBlobs(0, 400)) {
-            h.processElement(r, r.eventTime);
+            h.processElement(WindowPartial.of(r), r.eventTime);
         }
         h.processWatermark(Long.MAX_VALUE);
         List<CentroidRelease> rel = releases(h.extractOutputValues());
@@ -194,7 +194,7 @@ class StreamClusteringFunctionTest {
                 for (ValidRecord r : twoBlobs(w, 400)) {
                     r.deviceId = r.deviceId + "-" + rep;
                     r.eventTime = Math.min(r.eventTime + rep, W - 1);
-                    h.processElement(r, r.eventTime);
+                    h.processElement(WindowPartial.of(r), r.eventTime);
                 }
             }
         }
@@ -229,7 +229,7 @@ class StreamClusteringFunctionTest {
         for (List<ValidRecord> order : List.of(records, shuffled)) {
             var h = harness(spec(extra), Map.of());
             for (ValidRecord r : order) {
-                h.processElement(r, 0);
+                h.processElement(WindowPartial.of(r), 0);
             }
             h.processWatermark(Long.MAX_VALUE);
             outs.add(h.extractOutputValues());

@@ -1,0 +1,138 @@
+package org.dpclust.stream;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.BoundedOneInput;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.dpclust.config.PrivacyUnit;
+import org.dpclust.config.StreamSpec;
+import org.dpclust.privacy.PrivacySecret;
+
+/**
+ * Phase 1 of the two-phase window aggregation (keyed by {@link SubStreamKey}: stream, salt). Accumulates the
+ * window summaries of record-unit streams in memory, one {@link WindowSummaries} per open (stream, window) —
+ * no state access, no serialization and no allocation per record — and hands them to phase 2
+ * ({@link StreamClusteringFunction}, keyed by stream) as {@link WindowPartial}s:
+ * <ul>
+ *   <li>before forwarding a watermark, the partials of every window the watermark closes, so phase 2 has all
+ *       of a window's partials before its timer fires;</li>
+ *   <li>before every checkpoint barrier ({@link #prepareSnapshotPreBarrier}), all partials — so this operator
+ *       holds nothing at a checkpoint: what it had accumulated is in flight before the barrier and ends up in
+ *       phase 2's checkpointed state, and records after the barrier are replayed from the source after a
+ *       failure. Exactly-once without any state of its own;</li>
+ *   <li>at the end of input, all partials.</li>
+ * </ul>
+ * Device-unit streams are passed through one record per partial: contribution bounding needs all of a
+ * device's records of a window in one place, and phase 2 is keyed by stream.
+ *
+ * <p>Privacy: nothing here is released; partials are exact operator-side sums. Noise is added once per
+ * (stream, window) by phase 2 on the merged accumulator, which is the same long array whatever the split
+ * (integer addition), so the release is byte-identical for any number of salt buckets and any parallelism.
+ * Memory: one summary per open (stream, window) per subtask (O(m + cells·d + |U|) longs each).
+ */
+public final class WindowPreAggregator extends AbstractStreamOperator<WindowPartial>
+        implements OneInputStreamOperator<ValidRecord, WindowPartial>, BoundedOneInput {
+    private final List<StreamSpec> streams;
+    private final PrivacySecret secret;
+
+    private transient Map<String, OpenWindows> open;
+    private transient long watermark;
+
+    /** The open windows of one stream on this subtask (usually one or two: a short list, no boxing). */
+    private static final class OpenWindows {
+        final StreamRuntime rt;
+        final boolean deviceUnit;
+        final ArrayList<WindowSummaries> windows = new ArrayList<>(4);
+
+        OpenWindows(StreamRuntime rt) {
+            this.rt = rt;
+            this.deviceUnit = rt.spec().privacyUnit() == PrivacyUnit.DEVICE;
+        }
+
+        WindowSummaries window(long windowStart, PrivacySecret secret) {
+            for (int i = 0; i < windows.size(); i++) {
+                WindowSummaries w = windows.get(i);
+                if (w.windowStart == windowStart) {
+                    return w;
+                }
+            }
+            WindowSummaries w = WindowSummaries.empty(rt, secret, windowStart);
+            windows.add(w);
+            return w;
+        }
+    }
+
+    public WindowPreAggregator(List<StreamSpec> streams, PrivacySecret secret) {
+        this.streams = streams;
+        this.secret = secret;
+    }
+
+    @Override
+    public void open() throws Exception {
+        super.open();
+        open = new HashMap<>();
+        StreamRuntime.of(streams).forEach((id, rt) -> open.put(id, new OpenWindows(rt)));
+        watermark = Long.MIN_VALUE;
+    }
+
+    @Override
+    public void processElement(StreamRecord<ValidRecord> element) {
+        ValidRecord r = element.getValue();
+        OpenWindows o = open.get(r.streamId);
+        if (o.deviceUnit) {
+            output.collect(element.replace(WindowPartial.of(r)));
+            return;
+        }
+        StreamSpec s = o.rt.spec();
+        long windowStart = s.windowStart(r.eventTime);
+        if (windowStart + s.windowMillis() - 1 <= watermark) {
+            return; // cannot happen after LatenessFilter (see its contract); phase 2 drops such records too
+        }
+        o.window(windowStart, secret).add(r);
+    }
+
+    @Override
+    public void processWatermark(Watermark mark) throws Exception {
+        watermark = mark.getTimestamp();
+        flush(watermark);
+        super.processWatermark(mark);
+    }
+
+    @Override
+    public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
+        flush(Long.MAX_VALUE);
+        super.prepareSnapshotPreBarrier(checkpointId);
+    }
+
+    @Override
+    public void endInput() {
+        flush(Long.MAX_VALUE);
+    }
+
+    @Override
+    public void finish() throws Exception {
+        flush(Long.MAX_VALUE);
+        super.finish();
+    }
+
+    /** Emits (and forgets) the partials of every window whose last millisecond is at or before {@code until}. */
+    private void flush(long until) {
+        for (Map.Entry<String, OpenWindows> e : open.entrySet()) {
+            OpenWindows o = e.getValue();
+            long size = o.rt.spec().windowMillis();
+            for (int i = o.windows.size() - 1; i >= 0; i--) {
+                WindowSummaries w = o.windows.get(i);
+                long last = w.windowStart + size - 1;
+                if (until == Long.MAX_VALUE || last <= until) {
+                    o.windows.remove(i);
+                    output.collect(new StreamRecord<>(w.toPartial(e.getKey()), last));
+                }
+            }
+        }
+    }
+}

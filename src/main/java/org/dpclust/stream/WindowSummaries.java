@@ -1,0 +1,119 @@
+package org.dpclust.stream;
+
+import org.dpclust.geometry.DomainBounds;
+import org.dpclust.kmeans.ClusterStatistics;
+import org.dpclust.privacy.PrivacySecret;
+import org.dpclust.sketch.MaskedSketch;
+
+/**
+ * The exact (un-noised, operator-side) summaries of one (stream, window): cluster statistics, masked sketch
+ * ({@code ckm} on) and counts per point of the HST universe ({@code dp-hst} on), each a fixed-point long
+ * array whose size depends on the configuration only, never on the number of records. Adding a record,
+ * subtracting an evicted one and merging another window's partial are integer additions, so the result does
+ * not depend on order or on how records were split. Reuses its work arrays: no allocation per record
+ * besides the sketch mask's keyed stream (and the record identity the mask is keyed by). Not thread-safe.
+ */
+final class WindowSummaries {
+    final long windowStart;
+    final ClusterStatistics stats;
+    final MaskedSketch sketch;
+    final long[] hst;
+    private final StreamRuntime rt;
+    private final long[] encoded;
+    long records;
+
+    private WindowSummaries(StreamRuntime rt, PrivacySecret secret, long windowStart, long[] stats, long[] sketch, long[] hst) {
+        this.rt = rt;
+        this.windowStart = windowStart;
+        int cells = rt.spec().statsCells();
+        int d = rt.spec().dimension();
+        this.stats = stats == null ? new ClusterStatistics(cells, d) : ClusterStatistics.wrap(cells, d, stats);
+        if (rt.frequencies() != null) {
+            DomainBounds b = rt.codec().bounds();
+            int r = rt.spec().ckm().r();
+            this.sketch = sketch == null ? new MaskedSketch(rt.frequencies(), b, r, secret)
+                    : MaskedSketch.wrap(rt.frequencies(), b, r, secret, sketch);
+        } else {
+            this.sketch = null;
+        }
+        this.hst = rt.hst() == null ? null : hst == null ? new long[rt.hst().universeSize()] : hst;
+        this.encoded = new long[d];
+    }
+
+    /** Empty summaries (a window without records is released too); the secret keys the sketch masks. */
+    static WindowSummaries empty(StreamRuntime rt, PrivacySecret secret, long windowStart) {
+        return new WindowSummaries(rt, secret, windowStart, null, null, null);
+    }
+
+    /** Wraps (does not copy) state arrays; a null array stands for an empty summary. */
+    static WindowSummaries wrap(StreamRuntime rt, PrivacySecret secret, long windowStart, long[] stats,
+            long[] sketch, long[] hst) {
+        return new WindowSummaries(rt, secret, windowStart, stats, sketch, hst);
+    }
+
+    /** Adds one validated (clamped) record. */
+    void add(ValidRecord r) {
+        add(r.features, sketch == null ? null : r.identity());
+    }
+
+    void add(double[] x, byte[] identity) {
+        rt.codec().encode(x, encoded);
+        stats.add(rt.cells().nearest(x), encoded);
+        if (sketch != null) {
+            sketch.add(x, identity);
+        }
+        if (hst != null) {
+            hst[rt.hst().snap(x)]++;
+        }
+        records++;
+    }
+
+    /** Removes a record added before with the same features and identity (device bounding evicts). */
+    void subtract(double[] x, byte[] identity) {
+        rt.codec().encode(x, encoded);
+        stats.subtract(rt.cells().nearest(x), encoded);
+        if (sketch != null) {
+            sketch.subtract(x, identity);
+        }
+        if (hst != null) {
+            hst[rt.hst().snap(x)]--;
+        }
+        records--;
+    }
+
+    /** Adds a partial of the same stream and window element-wise. */
+    void merge(WindowPartial p) {
+        addInto(stats.state(), p.statistics);
+        if (sketch != null) {
+            addInto(sketch.state(), p.sketch);
+        }
+        if (hst != null) {
+            addInto(hst, p.hst);
+        }
+        records += p.records;
+    }
+
+    private static void addInto(long[] into, long[] part) {
+        if (part == null) {
+            return;
+        }
+        if (part.length != into.length) {
+            throw new IllegalArgumentException("partial has " + part.length + " longs, expected " + into.length);
+        }
+        for (int i = 0; i < into.length; i++) {
+            into[i] += part[i];
+        }
+    }
+
+    /** This window's summaries as a partial for phase 2 (hands over the arrays; do not use this afterwards). */
+    WindowPartial toPartial(String streamId) {
+        WindowPartial p = new WindowPartial();
+        p.streamId = streamId;
+        p.windowStart = windowStart;
+        p.records = records;
+        p.statistics = stats.state();
+        p.sketch = sketch == null ? null : sketch.state();
+        p.hst = hst;
+        return p;
+    }
+}

@@ -1,0 +1,149 @@
+package org.dpclust.stream;
+
+import static org.dpclust.stream.StreamTestRecords.record;
+import static org.dpclust.stream.StreamTestRecords.releases;
+import static org.dpclust.stream.StreamTestRecords.spec;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
+import org.dpclust.config.StreamSpec;
+import org.dpclust.io.OutboundRecord;
+import org.dpclust.privacy.testing.TestRandoms;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Phase 1 + phase 2 in Flink's operator harnesses: however the records of a window are split into partials
+ * (salt buckets, subtasks, checkpoint flushes) and in whatever order the partials arrive, the releases are
+ * byte-identical to accumulating every record in phase 2.
+ */
+class WindowPreAggregatorTest {
+    private static final long W = 10_000;
+    private static final String ALL = "    summaries: [stats, ckm, dp-hst]\n    hst: {universe: 128, max_levels: 5}\n"
+            + "    ckm: {m: 64, r: 8}\n";
+
+    private static List<ValidRecord> records() {
+        List<ValidRecord> l = new ArrayList<>();
+        Random rnd = new Random(3);
+        for (int i = 0; i < 600; i++) {
+            double c = i % 2 == 0 ? 0.25 : 0.75;
+            l.add(record("dev-" + (i % 37), (i % 3) * W + rnd.nextInt((int) W), c + rnd.nextGaussian() * 0.05,
+                    c - rnd.nextGaussian() * 0.05));
+        }
+        return l;
+    }
+
+    /** Phase 2 over the given partials (in the given order), then the end of input; its output. */
+    private static List<OutboundRecord> phase2(StreamSpec s, List<WindowPartial> partials) throws Exception {
+        StreamClusteringFunction f = new StreamClusteringFunction(List.of(s), TestRandoms.SECRET, Map.of(),
+                StreamTestRecords.CENTROIDS, StreamTestRecords.SKETCHES, StreamTestRecords.BUDGET);
+        try (KeyedOneInputStreamOperatorTestHarness<String, WindowPartial, OutboundRecord> h =
+                ProcessFunctionTestHarnesses.forKeyedProcessFunction(f, p -> p.streamId, Types.STRING)) {
+            for (WindowPartial p : partials) {
+                h.processElement(p, 0);
+            }
+            h.processWatermark(Long.MAX_VALUE);
+            return h.extractOutputValues();
+        }
+    }
+
+    /**
+     * Phase 1 with one harness per sub-key (as if every salt bucket ran on its own subtask), flushing one
+     * of them before a checkpoint barrier every {@code flushEvery} records; the partials, shuffled.
+     */
+    private static List<WindowPartial> phase1(StreamSpec s, List<ValidRecord> records, int flushEvery) throws Exception {
+        SubStreamKey key = new SubStreamKey(List.of(s));
+        Map<String, KeyedOneInputStreamOperatorTestHarness<String, ValidRecord, WindowPartial>> harnesses =
+                new LinkedHashMap<>();
+        long checkpoint = 0;
+        for (ValidRecord r : records) {
+            String k = key.getKey(r);
+            var h = harnesses.get(k);
+            if (h == null) {
+                h = new KeyedOneInputStreamOperatorTestHarness<>(new WindowPreAggregator(List.of(s), TestRandoms.SECRET),
+                        key, Types.STRING);
+                h.open();
+                harnesses.put(k, h);
+            }
+            h.processElement(r, r.eventTime);
+            if (++checkpoint % flushEvery == 0) {
+                h.prepareSnapshotPreBarrier(checkpoint);
+            }
+        }
+        List<WindowPartial> partials = new ArrayList<>();
+        for (var h : harnesses.values()) {
+            h.processWatermark(Long.MAX_VALUE);
+            partials.addAll(h.extractOutputValues());
+            h.close();
+        }
+        java.util.Collections.shuffle(partials, new Random(11));
+        return partials;
+    }
+
+    private static void assertSameBytes(List<OutboundRecord> expected, List<OutboundRecord> actual) {
+        assertEquals(expected.size(), actual.size());
+        for (int i = 0; i < expected.size(); i++) {
+            assertEquals(expected.get(i).topic, actual.get(i).topic);
+            assertArrayEquals(expected.get(i).value, actual.get(i).value, "output " + i);
+        }
+    }
+
+    @Test
+    void releasesAreByteIdenticalWithAndWithoutSaltingAndPreAggregation() throws Exception {
+        StreamSpec one = spec(ALL);
+        StreamSpec four = spec(ALL + "    salt_buckets: 4\n");
+        List<ValidRecord> in = records();
+        List<OutboundRecord> direct = phase2(one, in.stream().map(WindowPartial::of).toList());
+        assertEquals(6, releases(direct).size(), "3 windows x 2 summaries (the cap 2.5 refuses the third)");
+        List<WindowPartial> salted = phase1(four, records(), 50);
+        assertTrue(salted.size() > 12, "the windows were split into many partials: " + salted.size());
+        assertSameBytes(direct, phase2(one, phase1(one, records(), 1_000_000)));
+        assertSameBytes(direct, phase2(four, salted));
+        assertSameBytes(direct, phase2(one, phase1(one, records(), 7)));
+    }
+
+    @Test
+    void aPartialIsEmittedBeforeTheWatermarkThatClosesItsWindowAndNothingIsHeldAtACheckpoint() throws Exception {
+        StreamSpec s = spec(ALL);
+        var h = new KeyedOneInputStreamOperatorTestHarness<>(new WindowPreAggregator(List.of(s), TestRandoms.SECRET),
+                new SubStreamKey(List.of(s)), Types.STRING);
+        h.open();
+        h.processElement(record("a", 5, 0.2, 0.2), 5);
+        h.processElement(record("a", W + 5, 0.2, 0.2), W + 5);
+        assertEquals(0, h.extractOutputValues().size(), "records are folded in memory");
+        h.processWatermark(W - 1);
+        List<Object> out = new ArrayList<>(h.getOutput());
+        assertEquals(2, out.size(), "window 0's partial, then the watermark");
+        assertEquals(0L, ((WindowPartial) ((org.apache.flink.streaming.runtime.streamrecord.StreamRecord<?>) out.get(0))
+                .getValue()).windowStart);
+        assertTrue(out.get(1) instanceof org.apache.flink.streaming.api.watermark.Watermark);
+        h.prepareSnapshotPreBarrier(1);
+        assertEquals(2, h.extractOutputValues().size(), "window 1's partial is flushed before the barrier");
+        assertEquals(1, h.extractOutputValues().get(1).records);
+        h.close();
+    }
+
+    @Test
+    void deviceUnitRecordsPassThroughUnaggregated() throws Exception {
+        StreamSpec s = spec("    privacy_unit: device\n");
+        var h = new KeyedOneInputStreamOperatorTestHarness<>(new WindowPreAggregator(List.of(s), TestRandoms.SECRET),
+                new SubStreamKey(List.of(s)), Types.STRING);
+        h.open();
+        ValidRecord r = record("a", 5, 0.2, 0.2);
+        h.processElement(r, 5);
+        assertEquals(1, h.extractOutputValues().size());
+        WindowPartial p = h.extractOutputValues().get(0);
+        assertEquals("a", p.record.deviceId);
+        assertEquals(5, p.record.eventTime);
+        assertEquals(null, p.statistics);
+        h.close();
+    }
+}
