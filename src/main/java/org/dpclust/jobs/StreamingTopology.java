@@ -35,6 +35,38 @@ public final class StreamingTopology {
             Map<String, Map<String, Double>> ledgerSnapshot) {
         var streams = config.streams();
         var kafka = config.kafka();
+        Ingest in = ingest(env, source, config);
+        // two-phase window aggregation: phase 1 keyed by (stream, salt) folds records into exact partial
+        // summaries in memory; phase 2 keyed by stream merges a window's partials, then noises and releases once
+        SingleOutputStreamOperator<WindowPartial> partials = in.onTime()
+                .keyBy(new SubStreamKey(streams))
+                .transform("pre-aggregate", TypeInformation.of(WindowPartial.class),
+                        new WindowPreAggregator(streams, secret))
+                .uid("pre-aggregate");
+        SingleOutputStreamOperator<OutboundRecord> releases = partials
+                .keyBy(p -> p.streamId)
+                .process(new StreamClusteringFunction(streams, secret, ledgerSnapshot, kafka.centroidsTopic(),
+                        kafka.sketchesTopic(), kafka.budgetTopic()))
+                .name("dp-window-summaries").uid("dp-window-summaries");
+        in.sinkWithDeadLetters(releases, sink);
+    }
+
+    /**
+     * The ingestion part shared by every streaming topology: validated records (with the validator's dead
+     * letters as a side output) and on-time records (with the late ones as a side output).
+     */
+    public record Ingest(SingleOutputStreamOperator<ValidRecord> valid, SingleOutputStreamOperator<ValidRecord> onTime) {
+        /** Writes {@code outputs} and every dead letter to the one exactly-once sink. */
+        public void sinkWithDeadLetters(DataStream<OutboundRecord> outputs, Sink<OutboundRecord> sink) {
+            outputs.union(valid.getSideOutput(RecordValidator.DEAD_LETTERS), onTime.getSideOutput(LatenessFilter.LATE))
+                    .sinkTo(sink).name("kafka-sink").uid("kafka-sink");
+        }
+    }
+
+    /** Source with per-partition watermarks → validate/clamp → lateness filter. */
+    public static Ingest ingest(StreamExecutionEnvironment env, Source<RawRecord, ?, ?> source, DpclustConfig config) {
+        var streams = config.streams();
+        var kafka = config.kafka();
         // watermarks per Kafka partition, in the source: a lagging partition holds the watermark back
         // instead of having its records declared late
         WatermarkStrategy<RawRecord> watermarks = WatermarkStrategy
@@ -48,20 +80,6 @@ public final class StreamingTopology {
         SingleOutputStreamOperator<ValidRecord> onTime = valid
                 .process(new LatenessFilter(streams, kafka.dlqTopic()))
                 .name("lateness").uid("lateness");
-        // two-phase window aggregation: phase 1 keyed by (stream, salt) folds records into exact partial
-        // summaries in memory; phase 2 keyed by stream merges a window's partials, then noises and releases once
-        SingleOutputStreamOperator<WindowPartial> partials = onTime
-                .keyBy(new SubStreamKey(streams))
-                .transform("pre-aggregate", TypeInformation.of(WindowPartial.class),
-                        new WindowPreAggregator(streams, secret))
-                .uid("pre-aggregate");
-        SingleOutputStreamOperator<OutboundRecord> releases = partials
-                .keyBy(p -> p.streamId)
-                .process(new StreamClusteringFunction(streams, secret, ledgerSnapshot, kafka.centroidsTopic(),
-                        kafka.sketchesTopic(), kafka.budgetTopic()))
-                .name("dp-window-summaries").uid("dp-window-summaries");
-        releases
-                .union(valid.getSideOutput(RecordValidator.DEAD_LETTERS), onTime.getSideOutput(LatenessFilter.LATE))
-                .sinkTo(sink).name("kafka-sink").uid("kafka-sink");
+        return new Ingest(valid, onTime);
     }
 }
