@@ -14,6 +14,7 @@ public final class Benchmarks {
     static {
         register(new SketchBenchmark());
         register(new KMedianBenchmark());
+        register(new PipelineBenchmark());
     }
 
     private Benchmarks() {}

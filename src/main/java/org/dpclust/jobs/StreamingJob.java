@@ -42,12 +42,17 @@ public final class StreamingJob {
     }
 
     public void wire(StreamExecutionEnvironment env) {
+        configure(env, config);
+        StreamingTopology.build(env, source, sink, config, secret, ledgerSnapshot);
+    }
+
+    /** What every streaming job sets: no Kryo, exactly-once checkpoints at the configured interval, parallelism. */
+    public static void configure(StreamExecutionEnvironment env, DpclustConfig config) {
         forbidKryo(env);
         env.enableCheckpointing(config.job().checkpointInterval().toMillis(), CheckpointingMode.EXACTLY_ONCE);
         if (config.job().parallelism() > 0) {
             env.setParallelism(config.job().parallelism());
         }
-        StreamingTopology.build(env, source, sink, config, secret, ledgerSnapshot);
     }
 
     /**

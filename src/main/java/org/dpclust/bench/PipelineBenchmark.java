@@ -1,0 +1,244 @@
+package org.dpclust.bench;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.configuration.TaskManagerOptions;
+import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.util.Collector;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.dpclust.cli.SyntheticTelemetry;
+import org.dpclust.config.ConfigLoader;
+import org.dpclust.config.DpclustConfig;
+import org.dpclust.config.StreamSpec;
+import org.dpclust.io.EmbeddedKafka;
+import org.dpclust.io.RawRecord;
+import org.dpclust.io.RawRecordDeserializer;
+import org.dpclust.io.TelemetryProducer;
+import org.dpclust.io.TopicAdmin;
+import org.dpclust.jobs.KafkaEndpoints;
+import org.dpclust.jobs.NonPrivateMeanTopology;
+import org.dpclust.jobs.StreamingJob;
+import org.dpclust.privacy.PrivacySecret;
+import org.dpclust.stream.LatenessFilter;
+import org.dpclust.stream.SubStreamKey;
+import org.dpclust.stream.ValidRecord;
+
+/**
+ * End to end, Kafka → Flink → Kafka, exactly-once, on the real in-process broker ({@link EmbeddedKafka}) and
+ * a Flink local MiniCluster in this JVM. The input topic is filled before each job starts (the generator does
+ * not compete), and every job reads it to its end (bounded source) and finishes.
+ * <ul>
+ *   <li>{@code pipeline}: 10 streams, d = 10, k = 10, all three summaries (stats, ckm with m = 1000 and
+ *       r = 100, dp-hst with |U| = 4096), at parallelism 1 and 2;</li>
+ *   <li>{@code pipeline-nonprivate}: the same input, ingestion and sink with a non-private keyed tumbling
+ *       window mean in place of the summaries, at the same parallelisms — {@code fraction_of_nonprivate} on
+ *       the private rows is the ratio of the two in this run;</li>
+ *   <li>{@code pipeline-hot-stream}: one stream carrying all records at parallelism 2, with
+ *       {@code salt_buckets} 1 and 4 ({@code subtasks_used}: how many phase-1 subtasks its sub-keys land on).</li>
+ * </ul>
+ * Timing: from the first record the source deserializes to the job's result (the job finished, its final
+ * checkpoint committed the output transactions); deployment is excluded. The broker runs on the same cores as the job.
+ * Rows: benchmark, parallelism, streams, salt_buckets, records, late_records (must be 0), seconds,
+ * records_per_second, fraction_of_nonprivate, cores, jvm. Fixed public seeds and a fixed test secret.
+ */
+public final class PipelineBenchmark implements Benchmark {
+    private static final long START = 1_767_225_600_000L; // 2026-01-01T00:00:00Z
+    private static final AtomicLong FIRST_RECORD = new AtomicLong();
+
+    /** Sizes of one run of the benchmark. */
+    record Size(int streams, int windows, int perWindow, int hotWindows, int hotPerWindow, int m, int r, int universe) {}
+
+    static final Size FULL = new Size(10, 5, 10_000, 5, 20_000, 1000, 100, 4096);
+    static final Size QUICK = new Size(10, 2, 100, 2, 200, 100, 10, 256);
+
+    @Override
+    public String name() {
+        return "pipeline";
+    }
+
+    @Override
+    public String description() {
+        return "End-to-end Kafka -> Flink -> Kafka records/s, exactly-once: all summaries vs a non-private mean "
+                + "at parallelism 1 and 2, and one hot stream with salt_buckets 1 vs 4.";
+    }
+
+    @Override
+    public List<Map<String, Object>> run(boolean quick) {
+        Size size = quick ? QUICK : FULL;
+        List<Map<String, Object>> rows = new ArrayList<>();
+        try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
+            String input = "bench.streams.in";
+            DpclustConfig fill = config(kafka, input, "fill", size.streams(), size, 1, 1);
+            long records = fill(kafka, fill, size.windows(), size.perWindow());
+            for (int p : new int[] {1, 2}) {
+                Map<String, Object> priv = run(kafka, config(kafka, input, "private-p" + p, size.streams(), size, p, 1),
+                        "pipeline", false, records);
+                Map<String, Object> plain = run(kafka, config(kafka, input, "plain-p" + p, size.streams(), size, p, 1),
+                        "pipeline-nonprivate", true, records);
+                priv.put("fraction_of_nonprivate", round((double) priv.get("records_per_second")
+                        / (double) plain.get("records_per_second")));
+                rows.add(BenchEnvironment.withMachine(priv));
+                rows.add(BenchEnvironment.withMachine(plain));
+            }
+            String hotInput = "bench.hot.in";
+            DpclustConfig hotFill = config(kafka, hotInput, "hot-fill", 1, size, 1, 1);
+            long hotRecords = fill(kafka, hotFill, size.hotWindows(), size.hotPerWindow());
+            for (int salt : new int[] {1, 4}) {
+                DpclustConfig c = config(kafka, hotInput, "hot-s" + salt, 1, size, 2, salt);
+                Map<String, Object> row = run(kafka, c, "pipeline-hot-stream", false, hotRecords);
+                row.put("subtasks_used", subtasksUsed(c.streams().get(0), 2));
+                rows.add(BenchEnvironment.withMachine(row));
+            }
+        }
+        return rows;
+    }
+
+    /** The job configuration: {@code streams} record-unit streams on [0, 1]^10, fresh output topics per run. */
+    static DpclustConfig config(EmbeddedKafka kafka, String input, String run, int streams, Size size, int parallelism,
+            int saltBuckets) {
+        StringBuilder yaml = new StringBuilder("""
+                kafka:
+                  bootstrap_servers: "%s"
+                  topics: {input: %s, centroids: bench.%s.centroids, sketches: bench.%s.sketches, budget: bench.%s.budget, dlq: bench.%s.dlq}
+                  group_id: bench-%s
+                  transactional_id_prefix: bench-%s
+                  transaction_timeout: PT2M
+                  starting_offsets: earliest
+                job:
+                  checkpoint_interval: PT1S
+                  max_out_of_orderness: PT20S
+                  idle_timeout: PT2S
+                  bounded_input: true
+                  parallelism: %d
+                streams:
+                """.formatted(kafka.bootstrapServers(), input, run, run, run, run, run, run, parallelism));
+        String lower = "[" + "0, ".repeat(9) + "0]";
+        String upper = "[" + "1, ".repeat(9) + "1]";
+        for (int i = 0; i < streams; i++) {
+            yaml.append("""
+                      - id: s%d
+                        dimension: 10
+                        lower: %s
+                        upper: %s
+                        k: 10
+                        window: PT10S
+                        epsilon_per_release: 1.0
+                        budget_cap: 1000000
+                        public_seed: %d
+                        summaries: [stats, ckm, dp-hst]
+                        ckm: {m: %d, r: %d}
+                        hst: {universe: %d}
+                        salt_buckets: %d
+                    """.formatted(i, lower, upper, 100 + i, size.m(), size.r(), size.universe(), saltBuckets));
+        }
+        DpclustConfig c = ConfigLoader.parse(yaml.toString());
+        TopicAdmin.ensureTopics(c.kafka(), 4);
+        return c;
+    }
+
+    private static long fill(EmbeddedKafka kafka, DpclustConfig c, int windows, int perWindow) {
+        System.err.printf("pipeline: writing %d records to %s%n", (long) c.streams().size() * windows * perWindow,
+                c.kafka().inputTopic());
+        try (TelemetryProducer p = new TelemetryProducer(kafka.bootstrapServers(), c.kafka().inputTopic())) {
+            return new SyntheticTelemetry(c.streams(), START, windows, perWindow, 0, 1000, 7).write(p).valid();
+        }
+    }
+
+    private static Map<String, Object> run(EmbeddedKafka kafka, DpclustConfig c, String benchmark, boolean nonPrivate,
+            long records) {
+        int p = c.job().parallelism();
+        System.err.printf("pipeline: %s, parallelism %d, salt_buckets %d ...%n", benchmark, p,
+                c.streams().get(0).saltBuckets());
+        Configuration conf = new Configuration();
+        conf.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.parse("32m"));
+        conf.set(TaskManagerOptions.NETWORK_MEMORY_MIN, MemorySize.parse("64m"));
+        conf.set(TaskManagerOptions.NETWORK_MEMORY_MAX, MemorySize.parse("64m"));
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(p, conf);
+        var source = KafkaEndpoints.source(c, new FirstRecordClock());
+        var sink = KafkaEndpoints.sink(c);
+        FIRST_RECORD.set(0);
+        try {
+            JobClient job;
+            if (nonPrivate) {
+                StreamingJob.configure(env, c);
+                NonPrivateMeanTopology.build(env, source, sink, c);
+                job = env.executeAsync("bench-" + benchmark);
+            } else {
+                job = new StreamingJob(source, sink, c, benchSecret(), Map.of()).executeAsync(env);
+            }
+            var result = job.getJobExecutionResult().get(); // throws if the job failed
+            long end = System.nanoTime();
+            double seconds = (end - FIRST_RECORD.get()) / 1e9;
+            Long late = result.getAccumulatorResult(LatenessFilter.ACC_LATE);
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("benchmark", benchmark);
+            row.put("parallelism", p);
+            row.put("streams", c.streams().size());
+            row.put("salt_buckets", c.streams().get(0).saltBuckets());
+            row.put("records", records);
+            row.put("late_records", late == null ? 0L : late);
+            row.put("seconds", round(seconds));
+            row.put("records_per_second", (double) Math.round(records / seconds));
+            System.err.printf("pipeline: %s p=%d: %.0f records/s%n", benchmark, p, records / seconds);
+            return row;
+        } catch (Exception e) {
+            throw new IllegalStateException("pipeline benchmark run " + benchmark + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** Phase-1 subtasks (of {@code parallelism}) the stream's sub-keys land on, at Flink's default max parallelism. */
+    private static int subtasksUsed(StreamSpec s, int parallelism) {
+        SubStreamKey key = new SubStreamKey(List.of(s));
+        java.util.Set<Integer> used = new java.util.TreeSet<>();
+        ValidRecord r = new ValidRecord();
+        r.streamId = s.id();
+        for (int i = 0; i < 1000; i++) {
+            r.deviceId = "device-" + i;
+            r.eventTime = START + i;
+            used.add(KeyGroupRangeAssignment.assignKeyToParallelOperator(key.getKey(r),
+                    KeyGroupRangeAssignment.computeDefaultMaxParallelism(parallelism), parallelism));
+        }
+        return used.size();
+    }
+
+    private static PrivacySecret benchSecret() {
+        byte[] key = new byte[32];
+        for (int i = 0; i < key.length; i++) {
+            key[i] = (byte) (0x5A ^ i); // a fixed benchmark secret (never a deployment secret)
+        }
+        return PrivacySecret.of(key);
+    }
+
+    private static double round(double x) {
+        return Math.round(x * 1000) / 1000.0;
+    }
+
+    /** The job's deserializer, noting when the first record arrives (MiniCluster: same JVM). */
+    static final class FirstRecordClock implements KafkaRecordDeserializationSchema<RawRecord> {
+        private final RawRecordDeserializer delegate = new RawRecordDeserializer();
+
+        @Override
+        public void deserialize(ConsumerRecord<byte[], byte[]> r, Collector<RawRecord> out) throws java.io.IOException {
+            if (FIRST_RECORD.get() == 0) {
+                FIRST_RECORD.compareAndSet(0, System.nanoTime());
+            }
+            delegate.deserialize(r, out);
+        }
+
+        @Override
+        public TypeInformation<RawRecord> getProducedType() {
+            return delegate.getProducedType();
+        }
+    }
+}
