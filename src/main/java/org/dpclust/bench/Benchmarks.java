@@ -15,6 +15,7 @@ public final class Benchmarks {
         register(new SketchBenchmark());
         register(new KMedianBenchmark());
         register(new PipelineBenchmark());
+        register(new StateSizeBenchmark());
     }
 
     private Benchmarks() {}

@@ -12,6 +12,7 @@ import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
@@ -72,6 +73,10 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Windo
     public static final String ACC_WINDOWED = "records_windowed";
     private static final String GUARANTEE_DP = "dp";
 
+    /** Key (window start) and value (a summary's long array) types of the per-window map states. */
+    static final TypeInformation<Long> WINDOW_KEY = Types.LONG;
+    static final TypeInformation<long[]> WINDOW_VALUE = PrimitiveArrayTypeInfo.LONG_PRIMITIVE_ARRAY_TYPE_INFO;
+
     private final List<StreamSpec> streams;
     private final PrivacySecret secret;
     private final Map<String, Map<String, Double>> ledgerSnapshot;
@@ -122,12 +127,9 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Windo
         getRuntimeContext().addAccumulator(ACC_WINDOWED, windowed);
         releases = group.counter("releases");
         refused = group.counter("refused_releases");
-        accumulators = getRuntimeContext().getMapState(new MapStateDescriptor<>("window-statistics", Types.LONG,
-                PrimitiveArrayTypeInfo.LONG_PRIMITIVE_ARRAY_TYPE_INFO));
-        sketches = getRuntimeContext().getMapState(new MapStateDescriptor<>("window-sketch", Types.LONG,
-                PrimitiveArrayTypeInfo.LONG_PRIMITIVE_ARRAY_TYPE_INFO));
-        hstCounts = getRuntimeContext().getMapState(new MapStateDescriptor<>("window-hst-counts", Types.LONG,
-                PrimitiveArrayTypeInfo.LONG_PRIMITIVE_ARRAY_TYPE_INFO));
+        accumulators = getRuntimeContext().getMapState(new MapStateDescriptor<>("window-statistics", WINDOW_KEY, WINDOW_VALUE));
+        sketches = getRuntimeContext().getMapState(new MapStateDescriptor<>("window-sketch", WINDOW_KEY, WINDOW_VALUE));
+        hstCounts = getRuntimeContext().getMapState(new MapStateDescriptor<>("window-hst-counts", WINDOW_KEY, WINDOW_VALUE));
         kept = getRuntimeContext().getMapState(new MapStateDescriptor<>("device-kept-records", Types.STRING,
                 PrimitiveArrayTypeInfo.LONG_PRIMITIVE_ARRAY_TYPE_INFO));
         centroids = getRuntimeContext().getState(new ValueStateDescriptor<>("released-centroids",
