@@ -71,6 +71,8 @@ import org.dpclust.privacy.ReleaseContext;
 public class StreamClusteringFunction extends KeyedProcessFunction<String, WindowPartial, OutboundRecord> {
     /** Job accumulator: records that entered a window (operator-side). */
     public static final String ACC_WINDOWED = "records_windowed";
+    /** Job accumulator: nanoseconds spent releasing windows (ledger, noise, decoding), summed over subtasks. */
+    public static final String ACC_RELEASE_NANOS = "release_nanos";
     private static final String GUARANTEE_DP = "dp";
 
     /** Key (window start) and value (a summary's long array) types of the per-window map states. */
@@ -95,6 +97,7 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Windo
     private transient ValueState<Boolean> ledgerSeeded;
     private transient Counter releases;
     private transient LongCounter windowed;
+    private transient LongCounter releaseNanos;
     private transient Counter refused;
     private transient Map<String, Double> spentGauge;
 
@@ -125,6 +128,8 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Windo
         hasher = new RecordHasher(secret);
         windowed = new LongCounter();
         getRuntimeContext().addAccumulator(ACC_WINDOWED, windowed);
+        releaseNanos = new LongCounter();
+        getRuntimeContext().addAccumulator(ACC_RELEASE_NANOS, releaseNanos);
         releases = group.counter("releases");
         refused = group.counter("refused_releases");
         accumulators = getRuntimeContext().getMapState(new MapStateDescriptor<>("window-statistics", WINDOW_KEY, WINDOW_VALUE));
@@ -222,6 +227,15 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Windo
 
     @Override
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<OutboundRecord> out) throws Exception {
+        long started = System.nanoTime();
+        try {
+            release(timestamp, ctx, out);
+        } finally {
+            releaseNanos.add(System.nanoTime() - started);
+        }
+    }
+
+    private void release(long timestamp, OnTimerContext ctx, Collector<OutboundRecord> out) throws Exception {
         String streamId = ctx.getCurrentKey();
         StreamRuntime rt = runtime.get(streamId);
         StreamSpec s = rt.spec();
