@@ -88,6 +88,10 @@ class StreamingJobIT {
     }
 
     private static DpclustConfig config(String name, String streamExtra, boolean bounded) {
+        return config(name, streamExtra, bounded, 1);
+    }
+
+    private static DpclustConfig config(String name, String streamExtra, boolean bounded, int parallelism) {
         String yaml = """
                 kafka:
                   bootstrap_servers: "%s"
@@ -101,7 +105,7 @@ class StreamingJobIT {
                   max_out_of_orderness: PT1S
                   idle_timeout: PT2S
                   bounded_input: %s
-                  parallelism: 1
+                  parallelism: %d
                 streams:
                   - id: a
                     dimension: 2
@@ -123,7 +127,7 @@ class StreamingJobIT {
                     budget_cap: 100
                     public_seed: 2
                 %s
-                """.formatted(kafka.bootstrapServers(), name, name, name, name, name, name, name, bounded,
+                """.formatted(kafka.bootstrapServers(), name, name, name, name, name, name, name, bounded, parallelism,
                 streamExtra, streamExtra);
         DpclustConfig c = ConfigLoader.parse(yaml);
         TopicAdmin.ensureTopics(c.kafka(), 2);
@@ -331,12 +335,12 @@ class StreamingJobIT {
         }
     }
 
-    /** Release bytes by stream and window; fails on a duplicate (stream, window). */
+    /** Release bytes by stream, window and algorithm; fails on a duplicate. */
     private static Map<String, byte[]> byWindow(DpclustConfig c) throws IOException {
         Map<String, byte[]> m = new TreeMap<>();
         for (var r : committed(c.kafka().centroidsTopic())) {
             CentroidRelease rel = AvroCodec.centroids().decode(r.value());
-            String key = rel.getStreamId() + "@" + rel.getWindowStart();
+            String key = rel.getStreamId() + "@" + rel.getWindowStart() + "/" + rel.getAlgorithm();
             assertTrue(m.put(key, r.value()) == null, "no duplicates for a read_committed consumer: " + key);
         }
         return m;
@@ -357,6 +361,27 @@ class StreamingJobIT {
         Map<String, byte[]> a = byWindow(undisturbed);
         Map<String, byte[]> b = byWindow(disturbed);
         assertEquals(8, a.size());
+        assertEquals(a.keySet(), b.keySet());
+        for (String window : a.keySet()) {
+            assertArrayEquals(a.get(window), b.get(window), "release " + window + " is byte-identical");
+        }
+    }
+
+    @Test
+    void saltedAtParallelismTwoWithATaskFailureGivesTheReleasesOfTheUnsaltedJob() throws Exception {
+        DpclustConfig unsalted = config("unsalted", "    summaries: [stats, dp-hst]\n    hst: {universe: 256}\n", true);
+        DpclustConfig salted = config("salted", "    summaries: [stats, dp-hst]\n    hst: {universe: 256}\n"
+                + "    salt_buckets: 4\n", true, 2);
+        write(unsalted, unsalted.kafka().inputTopic(), 0, 4, 2500, 0);
+        write(salted, salted.kafka().inputTopic(), 0, 4, 2500, 0);
+        runBounded(unsalted, new RawRecordDeserializer(), "none");
+        FailOnce.FAILED.set(false);
+        FailOnce.SEEN.set(0);
+        runBounded(salted, new FailOnce(12_345), "fixed-delay");
+        assertTrue(FailOnce.FAILED.get(), "the failure was injected");
+        Map<String, byte[]> a = byWindow(unsalted);
+        Map<String, byte[]> b = byWindow(salted);
+        assertEquals(16, a.size(), "2 streams x 4 windows x 2 summaries");
         assertEquals(a.keySet(), b.keySet());
         for (String window : a.keySet()) {
             assertArrayEquals(a.get(window), b.get(window), "release " + window + " is byte-identical");
