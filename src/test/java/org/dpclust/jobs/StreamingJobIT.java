@@ -358,9 +358,14 @@ class StreamingJobIT {
         // 20,000 records in event-time order: record 12,345 is in the middle of window 2
         runBounded(disturbed, new FailOnce(12_345), "fixed-delay");
         assertTrue(FailOnce.FAILED.get(), "the failure was injected");
-        Map<String, byte[]> a = byWindow(undisturbed);
-        Map<String, byte[]> b = byWindow(disturbed);
-        assertEquals(8, a.size());
+        assertSameReleases(undisturbed, disturbed, 8);
+    }
+
+    /** Both jobs released the same (stream, window, algorithm)s, byte for byte, and {@code count} of them. */
+    private static void assertSameReleases(DpclustConfig expected, DpclustConfig actual, int count) throws IOException {
+        Map<String, byte[]> a = byWindow(expected);
+        Map<String, byte[]> b = byWindow(actual);
+        assertEquals(count, a.size());
         assertEquals(a.keySet(), b.keySet());
         for (String window : a.keySet()) {
             assertArrayEquals(a.get(window), b.get(window), "release " + window + " is byte-identical");
@@ -379,13 +384,7 @@ class StreamingJobIT {
         FailOnce.SEEN.set(0);
         runBounded(salted, new FailOnce(12_345), "fixed-delay");
         assertTrue(FailOnce.FAILED.get(), "the failure was injected");
-        Map<String, byte[]> a = byWindow(unsalted);
-        Map<String, byte[]> b = byWindow(salted);
-        assertEquals(16, a.size(), "2 streams x 4 windows x 2 summaries");
-        assertEquals(a.keySet(), b.keySet());
-        for (String window : a.keySet()) {
-            assertArrayEquals(a.get(window), b.get(window), "release " + window + " is byte-identical");
-        }
+        assertSameReleases(unsalted, salted, 16); // 2 streams x 4 windows x 2 summaries
     }
 
     @Test
