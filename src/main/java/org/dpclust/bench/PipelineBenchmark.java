@@ -30,6 +30,7 @@ import org.dpclust.jobs.NonPrivateMeanTopology;
 import org.dpclust.jobs.StreamingJob;
 import org.dpclust.privacy.PrivacySecret;
 import org.dpclust.stream.LatenessFilter;
+import org.dpclust.stream.SketchDecoder;
 import org.dpclust.stream.StreamClusteringFunction;
 import org.dpclust.stream.SubStreamKey;
 import org.dpclust.stream.ValidRecord;
@@ -50,9 +51,10 @@ import org.dpclust.stream.ValidRecord;
  * Timing: from the first record the source deserializes to the job's result (the job finished, its final
  * checkpoint committed the output transactions); deployment is excluded. The broker runs on the same cores as the job.
  * Rows: benchmark, parallelism, streams, salt_buckets, records, late_records (must be 0), seconds,
- * records_per_second, stream_windows and release_seconds (private rows: windows released, and the time spent
- * releasing them — ledger, noise, ckm decoding, HST search — summed over subtasks; at the end of a bounded input
- * all of them fall after the last record), fraction_of_nonprivate, cores, jvm. Fixed public seeds and a fixed test secret.
+ * records_per_second, stream_windows, release_seconds and decode_seconds (private rows: windows released, the
+ * time the keyed operator spent releasing them — ledger, noise, HST search — and the time the ckm decoder spent
+ * on CL-OMPR, each summed over subtasks; at the end of a bounded input all of them fall after the last record),
+ * fraction_of_nonprivate, cores, jvm. Fixed public seeds and a fixed test secret.
  */
 public final class PipelineBenchmark implements Benchmark {
     private static final long START = 1_767_225_600_000L; // 2026-01-01T00:00:00Z
@@ -189,6 +191,7 @@ public final class PipelineBenchmark implements Benchmark {
             double seconds = (end - FIRST_RECORD.get()) / 1e9;
             Long late = result.getAccumulatorResult(LatenessFilter.ACC_LATE);
             Long releaseNanos = result.getAccumulatorResult(StreamClusteringFunction.ACC_RELEASE_NANOS);
+            Long decodeNanos = result.getAccumulatorResult(SketchDecoder.ACC_DECODE_NANOS);
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("benchmark", benchmark);
             row.put("parallelism", p);
@@ -201,6 +204,7 @@ public final class PipelineBenchmark implements Benchmark {
             if (releaseNanos != null) {
                 row.put("stream_windows", (long) c.streams().size() * windows);
                 row.put("release_seconds", round(releaseNanos / 1e9));
+                row.put("decode_seconds", round(decodeNanos == null ? 0 : decodeNanos / 1e9));
             }
             System.err.printf("pipeline: %s p=%d: %.0f records/s%n", benchmark, p, records / seconds);
             return row;

@@ -94,7 +94,7 @@ public final class ConfigLoader {
     private static JobSettings job(JsonNode n) {
         String p = "job";
         allowOnly(n, p, Set.of("checkpoint_interval", "max_out_of_orderness", "idle_timeout", "bounded_input",
-                "parallelism"));
+                "parallelism", "decode_parallelism"));
         Duration checkpoint = positive(p + ".checkpoint_interval", duration(n, p, "checkpoint_interval", Duration.ofSeconds(10)));
         Duration ooo = duration(n, p, "max_out_of_orderness", Duration.ofSeconds(2));
         if (ooo.isNegative()) {
@@ -105,8 +105,12 @@ public final class ConfigLoader {
         if (parallelism < 0) {
             throw new ConfigException(p + ".parallelism", "must be >= 0 (0 = Flink default)");
         }
+        int decodeParallelism = integer(n, p, "decode_parallelism", 0);
+        if (decodeParallelism < 0) {
+            throw new ConfigException(p + ".decode_parallelism", "must be >= 0 (0 = the job parallelism)");
+        }
         boolean bounded = n.path("bounded_input").asBoolean(false);
-        return new JobSettings(checkpoint, ooo, idle, bounded, parallelism);
+        return new JobSettings(checkpoint, ooo, idle, bounded, parallelism, decodeParallelism);
     }
 
     /** Upper limit of a stream's salt_buckets (sub-keys beyond the cluster's parallelism do not help). */

@@ -11,15 +11,17 @@ import java.time.Duration;
  * @param idleTimeout         a source partition silent this long stops holding back the watermark
  * @param boundedInput        read the input topic only up to its end offsets at start (tests, demo, replays)
  * @param parallelism         job parallelism (0 = Flink default)
+ * @param decodeParallelism   subtasks of the ckm sketch decoder (0 = the job parallelism)
  */
 public record JobSettings(
         Duration checkpointInterval,
         Duration maxOutOfOrderness,
         Duration idleTimeout,
         boolean boundedInput,
-        int parallelism) implements Serializable {
+        int parallelism,
+        int decodeParallelism) implements Serializable {
 
     public JobSettings withBoundedInput(boolean bounded) {
-        return new JobSettings(checkpointInterval, maxOutOfOrderness, idleTimeout, bounded, parallelism);
+        return new JobSettings(checkpointInterval, maxOutOfOrderness, idleTimeout, bounded, parallelism, decodeParallelism);
     }
 }

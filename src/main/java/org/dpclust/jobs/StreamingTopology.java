@@ -14,6 +14,7 @@ import org.dpclust.io.RawRecord;
 import org.dpclust.privacy.PrivacySecret;
 import org.dpclust.stream.LatenessFilter;
 import org.dpclust.stream.RecordValidator;
+import org.dpclust.stream.SketchDecoder;
 import org.dpclust.stream.StreamClusteringFunction;
 import org.dpclust.stream.SubStreamKey;
 import org.dpclust.stream.ValidRecord;
@@ -25,7 +26,9 @@ import org.dpclust.stream.WindowPreAggregator;
  * records (Kafka in production, the same in tests on a real broker):
  * raw (watermarks per partition) → validate/clamp (dead letters) → lateness (dead letters) →
  * keyBy(stream, salt) → {@link WindowPreAggregator} (phase 1: exact partial summaries, in memory) →
- * keyBy(stream) → {@link StreamClusteringFunction} (phase 2: merge per window, noise, release) → one exactly-once sink for releases, ledger entries and dead letters.
+ * keyBy(stream) → {@link StreamClusteringFunction} (phase 2: merge per window, noise, release) →
+ * (side output of the released ckm sketches, rebalanced) {@link SketchDecoder} (ckm centroids, stateless) →
+ * one exactly-once sink for releases, sketches, ledger entries and dead letters.
  */
 public final class StreamingTopology {
     private StreamingTopology() {}
@@ -48,7 +51,16 @@ public final class StreamingTopology {
                 .process(new StreamClusteringFunction(streams, secret, ledgerSnapshot, kafka.centroidsTopic(),
                         kafka.sketchesTopic(), kafka.budgetTopic()))
                 .name("dp-window-summaries").uid("dp-window-summaries");
-        in.sinkWithDeadLetters(releases, sink);
+        // ckm centroids are post-processing of the released sketch: decoded off the keyed operator's thread
+        SingleOutputStreamOperator<OutboundRecord> decoded = releases
+                .getSideOutput(StreamClusteringFunction.RELEASED_SKETCHES)
+                .rebalance()
+                .process(new SketchDecoder(streams, kafka.centroidsTopic()), TypeInformation.of(OutboundRecord.class))
+                .name("ckm-decode").uid("ckm-decode");
+        if (config.job().decodeParallelism() > 0) {
+            decoded.setParallelism(config.job().decodeParallelism());
+        }
+        in.sinkWithDeadLetters(releases.union(decoded), sink);
     }
 
     /**

@@ -17,6 +17,7 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
 import org.dpclust.avro.BudgetStatus;
 import org.dpclust.avro.CentroidRelease;
 import org.dpclust.config.PrivacyUnit;
@@ -26,7 +27,6 @@ import org.dpclust.io.OutboundRecord;
 import org.dpclust.kmeans.ClusterStatistics;
 import org.dpclust.kmeans.DpClusterStatistics;
 import org.dpclust.kmedian.HstWindowSummary;
-import org.dpclust.sketch.ClOmpr;
 import org.dpclust.sketch.DpSketchRelease;
 import org.dpclust.sketch.MaskedSketch;
 import org.dpclust.config.CkmSettings;
@@ -66,14 +66,25 @@ import org.dpclust.privacy.ReleaseContext;
  * The one thing the release pattern does reveal is the window of a stream's first record; treat a stream's
  * activation time as public. The chain stops at the end of a bounded input (watermark = +∞).
  *
- * <p>Output: encoded {@link CentroidRelease}s and {@link BudgetStatus}es as {@link OutboundRecord}s.
+ * <p>Output: encoded {@link CentroidRelease}s ({@code stats}, {@code dp-hst}), {@code ckm} sketch releases
+ * and {@link BudgetStatus}es as {@link OutboundRecord}s; the {@code ckm} centroids are decoded from the
+ * released sketch downstream, by the {@link SketchDecoder} fed from the side output {@link #RELEASED_SKETCHES}.
  */
 public class StreamClusteringFunction extends KeyedProcessFunction<String, WindowPartial, OutboundRecord> {
     /** Job accumulator: records that entered a window (operator-side). */
     public static final String ACC_WINDOWED = "records_windowed";
-    /** Job accumulator: nanoseconds spent releasing windows (ledger, noise, decoding), summed over subtasks. */
+    /**
+     * Job accumulator: nanoseconds spent releasing windows (ledger, noise), summed over subtasks; the ckm
+     * decoding is {@link SketchDecoder#ACC_DECODE_NANOS}.
+     */
     public static final String ACC_RELEASE_NANOS = "release_nanos";
-    private static final String GUARANTEE_DP = "dp";
+    static final String GUARANTEE_DP = "dp";
+    /**
+     * Side output: every accepted {@code ckm} release's DP sketch, for the {@link SketchDecoder} downstream,
+     * which emits the window's {@code ckm} centroids (decoding is post-processing, kept off this operator).
+     */
+    public static final OutputTag<ReleasedSketch> RELEASED_SKETCHES =
+            new OutputTag<>("released-sketches", ReleasedSketch.TYPE);
 
     /** Key (window start) and value (a summary's long array) types of the per-window map states. */
     static final TypeInformation<Long> WINDOW_KEY = Types.LONG;
@@ -261,9 +272,15 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Windo
             }
             storeLedger(ledger, decision.interval());
             spentGauge.put(streamId, decision.spent());
+            if (summary == Summary.CKM) { // the sketch now, its centroids from the SketchDecoder
+                releaseCkm(rt, streamId, windowStart, windowEnd, w.sketch, decision, ctx, out);
+                releases.inc();
+                out.collect(ReleaseAssembler.toOutbound(budgetTopic, status));
+                continue;
+            }
             DpClusterStatistics.Release r = switch (summary) {
                 case STATS -> releaseStats(rt, streamId, windowStart, w.stats);
-                case CKM -> releaseCkm(rt, streamId, windowStart, windowEnd, w.sketch, decision, out);
+                case CKM -> throw new IllegalStateException("ckm centroids are decoded by the SketchDecoder");
                 case DP_HST -> releaseHst(rt, streamId, windowStart, w.hst);
             };
             CentroidRelease release = ReleaseAssembler.release(s, summary.wireName(), "stream", GUARANTEE_DP,
@@ -286,9 +303,12 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Windo
         return r;
     }
 
-    /** Publishes the DP sketch on the sketches topic and returns the centroids CL-OMPR decodes from it. */
-    private DpClusterStatistics.Release releaseCkm(StreamRuntime rt, String streamId, long windowStart, long windowEnd,
-            MaskedSketch sketch, PrivacyLedger.Decision decision, Collector<OutboundRecord> out) {
+    /**
+     * Publishes the DP sketch on the sketches topic and hands it to the {@link SketchDecoder} (side output
+     * {@link #RELEASED_SKETCHES}), which emits the window's ckm centroids.
+     */
+    private void releaseCkm(StreamRuntime rt, String streamId, long windowStart, long windowEnd,
+            MaskedSketch sketch, PrivacyLedger.Decision decision, OnTimerContext ctx, Collector<OutboundRecord> out) {
         StreamSpec s = rt.spec();
         CkmSettings c = s.ckm();
         PrivacyRandom rng = PrivacyRandom.forRelease(secret, new ReleaseContext(streamId, windowStart,
@@ -298,16 +318,7 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Windo
                 s.unitContribution(), rng);
         out.collect(ReleaseAssembler.toOutbound(sketchesTopic,
                 ReleaseAssembler.sketch(s, windowStart, windowEnd, rt.frequencies(), c.r(), noisy, decision)));
-        ClOmpr.Result decoded = ClOmpr.decode(noisy.sketch(), rt.frequencies(), s.k(), rt.codec().bounds(),
-                new ClOmpr.Options(c.replicates(), ClOmpr.Options.defaults(0).candidates(),
-                        ClOmpr.Options.defaults(0).maxIterations(), s.publicSeed() + windowStart));
-        double[] weights = new double[decoded.weights().length];
-        for (int i = 0; i < weights.length; i++) {
-            weights[i] = decoded.weights()[i] * noisy.divisor(); // estimated records per centroid
-        }
-        Map<String, Double> params = new java.util.TreeMap<>(noisy.parameters());
-        params.put("decode_residual_norm", decoded.residualNorm());
-        return new DpClusterStatistics.Release(decoded.centroids(), weights, params);
+        ctx.output(RELEASED_SKETCHES, ReleasedSketch.of(streamId, windowStart, windowEnd, noisy, decision));
     }
 
     private DpClusterStatistics.Release releaseHst(StreamRuntime rt, String streamId, long windowStart,

@@ -26,13 +26,17 @@ record StreamRuntime(StreamSpec spec, FixedPointCodec codec, PublicPointSet cell
                 : org.dpclust.kmeans.SnapshotStatistics.publicInitialCentroids(b, s.k(), s.publicSeed());
         HstWindowSummary hst = s.summaries().contains(Summary.DP_HST)
                 ? new HstWindowSummary(b, s.hstUniverse(), s.publicSeed(), s.hstMaxLevels()) : null;
-        FrequencyMatrix frequencies = s.summaries().contains(Summary.CKM)
+        return new StreamRuntime(s, new FixedPointCodec(b), PublicPointSet.uniform(b, s.statsCells(), s.publicSeed()),
+                init, frequencies(s), hst);
+    }
+
+    /** The sketch's public frequency matrix, drawn from the spec's public seed; null without {@code ckm}. */
+    static FrequencyMatrix frequencies(StreamSpec s) {
+        return s.summaries().contains(Summary.CKM)
                 ? FrequencyMatrix.draw(s.ckm().m(), s.dimension(), s.ckm().sigma(),
                         s.ckm().law().equals("gaussian") ? FrequencyMatrix.Law.GAUSSIAN
                                 : FrequencyMatrix.Law.ADAPTED_RADIUS, s.publicSeed())
                 : null;
-        return new StreamRuntime(s, new FixedPointCodec(b), PublicPointSet.uniform(b, s.statsCells(), s.publicSeed()),
-                init, frequencies, hst);
     }
 
     static Map<String, StreamRuntime> of(List<StreamSpec> streams) {

@@ -63,6 +63,13 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void theDecoderRunsAtTheJobParallelismUnlessSet() {
+        assertEquals(0, ConfigLoader.parse(VALID).job().decodeParallelism());
+        assertEquals(1, ConfigLoader.parse("job: {decode_parallelism: 1}\n" + VALID).job().decodeParallelism());
+        assertEquals("job.decode_parallelism", option("job: {decode_parallelism: -1}\n" + VALID));
+    }
+
+    @Test
     void deviceUnitsCarryTheirContributionBound() {
         StreamSpec s = ConfigLoader.parse(VALID + "    privacy_unit: device\n    device_contribution_bound: 5\n")
                 .streams().get(0);

@@ -12,6 +12,7 @@ import org.dpclust.config.DpclustConfig;
 import org.dpclust.io.OutboundRecord;
 import org.dpclust.io.RawRecord;
 import org.dpclust.privacy.testing.TestRandoms;
+import org.dpclust.stream.ReleasedSketch;
 import org.dpclust.stream.ValidRecord;
 import org.dpclust.stream.WindowPartial;
 import org.junit.jupiter.api.Test;
@@ -40,7 +41,8 @@ class StreamingJobTest {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         StreamingJob.forbidKryo(env);
         assertTrue(env.getConfig().getSerializerConfig().hasGenericTypesDisabled());
-        for (Class<?> c : new Class<?>[] {RawRecord.class, ValidRecord.class, WindowPartial.class, OutboundRecord.class}) {
+        for (Class<?> c : new Class<?>[] {RawRecord.class, ValidRecord.class, WindowPartial.class, ReleasedSketch.class,
+                OutboundRecord.class}) {
             TypeInformation<?> t = TypeInformation.of(c);
             assertFalse(t instanceof org.apache.flink.api.java.typeutils.GenericTypeInfo, c + " falls back to Kryo");
             assertTrue(t instanceof org.apache.flink.api.java.typeutils.PojoTypeInfo, c + " is a Flink POJO");

@@ -1,6 +1,7 @@
 package org.dpclust.stream;
 
 import static org.dpclust.stream.StreamTestRecords.budget;
+import static org.dpclust.stream.StreamTestRecords.decoded;
 import static org.dpclust.stream.StreamTestRecords.record;
 import static org.dpclust.stream.StreamTestRecords.releases;
 import static org.dpclust.stream.StreamTestRecords.spec;
@@ -188,7 +189,8 @@ class StreamClusteringFunctionTest {
 
     @Test
     void theSketchIsPublishedAndDecodedNearTheClusters() throws Exception {
-        var h = harness(spec("    summaries: [ckm, stats]\n"), Map.of());
+        StreamSpec spec = spec("    summaries: [ckm, stats]\n");
+        var h = harness(spec, Map.of());
         for (int w = 0; w < 1; w++) {
             for (int rep = 0; rep < 10; rep++) { // 4000 records: enough signal for the sketch at epsilon 1
                 for (ValidRecord r : twoBlobs(w, 400)) {
@@ -200,7 +202,13 @@ class StreamClusteringFunctionTest {
         }
         h.processWatermark(Long.MAX_VALUE);
         List<OutboundRecord> out = h.extractOutputValues();
-        List<CentroidRelease> rel = releases(out);
+        // the keyed operator publishes the sketch (and both charges) but decodes nothing itself
+        assertEquals(List.of("stats"), releases(out).stream().map(CentroidRelease::getAlgorithm).toList());
+        assertEquals(2, budget(out).size());
+        List<OutboundRecord> decoded = decoded(spec, h);
+        assertEquals(1, decoded.size(), "one ckm release, from the decoder");
+        List<CentroidRelease> rel = new ArrayList<>(releases(out));
+        rel.addAll(releases(decoded));
         assertEquals(List.of("stats", "ckm"), rel.stream().map(CentroidRelease::getAlgorithm).toList());
         List<org.dpclust.avro.SketchRelease> sk = new ArrayList<>();
         for (OutboundRecord o : out) {
@@ -232,11 +240,14 @@ class StreamClusteringFunctionTest {
                 h.processElement(WindowPartial.of(r), 0);
             }
             h.processWatermark(Long.MAX_VALUE);
-            outs.add(h.extractOutputValues());
+            List<OutboundRecord> out = new ArrayList<>(h.extractOutputValues());
+            assertEquals(5, out.size(), "the stats release, the sketch, two charges and one refusal");
+            out.addAll(decoded(spec(extra), h));
+            outs.add(out);
             h.close();
         }
         // device units, cap 2.5: stats and ckm fit (2.0), dp-hst would make 3.0 and is refused
-        assertEquals(6, outs.get(0).size(), "two releases, the sketch, two charges and one refusal");
+        assertEquals(6, outs.get(0).size(), "two releases (ckm from the decoder), the sketch, two charges and one refusal");
         assertEquals(List.of("stats", "ckm"), releases(outs.get(0)).stream().map(CentroidRelease::getAlgorithm).toList());
         for (int i = 0; i < 6; i++) {
             assertArrayEquals(outs.get(0).get(i).value, outs.get(1).get(i).value);

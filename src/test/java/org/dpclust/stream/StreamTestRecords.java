@@ -2,6 +2,9 @@ package org.dpclust.stream;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
 import org.dpclust.avro.BudgetStatus;
 import org.dpclust.avro.CentroidRelease;
 import org.dpclust.config.ConfigLoader;
@@ -61,5 +64,20 @@ final class StreamTestRecords {
             }
         }
         return l;
+    }
+
+    /**
+     * What the {@link SketchDecoder} emits for the sketches the keyed operator in {@code h} released so far
+     * (its side output {@link StreamClusteringFunction#RELEASED_SKETCHES}), in release order.
+     */
+    static List<OutboundRecord> decoded(StreamSpec s,
+            KeyedOneInputStreamOperatorTestHarness<String, WindowPartial, OutboundRecord> h) throws Exception {
+        var decoder = ProcessFunctionTestHarnesses.forProcessFunction(new SketchDecoder(List.of(s), CENTROIDS));
+        for (StreamRecord<ReleasedSketch> r : h.getSideOutput(StreamClusteringFunction.RELEASED_SKETCHES)) {
+            decoder.processElement(r.getValue(), r.getTimestamp());
+        }
+        List<OutboundRecord> out = decoder.extractOutputValues();
+        decoder.close();
+        return out;
     }
 }
