@@ -7,9 +7,10 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.dpclust.avro.TelemetryRecord;
 
 /**
- * Keeps the raw value and its coordinates, and reads the event time so that the source can generate
- * watermarks per Kafka partition. Never fails: a record that cannot be decoded passes with event time
- * {@link Long#MIN_VALUE} and is routed to the dead-letter topic by the validator.
+ * Keeps the raw value and its coordinates and decodes the payload once ({@link RawRecord#decode}): the event
+ * time lets the source generate watermarks per Kafka partition, and the decoded fields travel on to the
+ * validator, which does not decode again. Never fails: a record that cannot be decoded passes with event time
+ * {@link Long#MIN_VALUE} and its reason, and is routed to the dead-letter topic by the validator.
  */
 public final class RawRecordDeserializer implements KafkaRecordDeserializationSchema<RawRecord> {
     private transient AvroCodec<TelemetryRecord> codec;
@@ -20,11 +21,7 @@ public final class RawRecordDeserializer implements KafkaRecordDeserializationSc
         if (codec == null) {
             codec = AvroCodec.telemetry();
         }
-        try {
-            raw.eventTime = codec.decode(raw.value).getEventTime().toEpochMilli();
-        } catch (java.io.IOException | RuntimeException e) {
-            raw.eventTime = Long.MIN_VALUE;
-        }
+        raw.decode(codec);
         out.collect(raw);
     }
 

@@ -1,6 +1,5 @@
 package org.dpclust.stream;
 
-import java.io.IOException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +17,8 @@ import org.dpclust.io.OutboundRecord;
 import org.dpclust.io.RawRecord;
 
 /**
- * Decodes and validates raw input: undecodable bytes, unknown streams, a wrong dimension and NaN/Inf
+ * Validates raw input, decoded once upstream (by the Kafka deserializer, {@link RawRecord#decode}; a record
+ * that arrives undecoded is decoded here): undecodable bytes, unknown streams, a wrong dimension and NaN/Inf
  * values go to the dead-letter side output with their reason and original bytes; out-of-bounds values are
  * clamped into the declared bounds (and counted). Operator-side: metrics and dead letters are trusted
  * outputs, not DP releases.
@@ -66,41 +66,38 @@ public class RecordValidator extends ProcessFunction<RawRecord, ValidRecord> {
     public void processElement(RawRecord raw, Context ctx, Collector<ValidRecord> out) {
         recordsIn.inc();
         recordsInTotal.add(1);
-        TelemetryRecord t;
-        try {
-            t = codec.decode(raw.value);
-        } catch (IOException e) {
-            reject(ctx, raw, Rejections.UNDECODABLE, e.getMessage(), null, null);
+        if (!raw.decoded) { // the Kafka source's deserializer has decoded it already; other sources may not
+            raw.decode(codec);
+        }
+        if (raw.undecodable != null) {
+            reject(ctx, raw, Rejections.UNDECODABLE, raw.undecodable, null, null);
             return;
         }
-        long eventTime = t.getEventTime().toEpochMilli();
-        DomainBounds b = bounds.get(t.getStreamId());
+        long eventTime = raw.eventTime;
+        DomainBounds b = bounds.get(raw.streamId);
         if (b == null) {
-            reject(ctx, raw, Rejections.UNKNOWN_STREAM, "stream '" + t.getStreamId() + "' is not configured",
-                    t.getStreamId(), eventTime);
+            reject(ctx, raw, Rejections.UNKNOWN_STREAM, "stream '" + raw.streamId + "' is not configured",
+                    raw.streamId, eventTime);
             return;
         }
-        List<Double> f = t.getFeatures();
-        if (f.size() != b.dimension()) {
-            reject(ctx, raw, Rejections.WRONG_DIMENSION, "expected " + b.dimension() + " features, got " + f.size(),
-                    t.getStreamId(), eventTime);
+        if (raw.features.length != b.dimension()) {
+            reject(ctx, raw, Rejections.WRONG_DIMENSION, "expected " + b.dimension() + " features, got "
+                    + raw.features.length, raw.streamId, eventTime);
             return;
         }
-        double[] x = new double[f.size()];
+        double[] x = raw.features.clone();
         for (int j = 0; j < x.length; j++) {
-            double v = f.get(j);
-            if (!Double.isFinite(v)) {
-                reject(ctx, raw, Rejections.NON_FINITE, "feature " + j + " is " + v, t.getStreamId(), eventTime);
+            if (!Double.isFinite(x[j])) {
+                reject(ctx, raw, Rejections.NON_FINITE, "feature " + j + " is " + x[j], raw.streamId, eventTime);
                 return;
             }
-            x[j] = v;
         }
         if (b.clamp(x, x) > 0) {
             clamped.inc();
         }
         ValidRecord v = new ValidRecord();
-        v.streamId = t.getStreamId();
-        v.deviceId = t.getDeviceId();
+        v.streamId = raw.streamId;
+        v.deviceId = raw.deviceId;
         v.eventTime = eventTime;
         v.features = x;
         v.original = raw.value;

@@ -1,0 +1,54 @@
+package org.dpclust.io;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.api.common.functions.util.ListCollector;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.dpclust.avro.TelemetryRecord;
+import org.junit.jupiter.api.Test;
+
+/** The source's deserializer decodes each payload once and keeps the original bytes. */
+class RawRecordDeserializerTest {
+    private static RawRecord deserialized(byte[] value) {
+        List<RawRecord> out = new ArrayList<>();
+        new RawRecordDeserializer().deserialize(new ConsumerRecord<>("in", 2, 7, null, value), new ListCollector<>(out));
+        assertEquals(1, out.size());
+        return out.get(0);
+    }
+
+    @Test
+    void aTelemetryRecordIsDecodedOnceWithItsBytesAndCoordinates() {
+        byte[] good = AvroCodec.telemetry().encode(TelemetryRecord.newBuilder().setStreamId("s").setDeviceId("d")
+                .setEventTime(Instant.ofEpochMilli(5)).setFeatures(List.of(0.5, 0.25)).build());
+        RawRecord r = deserialized(good);
+        assertTrue(r.decoded);
+        assertNull(r.undecodable);
+        assertEquals("s", r.streamId);
+        assertEquals("d", r.deviceId);
+        assertEquals(5L, r.eventTime);
+        assertArrayEquals(new double[] {0.5, 0.25}, r.features, 0.0);
+        assertArrayEquals(good, r.value);
+        assertEquals("in", r.topic);
+        assertEquals(2, r.partition);
+        assertEquals(7L, r.offset);
+    }
+
+    @Test
+    void undecodableBytesPassWithTheirReasonAndNoEventTime() {
+        RawRecord bad = deserialized("garbage".getBytes());
+        assertTrue(bad.decoded);
+        assertEquals(Long.MIN_VALUE, bad.eventTime, "no event time: the validator routes it to the dead letters");
+        assertTrue(bad.undecodable.startsWith("not Avro single-object encoding"), bad.undecodable);
+        assertNull(bad.features);
+        assertArrayEquals("garbage".getBytes(), bad.value, "original bytes kept for the dead-letter topic");
+        RawRecord empty = deserialized(null);
+        assertTrue(empty.undecodable != null);
+        assertArrayEquals(new byte[0], empty.value);
+    }
+}
