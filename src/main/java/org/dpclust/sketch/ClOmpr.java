@@ -77,16 +77,24 @@ public final class ClOmpr {
      */
     public record Result(double[][] centroids, double[] weights, double residualNorm, double[][] unitCentroids) {}
 
-    private final FrequencyMatrix frequencies;
     private final int m;
     private final int d;
-    private final double[] omega;
+    /** ω transposed, d × m row-major: omegaT[t·m + j] = ω_j[t], so loops over j run on contiguous memory. */
+    private final double[] omegaT;
+    /** Work array: m phases. */
+    private final double[] phases;
 
     private ClOmpr(FrequencyMatrix frequencies) {
-        this.frequencies = frequencies;
-        this.omega = frequencies.toArray();
         this.m = frequencies.size();
         this.d = frequencies.dimension();
+        double[] omega = frequencies.toArray();
+        this.omegaT = new double[d * m];
+        for (int j = 0; j < m; j++) {
+            for (int t = 0; t < d; t++) {
+                omegaT[t * m + j] = omega[j * d + t];
+            }
+        }
+        this.phases = new double[m];
     }
 
     /**
@@ -195,9 +203,10 @@ public final class ClOmpr {
     }
 
     private double correlation(double[] c, double[] residual) {
+        phases(c, 0, phases);
         double s = 0;
         for (int j = 0; j < m; j++) {
-            double ph = frequencies.phase(j, c);
+            double ph = phases[j];
             s += Math.cos(ph) * residual[j] + Math.sin(ph) * residual[m + j];
         }
         return s;
@@ -231,12 +240,14 @@ public final class ClOmpr {
         double[] model = new double[2 * m];
         double[] cos = new double[atoms * m];
         double[] sin = new double[atoms * m];
+        double[] q = new double[m];
         ProjectedLbfgs.Objective objective = (p, grad) -> {
             Arrays.fill(model, 0.0);
             for (int i = 0; i < atoms; i++) {
                 double a = p[atoms * d + i];
+                phases(p, i * d, phases);
                 for (int j = 0; j < m; j++) {
-                    double ph = phase(j, p, i * d);
+                    double ph = phases[j];
                     double cs = Math.cos(ph);
                     double sn = Math.sin(ph);
                     cos[i * m + j] = cs;
@@ -250,23 +261,18 @@ public final class ClOmpr {
                 model[j] -= target[j];
                 value += model[j] * model[j];
             }
-            Arrays.fill(grad, 0.0);
             for (int i = 0; i < atoms; i++) {
                 double a = p[atoms * d + i];
                 double ga = 0;
-                int co = i * d;
                 for (int j = 0; j < m; j++) {
                     double cs = cos[i * m + j];
                     double sn = sin[i * m + j];
                     double rc = model[j];
                     double rs = model[m + j];
                     ga += rc * cs + rs * sn;
-                    double q = a * (rs * cs - rc * sn);
-                    int o = j * d;
-                    for (int t = 0; t < d; t++) {
-                        grad[co + t] += q * omega[o + t];
-                    }
+                    q[j] = a * (rs * cs - rc * sn);
                 }
+                gradient(q, grad, i * d, false);
                 grad[atoms * d + i] = ga;
             }
             return 0.5 * value;
@@ -279,40 +285,96 @@ public final class ClOmpr {
 
     /** Step 1: projected L-BFGS on −⟨A(c), r⟩ over c ∈ [0,1]^d. */
     private double[] maximiseCorrelation(double[] start, double[] residual, int maxIterations) {
+        double[] q = new double[m];
         ProjectedLbfgs.Objective objective = (c, grad) -> {
-            Arrays.fill(grad, 0.0);
+            phases(c, 0, phases);
             double corr = 0;
             for (int j = 0; j < m; j++) {
-                double ph = phase(j, c, 0);
+                double ph = phases[j];
                 double cs = Math.cos(ph);
                 double sn = Math.sin(ph);
                 corr += cs * residual[j] + sn * residual[m + j];
-                double q = cs * residual[m + j] - sn * residual[j];
-                int o = j * d;
-                for (int t = 0; t < d; t++) {
-                    grad[t] -= q * omega[o + t];
-                }
+                q[j] = cs * residual[m + j] - sn * residual[j];
             }
+            gradient(q, grad, 0, true);
             return -corr;
         };
         return ProjectedLbfgs.minimize(objective, start, new double[d], ProjectedLbfgs.filled(d, 1.0),
                 maxIterations, STEP_TOLERANCE);
     }
 
-    private double phase(int j, double[] p, int offset) {
-        int o = j * d;
-        double s = 0;
-        for (int t = 0; t < d; t++) {
-            s += omega[o + t] * p[offset + t];
+    /**
+     * The phases ω_j·c (c = p[offset .. offset + d)) of all m frequencies into {@code out}. Each is summed over
+     * t in increasing order from 0, as {@link FrequencyMatrix#phase} does (bit-identical), but t-outer so that
+     * the loop over j runs on contiguous memory and vectorises.
+     */
+    private void phases(double[] p, int offset, double[] out) {
+        Arrays.fill(out, 0.0);
+        int t = 0;
+        for (; t + 2 <= d; t += 2) { // two coordinates per pass over out: half the loads and stores
+            double c0 = p[offset + t];
+            double c1 = p[offset + t + 1];
+            int r0 = t * m;
+            int r1 = r0 + m;
+            for (int j = 0; j < m; j++) {
+                out[j] = (out[j] + omegaT[r0 + j] * c0) + omegaT[r1 + j] * c1;
+            }
         }
-        return s;
+        for (; t < d; t++) {
+            double ct = p[offset + t];
+            int row = t * m;
+            for (int j = 0; j < m; j++) {
+                out[j] += omegaT[row + j] * ct;
+            }
+        }
+    }
+
+    /**
+     * grad[offset + t] = Σ_j q_j ω_j[t] (or, with {@code negate}, 0 − q_0 ω_0[t] − q_1 ω_1[t] − …) for t < d,
+     * each accumulated over j in increasing order from 0 as the per-frequency accumulation it replaces
+     * (bit-identical), four coordinates at a time so that four independent sums advance together over
+     * contiguous rows of ω transposed.
+     */
+    private void gradient(double[] q, double[] grad, int offset, boolean negate) {
+        double sign = negate ? -1.0 : 1.0;
+        int t = 0;
+        for (; t + 4 <= d; t += 4) {
+            int r0 = t * m;
+            int r1 = r0 + m;
+            int r2 = r1 + m;
+            int r3 = r2 + m;
+            double a0 = 0;
+            double a1 = 0;
+            double a2 = 0;
+            double a3 = 0;
+            for (int j = 0; j < m; j++) {
+                double qj = sign * q[j];
+                a0 += qj * omegaT[r0 + j];
+                a1 += qj * omegaT[r1 + j];
+                a2 += qj * omegaT[r2 + j];
+                a3 += qj * omegaT[r3 + j];
+            }
+            grad[offset + t] = a0;
+            grad[offset + t + 1] = a1;
+            grad[offset + t + 2] = a2;
+            grad[offset + t + 3] = a3;
+        }
+        for (; t < d; t++) {
+            int r = t * m;
+            double a = 0;
+            for (int j = 0; j < m; j++) {
+                a += sign * q[j] * omegaT[r + j];
+            }
+            grad[offset + t] = a;
+        }
     }
 
     /** A(c): (cos ω_j·c)_j then (sin ω_j·c)_j. */
     double[] atom(double[] c) {
         double[] a = new double[2 * m];
+        phases(c, 0, phases);
         for (int j = 0; j < m; j++) {
-            double ph = frequencies.phase(j, c);
+            double ph = phases[j];
             a[j] = Math.cos(ph);
             a[m + j] = Math.sin(ph);
         }
