@@ -15,7 +15,10 @@ import org.dpclust.geometry.DomainBounds;
  * <p>Contract: pure post-processing of a (released) sketch and public inputs (frequencies, k, declared
  * bounds, a public seed); it reads no private data, so its output carries the sketch's guarantee. The
  * seed drives only the random starting points (public randomness). Centroids are constrained to the unit
- * box and returned in original coordinates; weights are non-negative and sum to 1.
+ * box and returned in original coordinates; weights are non-negative and sum to 1. Deterministic on every
+ * JVM: cosines and sines come from {@link SinCos} (plain IEEE arithmetic, one range reduction for both,
+ * about half the cost of {@link Math#cos} plus {@link Math#sin}, whose intrinsics may differ between JVMs
+ * and CPUs), so a replayed window decodes to the same bytes on any host.
  *
  * <h2>Algorithm and which solver does what</h2>
  * Starting from the residual r = z, for t = 1..2k:
@@ -83,6 +86,8 @@ public final class ClOmpr {
     private final double[] omegaT;
     /** Work array: m phases. */
     private final double[] phases;
+    /** Work array: cos and sin of one phase. */
+    private final double[] cosSin = new double[2];
 
     private ClOmpr(FrequencyMatrix frequencies) {
         this.m = frequencies.size();
@@ -206,8 +211,8 @@ public final class ClOmpr {
         phases(c, 0, phases);
         double s = 0;
         for (int j = 0; j < m; j++) {
-            double ph = phases[j];
-            s += Math.cos(ph) * residual[j] + Math.sin(ph) * residual[m + j];
+            SinCos.of(phases[j], cosSin);
+            s += cosSin[0] * residual[j] + cosSin[1] * residual[m + j];
         }
         return s;
     }
@@ -247,9 +252,9 @@ public final class ClOmpr {
                 double a = p[atoms * d + i];
                 phases(p, i * d, phases);
                 for (int j = 0; j < m; j++) {
-                    double ph = phases[j];
-                    double cs = Math.cos(ph);
-                    double sn = Math.sin(ph);
+                    SinCos.of(phases[j], cosSin);
+                    double cs = cosSin[0];
+                    double sn = cosSin[1];
                     cos[i * m + j] = cs;
                     sin[i * m + j] = sn;
                     model[j] += a * cs;
@@ -290,9 +295,9 @@ public final class ClOmpr {
             phases(c, 0, phases);
             double corr = 0;
             for (int j = 0; j < m; j++) {
-                double ph = phases[j];
-                double cs = Math.cos(ph);
-                double sn = Math.sin(ph);
+                SinCos.of(phases[j], cosSin);
+                double cs = cosSin[0];
+                double sn = cosSin[1];
                 corr += cs * residual[j] + sn * residual[m + j];
                 q[j] = cs * residual[m + j] - sn * residual[j];
             }
@@ -374,9 +379,9 @@ public final class ClOmpr {
         double[] a = new double[2 * m];
         phases(c, 0, phases);
         for (int j = 0; j < m; j++) {
-            double ph = phases[j];
-            a[j] = Math.cos(ph);
-            a[m + j] = Math.sin(ph);
+            SinCos.of(phases[j], cosSin);
+            a[j] = cosSin[0];
+            a[m + j] = cosSin[1];
         }
         return a;
     }
