@@ -18,9 +18,11 @@ import org.dpclust.eval.ProgressBar;
 import org.dpclust.eval.ReportWriter;
 import org.dpclust.geometry.DomainBounds;
 import org.dpclust.kmeans.ExpDpKMeans;
+import org.dpclust.kmeans.GuptKMeans;
 import org.dpclust.kmeans.Lloyd;
 import org.dpclust.kmeans.LloydResult;
 import org.dpclust.kmeans.NoisyLloyd;
+import org.dpclust.kmeans.PrivGeneKMeans;
 import org.dpclust.kmeans.ZoneOrientation;
 import org.dpclust.privacy.PrivacyRandom;
 import org.dpclust.privacy.PrivacySecret;
@@ -40,9 +42,17 @@ import org.dpclust.privacy.PrivacySecret;
  * Rows per (dataset, mode, method, ε): mean normalised cost (SSE / Lloyd's SSE from the same start), convergence
  * degree (share of runs within [0.99, 1.01]), mean iterations, mean Lloyd iterations, runs.
  *
+ * <p>GUPT ({@link GuptKMeans}) and PrivGene ({@link PrivGeneKMeans}) start from the same initial centroids as the
+ * other methods of their mode (GUPT: every block's Lloyd; PrivGene: one member of the initial population). Paper
+ * mode: GUPT gets ε, the same per-step budget as ExpDP (§7: "bottom-up for Alg. 1 and GUPT"), PrivGene the
+ * past run's claimed total (top-down) — except on {@value #PRIVGENE_PAPER_SKIPPED}, where that total
+ * (ε0 + Î·ε) makes r = ⌊c·n·ε/m′⌋ hundreds of generations of {@value PrivGeneKMeans#POPULATION} SSE
+ * evaluations over n = 25000, k = 100 (about an hour per data set on 2 cores), so that cell is not run. Strict
+ * mode: both at total ε in their dp forms. Their "iterations" are GUPT's one aggregation and PrivGene's
+ * generations r.
+ *
  * <p>The 300-run configuration is a second registered name, {@code expdp-full}, rather than a {@code --full}
  * flag: {@code evaluate}'s options live in EvaluateCommand, which this experiment does not change.
- * GUPT and PrivGene are not run (not implemented yet).
  */
 public final class ExpDpExperiment implements Experiment {
     static final double[] EPSILONS = {0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0};
@@ -52,6 +62,8 @@ public final class ExpDpExperiment implements Experiment {
     static final long RUN_SEED = 1000;
     static final long BEST_LLOYD_SEED = 5;
     static final String[] BASELINES = {"dplloyd", "su", "dwork"};
+    static final String[] METHODS = {"expdp_past", "expdp_past_future", "dplloyd", "su", "dwork", "gupt", "privgene"};
+    static final String PRIVGENE_PAPER_SKIPPED = "birch2_sub25k";
 
     /** Paper's Fig. 9 (past, "Posterior") and Fig. 10 (past+future, "Prior"): {method, Lloyd} iterations. */
     static final Map<String, double[][]> PAPER_ITERATIONS = Map.of(
@@ -78,7 +90,7 @@ public final class ExpDpExperiment implements Experiment {
 
     @Override
     public String description() {
-        return "Lu & Shen's convergent ExpDP k-means (paper and strict) vs DPLloyd, SU, DWORK"
+        return "Lu & Shen's convergent ExpDP k-means (paper and strict) vs DPLloyd, SU, DWORK, GUPT, PrivGene"
                 + (full ? " (300 runs per point)" : "");
     }
 
@@ -157,6 +169,20 @@ public final class ExpDpExperiment implements Experiment {
                             run.add("strict", b, NoisyLloyd.run(pts, strictInit, box, dpSchedule, rng).means(),
                                     dpSchedule.epsilons().length, lloydStrict, false, 0);
                         }
+                        run.add("paper", "gupt", GuptKMeans.paper(pts, paperInit, box, eps, seed,
+                                run.rng("paper", "gupt")).centroids(), 1, lloydPaper, false, 0);
+                        run.add("strict", "gupt", GuptKMeans.strict(pts, strictInit, box, eps, seed,
+                                run.rng("strict", "gupt")).centroids(), 1, lloydStrict, false, 0);
+                        if (!spec.name().equals(PRIVGENE_PAPER_SKIPPED)) {
+                            PrivGeneKMeans.Result pg = PrivGeneKMeans.paper(pts, paperInit, box, claimed, seed,
+                                    run.rng("paper", "privgene"));
+                            run.add("paper", "privgene", pg.centroids(), pg.schedule().generations(), lloydPaper,
+                                    false, 0);
+                        }
+                        PrivGeneKMeans.Result pg = PrivGeneKMeans.strict(pts, strictInit, box, eps, seed,
+                                run.rng("strict", "privgene"));
+                        run.add("strict", "privgene", pg.centroids(), pg.schedule().generations(), lloydStrict,
+                                false, 0);
                     }
                     progress.step();
                 }
@@ -243,7 +269,7 @@ public final class ExpDpExperiment implements Experiment {
     private Path report(ExperimentContext ctx, List<Map<String, Object>> rows, Map<String, String> scalings,
             Map<String, Integer> runsOf, Map<String, Double> seconds, double[] epsilons, double total) {
         ReportWriter report = new ReportWriter(ctx.outDir(), "evaluate " + name() + ": Lu & Shen's convergent ExpDP"
-                + " k-means vs DPLloyd, SU, DWORK" + (ctx.quick() ? " (quick configuration)" : ""));
+                + " k-means vs DPLloyd, SU, DWORK, GUPT, PrivGene" + (ctx.quick() ? " (quick configuration)" : ""));
         report.recordCommand(ctx.command())
                 .recordSeed("run_seed (run r uses run_seed + r for both modes' initial centroids)", RUN_SEED)
                 .recordSeed("best_lloyd_seed (Lloyd.best, the relative_sse_vs_best_lloyd reference)", BEST_LLOYD_SEED)
@@ -266,6 +292,20 @@ public final class ExpDpExperiment implements Experiment {
                         + " epsilon/11 per release); zones and draws are post-processing. dplloyd: T = 5,"
                         + " epsilon/5, halves; dwork: epsilon/2^i, i = 1..5, halves; su: T from Su et al.'s"
                         + " formula with N released with 5% of epsilon, split cbrt(4 d rho^2) : 1 as stated.")
+                .recordNote("GUPT: l = round(n^0.6) blocks of size n^0.4, Lloyd on each block from the mode's"
+                        + " initial centroids (centroid i of every block is the one that started at initial"
+                        + " centroid i), Laplace noise of scale k*d/(l*epsilon) per coordinate in box units on the"
+                        + " average (the epsilon divided over the k*d coordinates). Paper mode: exact n, random"
+                        + " equal blocks, epsilon = the per-step epsilon (bottom-up, as the paper says). Strict:"
+                        + " n released with 5% of epsilon, each record's block a hash of its own coordinates.")
+                .recordNote("PrivGene: population 200 (the mode's initial centroids and 199 uniform public"
+                        + " sets), r = max(2, floor(1.25e-3 n epsilon / 10)) generations, 10 parents selected per"
+                        + " generation by the exponential mechanism (utility -SSE, sensitivity = squared box"
+                        + " diameter = d) with epsilon/(10 r) each, one final selection with epsilon/r. Paper"
+                        + " mode: exact n and the past run's claimed total (top-down), not run on "
+                        + PRIVGENE_PAPER_SKIPPED + " (that total makes r hundreds of generations over n = 25000,"
+                        + " k = 100: about an hour on 2 cores). Strict: n released with 5% of epsilon."
+                        + " 'avg iterations' of GUPT is its one aggregation, of PrivGene its generations r.")
                 .recordNote("normalized_cost = mean over runs of SSE(output) / SSE(Lloyd from the same initial"
                         + " centroids); convergence_degree = share of runs with that ratio in [0.99, 1.01];"
                         + " relative_sse_vs_best_lloyd = SSE / SSE of Lloyd.best (best of 10 k-means++ runs).")
@@ -291,12 +331,14 @@ public final class ExpDpExperiment implements Experiment {
         scalings.forEach((n, s) -> report.recordNote(n + ": " + s));
         iterationTable(report, rows, scalings.keySet());
         strictTable(report, rows, scalings.keySet());
-        String[] methods = {"expdp_past", "expdp_past_future", "dplloyd", "su", "dwork"};
         for (String dataset : scalings.keySet()) {
             for (String mode : List.of("paper", "strict")) {
                 Map<String, double[][]> series = new LinkedHashMap<>();
-                for (String m : methods) {
+                for (String m : METHODS) {
                     List<Map<String, Object>> sel = select(rows, dataset, mode, m);
+                    if (sel.isEmpty()) {
+                        continue;
+                    }
                     double[] x = sel.stream().mapToDouble(r -> (double) r.get("epsilon")).toArray();
                     double[] y = sel.stream().mapToDouble(r -> (double) r.get("normalized_cost")).toArray();
                     series.put(m, new double[][] {x, y});
@@ -351,7 +393,7 @@ public final class ExpDpExperiment implements Experiment {
     private static void strictTable(ReportWriter report, List<Map<String, Object>> rows, Iterable<String> datasets) {
         List<List<Object>> t = new ArrayList<>();
         for (String dataset : datasets) {
-            for (String m : List.of("expdp_past", "expdp_past_future", "dplloyd", "su", "dwork")) {
+            for (String m : METHODS) {
                 select(rows, dataset, "strict", m).stream().filter(r -> (double) r.get("epsilon") == 1.0)
                         .forEach(r -> t.add(List.of(dataset, m, r.get("normalized_cost"),
                                 r.get("median_normalized_cost"), r.get("relative_sse_vs_best_lloyd"),
