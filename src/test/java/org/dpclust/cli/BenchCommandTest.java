@@ -26,29 +26,63 @@ class BenchCommandTest {
         return buffer.toString(StandardCharsets.UTF_8);
     }
 
-    @Test
-    void quickSketchBenchPrintsJsonRowsWithTheKeys() throws Exception {
+    private static List<JsonNode> jsonRows(String out) throws Exception {
         List<JsonNode> rows = new ArrayList<>();
-        for (String line : run("bench", "sketch", "--quick", "--json").split("\n")) {
+        for (String line : out.split("\n")) {
             if (!line.isBlank()) {
                 rows.add(new ObjectMapper().readTree(line));
             }
         }
+        return rows;
+    }
+
+    /** The keys of a per-record row measured against its bound, and a fraction_of_bound in (0, 1.5]. */
+    private static void assertBoundRow(JsonNode r, String benchmark) {
+        assertEquals(benchmark, r.get("benchmark").asText(), r.toString());
+        for (String key : List.of("benchmark", "ns_per_record", "records_per_second", "bound_ns_per_record",
+                "fraction_of_bound", "cores", "jvm")) {
+            assertTrue(r.has(key), "row without " + key + ": " + r);
+        }
+        assertTrue(r.get("ns_per_record").asDouble() > 0, r.toString());
+        double fraction = r.get("fraction_of_bound").asDouble();
+        assertTrue(fraction > 0 && fraction <= 1.5, "fraction_of_bound " + fraction + ": " + r);
+    }
+
+    @Test
+    void quickSketchBenchPrintsJsonRowsWithTheKeys() throws Exception {
+        List<JsonNode> rows = jsonRows(run("bench", "sketch", "--quick", "--json"));
         assertEquals(4, rows.size(), rows.toString());
         for (int i = 0; i < 3; i++) {
-            JsonNode r = rows.get(i);
-            for (String key : List.of("benchmark", "r", "ns_per_record", "records_per_second", "cores", "jvm")) {
-                assertTrue(r.has(key), "row without " + key + ": " + r);
-            }
-            assertEquals("sketch-update", r.get("benchmark").asText());
-            assertTrue(r.get("ns_per_record").asDouble() > 0, r.toString());
+            assertBoundRow(rows.get(i), "sketch-update");
+            assertTrue(rows.get(i).has("r"), rows.get(i).toString());
         }
-        assertEquals(List.of(100, 10, 1), List.of(rows.get(0).get("r").asInt(), rows.get(1).get("r").asInt(),
+        assertEquals(List.of(1000, 100, 10), List.of(rows.get(0).get("r").asInt(), rows.get(1).get("r").asInt(),
                 rows.get(2).get("r").asInt()));
         JsonNode decode = rows.get(3);
         assertEquals("clompr-decode", decode.get("benchmark").asText());
         assertTrue(decode.get("decode_seconds").asDouble() > 0, decode.toString());
         assertTrue(decode.has("cores") && decode.has("jvm"), decode.toString());
+    }
+
+    @Test
+    void quickStatsAndHstBenchesReportTheirBounds() throws Exception {
+        List<JsonNode> stats = jsonRows(run("bench", "stats", "--quick", "--json"));
+        assertEquals(1, stats.size(), stats.toString());
+        assertBoundRow(stats.get(0), "stats-update");
+        List<JsonNode> hst = jsonRows(run("bench", "hst", "--quick", "--json"));
+        assertEquals(1, hst.size(), hst.toString());
+        assertBoundRow(hst.get(0), "hst-count");
+    }
+
+    @Test
+    void quickLloydBenchReportsTimePerIteration() throws Exception {
+        List<JsonNode> rows = jsonRows(run("bench", "lloyd", "--quick", "--json"));
+        assertEquals(1, rows.size(), rows.toString());
+        JsonNode r = rows.get(0);
+        assertEquals("lloyd-iteration", r.get("benchmark").asText());
+        assertTrue(r.get("seconds_per_iteration").asDouble() >= 0 && r.get("ns_per_record").asDouble() > 0,
+                r.toString());
+        assertTrue(r.get("iterations").asInt() >= 1 && r.has("cores") && r.has("jvm"), r.toString());
     }
 
     @Test

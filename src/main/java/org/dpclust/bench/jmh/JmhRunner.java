@@ -1,0 +1,95 @@
+package org.dpclust.bench.jmh;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.profile.GCProfiler;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.format.OutputFormatFactory;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+import org.openjdk.jmh.runner.options.VerboseMode;
+
+/**
+ * Runs the JMH benchmarks of one class programmatically and returns their scores.
+ *
+ * <p>Full mode: one forked JVM per (method, parameters) with the parent's class path (so it works from the
+ * shaded {@code target/dpclust.jar}), {@value #WARMUPS} × 1 s warm-up and {@value #MEASUREMENTS} × 1 s
+ * measured iterations, average time in ns per operation, and JMH's GC profiler for the allocation per
+ * operation. Quick mode (tests, smoke runs): in-process (no fork), two 100 ms warm-up and two 100 ms
+ * measured iterations, no profiler; the numbers are not meaningful (JMH runs methods in name order, so the
+ * measured {@code add} runs before, and colder than, its {@code bound}). JMH's own report goes to standard
+ * error, so standard output carries only the table or JSON rows.
+ */
+public final class JmhRunner {
+    static final int WARMUPS = 3;
+    static final int MEASUREMENTS = 5;
+
+    /**
+     * One score.
+     *
+     * @param method          benchmark method name (e.g. {@code add}, {@code bound})
+     * @param params          the JMH parameters of the run, by name
+     * @param nsPerOp         average ns per operation (per record, for the per-record benchmarks)
+     * @param allocBytesPerOp bytes allocated per operation (JMH gc.alloc.rate.norm), NaN when not profiled
+     */
+    public record Score(String method, Map<String, String> params, double nsPerOp, double allocBytesPerOp) {}
+
+    private JmhRunner() {}
+
+    /** Runs every {@code @Benchmark} method of {@code benchmarkClass}. */
+    public static List<Score> run(Class<?> benchmarkClass, boolean quick) {
+        ChainedOptionsBuilder options = new OptionsBuilder()
+                .include("^" + benchmarkClass.getName().replace(".", "\\.") + "\\.")
+                .mode(org.openjdk.jmh.annotations.Mode.AverageTime)
+                .timeUnit(TimeUnit.NANOSECONDS)
+                .threads(1)
+                .shouldFailOnError(true);
+        if (quick) {
+            options.forks(0).warmupIterations(2).warmupTime(TimeValue.milliseconds(100))
+                    .measurementIterations(2).measurementTime(TimeValue.milliseconds(100));
+        } else {
+            options.forks(1).warmupIterations(WARMUPS).warmupTime(TimeValue.seconds(1))
+                    .measurementIterations(MEASUREMENTS).measurementTime(TimeValue.seconds(1))
+                    .addProfiler(GCProfiler.class);
+        }
+        Collection<RunResult> results;
+        try {
+            results = new Runner(options.build(),
+                    OutputFormatFactory.createFormatInstance(System.err, quick ? VerboseMode.SILENT : VerboseMode.NORMAL))
+                    .run();
+        } catch (RunnerException e) {
+            throw new IllegalStateException("JMH run of " + benchmarkClass.getSimpleName() + " failed", e);
+        }
+        List<Score> scores = new ArrayList<>();
+        for (RunResult r : results) {
+            String label = r.getParams().getBenchmark();
+            String method = label.substring(label.lastIndexOf('.') + 1);
+            Map<String, String> params = new TreeMap<>();
+            for (String key : r.getParams().getParamsKeys()) {
+                params.put(key, r.getParams().getParam(key));
+            }
+            Result<?> alloc = r.getSecondaryResults().get("gc.alloc.rate.norm");
+            scores.add(new Score(method, params, r.getPrimaryResult().getScore(),
+                    alloc == null ? Double.NaN : alloc.getScore()));
+        }
+        return scores;
+    }
+
+    /** The score of {@code method} with the given parameter value (or any, when {@code paramValue} is null). */
+    public static Score find(List<Score> scores, String method, String param, String paramValue) {
+        for (Score s : scores) {
+            if (s.method().equals(method) && (param == null || paramValue.equals(s.params().get(param)))) {
+                return s;
+            }
+        }
+        throw new IllegalStateException("no JMH score for " + method + " " + param + "=" + paramValue);
+    }
+}
