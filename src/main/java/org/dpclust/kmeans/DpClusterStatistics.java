@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
+import org.dpclust.geometry.PublicPointSet;
 import org.dpclust.privacy.FixedPointCodec;
 import org.dpclust.privacy.GeometricMechanism;
 import org.dpclust.privacy.PrivacyRandom;
@@ -152,8 +153,9 @@ public final class DpClusterStatistics {
             centroids = best.centroids();
         }
         double[] centroidWeights = new double[k];
+        PublicPointSet centres = new PublicPointSet(centroids);
         for (int p = 0; p < pts.length; p++) {
-            centroidWeights[nearest(centroids, pts[p])] += w[p];
+            centroidWeights[centres.nearest(pts[p])] += w[p];
         }
         Map<String, Double> params = new TreeMap<>();
         params.put("epsilon_count", epsCount);
@@ -166,23 +168,6 @@ public final class DpClusterStatistics {
         params.put("cells_used", (double) pts.length);
         params.put("cell_threshold", threshold);
         return new Release(centroids, centroidWeights, params);
-    }
-
-    static int nearest(double[][] centroids, double[] x) {
-        int best = 0;
-        double bestD = Double.POSITIVE_INFINITY;
-        for (int i = 0; i < centroids.length; i++) {
-            double s = 0;
-            for (int j = 0; j < x.length; j++) {
-                double t = x[j] - centroids[i][j];
-                s += t * t;
-            }
-            if (s < bestD) {
-                bestD = s;
-                best = i;
-            }
-        }
-        return best;
     }
 
     private static double[][] copy(double[][] a) {

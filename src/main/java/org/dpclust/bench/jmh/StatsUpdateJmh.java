@@ -2,6 +2,7 @@ package org.dpclust.bench.jmh;
 
 import java.util.concurrent.TimeUnit;
 import org.dpclust.geometry.DomainBounds;
+import org.dpclust.geometry.NearestPoint;
 import org.dpclust.geometry.PublicPointSet;
 import org.dpclust.kmeans.ClusterStatistics;
 import org.dpclust.privacy.FixedPointCodec;
@@ -17,8 +18,9 @@ import org.openjdk.jmh.annotations.State;
 /**
  * Per-record cost of the statistics summary as the stream runs it (d = 10, the default {@value #CELLS} public
  * cells for k = 10): clamp, nearest public cell ({@link PublicPointSet#nearest}), fixed-point encode,
- * {@link ClusterStatistics#add} ({@code add}); beside its plain-loop bound ({@code bound}): the same
- * squared distances to every cell and a double sum into the nearest cell, over primitive arrays. Scores are ns
+ * {@link ClusterStatistics#add} ({@code add}); beside its bound ({@code bound}): the same nearest search
+ * ({@link NearestPoint}) over a bare primitive array and a double sum into the nearest cell, with no clamping,
+ * fixed point or checks. Scores are ns
  * per record.
  */
 @State(Scope.Thread)
@@ -72,7 +74,7 @@ public class StatsUpdateJmh {
         int d = BenchData.D;
         for (int i = 0; i < BenchData.BATCH; i++) {
             double[] x = records[i];
-            int best = PlainLoops.nearest(centres, d, x);
+            int best = NearestPoint.of(centres, d, x);
             counts[best]++;
             for (int t = 0; t < d; t++) {
                 sums[best * d + t] += x[t];
