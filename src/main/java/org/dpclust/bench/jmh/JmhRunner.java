@@ -21,7 +21,7 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * Runs the JMH benchmarks of one class programmatically and returns their scores.
  *
  * <p>Full mode: one forked JVM per (method, parameters) with the parent's class path (so it works from the
- * shaded {@code target/dpclust.jar}), {@value #WARMUPS} × 0.5 s warm-up and {@value #MEASUREMENTS} × 0.5 s
+ * shaded {@code target/dpclust.jar}), {@value #WARMUPS} × 0.25 s warm-up and {@value #MEASUREMENTS} × 0.25 s
  * measured iterations in average-time mode, and JMH's GC profiler for the allocation per operation. The score
  * is the <em>fastest</em> measured iteration's ns per operation, not the mean: on a shared machine other
  * processes only ever add time, so the minimum is the estimate least disturbed by them (applied alike to a
@@ -31,8 +31,8 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * error, so standard output carries only the table or JSON rows.
  */
 public final class JmhRunner {
-    static final int WARMUPS = 4;
-    static final int MEASUREMENTS = 8;
+    static final int WARMUPS = 6;
+    static final int MEASUREMENTS = 16;
 
     /**
      * One score.
@@ -59,8 +59,8 @@ public final class JmhRunner {
             options.forks(0).warmupIterations(2).warmupTime(TimeValue.milliseconds(100))
                     .measurementIterations(2).measurementTime(TimeValue.milliseconds(100));
         } else {
-            options.forks(1).warmupIterations(WARMUPS).warmupTime(TimeValue.milliseconds(500))
-                    .measurementIterations(MEASUREMENTS).measurementTime(TimeValue.milliseconds(500))
+            options.forks(1).warmupIterations(WARMUPS).warmupTime(TimeValue.milliseconds(250))
+                    .measurementIterations(MEASUREMENTS).measurementTime(TimeValue.milliseconds(250))
                     .addProfiler(GCProfiler.class);
         }
         Collection<RunResult> results;
