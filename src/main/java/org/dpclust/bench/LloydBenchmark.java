@@ -13,8 +13,8 @@ import org.dpclust.kmeans.LloydResult;
  * 10-component Gaussian mixture in the unit box, from fixed initial centroids. Per iteration =
  * (time(runFrom, {@value #STEPS} iterations) − time(runFrom, 0 iterations)) / iterations performed, so the
  * setup and the final assignment pass cancel; each time is the median of 3 runs after 1 warm-up
- * ({@link BenchEnvironment#medianNanos}; quick: 1 run). Hand-timed, single-threaded. One row, {@code lloyd-iteration}, with
- * {@code seconds_per_iteration} and {@code ns_per_record} (per point and iteration).
+ * ({@link BenchEnvironment#medianNanos}; quick: 1 run). Hand-timed, single-threaded. One row,
+ * {@code lloyd-iteration}, with {@code seconds_per_iteration} and {@code ns_per_record} (per point and iteration).
  */
 public final class LloydBenchmark implements Benchmark {
     static final int D = 10;

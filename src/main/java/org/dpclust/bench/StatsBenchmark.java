@@ -18,7 +18,7 @@ public final class StatsBenchmark implements Benchmark {
 
     @Override
     public String description() {
-        return "statistics summary per record (nearest of 160 cells + fixed-point sums, d = 10) vs its plain-loop bound";
+        return "statistics summary per record (nearest of 160 cells + fixed-point sums, d = 10) vs its bound";
     }
 
     @Override

@@ -17,8 +17,10 @@ import org.dpclust.privacy.PrivacySecret;
  * The mask of a record is exactly r distinct indices of [0, m), drawn by a partial Fisher–Yates shuffle
  * driven by a keyed pseudo-random function of the record identity alone ({@link SketchMasks}), so it does
  * not depend on arrival order, timing or the other records, and a replay draws the same masks. With r = m
- * every record uses every feature and no key is needed. The masks carry no privacy argument of their own (the sensitivity below holds for
- * every mask); they are keyed so that nobody can choose records whose masks collide.
+ * every record uses every feature and no key is needed. The masks carry no privacy argument of their own (the
+ * sensitivity below holds for every mask); they are keyed so that nobody can choose records whose masks collide.
+ * The key setup is paid once per thread ({@link SketchMasks#forThread}), so wrapping a state array per record is
+ * cheap.
  *
  * <h2>Fixed point and sensitivity</h2>
  * Each feature value f ∈ [−1, 1] is stored as the integer round(f·2^{@value #FRACTION_BITS}) (round half
@@ -57,8 +59,8 @@ public final class MaskedSketch {
     private final double[] unit;
     private final double[] phases;
     private final double[] cosSin = new double[2];
-    /** Mask derivation, created on first use (r < m only). */
-    private SketchMasks masks;
+    /** Caller-owned mask derivation, or null: then the thread's {@link SketchMasks#forThread} (r < m only). */
+    private final SketchMasks masks;
 
     /**
      * @param frequencies public frequency matrix (unit-box coordinates)
@@ -109,8 +111,7 @@ public final class MaskedSketch {
 
     /**
      * Wraps (does not copy) a state array, deriving masks with a caller-owned {@link SketchMasks} (same m; r is
-     * its r). Keep one SketchMasks per task and wrap per record: the key setup is then paid once, not per
-     * record.
+     * its r) instead of the thread's; the masks are the same.
      */
     public static MaskedSketch wrap(FrequencyMatrix frequencies, DomainBounds bounds, SketchMasks masks,
             long[] state) {
@@ -195,10 +196,8 @@ public final class MaskedSketch {
         if (r == m) {
             return null;
         }
-        if (masks == null) {
-            masks = new SketchMasks(m, r, secret);
-        }
-        return masks.of(identity);
+        SketchMasks derivation = masks != null ? masks : SketchMasks.forThread(m, r, secret);
+        return derivation.of(identity);
     }
 
     /** Adds another accumulator of the same shape (same frequencies, bounds and r) element-wise. */

@@ -11,16 +11,19 @@ import org.dpclust.privacy.RecordPrf;
  * m − i indices not yet drawn). So the mask does not depend on arrival order, timing or other records, a
  * replay draws the same mask, and without the secret nobody can choose records whose masks collide.
  *
- * <p>Cost: a CBC-MAC over the identity and about r/4 AES-CTR blocks per record (two JCA calls), no allocation (the shuffle runs in a reused
- * permutation and is undone in O(r)). Build one per task and reuse it across sketches of the same (m, r,
- * secret): construction costs a few microseconds and O(m) memory. Not thread-safe.
+ * <p>Cost: a CBC-MAC over the identity and about r/4 AES-CTR blocks per record (two JCA calls), no allocation
+ * (the shuffle runs in a reused permutation and is undone in O(r)). Construction costs a few microseconds and O(m)
+ * memory, so one is reused per thread ({@link #forThread}) or owned by the caller. Not thread-safe.
  */
 public final class SketchMasks {
     /** Domain-separation prefix of the mask PRF (v1 drew from PrivacyRandom's AES-CTR stream per record). */
     static final String DOMAIN = "dpclust/sketch-mask/v2";
+    /** The last SketchMasks built on each thread (see {@link #forThread}). */
+    private static final ThreadLocal<SketchMasks> LAST_ON_THREAD = new ThreadLocal<>();
 
     private final int m;
     private final int r;
+    private final PrivacySecret secret;
     private final RecordPrf prf;
     private final int[] permutation;
     private final int[] picks;
@@ -40,6 +43,7 @@ public final class SketchMasks {
         }
         this.m = m;
         this.r = r;
+        this.secret = secret;
         this.prf = RecordPrf.of(secret, DOMAIN.getBytes(StandardCharsets.UTF_8), r + r / 8 + 4);
         this.permutation = new int[m];
         for (int j = 0; j < m; j++) {
@@ -47,6 +51,20 @@ public final class SketchMasks {
         }
         this.picks = new int[r];
         this.mask = new int[r];
+    }
+
+    /**
+     * The calling thread's SketchMasks for (m, r, secret): the one it used last when that matches (same secret
+     * object), else a new one that replaces it. Code that wraps a state array per record thus pays the key setup
+     * once per thread, and no instance is ever shared between threads.
+     */
+    static SketchMasks forThread(int m, int r, PrivacySecret secret) {
+        SketchMasks s = LAST_ON_THREAD.get();
+        if (s == null || s.m != m || s.r != r || s.secret != secret) {
+            s = new SketchMasks(m, r, secret);
+            LAST_ON_THREAD.set(s);
+        }
+        return s;
     }
 
     public int size() {

@@ -119,6 +119,34 @@ class MaskedSketchTest {
     }
 
     @Test
+    void wrappingPerRecordAndOtherThreadsGiveTheSameState() throws Exception {
+        FrequencyMatrix f = freq(30);
+        SplittableRandom rng = new SplittableRandom(12);
+        double[][] xs = new double[200][];
+        for (int i = 0; i < xs.length; i++) {
+            xs[i] = record(rng);
+        }
+        MaskedSketch whole = new MaskedSketch(f, BOX, 4, TestRandoms.SECRET);
+        long[] perRecord = new long[61];
+        for (int i = 0; i < xs.length; i++) {
+            whole.add(xs[i], id(i));
+            MaskedSketch.wrap(f, BOX, 4, TestRandoms.SECRET, perRecord).add(xs[i], id(i));
+            new MaskedSketch(f, BOX, 7, TestRandoms.SECRET).add(xs[i], id(i)); // another r on the same thread
+        }
+        assertArrayEquals(whole.state(), perRecord);
+        long[] onOtherThread = new long[61];
+        Thread t = new Thread(() -> {
+            MaskedSketch s = MaskedSketch.wrap(f, BOX, 4, TestRandoms.SECRET, onOtherThread);
+            for (int i = 0; i < xs.length; i++) {
+                s.add(xs[i], id(i));
+            }
+        });
+        t.start();
+        t.join();
+        assertArrayEquals(whole.state(), onOtherThread);
+    }
+
+    @Test
     void masksAreUniformOverFeaturesAndPositions() {
         int m = 10;
         SketchMasks masks = new SketchMasks(m, 3, TestRandoms.SECRET);

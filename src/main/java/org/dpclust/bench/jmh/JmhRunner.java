@@ -65,9 +65,8 @@ public final class JmhRunner {
         }
         Collection<RunResult> results;
         try {
-            results = new Runner(options.build(),
-                    OutputFormatFactory.createFormatInstance(System.err, quick ? VerboseMode.SILENT : VerboseMode.NORMAL))
-                    .run();
+            VerboseMode verbosity = quick ? VerboseMode.SILENT : VerboseMode.NORMAL;
+            results = new Runner(options.build(), OutputFormatFactory.createFormatInstance(System.err, verbosity)).run();
         } catch (RunnerException e) {
             throw new IllegalStateException("JMH run of " + benchmarkClass.getSimpleName() + " failed", e);
         }
