@@ -10,6 +10,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import org.dpclust.bench.BenchEnvironment;
 import org.junit.jupiter.api.Test;
 
 /** {@code dpclust bench sketch --quick}: runs and prints the documented keys. */
@@ -64,25 +65,32 @@ class BenchCommandTest {
         assertTrue(decode.has("cores") && decode.has("jvm"), decode.toString());
     }
 
+    /** Every registered benchmark runs, in registration order; the stats, hst and lloyd rows have their keys. */
     @Test
-    void quickStatsAndHstBenchesReportTheirBounds() throws Exception {
-        List<JsonNode> stats = jsonRows(run("bench", "stats", "--quick", "--json"));
-        assertEquals(1, stats.size(), stats.toString());
-        assertBoundRow(stats.get(0), "stats-update");
-        List<JsonNode> hst = jsonRows(run("bench", "hst", "--quick", "--json"));
-        assertEquals(1, hst.size(), hst.toString());
-        assertBoundRow(hst.get(0), "hst-count");
-    }
-
-    @Test
-    void quickLloydBenchReportsTimePerIteration() throws Exception {
-        List<JsonNode> rows = jsonRows(run("bench", "lloyd", "--quick", "--json"));
-        assertEquals(1, rows.size(), rows.toString());
-        JsonNode r = rows.get(0);
-        assertEquals("lloyd-iteration", r.get("benchmark").asText());
-        assertTrue(r.get("seconds_per_iteration").asDouble() >= 0 && r.get("ns_per_record").asDouble() > 0,
-                r.toString());
-        assertTrue(r.get("iterations").asInt() >= 1 && r.has("cores") && r.has("jvm"), r.toString());
+    void quickAllRunsEveryRegisteredBenchmark() throws Exception {
+        List<JsonNode> rows = jsonRows(run("bench", "all", "--quick", "--json"));
+        List<String> names = new ArrayList<>();
+        rows.forEach(r -> names.add(r.get("benchmark").asText()));
+        List<String> expectedOrder = List.of("sketch-update", "clompr-decode", "stats-update", "hst-count",
+                "lloyd-iteration", "dp_local_search_iteration");
+        int last = -1;
+        for (String name : expectedOrder) {
+            int at = names.indexOf(name);
+            assertTrue(at > last, name + " missing or out of order in " + names);
+            last = at;
+        }
+        for (JsonNode r : rows) {
+            assertTrue(r.has("cores") && r.has("jvm"), r.toString());
+            switch (r.get("benchmark").asText()) {
+                case "stats-update", "hst-count" -> assertBoundRow(r, r.get("benchmark").asText());
+                case "lloyd-iteration" -> {
+                    assertTrue(r.get("seconds_per_iteration").asDouble() > 0, r.toString());
+                    assertTrue(r.get("ns_per_record").asDouble() > 0 && r.get("iterations").asInt() >= 1,
+                            r.toString());
+                }
+                default -> { }
+            }
+        }
     }
 
     @Test
@@ -116,7 +124,7 @@ class BenchCommandTest {
             for (String key : List.of("benchmark", "cores", "jvm")) {
                 assertTrue(r.has(key), "row without " + key + ": " + r);
             }
-            assertEquals(System.getProperty("java.version"), r.get("jvm").asText());
+            assertEquals(BenchEnvironment.jvm(), r.get("jvm").asText());
         }
         assertTrue(rows.get(0).get("hst_build_seconds").asDouble() > 0);
         assertTrue(rows.get(0).get("kmedianpp_seconds").asDouble() > 0);

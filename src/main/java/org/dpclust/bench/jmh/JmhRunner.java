@@ -66,7 +66,8 @@ public final class JmhRunner {
         Collection<RunResult> results;
         try {
             VerboseMode verbosity = quick ? VerboseMode.SILENT : VerboseMode.NORMAL;
-            results = new Runner(options.build(), OutputFormatFactory.createFormatInstance(System.err, verbosity)).run();
+            results = new Runner(options.build(), OutputFormatFactory.createFormatInstance(System.err, verbosity))
+                    .run();
         } catch (RunnerException e) {
             throw new IllegalStateException("JMH run of " + benchmarkClass.getSimpleName() + " failed", e);
         }
