@@ -25,7 +25,7 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * measured iterations in average-time mode, and JMH's GC profiler for the allocation per operation. The score
  * is the <em>fastest</em> measured iteration's ns per operation, not the mean: on a shared machine other
  * processes only ever add time, so the minimum is the estimate least disturbed by them (applied alike to a
- * measurement and its bound). Quick mode (tests, smoke runs): in-process (no fork), two 100 ms warm-up and two 100 ms
+ * measurement and its bound). Quick mode (tests, smoke runs): in-process (no fork), two 100 ms warm-up and six 50 ms
  * measured iterations, no profiler; the numbers are not meaningful (JMH runs methods in name order, so the
  * measured {@code add} runs before, and colder than, its {@code bound}). JMH's own report goes to standard
  * error, so standard output carries only the table or JSON rows.
@@ -57,7 +57,7 @@ public final class JmhRunner {
                 .shouldFailOnError(true);
         if (quick) {
             options.forks(0).warmupIterations(2).warmupTime(TimeValue.milliseconds(100))
-                    .measurementIterations(2).measurementTime(TimeValue.milliseconds(100));
+                    .measurementIterations(6).measurementTime(TimeValue.milliseconds(50));
         } else {
             options.forks(1).warmupIterations(WARMUPS).warmupTime(TimeValue.milliseconds(250))
                     .measurementIterations(MEASUREMENTS).measurementTime(TimeValue.milliseconds(250))
