@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
+import org.dpclust.geometry.PublicPointSet;
 import org.dpclust.privacy.FixedPointCodec;
 import org.dpclust.privacy.GeometricMechanism;
 import org.dpclust.privacy.PrivacyRandom;
@@ -208,27 +209,11 @@ public final class DpClusterStatistics {
             centroids = best.centroids();
         }
         double[] centroidWeights = new double[k];
+        PublicPointSet centres = new PublicPointSet(centroids);
         for (int p = 0; p < pts.length; p++) {
-            centroidWeights[nearest(centroids, pts[p])] += w[p];
+            centroidWeights[centres.nearest(pts[p])] += w[p];
         }
         return new Release(centroids, centroidWeights, parameters(noisy, codec.bounds().dimension(), pts.length));
-    }
-
-    static int nearest(double[][] centroids, double[] x) {
-        int best = 0;
-        double bestD = Double.POSITIVE_INFINITY;
-        for (int i = 0; i < centroids.length; i++) {
-            double s = 0;
-            for (int j = 0; j < x.length; j++) {
-                double t = x[j] - centroids[i][j];
-                s += t * t;
-            }
-            if (s < bestD) {
-                bestD = s;
-                best = i;
-            }
-        }
-        return best;
     }
 
     private static double[][] copy(double[][] a) {
