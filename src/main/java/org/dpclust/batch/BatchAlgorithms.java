@@ -25,6 +25,10 @@ public final class BatchAlgorithms {
         register(new BaselineAlgorithm("dplloyd"));
         register(new BaselineAlgorithm("su"));
         register(new BaselineAlgorithm("dwork"));
+        register(new GuptPrivGeneAlgorithm("gupt", true));
+        register(new GuptPrivGeneAlgorithm("gupt", false));
+        register(new GuptPrivGeneAlgorithm("privgene", true));
+        register(new GuptPrivGeneAlgorithm("privgene", false));
         register(KMedianAlgorithm.kmedianPlusPlus());
         register(KMedianAlgorithm.localSearch());
         register(KMedianAlgorithm.dpLocalSearch());

@@ -13,6 +13,9 @@ public final class Benchmarks {
 
     static {
         register(new SketchBenchmark());
+        register(new StatsBenchmark());
+        register(new HstBenchmark());
+        register(new LloydBenchmark());
         register(new KMedianBenchmark());
         register(new PipelineBenchmark());
         register(new StateSizeBenchmark());
@@ -28,6 +31,7 @@ public final class Benchmarks {
         return REGISTRY.get(name);
     }
 
+    /** Registered names, in registration order. */
     public static List<String> names() {
         return REGISTRY.names();
     }

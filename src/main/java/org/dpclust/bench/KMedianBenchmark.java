@@ -124,8 +124,8 @@ public final class KMedianBenchmark implements Benchmark {
     private static Map<String, Object> header(String benchmark) {
         Map<String, Object> row = new LinkedHashMap<>();
         row.put("benchmark", benchmark);
-        row.put("cores", Runtime.getRuntime().availableProcessors());
-        row.put("jvm", System.getProperty("java.version"));
+        row.put("cores", BenchEnvironment.cores());
+        row.put("jvm", BenchEnvironment.jvm());
         row.put("runs", RUNS);
         return row;
     }

@@ -1,6 +1,5 @@
 package org.dpclust.bench;
 
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -8,8 +7,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
+import org.dpclust.bench.jmh.JmhRunner;
+import org.dpclust.bench.jmh.SketchUpdateJmh;
 import org.dpclust.geometry.DomainBounds;
-import org.dpclust.privacy.PrivacySecret;
 import org.dpclust.sketch.ClOmpr;
 import org.dpclust.sketch.DpSketchRelease;
 import org.dpclust.sketch.FrequencyMatrix;
@@ -19,14 +19,13 @@ import org.dpclust.sketch.MaskedSketch;
  * {@code bench sketch}: single-threaded cost of the compressive k-means building blocks at the paper's
  * Figure 3 size (d = k = 10, m = 1000; {@code quick}: m = 100 and few records, numbers not meaningful).
  * <ul>
- *   <li>{@code sketch-update}, one row per r ∈ {m, m/10, m/100}: {@link MaskedSketch#add} of a fixed batch of
- *       records (uniform in the declared box [0, 1]^d, each with its own 12-byte identity, so r &lt; m pays the
- *       keyed mask derivation as in the stream); {@code ns_per_record} = median time of one pass over the
- *       batch / batch size ({@link BenchEnvironment#medianNanos}: 3 warm-up passes, 7 measured),
- *       {@code records_per_second} its inverse.</li>
+ *   <li>{@code sketch-update}, one row per r ∈ {1000, 100, 10} at m = 1000 (JMH, {@link SketchUpdateJmh}):
+ *       {@link MaskedSketch#add} of records uniform in the declared box [0, 1]^d, each with its own 12-byte
+ *       identity (so r &lt; m pays the keyed mask derivation as in the stream), beside the plain-loop bound of
+ *       the same arithmetic ({@link BoundRows}: ns_per_record, fraction_of_bound, alloc_bytes_per_record).</li>
  *   <li>{@code clompr-decode}: {@link ClOmpr#decode} with its default options (3 replicates) of the exact
  *       sketch (r = m) of a 10-component Gaussian mixture in the unit box; {@code decode_seconds} = median
- *       of 3 measured decodes after 1 warm-up.</li>
+ *       of 3 measured decodes after 1 warm-up (quick: m = 100, one small decode).</li>
  * </ul>
  * Fixed public seeds, a fixed test secret for the masks. Progress on standard error.
  */
@@ -34,6 +33,7 @@ public final class SketchBenchmark implements Benchmark {
     static final int D = 10;
     static final int K = 10;
     static final long SEED = 2026;
+    static final int M = 1000;
 
     @Override
     public String name() {
@@ -47,47 +47,25 @@ public final class SketchBenchmark implements Benchmark {
 
     @Override
     public List<Map<String, Object>> run(boolean quick) {
-        int m = quick ? 100 : 1000;
-        int records = quick ? 200 : 20_000;
-        int warmups = quick ? 1 : 3;
-        int reps = quick ? 1 : 7;
+        System.err.println("bench sketch: JMH sketch-update, r = 1000, 100, 10, each with its bound");
+        List<JmhRunner.Score> scores = JmhRunner.run(SketchUpdateJmh.class, quick);
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (int r : new int[] {M, M / 10, M / 100}) {
+            Map<String, Object> extra = new LinkedHashMap<>();
+            extra.put("r", r);
+            extra.put("m", M);
+            extra.put("d", D);
+            String p = Integer.toString(r);
+            rows.add(BoundRows.row("sketch-update", extra, JmhRunner.find(scores, "add", "r", p),
+                    JmhRunner.find(scores, "bound", "r", p)));
+        }
         double[] lo = new double[D];
         double[] hi = new double[D];
         Arrays.fill(hi, 1.0);
         DomainBounds box = new DomainBounds(lo, hi);
+        int m = quick ? 100 : M;
         FrequencyMatrix freq = FrequencyMatrix.draw(m, D, FrequencyMatrix.defaultSigma(K, D),
                 FrequencyMatrix.DEFAULT_LAW, SEED);
-        PrivacySecret secret = testSecret();
-        SplittableRandom rng = new SplittableRandom(SEED); // public randomness (not privacy noise)
-        double[][] points = new double[records][D];
-        byte[][] ids = new byte[records][];
-        for (int i = 0; i < records; i++) {
-            for (int t = 0; t < D; t++) {
-                points[i][t] = rng.nextDouble();
-            }
-            ids[i] = ByteBuffer.allocate(12).putInt(7).putLong(i).array();
-        }
-        List<Map<String, Object>> rows = new ArrayList<>();
-        for (int r : new int[] {m, m / 10, m / 100}) {
-            System.err.printf(Locale.ROOT, "bench sketch: sketch-update r=%d (%d records x %d passes)%n", r, records,
-                    warmups + reps);
-            MaskedSketch sketch = new MaskedSketch(freq, box, r, secret);
-            long nanos = BenchEnvironment.medianNanos(warmups, reps, () -> {
-                for (int i = 0; i < records; i++) {
-                    sketch.add(points[i], ids[i]);
-                }
-                return sketch.state()[0];
-            });
-            double nsPerRecord = nanos / (double) records;
-            Map<String, Object> row = new LinkedHashMap<>();
-            row.put("benchmark", "sketch-update");
-            row.put("r", r);
-            row.put("m", m);
-            row.put("d", D);
-            row.put("ns_per_record", round(nsPerRecord));
-            row.put("records_per_second", Math.round(1e9 / nsPerRecord));
-            rows.add(BenchEnvironment.withMachine(row));
-        }
         rows.add(decodeRow(m, box, freq, quick));
         return rows;
     }
@@ -127,12 +105,5 @@ public final class SketchBenchmark implements Benchmark {
 
     private static double round(double v) {
         return Math.round(v * 1000.0) / 1000.0;
-    }
-
-    /** A fixed test secret for the masks (never a deployment secret). */
-    static PrivacySecret testSecret() {
-        byte[] key = new byte[32];
-        Arrays.fill(key, (byte) 0x5a);
-        return PrivacySecret.of(key);
     }
 }

@@ -65,6 +65,10 @@ public final class BatchCommand implements Callable<Integer> {
     @Option(names = "--algorithm", required = true, description = "Algorithm name (lloyd, stats, ...).")
     String algorithm;
 
+    @Option(names = "--mode", description = "paper or strict: the algorithm's paper form (NAME-paper,"
+            + " paper-claimed) or its strict dp form (NAME); default: NAME as given.")
+    String mode;
+
     @Option(names = "--input", required = true, description = "A CSV file, or kafka:TOPIC.")
     String input;
 
@@ -120,9 +124,37 @@ public final class BatchCommand implements Callable<Integer> {
     @Option(names = "--graph", description = "Edge list (from,to,weight) of the public graph U (--metric graph).")
     Path graph;
 
+    /**
+     * The registry name of {@code algorithm} in {@code mode}: paper → NAME-paper (which must be registered),
+     * strict → NAME (which must be dp), null → NAME; anything else is an error naming {@code --mode}.
+     */
+    static String withMode(String algorithm, String mode) {
+        if (mode == null) {
+            return algorithm;
+        }
+        String base = algorithm.endsWith("-paper") ? algorithm.substring(0, algorithm.length() - 6) : algorithm;
+        switch (mode) {
+            case "paper" -> {
+                if (!BatchAlgorithms.names().contains(base + "-paper")) {
+                    throw new IllegalArgumentException("--mode paper: algorithm '" + base + "' has no paper form"
+                            + " (a NAME-paper algorithm); known: " + BatchAlgorithms.names());
+                }
+                return base + "-paper";
+            }
+            case "strict" -> {
+                if (!BatchAlgorithm.DP.equals(BatchAlgorithms.get(base).guarantee())) {
+                    throw new IllegalArgumentException("--mode strict: algorithm '" + base + "' is not dp (guarantee "
+                            + BatchAlgorithms.get(base).guarantee() + ")");
+                }
+                return base;
+            }
+            default -> throw new IllegalArgumentException("--mode must be paper or strict, was '" + mode + "'");
+        }
+    }
+
     @Override
     public Integer call() throws Exception {
-        BatchAlgorithm alg = BatchAlgorithms.get(algorithm);
+        BatchAlgorithm alg = BatchAlgorithms.get(withMode(algorithm, mode));
         boolean toKafka = "kafka".equals(output);
         if (toKafka) {
             if (BatchAlgorithm.EPP.equals(alg.guarantee())) {

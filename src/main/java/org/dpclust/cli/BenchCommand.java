@@ -1,8 +1,10 @@
 package org.dpclust.cli;
 
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -14,14 +16,18 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code dpclust bench BENCHMARK}: runs a registered {@link Benchmark} and prints its rows on standard output
- * as a Markdown table, or with {@code --json} one JSON object per row (snake_case keys). Progress goes to
- * standard error.
+ * {@code dpclust bench BENCHMARK}: runs a registered {@link Benchmark}, or with {@code all} every registered
+ * benchmark in registration order, and prints the rows on standard output as one Markdown table, or with
+ * {@code --json} one JSON object per row (snake_case keys). Progress goes to standard error.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = "Run a micro-benchmark (e.g. sketch) and print a Markdown table or JSON rows.")
+        description = "Run a benchmark (or all) and print a Markdown table or JSON rows.")
 public final class BenchCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "BENCHMARK", description = "Benchmark name (e.g. sketch).")
+    /** The name that runs every registered benchmark. */
+    static final String ALL = "all";
+
+    @Parameters(index = "0", paramLabel = "BENCHMARK",
+            description = "Benchmark name (${COMPLETION-CANDIDATES}) or 'all'.", completionCandidates = Names.class)
     String benchmark;
 
     @Option(names = "--json", description = "Print one JSON object per row instead of a Markdown table.")
@@ -32,8 +38,20 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Benchmark b = Benchmarks.get(benchmark);
-        List<Map<String, Object>> rows = b.run(quick);
+        List<Map<String, Object>> rows = new ArrayList<>();
+        if (ALL.equals(benchmark)) {
+            List<String> names = Benchmarks.names();
+            long t0 = System.nanoTime();
+            for (int i = 0; i < names.size(); i++) {
+                System.err.printf(Locale.ROOT, "bench all: [%d/%d] %s (%.0f s elapsed)%n", i + 1, names.size(),
+                        names.get(i), (System.nanoTime() - t0) / 1e9);
+                rows.addAll(Benchmarks.get(names.get(i)).run(quick));
+            }
+            System.err.printf(Locale.ROOT, "bench all: done in %.0f s%n", (System.nanoTime() - t0) / 1e9);
+        } else {
+            Benchmark b = Benchmarks.get(benchmark);
+            rows.addAll(b.run(quick));
+        }
         if (json) {
             JsonRows out = new JsonRows(System.out);
             rows.forEach(out::print);
@@ -42,6 +60,14 @@ public final class BenchCommand implements Callable<Integer> {
         }
         System.out.flush();
         return 0;
+    }
+
+    /** Registered benchmark names, for the help text. */
+    static final class Names implements Iterable<String> {
+        @Override
+        public Iterator<String> iterator() {
+            return Benchmarks.names().iterator();
+        }
     }
 
     /** A Markdown table over the union of the rows' keys (first-seen order); missing cells are empty. */

@@ -10,10 +10,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
+import org.dpclust.kmeans.DpClusterStatistics;
 
 /**
  * Reads and validates the dpclust YAML configuration (documented in README.md, "Configuration").
@@ -184,7 +186,7 @@ public final class ConfigLoader {
             summaries.sort(null);
         }
         JsonNode stats = n.path("stats");
-        allowOnly(stats, p + ".stats", Set.of("cells", "count_fraction"));
+        allowOnly(stats, p + ".stats", Set.of("cells", "count_fraction", "update"));
         int cells = integer(stats, p + ".stats", "cells", Math.max(64, 16 * k));
         if (cells < k) {
             throw new ConfigException(p + ".stats.cells", "must be >= k (" + k + ")");
@@ -193,6 +195,10 @@ public final class ConfigLoader {
         if (stats.has("count_fraction") && !(countFraction > 0 && countFraction < 1)) {
             throw new ConfigException(p + ".stats.count_fraction", "must be in (0, 1)");
         }
+        String updateText = text(stats, p + ".stats", "update", DpClusterStatistics.Update.MEAN.wireName());
+        DpClusterStatistics.Update update = Arrays.stream(DpClusterStatistics.Update.values())
+                .filter(u -> u.wireName().equals(updateText)).findFirst().orElseThrow(() -> new ConfigException(
+                        p + ".stats.update", "must be mean or expdp-zone, was '" + updateText + "'"));
         JsonNode ck = n.path("ckm");
         allowOnly(ck, p + ".ckm", Set.of("m", "r", "law", "sigma", "count_fraction", "replicates"));
         int m = integer(ck, p + ".ckm", "m", org.dpclust.sketch.FrequencyMatrix.defaultSize(k, d));
@@ -251,7 +257,7 @@ public final class ConfigLoader {
                     + "contribution bounding needs all of a device's records of a window in one place)");
         }
         return new StreamSpec(id, d, lower, upper, k, window, eps, cap, period, unit,
-                unit == PrivacyUnit.DEVICE ? c : 1, List.copyOf(summaries), cells, countFraction, ckm, universe, maxLevels, seed,
+                unit == PrivacyUnit.DEVICE ? c : 1, List.copyOf(summaries), cells, countFraction, update, ckm, universe, maxLevels, seed,
                 init, salt);
     }
 

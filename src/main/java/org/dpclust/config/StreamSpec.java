@@ -3,6 +3,7 @@ package org.dpclust.config;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.List;
+import org.dpclust.kmeans.DpClusterStatistics;
 
 /**
  * Public, validated configuration of one stream. Everything here is public: the bounds and the dimension
@@ -22,6 +23,7 @@ import java.util.List;
  * @param summaries             enabled summaries, released in enum order
  * @param statsCells            size of the public partition of the statistics summary
  * @param statsCountFraction    share of a stats release's epsilon spent on counts; NaN = derived from d
+ * @param statsUpdate           post-processing of the stats release ({@code stats.update}: mean or expdp-zone)
  * @param ckm                   settings of the ckm summary (defaults derived from k and d when not configured)
  * @param hstUniverse           size of the public universe U of the dp-hst summary
  * @param hstMaxLevels          depth cap of the HST over U
@@ -45,6 +47,7 @@ public record StreamSpec(
         List<Summary> summaries,
         int statsCells,
         double statsCountFraction,
+        DpClusterStatistics.Update statsUpdate,
         CkmSettings ckm,
         int hstUniverse,
         int hstMaxLevels,

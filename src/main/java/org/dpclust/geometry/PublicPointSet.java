@@ -55,19 +55,6 @@ public final class PublicPointSet implements Serializable {
 
     /** Index of the nearest point (squared Euclidean; ties to the lowest index). Allocation-free. */
     public int nearest(double[] x) {
-        int best = 0;
-        double bestD = Double.POSITIVE_INFINITY;
-        for (int i = 0, off = 0; i < size; i++, off += dimension) {
-            double d = 0;
-            for (int j = 0; j < dimension; j++) {
-                double t = x[j] - points[off + j];
-                d += t * t;
-            }
-            if (d < bestD) {
-                bestD = d;
-                best = i;
-            }
-        }
-        return best;
+        return NearestPoint.of(points, dimension, x);
     }
 }

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
+import org.dpclust.geometry.PublicPointSet;
 import org.dpclust.privacy.FixedPointCodec;
 import org.dpclust.privacy.GeometricMechanism;
 import org.dpclust.privacy.PrivacyRandom;
@@ -36,6 +37,8 @@ import org.dpclust.privacy.PrivacyRandom;
  * randomness, and the lowest weighted SSE wins. This makes the per-window Lloyd step of the classic
  * "noisy sums and counts" design robust to bad local optima while keeping it a function of released
  * values and public inputs only. Missing centroids (fewer usable cells than k) keep their previous value.
+ * With {@link Update#EXPDP_ZONE} the same noisy cells are post-processed by {@link ConvergentZoneUpdate} instead
+ * (one strict convergent-zone step per cluster from the previous released centroids); the noise is unchanged.
  *
  * <h2>Budget split</h2>
  * Unless configured, epsilon_count = epsilon / (1 + (3d²)^{1/3}): it minimises the sum of the variances
@@ -47,6 +50,26 @@ public final class DpClusterStatistics {
     private static final int LLOYD_ITERATIONS = 50;
 
     private DpClusterStatistics() {}
+
+    /**
+     * How the centroids are computed from the noisy cells (post-processing; the noise is the same): {@link #MEAN}
+     * — the weighted Lloyd of the class comment; {@link #EXPDP_ZONE} — {@link ConvergentZoneUpdate}.
+     */
+    public enum Update {
+        MEAN("mean"),
+        EXPDP_ZONE("expdp-zone");
+
+        private final String wireName;
+
+        Update(String wireName) {
+            this.wireName = wireName;
+        }
+
+        /** The name used in configuration ({@code stats.update}). */
+        public String wireName() {
+            return wireName;
+        }
+    }
 
     /** Result of one release; {@code parameters} is sorted so its Avro encoding is deterministic. */
     public record Release(double[][] centroids, double[] weights, Map<String, Double> parameters) {}
@@ -78,7 +101,15 @@ public final class DpClusterStatistics {
      */
     public static Release release(ClusterStatistics stats, FixedPointCodec codec, double[][] previous,
             double epsilon, double countFraction, int contributionBound, PrivacyRandom rng) {
-        return postProcess(noise(stats, codec, epsilon, countFraction, contributionBound, rng), codec, previous, rng);
+        return release(stats, codec, previous, epsilon, countFraction, contributionBound, Update.MEAN, rng);
+    }
+
+    /** {@link #release} with the given post-processing {@code update}; the noise does not depend on it. */
+    public static Release release(ClusterStatistics stats, FixedPointCodec codec, double[][] previous,
+            double epsilon, double countFraction, int contributionBound, Update update, PrivacyRandom rng) {
+        NoisyCells noisy = noise(stats, codec, epsilon, countFraction, contributionBound, rng);
+        return update == Update.EXPDP_ZONE ? ConvergentZoneUpdate.apply(noisy, codec, previous, epsilon, rng)
+                : postProcess(noisy, codec, previous, rng);
     }
 
     /** The mechanism's output before post-processing: noisy cell counts and fixed-point sums, and their scales. */
@@ -102,38 +133,64 @@ public final class DpClusterStatistics {
                 GeometricMechanism.scale(countSensitivity, epsCount), GeometricMechanism.scale(sumSensitivity, epsSum));
     }
 
-    /** Post-processing: centroids from the noisy cells and public inputs only (free in privacy). */
-    static Release postProcess(NoisyCells noisy, FixedPointCodec codec, double[][] previous, PrivacyRandom rng) {
+    /**
+     * The noisy cells worth using (post-processing): indices, clamped noisy means and noisy counts of the cells
+     * whose noisy count is at least 3× the count noise scale.
+     */
+    record UsableCells(int[] cells, double[][] locations, double[] weights) {}
+
+    static UsableCells usableCells(NoisyCells noisy, FixedPointCodec codec) {
         int d = codec.bounds().dimension();
-        int m = noisy.counts().length;
-        int k = previous.length;
-        long[] noisyCounts = noisy.counts();
-        long[] noisySums = noisy.sums();
-        double countScale = noisy.countScale();
-        double epsCount = noisy.epsilonCount();
-        double epsSum = noisy.epsilonSum();
-        long countSensitivity = noisy.countSensitivity();
-        double sumScale = noisy.sumScale();
-        int contributionBound = (int) countSensitivity;
-        // ---- post-processing: only noisy values and public inputs below this line ----
-        double threshold = 3.0 * countScale;
+        double threshold = threshold(noisy);
+        List<Integer> cells = new ArrayList<>();
         List<double[]> locations = new ArrayList<>();
-        List<Double> weights = new ArrayList<>();
-        for (int c = 0; c < m; c++) {
-            double n = noisyCounts[c];
+        for (int c = 0; c < noisy.counts().length; c++) {
+            double n = noisy.counts()[c];
             if (n < threshold || n <= 0) {
                 continue;
             }
             double[] loc = new double[d];
             for (int j = 0; j < d; j++) {
-                loc[j] = codec.decodeMean(j, noisySums[c * d + j], n);
+                loc[j] = codec.decodeMean(j, noisy.sums()[c * d + j], n);
             }
             codec.bounds().clamp(loc, loc);
+            cells.add(c);
             locations.add(loc);
-            weights.add(n);
         }
-        double[][] pts = locations.toArray(new double[0][]);
-        double[] w = weights.stream().mapToDouble(Double::doubleValue).toArray();
+        int[] idx = cells.stream().mapToInt(Integer::intValue).toArray();
+        double[] w = new double[idx.length];
+        for (int i = 0; i < idx.length; i++) {
+            w[i] = noisy.counts()[idx[i]];
+        }
+        return new UsableCells(idx, locations.toArray(new double[0][]), w);
+    }
+
+    private static double threshold(NoisyCells noisy) {
+        return 3.0 * noisy.countScale();
+    }
+
+    /** The public parameters of a release: budget split, sensitivities, noise scales and the cells used. */
+    static Map<String, Double> parameters(NoisyCells noisy, int d, int cellsUsed) {
+        Map<String, Double> params = new TreeMap<>();
+        params.put("epsilon_count", noisy.epsilonCount());
+        params.put("epsilon_sum", noisy.epsilonSum());
+        params.put("count_sensitivity", (double) noisy.countSensitivity());
+        params.put("count_noise_scale", noisy.countScale());
+        params.put("sum_l1_sensitivity_box_units", d * noisy.countSensitivity() / 2.0);
+        params.put("sum_noise_scale_box_units", noisy.sumScale() / 0x1p32);
+        params.put("cells", (double) noisy.counts().length);
+        params.put("cells_used", (double) cellsUsed);
+        params.put("cell_threshold", threshold(noisy));
+        return params;
+    }
+
+    /** Post-processing: centroids from the noisy cells and public inputs only (free in privacy). */
+    static Release postProcess(NoisyCells noisy, FixedPointCodec codec, double[][] previous, PrivacyRandom rng) {
+        int k = previous.length;
+        // ---- post-processing: only noisy values and public inputs below this line ----
+        UsableCells usable = usableCells(noisy, codec);
+        double[][] pts = usable.locations();
+        double[] w = usable.weights();
         double[][] centroids;
         if (pts.length <= k) {
             centroids = new double[k][];
@@ -152,37 +209,11 @@ public final class DpClusterStatistics {
             centroids = best.centroids();
         }
         double[] centroidWeights = new double[k];
+        PublicPointSet centres = new PublicPointSet(centroids);
         for (int p = 0; p < pts.length; p++) {
-            centroidWeights[nearest(centroids, pts[p])] += w[p];
+            centroidWeights[centres.nearest(pts[p])] += w[p];
         }
-        Map<String, Double> params = new TreeMap<>();
-        params.put("epsilon_count", epsCount);
-        params.put("epsilon_sum", epsSum);
-        params.put("count_sensitivity", (double) countSensitivity);
-        params.put("count_noise_scale", countScale);
-        params.put("sum_l1_sensitivity_box_units", d * contributionBound / 2.0);
-        params.put("sum_noise_scale_box_units", sumScale / 0x1p32);
-        params.put("cells", (double) m);
-        params.put("cells_used", (double) pts.length);
-        params.put("cell_threshold", threshold);
-        return new Release(centroids, centroidWeights, params);
-    }
-
-    static int nearest(double[][] centroids, double[] x) {
-        int best = 0;
-        double bestD = Double.POSITIVE_INFINITY;
-        for (int i = 0; i < centroids.length; i++) {
-            double s = 0;
-            for (int j = 0; j < x.length; j++) {
-                double t = x[j] - centroids[i][j];
-                s += t * t;
-            }
-            if (s < bestD) {
-                bestD = s;
-                best = i;
-            }
-        }
-        return best;
+        return new Release(centroids, centroidWeights, parameters(noisy, codec.bounds().dimension(), pts.length));
     }
 
     private static double[][] copy(double[][] a) {

@@ -2,6 +2,7 @@ package org.dpclust.kmeans;
 
 import java.util.Arrays;
 import java.util.SplittableRandom;
+import org.dpclust.geometry.NearestPoint;
 
 /**
  * Non-private Lloyd k-means: the reference every relative SSE is measured against.
@@ -115,19 +116,8 @@ public final class Lloyd {
             sse = 0.0;
             for (int i = 0; i < n; i++) {
                 double[] p = points[i];
-                int bestJ = 0;
-                double best = Double.POSITIVE_INFINITY;
-                for (int j = 0, off = 0; j < k; j++, off += d) {
-                    double s = 0.0;
-                    for (int t = 0; t < d; t++) {
-                        double diff = p[t] - c[off + t];
-                        s += diff * diff;
-                    }
-                    if (s < best) {
-                        best = s;
-                        bestJ = j;
-                    }
-                }
+                int bestJ = NearestPoint.of(c, d, p);
+                double best = NearestPoint.squaredDistance(c, d, bestJ, p);
                 if (assignment[i] != bestJ) {
                     assignment[i] = bestJ;
                     changed++;

@@ -99,8 +99,15 @@ public final class NoisyLloyd {
      */
     public static Schedule suWithNoisySize(double epsilon, int n, int k, int d, PrivacyRandom rng) {
         double epsSize = epsilon * SU_SIZE_FRACTION;
-        long noisy = Math.max(1, GeometricMechanism.addNoise(n, 1, epsSize, rng));
-        return su(epsilon - epsSize, noisy, k, d);
+        return su(epsilon - epsSize, noisySize(n, epsSize, rng), k, d);
+    }
+
+    /**
+     * N released with two-sided geometric noise (add/remove: sensitivity 1) at {@code epsilon}, clipped to ≥ 1:
+     * the public size the dp variants of SU, GUPT and PrivGene derive their n-dependent parameters from.
+     */
+    public static long noisySize(int n, double epsilon, PrivacyRandom rng) {
+        return Math.max(1, GeometricMechanism.addNoise(n, 1, epsilon, rng));
     }
 
     /** Runs the schedule from {@code init} (k×d; public for {@code dp}); returns the last released step. */

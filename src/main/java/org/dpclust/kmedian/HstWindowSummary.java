@@ -45,6 +45,11 @@ public final class HstWindowSummary {
         return universe.nearest(x);
     }
 
+    /** The public universe U. */
+    public PublicPointSet universe() {
+        return universe;
+    }
+
     public int universeSize() {
         return universe.size();
     }

@@ -237,6 +237,32 @@ public final class FrequencyMatrix implements Serializable {
         return s;
     }
 
+    /**
+     * The phases ω_j·v of frequencies j = 0 .. out.length − 1 into {@code out}, each summed in index order
+     * exactly as {@link #phase} does (bit-identical), without allocation.
+     */
+    public void phases(double[] v, double[] out) {
+        for (int j = 0, o = 0; j < out.length; j++, o += d) {
+            double s = 0;
+            for (int t = 0; t < d; t++) {
+                s += omega[o + t] * v[t];
+            }
+            out[j] = s;
+        }
+    }
+
+    /** The phases ω_{rows[i]}·v into {@code out[i]}, i &lt; rows.length, as {@link #phase} (bit-identical). */
+    public void phases(int[] rows, double[] v, double[] out) {
+        for (int i = 0; i < rows.length; i++) {
+            int o = rows[i] * d;
+            double s = 0;
+            for (int t = 0; t < d; t++) {
+                s += omega[o + t] * v[t];
+            }
+            out[i] = s;
+        }
+    }
+
     /** A copy of the row-major m×d array. */
     public double[] toArray() {
         return omega.clone();

@@ -1,11 +1,9 @@
 package org.dpclust.sketch;
 
 import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import org.dpclust.geometry.DomainBounds;
 import org.dpclust.privacy.AccumulatorDigest;
-import org.dpclust.privacy.PrivacyRandom;
 import org.dpclust.privacy.PrivacySecret;
 
 /**
@@ -17,11 +15,12 @@ import org.dpclust.privacy.PrivacySecret;
  *
  * <h2>Masks</h2>
  * The mask of a record is exactly r distinct indices of [0, m), drawn by a partial Fisher–Yates shuffle
- * from {@link PrivacyRandom#forContext}(secret, "dpclust/sketch-mask/v1" ‖ identity): a keyed
- * pseudo-random function of the record identity alone, so it does not depend on arrival order, timing
- * or the other records, and a replay draws the same masks. With r = m every record uses every feature and
- * no key is needed. The masks carry no privacy argument of their own (the sensitivity below holds for
- * every mask); they are keyed so that nobody can choose records whose masks collide.
+ * driven by a keyed pseudo-random function of the record identity alone ({@link SketchMasks}), so it does
+ * not depend on arrival order, timing or the other records, and a replay draws the same masks. With r = m
+ * every record uses every feature and no key is needed. The masks carry no privacy argument of their own (the
+ * sensitivity below holds for every mask); they are keyed so that nobody can choose records whose masks collide.
+ * The key setup is paid once per thread ({@link SketchMasks#forThread}), so wrapping a state array per record is
+ * cheap.
  *
  * <h2>Fixed point and sensitivity</h2>
  * Each feature value f ∈ [−1, 1] is stored as the integer round(f·2^{@value #FRACTION_BITS}) (round half
@@ -46,7 +45,6 @@ public final class MaskedSketch {
     public static final int FRACTION_BITS = 24;
     /** 2^FRACTION_BITS as a double. */
     public static final double SCALE = 0x1p24;
-    private static final byte[] MASK_DOMAIN = "dpclust/sketch-mask/v1".getBytes(StandardCharsets.UTF_8);
     private static final long FEATURE_L1_UNITS =
             BigInteger.ONE.shiftLeft(2 * FRACTION_BITS + 1).sqrt().longValueExact() + 1;
 
@@ -57,12 +55,12 @@ public final class MaskedSketch {
     private final long[] data;
     private final int m;
     private final int d;
-    // work arrays, reused across records (no per-record allocation besides the mask's keyed stream)
+    // work arrays, reused across records (no per-record allocation)
     private final double[] unit;
-    private final int[] permutation;
-    private final int[] mask;
-    private final int[] picks;
+    private final double[] phases;
     private final double[] cosSin = new double[2];
+    /** Caller-owned mask derivation, or null: then the thread's {@link SketchMasks#forThread} (r < m only). */
+    private final SketchMasks masks;
 
     /**
      * @param frequencies public frequency matrix (unit-box coordinates)
@@ -71,11 +69,11 @@ public final class MaskedSketch {
      * @param secret      the stream's secret for masks; may be null only when r = m
      */
     public MaskedSketch(FrequencyMatrix frequencies, DomainBounds bounds, int r, PrivacySecret secret) {
-        this(frequencies, bounds, r, secret, new long[2 * frequencies.size() + 1]);
+        this(frequencies, bounds, r, secret, null, new long[2 * frequencies.size() + 1]);
     }
 
     private MaskedSketch(FrequencyMatrix frequencies, DomainBounds bounds, int r, PrivacySecret secret,
-            long[] data) {
+            SketchMasks masks, long[] data) {
         if (frequencies.dimension() != bounds.dimension()) {
             throw new IllegalArgumentException("frequency dimension " + frequencies.dimension()
                     + " != bounds dimension " + bounds.dimension());
@@ -83,7 +81,10 @@ public final class MaskedSketch {
         if (r < 1 || r > frequencies.size()) {
             throw new IllegalArgumentException("r must be in [1, m=" + frequencies.size() + "], got " + r);
         }
-        if (secret == null && r < frequencies.size()) {
+        if (masks != null && (masks.size() != frequencies.size() || masks.r() != r)) {
+            throw new IllegalArgumentException("masks are for m=" + masks.size() + ", r=" + masks.r());
+        }
+        if (secret == null && masks == null && r < frequencies.size()) {
             throw new IllegalArgumentException("a secret is required for masks when r < m");
         }
         if (data.length != 2 * frequencies.size() + 1) {
@@ -98,18 +99,23 @@ public final class MaskedSketch {
         this.m = frequencies.size();
         this.d = frequencies.dimension();
         this.unit = new double[d];
-        this.permutation = new int[m];
-        for (int j = 0; j < m; j++) {
-            permutation[j] = j;
-        }
-        this.mask = new int[r];
-        this.picks = new int[r];
+        this.phases = new double[r];
+        this.masks = masks;
     }
 
     /** Wraps (does not copy) a state array produced by {@link #state()}. */
     public static MaskedSketch wrap(FrequencyMatrix frequencies, DomainBounds bounds, int r, PrivacySecret secret,
             long[] state) {
-        return new MaskedSketch(frequencies, bounds, r, secret, state);
+        return new MaskedSketch(frequencies, bounds, r, secret, null, state);
+    }
+
+    /**
+     * Wraps (does not copy) a state array, deriving masks with a caller-owned {@link SketchMasks} (same m; r is
+     * its r) instead of the thread's; the masks are the same.
+     */
+    public static MaskedSketch wrap(FrequencyMatrix frequencies, DomainBounds bounds, SketchMasks masks,
+            long[] state) {
+        return new MaskedSketch(frequencies, bounds, masks.r(), null, masks, state);
     }
 
     /** L1 change, in fixed-point units, of one masked feature's (cos, sin) pair by one record. */
@@ -141,13 +147,30 @@ public final class MaskedSketch {
     private void apply(double[] x, byte[] identity, int sign) {
         normalise(x);
         int[] selected = maskOf(identity);
+        if (selected == null) {
+            frequencies.phases(unit, phases);
+        } else {
+            frequencies.phases(selected, unit, phases);
+        }
+        long[] acc = data;
+        double[] cs = cosSin;
         for (int i = 0; i < r; i++) {
             int j = selected == null ? i : selected[i];
-            SinCos.of(frequencies.phase(j, unit), cosSin);
-            data[j] += sign * Math.round(cosSin[0] * SCALE);
-            data[m + j] += sign * Math.round(cosSin[1] * SCALE);
+            SinCos.of(phases[i], cs);
+            acc[j] += sign * roundHalfUp(cs[0] * SCALE);
+            acc[m + j] += sign * roundHalfUp(cs[1] * SCALE);
         }
-        data[2 * m] += sign;
+        acc[2 * m] += sign;
+    }
+
+    /**
+     * {@link Math#round}(x), bit-identical for |x| &lt; 2^52 (here |x| ≤ 2^24), through the {@link Math#rint}
+     * intrinsic: rint rounds ties to even, so a tie it rounded down (x − rint(x) = ½, computed exactly) is moved
+     * up, which is Math.round's ties-up rule.
+     */
+    static long roundHalfUp(double x) {
+        double r = Math.rint(x);
+        return (long) r + (x - r == 0.5 ? 1 : 0);
     }
 
     private void normalise(double[] x) {
@@ -173,28 +196,8 @@ public final class MaskedSketch {
         if (r == m) {
             return null;
         }
-        if (identity == null) {
-            throw new IllegalArgumentException("identity must not be null when r < m");
-        }
-        byte[] context = Arrays.copyOf(MASK_DOMAIN, MASK_DOMAIN.length + identity.length);
-        System.arraycopy(identity, 0, context, MASK_DOMAIN.length, identity.length);
-        PrivacyRandom rng = PrivacyRandom.forContext(secret, context);
-        for (int i = 0; i < r; i++) {
-            int pick = i + (int) rng.nextLong(m - i);
-            int tmp = permutation[i];
-            permutation[i] = permutation[pick];
-            permutation[pick] = tmp;
-            picks[i] = pick;
-        }
-        System.arraycopy(permutation, 0, mask, 0, r);
-        // undo the swaps in reverse order so the permutation is the identity again: O(r), not O(m)
-        for (int i = r - 1; i >= 0; i--) {
-            int pick = picks[i];
-            int tmp = permutation[i];
-            permutation[i] = permutation[pick];
-            permutation[pick] = tmp;
-        }
-        return mask;
+        SketchMasks derivation = masks != null ? masks : SketchMasks.forThread(m, r, secret);
+        return derivation.of(identity);
     }
 
     /** Adds another accumulator of the same shape (same frequencies, bounds and r) element-wise. */

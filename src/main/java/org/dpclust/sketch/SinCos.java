@@ -12,7 +12,7 @@ package org.dpclust.sketch;
  * StrictMath in the tests); beyond that it falls back to StrictMath. Both values lie in [−1, 1].
  * Public computation; no privacy role beyond being deterministic.
  */
-final class SinCos {
+public final class SinCos {
     /** Largest |x| reduced here: n = round(x·2/π) < 2^20, so n·PIO2_1 (33 significant bits) is exact. */
     static final double REDUCTION_LIMIT = 1.0e6;
     private static final double INV_PIO2 = 6.36619772367581382433e-01;
@@ -35,7 +35,7 @@ final class SinCos {
     private SinCos() {}
 
     /** Writes cos x into out[0] and sin x into out[1]. */
-    static void of(double x, double[] out) {
+    public static void of(double x, double[] out) {
         if (!(Math.abs(x) <= REDUCTION_LIMIT)) {
             out[0] = StrictMath.cos(x);
             out[1] = StrictMath.sin(x);

@@ -298,7 +298,7 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Windo
                 Summary.STATS.wireName(), DpClusterStatistics.mechanismId(s.epsilonPerRelease(),
                         s.statsCountFraction(), s.unitContribution(), s.statsCells()), stats.digest()));
         DpClusterStatistics.Release r = DpClusterStatistics.release(stats, rt.codec(), currentCentroids(rt),
-                s.epsilonPerRelease(), s.statsCountFraction(), s.unitContribution(), rng);
+                s.epsilonPerRelease(), s.statsCountFraction(), s.unitContribution(), s.statsUpdate(), rng);
         centroids.update(flatten(r.centroids()));
         return r;
     }

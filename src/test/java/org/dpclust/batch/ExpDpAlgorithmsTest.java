@@ -15,9 +15,11 @@ import org.junit.jupiter.api.Test;
 class ExpDpAlgorithmsTest {
     private static final PrivacySecret SECRET = PrivacySecret.fromHex("00112233445566778899aabbccddeeff");
     private static final DomainBounds BOX = new DomainBounds(new double[] {0, 0}, new double[] {100, 100});
-    private static final Map<String, String> LABELS = Map.of("expdp-past", "dp", "expdp-past-future", "dp",
-            "expdp-past-paper", "paper-claimed", "expdp-past-future-paper", "paper-claimed", "dplloyd", "dp",
-            "su", "dp", "dwork", "dp");
+    private static final Map<String, String> LABELS = Map.ofEntries(Map.entry("expdp-past", "dp"),
+            Map.entry("expdp-past-future", "dp"), Map.entry("expdp-past-paper", "paper-claimed"),
+            Map.entry("expdp-past-future-paper", "paper-claimed"), Map.entry("dplloyd", "dp"), Map.entry("su", "dp"),
+            Map.entry("dwork", "dp"), Map.entry("gupt", "dp"), Map.entry("gupt-paper", "paper-claimed"),
+            Map.entry("privgene", "dp"), Map.entry("privgene-paper", "paper-claimed"));
 
     private static double[][] blobs(int n) {
         SplittableRandom rng = new SplittableRandom(4); // public randomness (not privacy noise)

@@ -36,6 +36,9 @@ class ConfigLoaderTest {
         assertEquals("telemetry.v1", c.kafka().inputTopic());
         assertEquals("b:9092", c.kafka().bootstrapServers());
         assertTrue(s.statsCells() >= s.k());
+        assertEquals(org.dpclust.kmeans.DpClusterStatistics.Update.MEAN, s.statsUpdate());
+        assertEquals(org.dpclust.kmeans.DpClusterStatistics.Update.EXPDP_ZONE, ConfigLoader.parse(VALID
+                + "    stats: {update: expdp-zone}\n").stream("s1").orElseThrow().statsUpdate());
     }
 
     @Test
@@ -56,6 +59,7 @@ class ConfigLoaderTest {
         assertEquals("streams[0].privacy_unit", option(VALID + "    privacy_unit: household\n"));
         assertEquals("streams[0].budget_period", option(VALID + "    budget_period: PT15S\n"));
         assertEquals("streams[0].summaries[0]", option(VALID + "    summaries: [magic]\n"));
+        assertEquals("streams[0].stats.update", option(VALID + "    stats: {update: expdp_zone}\n"));
         assertEquals("kafka.transaction_timeout", option(VALID.replace("kafka: {", "kafka: {transaction_timeout: PT20M, ")));
         assertEquals("kafka.starting_offsets", option(VALID.replace("kafka: {", "kafka: {starting_offsets: never, ")));
         assertEquals("streams", option("kafka: {}\nstreams: []\n"));

@@ -69,4 +69,21 @@ class FrequencyMatrixTest {
         assertThrows(IllegalArgumentException.class,
                 () -> FrequencyMatrix.draw(5, 2, 0.1, FrequencyMatrix.Law.EXPLICIT, 1));
     }
+
+    @Test
+    void batchPhasesAreBitIdenticalToPhase() {
+        FrequencyMatrix f = FrequencyMatrix.draw(50, 7, 0.2, FrequencyMatrix.Law.GAUSSIAN, 3);
+        double[] v = {0.1, 0.9, 0.33, 0.5, 0.0, 1.0, 0.77};
+        double[] all = new double[50];
+        f.phases(v, all);
+        int[] rows = {49, 0, 17, 3};
+        double[] some = new double[rows.length];
+        f.phases(rows, v, some);
+        for (int j = 0; j < 50; j++) {
+            assertEquals(Double.doubleToRawLongBits(f.phase(j, v)), Double.doubleToRawLongBits(all[j]), "row " + j);
+        }
+        for (int i = 0; i < rows.length; i++) {
+            assertEquals(Double.doubleToRawLongBits(f.phase(rows[i], v)), Double.doubleToRawLongBits(some[i]));
+        }
+    }
 }

@@ -86,6 +86,89 @@ class MaskedSketchTest {
     }
 
     @Test
+    void roundHalfUpIsMathRoundBitForBit() {
+        double[] special = {0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 0.49999999999999994, -0.49999999999999994, 0.0, -0.0,
+            0x1p24, -0x1p24, 0x1p24 - 0.5, -0x1p24 + 0.5, 8388607.5, -8388607.5, 1e-300, -1e-300};
+        for (double x : special) {
+            assertEquals(Math.round(x), MaskedSketch.roundHalfUp(x), "x=" + x);
+        }
+        SplittableRandom rng = new SplittableRandom(9);
+        for (int i = 0; i < 1_000_000; i++) {
+            double x = rng.nextDouble(-1, 1) * MaskedSketch.SCALE;
+            double tie = Math.floor(x) + 0.5;
+            assertEquals(Math.round(x), MaskedSketch.roundHalfUp(x), "x=" + x);
+            assertEquals(Math.round(tie), MaskedSketch.roundHalfUp(tie), "x=" + tie);
+        }
+    }
+
+    @Test
+    void masksOfASharedSketchMasksEqualTheSketchsOwn() {
+        FrequencyMatrix f = freq(30);
+        MaskedSketch own = new MaskedSketch(f, BOX, 5, TestRandoms.SECRET);
+        SketchMasks shared = new SketchMasks(30, 5, TestRandoms.SECRET);
+        MaskedSketch wrapped = MaskedSketch.wrap(f, BOX, shared, new long[61]);
+        SplittableRandom rng = new SplittableRandom(8);
+        for (int i = 0; i < 50; i++) {
+            double[] x = record(rng);
+            own.add(x, id(i));
+            wrapped.add(x, id(i));
+        }
+        assertArrayEquals(own.state(), wrapped.state());
+        assertThrows(IllegalArgumentException.class, () -> MaskedSketch.wrap(f, BOX, new SketchMasks(31, 5,
+                TestRandoms.SECRET), new long[61]));
+    }
+
+    @Test
+    void wrappingPerRecordAndOtherThreadsGiveTheSameState() throws Exception {
+        FrequencyMatrix f = freq(30);
+        SplittableRandom rng = new SplittableRandom(12);
+        double[][] xs = new double[200][];
+        for (int i = 0; i < xs.length; i++) {
+            xs[i] = record(rng);
+        }
+        MaskedSketch whole = new MaskedSketch(f, BOX, 4, TestRandoms.SECRET);
+        long[] perRecord = new long[61];
+        for (int i = 0; i < xs.length; i++) {
+            whole.add(xs[i], id(i));
+            MaskedSketch.wrap(f, BOX, 4, TestRandoms.SECRET, perRecord).add(xs[i], id(i));
+            new MaskedSketch(f, BOX, 7, TestRandoms.SECRET).add(xs[i], id(i)); // another r on the same thread
+        }
+        assertArrayEquals(whole.state(), perRecord);
+        long[] onOtherThread = new long[61];
+        Thread t = new Thread(() -> {
+            MaskedSketch s = MaskedSketch.wrap(f, BOX, 4, TestRandoms.SECRET, onOtherThread);
+            for (int i = 0; i < xs.length; i++) {
+                s.add(xs[i], id(i));
+            }
+        });
+        t.start();
+        t.join();
+        assertArrayEquals(whole.state(), onOtherThread);
+    }
+
+    @Test
+    void masksAreUniformOverFeaturesAndPositions() {
+        int m = 10;
+        SketchMasks masks = new SketchMasks(m, 3, TestRandoms.SECRET);
+        int[][] counts = new int[3][m];
+        int n = 30_000;
+        for (int i = 0; i < n; i++) {
+            int[] mask = masks.of(id(i));
+            assertEquals(3, Arrays.stream(mask).distinct().count());
+            for (int p = 0; p < 3; p++) {
+                counts[p][mask[p]]++;
+            }
+        }
+        for (int p = 0; p < 3; p++) {
+            double chi2 = 0;
+            for (int c : counts[p]) {
+                chi2 += Math.pow(c - n / (double) m, 2) / (n / (double) m);
+            }
+            assertTrue(chi2 < 27.9, "position " + p + ": chi2 " + chi2); // 9 dof, p ~ 0.001
+        }
+    }
+
+    @Test
     void subtractUndoesAdd() {
         SplittableRandom rng = new SplittableRandom(4);
         MaskedSketch s = new MaskedSketch(freq(20), BOX, 3, TestRandoms.SECRET);

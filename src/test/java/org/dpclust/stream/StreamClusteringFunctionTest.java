@@ -263,4 +263,61 @@ class StreamClusteringFunctionTest {
             assertArrayEquals(first.get(i).value, second.get(i).value);
         }
     }
+
+    /** Five windows of the two blobs under {@code s}; all output records. */
+    private static List<OutboundRecord> runWindows(StreamSpec s) throws Exception {
+        var h = harness(s, Map.of());
+        for (int w = 0; w < 5; w++) {
+            for (ValidRecord r : twoBlobs(w, 400)) {
+                h.processElement(WindowPartial.of(r), r.eventTime);
+            }
+        }
+        h.processWatermark(Long.MAX_VALUE);
+        List<OutboundRecord> out = h.extractOutputValues();
+        h.close();
+        return out;
+    }
+
+    /** max over the two blob centres of the distance to the nearest released centroid. */
+    private static double distanceToBlobs(CentroidRelease r) {
+        double worst = 0;
+        for (double c : new double[] {0.25, 0.75}) {
+            double best = Double.POSITIVE_INFINITY;
+            for (List<Double> p : r.getCentroids()) {
+                best = Math.min(best, Math.hypot(p.get(0) - c, p.get(1) - c));
+            }
+            worst = Math.max(worst, best);
+        }
+        return worst;
+    }
+
+    @Test
+    void theExpdpZoneUpdateChangesTheCentroidsNotTheNoiseAndReplaysByteIdentically() throws Exception {
+        StreamSpec zone = spec("", "{cells: 16, update: expdp-zone}");
+        List<CentroidRelease> mean = releases(runWindows(spec("", "{cells: 16, update: mean}")));
+        List<OutboundRecord> first = runWindows(zone);
+        List<OutboundRecord> second = runWindows(zone);
+        assertEquals(first.size(), second.size());
+        for (int i = 0; i < first.size(); i++) {
+            assertArrayEquals(first.get(i).value, second.get(i).value, "byte-identical replay, record " + i);
+        }
+        List<CentroidRelease> zoned = releases(first);
+        assertEquals(mean.size(), zoned.size());
+        assertTrue(zoned.size() >= 2, "the cap allows at least two windows");
+        for (int w = 0; w < zoned.size(); w++) {
+            CentroidRelease a = mean.get(w);
+            CentroidRelease b = zoned.get(w);
+            assertNotEquals(a.getCentroids(), b.getCentroids(), "window " + w);
+            assertEquals(1.0, b.getMechanismParams().get("expdp_zone_update"));
+            assertFalse(a.getMechanismParams().containsKey("expdp_zone_update"));
+            for (String key : List.of("epsilon_count", "epsilon_sum", "count_noise_scale", "sum_noise_scale_box_units",
+                    "cells_used")) {
+                assertEquals(a.getMechanismParams().get(key), b.getMechanismParams().get(key), key);
+            }
+            System.out.println("window " + w + ": distance to the blobs, mean " + distanceToBlobs(a) + ", zone "
+                    + distanceToBlobs(b));
+        }
+        assertTrue(distanceToBlobs(zoned.get(zoned.size() - 1)) < distanceToBlobs(zoned.get(0)),
+                "the zone steps approach the blobs");
+    }
 }

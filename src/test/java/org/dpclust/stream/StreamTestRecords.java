@@ -22,6 +22,11 @@ final class StreamTestRecords {
     private StreamTestRecords() {}
 
     static StreamSpec spec(String extra) {
+        return spec(extra, "{cells: 16}");
+    }
+
+    /** The test stream with {@code stats} set to the given YAML map. */
+    static StreamSpec spec(String extra, String stats) {
         return ConfigLoader.parse("""
                 streams:
                   - id: s
@@ -33,8 +38,8 @@ final class StreamTestRecords {
                     epsilon_per_release: 1.0
                     budget_cap: 2.5
                     public_seed: 5
-                    stats: {cells: 16}
-                """ + extra).streams().get(0);
+                    stats: %s
+                """.formatted(stats) + extra).streams().get(0);
     }
 
     static ValidRecord record(String device, long t, double x, double y) {

@@ -18,9 +18,11 @@ import org.dpclust.eval.ProgressBar;
 import org.dpclust.eval.ReportWriter;
 import org.dpclust.geometry.DomainBounds;
 import org.dpclust.kmeans.ExpDpKMeans;
+import org.dpclust.kmeans.GuptKMeans;
 import org.dpclust.kmeans.Lloyd;
 import org.dpclust.kmeans.LloydResult;
 import org.dpclust.kmeans.NoisyLloyd;
+import org.dpclust.kmeans.PrivGeneKMeans;
 import org.dpclust.kmeans.ZoneOrientation;
 import org.dpclust.privacy.PrivacyRandom;
 import org.dpclust.privacy.PrivacySecret;
@@ -40,9 +42,17 @@ import org.dpclust.privacy.PrivacySecret;
  * Rows per (dataset, mode, method, ε): mean normalised cost (SSE / Lloyd's SSE from the same start), convergence
  * degree (share of runs within [0.99, 1.01]), mean iterations, mean Lloyd iterations, runs.
  *
+ * <p>GUPT ({@link GuptKMeans}) and PrivGene ({@link PrivGeneKMeans}) start from the same initial centroids as the
+ * other methods of their mode (GUPT: every block's Lloyd; PrivGene: one member of the initial population). Paper
+ * mode: GUPT gets ε, the same per-step budget as ExpDP (§7: "bottom-up for Alg. 1 and GUPT"), PrivGene the
+ * past run's claimed total (top-down). Strict mode: both at total ε in their dp forms. Their "iterations" are
+ * GUPT's one aggregation and PrivGene's generations r. PrivGene costs r·{@value PrivGeneKMeans#POPULATION}
+ * SSE evaluations (r grows with n and, in paper mode, with the claimed total ε0 + Î·ε), so it runs on the first
+ * {@link Spec#privGeneRuns} runs of a data set only (the rows' {@code runs} says how many), and not on
+ * birch2_sub25k (n = 25000, k = 100: minutes per run on 2 cores).
+ *
  * <p>The 300-run configuration is a second registered name, {@code expdp-full}, rather than a {@code --full}
  * flag: {@code evaluate}'s options live in EvaluateCommand, which this experiment does not change.
- * GUPT and PrivGene are not run (not implemented yet).
  */
 public final class ExpDpExperiment implements Experiment {
     static final double[] EPSILONS = {0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0};
@@ -52,6 +62,7 @@ public final class ExpDpExperiment implements Experiment {
     static final long RUN_SEED = 1000;
     static final long BEST_LLOYD_SEED = 5;
     static final String[] BASELINES = {"dplloyd", "su", "dwork"};
+    static final String[] METHODS = {"expdp_past", "expdp_past_future", "dplloyd", "su", "dwork", "gupt", "privgene"};
 
     /** Paper's Fig. 9 (past, "Posterior") and Fig. 10 (past+future, "Prior"): {method, Lloyd} iterations. */
     static final Map<String, double[][]> PAPER_ITERATIONS = Map.of(
@@ -59,11 +70,15 @@ public final class ExpDpExperiment implements Experiment {
             "house", new double[][] {{16.40, 17.22}, {21.4, 17.3}},
             "s1", new double[][] {{17.05, 17.64}, {23.9, 18.0}});
 
-    /** One data set: name, k (0 = from its labels), runs per point by default and with --full. */
-    private record Spec(String name, int k, int runs, int fullRuns) {}
+    /**
+     * One data set: name, k (0 = from its labels), runs per point by default and with --full, and how many of
+     * those runs also run PrivGene (by default and with --full).
+     */
+    private record Spec(String name, int k, int runs, int fullRuns, int privGeneRuns, int fullPrivGeneRuns) {}
 
-    private static final List<Spec> SPECS = List.of(new Spec("iris", 3, 100, 300), new Spec("house", 3, 100, 300),
-            new Spec("s1", 15, 100, 300), new Spec("birch2_sub25k", 0, 5, 20));
+    private static final List<Spec> SPECS = List.of(new Spec("iris", 3, 100, 300, 100, 300),
+            new Spec("house", 3, 100, 300, 100, 300), new Spec("s1", 15, 100, 300, 20, 60),
+            new Spec("birch2_sub25k", 0, 5, 20, 0, 0));
 
     private final boolean full;
 
@@ -78,7 +93,7 @@ public final class ExpDpExperiment implements Experiment {
 
     @Override
     public String description() {
-        return "Lu & Shen's convergent ExpDP k-means (paper and strict) vs DPLloyd, SU, DWORK"
+        return "Lu & Shen's convergent ExpDP k-means (paper and strict) vs DPLloyd, SU, DWORK, GUPT, PrivGene"
                 + (full ? " (300 runs per point)" : "");
     }
 
@@ -97,11 +112,13 @@ public final class ExpDpExperiment implements Experiment {
     public Path run(ExperimentContext ctx) {
         PrivacySecret secret = StatsReplayExperiment.testSecret();
         double[] epsilons = ctx.quick() ? EPSILONS_QUICK : EPSILONS;
-        List<Spec> specs = ctx.quick() ? List.of(new Spec("iris", 3, 3, 3), new Spec("s1", 15, 2, 2)) : SPECS;
+        List<Spec> specs = ctx.quick() ? List.of(new Spec("iris", 3, 3, 3, 3, 3),
+                new Spec("s1", 15, 2, 2, 2, 2)) : SPECS;
         long started = System.nanoTime();
         Map<String, Cell> cells = new LinkedHashMap<>();
         Map<String, String> scalings = new LinkedHashMap<>();
         Map<String, Integer> runsOf = new LinkedHashMap<>();
+        Map<String, Integer> privGeneRuns = new LinkedHashMap<>();
         Map<String, Double> seconds = new LinkedHashMap<>();
         long steps = specs.stream().mapToLong(s -> full ? s.fullRuns() : s.runs()).sum();
         try (ProgressBar progress = new ProgressBar("evaluate " + name(), steps)) {
@@ -118,6 +135,7 @@ public final class ExpDpExperiment implements Experiment {
                 double bestSse = Lloyd.best(pts, k, BEST_LLOYD_SEED).sse();
                 int runs = full ? spec.fullRuns() : spec.runs();
                 runsOf.put(spec.name(), runs);
+                privGeneRuns.put(spec.name(), full ? spec.fullPrivGeneRuns() : spec.privGeneRuns());
                 for (int r = 0; r < runs; r++) {
                     long seed = RUN_SEED + r;
                     double[][] paperInit = ExpDpAlgorithm.sampleRecords(pts, k, seed);
@@ -157,6 +175,19 @@ public final class ExpDpExperiment implements Experiment {
                             run.add("strict", b, NoisyLloyd.run(pts, strictInit, box, dpSchedule, rng).means(),
                                     dpSchedule.epsilons().length, lloydStrict, false, 0);
                         }
+                        run.add("paper", "gupt", GuptKMeans.paper(pts, paperInit, box, eps, seed,
+                                run.rng("paper", "gupt")).centroids(), 1, lloydPaper, false, 0);
+                        run.add("strict", "gupt", GuptKMeans.strict(pts, strictInit, box, eps, seed,
+                                run.rng("strict", "gupt")).centroids(), 1, lloydStrict, false, 0);
+                        if (r < (full ? spec.fullPrivGeneRuns() : spec.privGeneRuns())) {
+                            PrivGeneKMeans.Result pg = PrivGeneKMeans.paper(pts, paperInit, box, claimed, seed,
+                                    run.rng("paper", "privgene"));
+                            run.add("paper", "privgene", pg.centroids(), pg.schedule().generations(), lloydPaper,
+                                    false, 0);
+                            pg = PrivGeneKMeans.strict(pts, strictInit, box, eps, seed, run.rng("strict", "privgene"));
+                            run.add("strict", "privgene", pg.centroids(), pg.schedule().generations(), lloydStrict,
+                                    false, 0);
+                        }
                     }
                     progress.step();
                 }
@@ -167,7 +198,7 @@ public final class ExpDpExperiment implements Experiment {
         if (ctx.json() != null) {
             rows.forEach(ctx.json()::print);
         }
-        return report(ctx, rows, scalings, runsOf, seconds, epsilons, (System.nanoTime() - started) / 1e9);
+        return report(ctx, rows, scalings, runsOf, privGeneRuns, seconds, epsilons, (System.nanoTime() - started) / 1e9);
     }
 
     /** Runs of one (dataset, run, epsilon): its randomness streams and where results go. */
@@ -241,9 +272,10 @@ public final class ExpDpExperiment implements Experiment {
     }
 
     private Path report(ExperimentContext ctx, List<Map<String, Object>> rows, Map<String, String> scalings,
-            Map<String, Integer> runsOf, Map<String, Double> seconds, double[] epsilons, double total) {
+            Map<String, Integer> runsOf, Map<String, Integer> privGeneRuns, Map<String, Double> seconds,
+            double[] epsilons, double total) {
         ReportWriter report = new ReportWriter(ctx.outDir(), "evaluate " + name() + ": Lu & Shen's convergent ExpDP"
-                + " k-means vs DPLloyd, SU, DWORK" + (ctx.quick() ? " (quick configuration)" : ""));
+                + " k-means vs DPLloyd, SU, DWORK, GUPT, PrivGene" + (ctx.quick() ? " (quick configuration)" : ""));
         report.recordCommand(ctx.command())
                 .recordSeed("run_seed (run r uses run_seed + r for both modes' initial centroids)", RUN_SEED)
                 .recordSeed("best_lloyd_seed (Lloyd.best, the relative_sse_vs_best_lloyd reference)", BEST_LLOYD_SEED)
@@ -266,6 +298,21 @@ public final class ExpDpExperiment implements Experiment {
                         + " epsilon/11 per release); zones and draws are post-processing. dplloyd: T = 5,"
                         + " epsilon/5, halves; dwork: epsilon/2^i, i = 1..5, halves; su: T from Su et al.'s"
                         + " formula with N released with 5% of epsilon, split cbrt(4 d rho^2) : 1 as stated.")
+                .recordNote("GUPT: l = round(n^0.6) blocks of size n^0.4, Lloyd on each block from the mode's"
+                        + " initial centroids (centroid i of every block is the one that started at initial"
+                        + " centroid i), Laplace noise of scale k*d/(l*epsilon) per coordinate in box units on the"
+                        + " average (the epsilon divided over the k*d coordinates). Paper mode: exact n, random"
+                        + " equal blocks, epsilon = the per-step epsilon (bottom-up, as the paper says). Strict:"
+                        + " n released with 5% of epsilon, each record's block a hash of its own coordinates.")
+                .recordNote("PrivGene: population 200 (the mode's initial centroids and 199 uniform public"
+                        + " sets), r = max(2, floor(1.25e-3 n epsilon / 10)) generations, 10 parents selected per"
+                        + " generation by the exponential mechanism (utility -SSE, sensitivity = squared box"
+                        + " diameter = d) with epsilon/(10 r) each, one final selection with epsilon/r. Paper"
+                        + " mode: exact n and the past run's claimed total (top-down). Strict: n released with 5%"
+                        + " of epsilon. PrivGene costs r * 200 SSE evaluations (r grows with n, and in paper mode"
+                        + " with the claimed total), so it runs on the first " + privGeneRuns + " runs only (the"
+                        + " rows' runs column) and not on birch2_sub25k (minutes per run on 2 cores)."
+                        + " 'avg iterations' of GUPT is its one aggregation, of PrivGene its generations r.")
                 .recordNote("normalized_cost = mean over runs of SSE(output) / SSE(Lloyd from the same initial"
                         + " centroids); convergence_degree = share of runs with that ratio in [0.99, 1.01];"
                         + " relative_sse_vs_best_lloyd = SSE / SSE of Lloyd.best (best of 10 k-means++ runs).")
@@ -291,12 +338,14 @@ public final class ExpDpExperiment implements Experiment {
         scalings.forEach((n, s) -> report.recordNote(n + ": " + s));
         iterationTable(report, rows, scalings.keySet());
         strictTable(report, rows, scalings.keySet());
-        String[] methods = {"expdp_past", "expdp_past_future", "dplloyd", "su", "dwork"};
         for (String dataset : scalings.keySet()) {
             for (String mode : List.of("paper", "strict")) {
                 Map<String, double[][]> series = new LinkedHashMap<>();
-                for (String m : methods) {
+                for (String m : METHODS) {
                     List<Map<String, Object>> sel = select(rows, dataset, mode, m);
+                    if (sel.isEmpty()) {
+                        continue;
+                    }
                     double[] x = sel.stream().mapToDouble(r -> (double) r.get("epsilon")).toArray();
                     double[] y = sel.stream().mapToDouble(r -> (double) r.get("normalized_cost")).toArray();
                     series.put(m, new double[][] {x, y});
@@ -351,7 +400,7 @@ public final class ExpDpExperiment implements Experiment {
     private static void strictTable(ReportWriter report, List<Map<String, Object>> rows, Iterable<String> datasets) {
         List<List<Object>> t = new ArrayList<>();
         for (String dataset : datasets) {
-            for (String m : List.of("expdp_past", "expdp_past_future", "dplloyd", "su", "dwork")) {
+            for (String m : METHODS) {
                 select(rows, dataset, "strict", m).stream().filter(r -> (double) r.get("epsilon") == 1.0)
                         .forEach(r -> t.add(List.of(dataset, m, r.get("normalized_cost"),
                                 r.get("median_normalized_cost"), r.get("relative_sse_vs_best_lloyd"),

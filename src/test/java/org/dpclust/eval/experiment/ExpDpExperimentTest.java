@@ -30,8 +30,14 @@ class ExpDpExperimentTest {
                         throw new IllegalStateException(l, e);
                     }
                 }).toList();
-        // quick: iris and s1, 2 epsilons, 2 modes, 5 methods
-        assertEquals(2 * ExpDpExperiment.EPSILONS_QUICK.length * 2 * 5, rows.size());
+        // quick: iris and s1, 2 epsilons, 2 modes, 7 methods
+        assertEquals(2 * ExpDpExperiment.EPSILONS_QUICK.length * 2 * ExpDpExperiment.METHODS.length, rows.size());
+        for (String method : List.of("gupt", "privgene")) {
+            for (String mode : List.of("paper", "strict")) {
+                assertEquals(2 * ExpDpExperiment.EPSILONS_QUICK.length, rows.stream().filter(r -> r.get("method")
+                        .asText().equals(method) && r.get("mode").asText().equals(mode)).count(), method + " " + mode);
+            }
+        }
         for (JsonNode r : rows) {
             for (String key : List.of("dataset", "method", "mode", "epsilon", "normalized_cost", "convergence_degree",
                     "avg_iterations", "lloyd_iterations", "runs")) {

@@ -1,0 +1,67 @@
+package org.dpclust.bench.jmh;
+
+import java.util.concurrent.TimeUnit;
+import org.dpclust.geometry.NearestPoint;
+import org.dpclust.geometry.PublicPointSet;
+import org.dpclust.kmedian.HstWindowSummary;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+
+/**
+ * Per-record cost of the HST summary as the stream runs it (d = 10, |U| = {@value #UNIVERSE}): snap the record
+ * to its nearest public point ({@link HstWindowSummary#snap}) and count it ({@code add}); beside its
+ * bound ({@code bound}): the same exact search ({@link NearestPoint}) over a bare primitive array and the
+ * count, without the summary around it. Scores are ns per record.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+public class HstCountJmh {
+    static final int UNIVERSE = 4096;
+
+    private double[][] records;
+    private HstWindowSummary summary;
+    private long[] counts;
+    private double[] points;
+    private long[] boundCounts;
+
+    @Setup
+    public void setup() {
+        records = BenchData.records();
+        summary = new HstWindowSummary(BenchData.unitBox(), UNIVERSE, BenchData.SEED, 12);
+        counts = new long[UNIVERSE];
+        PublicPointSet u = summary.universe();
+        points = new double[UNIVERSE * BenchData.D];
+        for (int p = 0; p < UNIVERSE; p++) {
+            System.arraycopy(u.point(p), 0, points, p * BenchData.D, BenchData.D);
+        }
+        boundCounts = new long[UNIVERSE];
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(BenchData.BATCH)
+    public long add() {
+        for (int i = 0; i < BenchData.BATCH; i++) {
+            counts[summary.snap(records[i])]++;
+        }
+        return counts[0];
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(BenchData.BATCH)
+    public long bound() {
+        int d = BenchData.D;
+        for (int i = 0; i < BenchData.BATCH; i++) {
+            double[] x = records[i];
+            int best = NearestPoint.of(points, d, x);
+            boundCounts[best]++;
+        }
+        return boundCounts[0];
+    }
+}

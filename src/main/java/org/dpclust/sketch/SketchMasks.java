@@ -1,0 +1,105 @@
+package org.dpclust.sketch;
+
+import java.nio.charset.StandardCharsets;
+import org.dpclust.privacy.PrivacySecret;
+import org.dpclust.privacy.RecordPrf;
+
+/**
+ * Derives the mask of a record — exactly r distinct feature indices of [0, m) — as a keyed pseudo-random
+ * function of the record identity alone: a partial Fisher–Yates shuffle of [0, m) driven by
+ * {@link RecordPrf}(secret, {@value #DOMAIN}) of the identity (draw i picks uniformly, exactly, among the
+ * m − i indices not yet drawn). So the mask does not depend on arrival order, timing or other records, a
+ * replay draws the same mask, and without the secret nobody can choose records whose masks collide.
+ *
+ * <p>Cost: a CBC-MAC over the identity and about r/4 AES-CTR blocks per record (two JCA calls), no allocation
+ * (the shuffle runs in a reused permutation and is undone in O(r)). Construction costs a few microseconds and O(m)
+ * memory, so one is reused per thread ({@link #forThread}) or owned by the caller. Not thread-safe.
+ */
+public final class SketchMasks {
+    /** Domain-separation prefix of the mask PRF (v1 drew from PrivacyRandom's AES-CTR stream per record). */
+    static final String DOMAIN = "dpclust/sketch-mask/v2";
+    /** The last SketchMasks built on each thread (see {@link #forThread}). */
+    private static final ThreadLocal<SketchMasks> LAST_ON_THREAD = new ThreadLocal<>();
+
+    private final int m;
+    private final int r;
+    private final PrivacySecret secret;
+    private final RecordPrf prf;
+    private final int[] permutation;
+    private final int[] picks;
+    private final int[] mask;
+
+    /**
+     * @param m      number of features
+     * @param r      features per record, 1 ≤ r ≤ m
+     * @param secret the stream's secret (not null)
+     */
+    public SketchMasks(int m, int r, PrivacySecret secret) {
+        if (r < 1 || r > m) {
+            throw new IllegalArgumentException("r must be in [1, m=" + m + "], got " + r);
+        }
+        if (secret == null) {
+            throw new IllegalArgumentException("a secret is required for masks");
+        }
+        this.m = m;
+        this.r = r;
+        this.secret = secret;
+        this.prf = RecordPrf.of(secret, DOMAIN.getBytes(StandardCharsets.UTF_8), r + r / 8 + 4);
+        this.permutation = new int[m];
+        for (int j = 0; j < m; j++) {
+            permutation[j] = j;
+        }
+        this.picks = new int[r];
+        this.mask = new int[r];
+    }
+
+    /**
+     * The calling thread's SketchMasks for (m, r, secret): the one it used last when that matches (same secret
+     * object), else a new one that replaces it. Code that wraps a state array per record thus pays the key setup
+     * once per thread, and no instance is ever shared between threads.
+     */
+    static SketchMasks forThread(int m, int r, PrivacySecret secret) {
+        SketchMasks s = LAST_ON_THREAD.get();
+        if (s == null || s.m != m || s.r != r || s.secret != secret) {
+            s = new SketchMasks(m, r, secret);
+            LAST_ON_THREAD.set(s);
+        }
+        return s;
+    }
+
+    public int size() {
+        return m;
+    }
+
+    public int r() {
+        return r;
+    }
+
+    /**
+     * The mask of {@code identity}: r distinct indices of [0, m) in draw order. The returned array is a reused
+     * work array, overwritten by the next call.
+     */
+    public int[] of(byte[] identity) {
+        if (identity == null) {
+            throw new IllegalArgumentException("identity must not be null when r < m");
+        }
+        prf.reset(identity);
+        int[] perm = permutation;
+        for (int i = 0; i < r; i++) {
+            int pick = i + prf.nextInt(m - i);
+            int tmp = perm[i];
+            perm[i] = perm[pick];
+            perm[pick] = tmp;
+            picks[i] = pick;
+        }
+        System.arraycopy(perm, 0, mask, 0, r);
+        // undo the swaps in reverse order so the permutation is the identity again: O(r), not O(m)
+        for (int i = r - 1; i >= 0; i--) {
+            int pick = picks[i];
+            int tmp = perm[i];
+            perm[i] = perm[pick];
+            perm[pick] = tmp;
+        }
+        return mask;
+    }
+}
