@@ -27,7 +27,7 @@ import org.dpclust.stream.WindowPreAggregator;
  * raw (watermarks per partition) → validate/clamp (dead letters) → lateness (dead letters) →
  * keyBy(stream, salt) → {@link WindowPreAggregator} (phase 1: exact partial summaries, in memory) →
  * keyBy(stream) → {@link StreamClusteringFunction} (phase 2: merge per window, noise, release) →
- * (side output of the released ckm sketches, rebalanced) {@link SketchDecoder} (ckm centroids, stateless) →
+ * (side output of the released ckm sketches) → keyBy(stream) → {@link SketchDecoder} (ckm centroids, stateless) →
  * one exactly-once sink for releases, sketches, ledger entries and dead letters.
  */
 public final class StreamingTopology {
@@ -54,7 +54,7 @@ public final class StreamingTopology {
         // ckm centroids are post-processing of the released sketch: decoded off the keyed operator's thread
         SingleOutputStreamOperator<OutboundRecord> decoded = releases
                 .getSideOutput(StreamClusteringFunction.RELEASED_SKETCHES)
-                .rebalance()
+                .keyBy(s -> s.streamId) // one stream's windows decoded in order, streams spread over subtasks
                 .process(new SketchDecoder(streams, kafka.centroidsTopic()), TypeInformation.of(OutboundRecord.class))
                 .name("ckm-decode").uid("ckm-decode");
         if (config.job().decodeParallelism() > 0) {

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.streaming.api.functions.ProcessFunction;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.dpclust.avro.CentroidRelease;
 import org.dpclust.config.CkmSettings;
@@ -27,9 +27,10 @@ import org.dpclust.sketch.FrequencyMatrix;
  * k, bounds); CL-OMPR's starting points are seeded by {@code public_seed + window start}. It reads no
  * secret, adds no noise and charges nothing (the keyed operator charged the release before emitting it).
  * Stateless and deterministic: a replayed sketch decodes to the same bytes, on any subtask, so the operator
- * may run at any parallelism behind a rebalance and needs no checkpointed state for exactly-once output.
+ * may run at any parallelism and needs no checkpointed state for exactly-once output. It is keyed by stream
+ * only so that one stream's sketches are decoded, and its centroids published, in window order.
  */
-public class SketchDecoder extends ProcessFunction<ReleasedSketch, OutboundRecord> {
+public class SketchDecoder extends KeyedProcessFunction<String, ReleasedSketch, OutboundRecord> {
     /** Job accumulator: nanoseconds spent decoding sketches, summed over subtasks. */
     public static final String ACC_DECODE_NANOS = "decode_nanos";
 

@@ -31,6 +31,17 @@ class AvroCodecTest {
         assertEquals((byte) 0x01, a[1]);
     }
 
+    /**
+     * Features and centroids are {@code array<double>}: they must come back bit for bit, including values a float
+     * cannot hold (Avro 1.12.0 narrowed every decoded array element to float, AVRO-4108).
+     */
+    @Test
+    void doubleArraysRoundTripBitForBit() throws IOException {
+        List<Double> values = List.of(0.1, Math.PI, -1e-300, Double.MAX_VALUE, 1.0 / 3, Math.nextUp(1.0));
+        TelemetryRecord r = TelemetryRecord.newBuilder(record()).setFeatures(values).build();
+        assertEquals(values, AvroCodec.telemetry().decode(AvroCodec.telemetry().encode(r)).getFeatures());
+    }
+
     @Test
     void garbageIsAReadableError() {
         AvroCodec<TelemetryRecord> c = AvroCodec.telemetry();

@@ -142,8 +142,8 @@ class SketchDecoderTest {
         var h = threeWindows();
         assertTrue(ReleasedSketch.TYPE instanceof PojoTypeInfo, "a Flink POJO, not Kryo");
         var serializer = ReleasedSketch.TYPE.createSerializer(new SerializerConfigImpl());
-        var fresh = ProcessFunctionTestHarnesses.forProcessFunction(
-                new SketchDecoder(List.of(CKM), StreamTestRecords.CENTROIDS));
+        var fresh = ProcessFunctionTestHarnesses.forKeyedProcessFunction(
+                new SketchDecoder(List.of(CKM), StreamTestRecords.CENTROIDS), s -> s.streamId, Types.STRING);
         for (var r : h.getSideOutput(StreamClusteringFunction.RELEASED_SKETCHES)) {
             DataOutputSerializer bytes = new DataOutputSerializer(4096);
             serializer.serialize(r.getValue(), bytes);

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
 import org.dpclust.avro.BudgetStatus;
 import org.dpclust.avro.CentroidRelease;
@@ -77,7 +78,8 @@ final class StreamTestRecords {
      */
     static List<OutboundRecord> decoded(StreamSpec s,
             KeyedOneInputStreamOperatorTestHarness<String, WindowPartial, OutboundRecord> h) throws Exception {
-        var decoder = ProcessFunctionTestHarnesses.forProcessFunction(new SketchDecoder(List.of(s), CENTROIDS));
+        var decoder = ProcessFunctionTestHarnesses.forKeyedProcessFunction(new SketchDecoder(List.of(s), CENTROIDS),
+                r -> r.streamId, Types.STRING);
         for (StreamRecord<ReleasedSketch> r : h.getSideOutput(StreamClusteringFunction.RELEASED_SKETCHES)) {
             decoder.processElement(r.getValue(), r.getTimestamp());
         }
