@@ -21,7 +21,7 @@ public final class HstBenchmark implements Benchmark {
 
     @Override
     public String description() {
-        return "HST summary per record (snap to nearest of |U| = 4096 points + count, d = 10), uniform and clustered records";
+        return "HST summary per record (snap to nearest of |U| = 4096 points + count, d = 10), uniform/clustered";
     }
 
     @Override

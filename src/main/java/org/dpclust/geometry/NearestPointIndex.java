@@ -35,7 +35,7 @@ public final class NearestPointIndex {
      * faster than 16–128 (better vectorisation, less node overhead) and than 1024–4096 (less pruning).
      */
     static final int LEAF_SIZE = 256;
-    /** Smaller sets are searched by {@link NearestPoint} (measured at d = 10: about even at 64 points, 2.2–2.7× at 160). */
+    /** Smaller sets use {@link NearestPoint} (measured at d = 10: about even at 64 points, 2.2–2.7× at 160). */
     static final int MIN_POINTS = 64;
     /** Per-thread distances of one leaf's rows (the search itself allocates nothing). */
     private static final ThreadLocal<double[]> SCRATCH = ThreadLocal.withInitial(() -> new double[LEAF_SIZE]);
