@@ -8,7 +8,8 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 class NearestPointIndexTest {
-    private static final int[] DIMENSIONS = {1, 2, 3, 10, 20};
+    /** 5 and 7 reach every leaf kernel combination (first4 + add, first4 + add2 + add). */
+    private static final int[] DIMENSIONS = {1, 2, 3, 5, 7, 10, 20};
     private static final int[] SIZES = {1, 2, 5, 64, 300, 4096};
 
     /** Every query's answer against {@link NearestPoint#of} on the same points; returns the number of queries. */
