@@ -60,7 +60,7 @@ public final class PublicPointSet implements Serializable {
 
     /**
      * Index of the nearest point (squared Euclidean; ties to the lowest index): exactly
-     * {@code NearestPoint.of(points, d, x)}. Allocation-free after the first call.
+     * {@code NearestPoint.of(points, d, x)}. Allocation-free after the first call on each thread.
      */
     public int nearest(double[] x) {
         NearestPointIndex i = index;
