@@ -1,5 +1,7 @@
 package org.dpclust.bench;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.dpclust.bench.jmh.HstCountJmh;
@@ -7,8 +9,9 @@ import org.dpclust.bench.jmh.JmhRunner;
 
 /**
  * {@code bench hst}: per-record cost of the HST summary (snap to the nearest of |U| = 4096 public points and
- * count; d = 10) beside the brute-force plain-loop bound, measured by JMH in the same run ({@link HstCountJmh},
- * {@link BoundRows}). One row, {@code hst-count}.
+ * count; d = 10) beside its bound, the same index search over a bare array, measured by JMH in the same run
+ * ({@link HstCountJmh}, {@link BoundRows}). Two {@code hst-count} rows, {@code queries} uniform and clustered,
+ * each with {@code brute_force_ns_per_record}: the brute-force search the index replaced, on the same records.
  */
 public final class HstBenchmark implements Benchmark {
     @Override
@@ -18,14 +21,24 @@ public final class HstBenchmark implements Benchmark {
 
     @Override
     public String description() {
-        return "HST summary per record (snap to nearest of |U| = 4096 points + count, d = 10) vs its plain-loop bound";
+        return "HST summary per record (snap to nearest of |U| = 4096 points + count, d = 10), uniform/clustered";
     }
 
     @Override
     public List<Map<String, Object>> run(boolean quick) {
         System.err.println("bench hst: JMH hst-count and its bound");
         List<JmhRunner.Score> scores = JmhRunner.run(HstCountJmh.class, quick);
-        return List.of(BoundRows.row("hst-count", Map.of("universe", 4096, "d", 10),
-                JmhRunner.find(scores, "add", null, null), JmhRunner.find(scores, "bound", null, null)));
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (String queries : List.of("uniform", "clustered")) {
+            Map<String, Object> extra = new LinkedHashMap<>();
+            extra.put("universe", 4096);
+            extra.put("d", 10);
+            extra.put("queries", queries);
+            extra.put("brute_force_ns_per_record",
+                    BoundRows.round(JmhRunner.find(scores, "bruteForce", "queries", queries).nsPerOp()));
+            rows.add(BoundRows.row("hst-count", extra, JmhRunner.find(scores, "add", "queries", queries),
+                    JmhRunner.find(scores, "bound", "queries", queries)));
+        }
+        return rows;
     }
 }

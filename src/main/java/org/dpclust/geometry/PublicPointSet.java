@@ -8,12 +8,17 @@ import java.util.SplittableRandom;
  * It defines a public partition of the domain (the Voronoi cells of the points): which cell a record falls
  * into is a public function of the record, independent of other records and of arrival order.
  * Nothing here is private; the seed is part of the public stream configuration.
+ *
+ * <p>{@link #nearest} goes through a {@link NearestPointIndex} (exactly {@link NearestPoint#of}, faster from
+ * about 64 points), built on first use and not serialized: a deserialized copy rebuilds it, deterministically.
  */
 public final class PublicPointSet implements Serializable {
     private final int dimension;
     private final int size;
     /** Row-major, size x dimension. */
     private final double[] points;
+    /** Built on first {@link #nearest}; a benign race may build it twice, identically. */
+    private transient volatile NearestPointIndex index;
 
     public PublicPointSet(double[][] pts) {
         if (pts.length == 0) {
@@ -53,8 +58,16 @@ public final class PublicPointSet implements Serializable {
         return p;
     }
 
-    /** Index of the nearest point (squared Euclidean; ties to the lowest index). Allocation-free. */
+    /**
+     * Index of the nearest point (squared Euclidean; ties to the lowest index): exactly
+     * {@code NearestPoint.of(points, d, x)}. Allocation-free after the first call on each thread.
+     */
     public int nearest(double[] x) {
-        return NearestPoint.of(points, dimension, x);
+        NearestPointIndex i = index;
+        if (i == null) {
+            i = NearestPointIndex.of(points, dimension);
+            index = i;
+        }
+        return i.nearest(x);
     }
 }

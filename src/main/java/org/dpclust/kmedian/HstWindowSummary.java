@@ -14,8 +14,10 @@ import org.dpclust.privacy.PrivacyRandom;
  * <p>Public: a universe U of {@code universeSize} points drawn uniformly in the declared box from the
  * stream's public seed, and a 2-HST over U (l2 metric, Δ = the box's diameter, which bounds diam(U)),
  * both built once from public inputs only. Each record is snapped to its nearest point of U — a public
- * function of the record alone — and the window keeps one count per point of U: state O(|U|), independent
- * of the number of records (node counts, O(|U| · levels), are derived at release).
+ * function of the record alone, found through U's exact k-d tree index ({@link PublicPointSet#nearest}: the
+ * brute-force answer bit for bit; the index is built with the summary) — and the window keeps one count per
+ * point of U: state O(|U|), independent of the number of records (node counts, O(|U| · levels), are derived
+ * at release).
  *
  * <p>Private: the window's multiset of snapped records. Release ({@link DpHstInitializer}): two-sided
  * geometric noise on the count of EVERY node of every level, occupied or not, at ε_h = ε/2^{L−h+1} per
@@ -38,6 +40,7 @@ public final class HstWindowSummary {
             pts[i] = universe.point(i);
         }
         this.tree = Hst.build(VectorMetric.l2(pts), bounds.diameter(), new Hst.Options(publicSeed, maxLevels, true));
+        universe.nearest(pts[0]); // builds U's search index now rather than on the first record
     }
 
     /** Index of the universe point a (clamped) record is counted at. */

@@ -5,9 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.dpclust.eval.ClusteringMetrics;
 import org.dpclust.geometry.DomainBounds;
+import org.dpclust.geometry.NearestPoint;
 import org.dpclust.privacy.GeometricMechanism;
 import org.dpclust.privacy.PrivacyRandom;
 import org.dpclust.privacy.testing.DpTester;
@@ -123,5 +125,24 @@ class HstWindowSummaryTest {
         double[][] c = s.release(m, 2, 1.0, 1, TestRandoms.stream("utility")).centroids();
         double err = ClusteringMetrics.meanMatchedDistance(new double[][] {{0.2, 0.2}, {0.8, 0.7}}, c);
         assertTrue(err < 0.1, "matched distance " + err);
+    }
+
+    @Test
+    void snapIsTheBruteForceNearestUniversePointInTheReferenceConfiguration() {
+        double[] hi = new double[10];
+        Arrays.fill(hi, 1.0);
+        HstWindowSummary s = new HstWindowSummary(new DomainBounds(new double[10], hi), 4096, 2026, 12);
+        double[] rows = new double[4096 * 10];
+        for (int p = 0; p < 4096; p++) {
+            System.arraycopy(s.universe().point(p), 0, rows, p * 10, 10);
+        }
+        SplittableRandom r = new SplittableRandom(17); // public randomness (not privacy noise)
+        for (int q = 0; q < 3000; q++) {
+            double[] x = new double[10];
+            for (int t = 0; t < 10; t++) {
+                x[t] = q % 2 == 0 ? r.nextDouble() : 0.5 + 0.03 * r.nextGaussian();
+            }
+            assertEquals(NearestPoint.of(rows, 10, x), s.snap(x));
+        }
     }
 }

@@ -3,6 +3,7 @@ package org.dpclust.bench.jmh;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.SplittableRandom;
+import org.dpclust.eval.DriftingGaussianMixture;
 import org.dpclust.geometry.DomainBounds;
 import org.dpclust.privacy.PrivacySecret;
 
@@ -32,6 +33,22 @@ final class BenchData {
         for (double[] row : x) {
             for (int t = 0; t < D; t++) {
                 row[t] = rng.nextDouble();
+            }
+        }
+        return x;
+    }
+
+    /**
+     * BATCH records of the stream generator's mixture (window 0 of {@link DriftingGaussianMixture} with k = 10,
+     * σ = 0.03 of the box width, as {@code SyntheticTelemetry} draws them), clamped to the unit box as the
+     * validator would.
+     */
+    static double[][] clusteredRecords() {
+        DomainBounds box = unitBox();
+        double[][] x = new DriftingGaussianMixture(box.lowerCopy(), box.upperCopy(), K, 0.03, 0.25, SEED).sample(0, BATCH);
+        for (double[] row : x) {
+            for (int t = 0; t < D; t++) {
+                row[t] = Math.min(1.0, Math.max(0.0, row[t]));
             }
         }
         return x;

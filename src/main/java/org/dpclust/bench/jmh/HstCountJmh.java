@@ -2,6 +2,7 @@ package org.dpclust.bench.jmh;
 
 import java.util.concurrent.TimeUnit;
 import org.dpclust.geometry.NearestPoint;
+import org.dpclust.geometry.NearestPointIndex;
 import org.dpclust.geometry.PublicPointSet;
 import org.dpclust.kmedian.HstWindowSummary;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -9,6 +10,7 @@ import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -16,8 +18,10 @@ import org.openjdk.jmh.annotations.State;
 /**
  * Per-record cost of the HST summary as the stream runs it (d = 10, |U| = {@value #UNIVERSE}): snap the record
  * to its nearest public point ({@link HstWindowSummary#snap}) and count it ({@code add}); beside its
- * bound ({@code bound}): the same exact search ({@link NearestPoint}) over a bare primitive array and the
- * count, without the summary around it. Scores are ns per record.
+ * bound ({@code bound}): the same exact search ({@link NearestPointIndex}) over a bare primitive array and the
+ * count, without the summary around it; and the brute-force search it replaced ({@code bruteForce}:
+ * {@link NearestPoint}, the same answers). Records ({@code queries}): uniform in the unit box, or the stream
+ * generator's Gaussian mixture ({@link BenchData#clusteredRecords}). Scores are ns per record.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -25,15 +29,19 @@ import org.openjdk.jmh.annotations.State;
 public class HstCountJmh {
     static final int UNIVERSE = 4096;
 
+    @Param({"uniform", "clustered"})
+    public String queries;
+
     private double[][] records;
     private HstWindowSummary summary;
     private long[] counts;
     private double[] points;
+    private NearestPointIndex index;
     private long[] boundCounts;
 
     @Setup
     public void setup() {
-        records = BenchData.records();
+        records = "clustered".equals(queries) ? BenchData.clusteredRecords() : BenchData.records();
         summary = new HstWindowSummary(BenchData.unitBox(), UNIVERSE, BenchData.SEED, 12);
         counts = new long[UNIVERSE];
         PublicPointSet u = summary.universe();
@@ -41,6 +49,7 @@ public class HstCountJmh {
         for (int p = 0; p < UNIVERSE; p++) {
             System.arraycopy(u.point(p), 0, points, p * BenchData.D, BenchData.D);
         }
+        index = NearestPointIndex.of(points, BenchData.D);
         boundCounts = new long[UNIVERSE];
     }
 
@@ -56,11 +65,18 @@ public class HstCountJmh {
     @Benchmark
     @OperationsPerInvocation(BenchData.BATCH)
     public long bound() {
+        for (int i = 0; i < BenchData.BATCH; i++) {
+            boundCounts[index.nearest(records[i])]++;
+        }
+        return boundCounts[0];
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(BenchData.BATCH)
+    public long bruteForce() {
         int d = BenchData.D;
         for (int i = 0; i < BenchData.BATCH; i++) {
-            double[] x = records[i];
-            int best = NearestPoint.of(points, d, x);
-            boundCounts[best]++;
+            boundCounts[NearestPoint.of(points, d, records[i])]++;
         }
         return boundCounts[0];
     }

@@ -2,7 +2,7 @@ package org.dpclust.bench.jmh;
 
 import java.util.concurrent.TimeUnit;
 import org.dpclust.geometry.DomainBounds;
-import org.dpclust.geometry.NearestPoint;
+import org.dpclust.geometry.NearestPointIndex;
 import org.dpclust.geometry.PublicPointSet;
 import org.dpclust.kmeans.ClusterStatistics;
 import org.dpclust.privacy.FixedPointCodec;
@@ -19,9 +19,8 @@ import org.openjdk.jmh.annotations.State;
  * Per-record cost of the statistics summary as the stream runs it (d = 10, the default {@value #CELLS} public
  * cells for k = 10): clamp, nearest public cell ({@link PublicPointSet#nearest}), fixed-point encode,
  * {@link ClusterStatistics#add} ({@code add}); beside its bound ({@code bound}): the same nearest search
- * ({@link NearestPoint}) over a bare primitive array and a double sum into the nearest cell, with no clamping,
- * fixed point or checks. Scores are ns
- * per record.
+ * ({@link NearestPointIndex}, which {@link PublicPointSet#nearest} uses) over a bare primitive array and a
+ * double sum into the nearest cell, with no clamping, fixed point or checks. Scores are ns per record.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -37,7 +36,7 @@ public class StatsUpdateJmh {
     private ClusterStatistics stats;
     private final double[] clamped = new double[BenchData.D];
     private final long[] encoded = new long[BenchData.D];
-    private double[] centres;
+    private NearestPointIndex centres;
     private double[] counts;
     private double[] sums;
 
@@ -48,10 +47,11 @@ public class StatsUpdateJmh {
         cells = PublicPointSet.uniform(box, CELLS, BenchData.SEED);
         codec = new FixedPointCodec(box);
         stats = new ClusterStatistics(CELLS, BenchData.D);
-        centres = new double[CELLS * BenchData.D];
+        double[] rows = new double[CELLS * BenchData.D];
         for (int c = 0; c < CELLS; c++) {
-            System.arraycopy(cells.point(c), 0, centres, c * BenchData.D, BenchData.D);
+            System.arraycopy(cells.point(c), 0, rows, c * BenchData.D, BenchData.D);
         }
+        centres = NearestPointIndex.of(rows, BenchData.D);
         counts = new double[CELLS];
         sums = new double[CELLS * BenchData.D];
     }
@@ -74,7 +74,7 @@ public class StatsUpdateJmh {
         int d = BenchData.D;
         for (int i = 0; i < BenchData.BATCH; i++) {
             double[] x = records[i];
-            int best = NearestPoint.of(centres, d, x);
+            int best = centres.nearest(x);
             counts[best]++;
             for (int t = 0; t < d; t++) {
                 sums[best * d + t] += x[t];
