@@ -64,10 +64,11 @@ public final class PipelineBenchmark implements Benchmark {
     record Size(int streams, int windows, int perWindow, int hotWindows, int hotPerWindow, int m, int r, int universe) {}
 
     /**
-     * Full run: 40,000 records per stream and window (100,000 records/s over 10 streams would put 100,000 in a
-     * 10 s window), so the per-window release work (ckm decoding above all) is not over-weighted.
+     * Full run: 100,000 records per stream and window — the target rate, 100,000 records/s over 10 streams, puts
+     * 100,000 records in each stream's 10 s window — so the per-window release work (ckm decoding above all)
+     * weighs what it would at that rate: 2,000,000 records in all.
      */
-    static final Size FULL = new Size(10, 2, 40_000, 2, 50_000, 1000, 100, 4096);
+    static final Size FULL = new Size(10, 2, 100_000, 2, 100_000, 1000, 100, 4096);
     static final Size QUICK = new Size(10, 1, 100, 1, 200, 100, 10, 256);
 
     @Override

@@ -58,7 +58,7 @@ public final class SketchMasks {
      * object), else a new one that replaces it. Code that wraps a state array per record thus pays the key setup
      * once per thread, and no instance is ever shared between threads.
      */
-    static SketchMasks forThread(int m, int r, PrivacySecret secret) {
+    public static SketchMasks forThread(int m, int r, PrivacySecret secret) {
         SketchMasks s = LAST_ON_THREAD.get();
         if (s == null || s.m != m || s.r != r || s.secret != secret) {
             s = new SketchMasks(m, r, secret);

@@ -4,6 +4,7 @@ import org.dpclust.geometry.DomainBounds;
 import org.dpclust.kmeans.ClusterStatistics;
 import org.dpclust.privacy.PrivacySecret;
 import org.dpclust.sketch.MaskedSketch;
+import org.dpclust.sketch.SketchMasks;
 
 /**
  * The exact (un-noised, operator-side) summaries of one (stream, window): cluster statistics, masked sketch
@@ -31,8 +32,11 @@ final class WindowSummaries {
         if (rt.frequencies() != null) {
             DomainBounds b = rt.codec().bounds();
             int r = rt.spec().ckm().r();
-            this.sketch = sketch == null ? new MaskedSketch(rt.frequencies(), b, r, secret)
-                    : MaskedSketch.wrap(rt.frequencies(), b, r, secret, sketch);
+            int m = rt.frequencies().size();
+            long[] state = sketch == null ? new long[2 * m + 1] : sketch;
+            // the thread's mask derivation, looked up once per window here rather than once per record
+            this.sketch = r < m ? MaskedSketch.wrap(rt.frequencies(), b, SketchMasks.forThread(m, r, secret), state)
+                    : MaskedSketch.wrap(rt.frequencies(), b, r, secret, state);
         } else {
             this.sketch = null;
         }
