@@ -77,7 +77,7 @@ public final class ExpDpExperiment implements Experiment {
     private record Spec(String name, int k, int runs, int fullRuns, int privGeneRuns, int fullPrivGeneRuns) {}
 
     private static final List<Spec> SPECS = List.of(new Spec("iris", 3, 100, 300, 100, 300),
-            new Spec("house", 3, 100, 300, 100, 300), new Spec("s1", 15, 100, 300, 20, 60),
+            new Spec("house", 3, 100, 300, 100, 300), new Spec("s1", 15, 100, 300, 100, 300),
             new Spec("birch2_sub25k", 0, 5, 20, 0, 0));
 
     private final boolean full;
