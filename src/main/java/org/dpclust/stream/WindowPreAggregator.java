@@ -9,6 +9,7 @@ import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.runtime.watermarkstatus.WatermarkStatus;
 import org.dpclust.config.PrivacyUnit;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.privacy.PrivacySecret;
@@ -25,6 +26,8 @@ import org.dpclust.privacy.PrivacySecret;
  *       holds nothing at a checkpoint: what it had accumulated is in flight before the barrier and ends up in
  *       phase 2's checkpointed state, and records after the barrier are replayed from the source after a
  *       failure. Exactly-once without any state of its own;</li>
+ *   <li>before forwarding an IDLE watermark status, all partials (phase 2 stops waiting for an idle channel's
+ *       watermark, so nothing may be held back behind one);</li>
  *   <li>at the end of input, all partials.</li>
  * </ul>
  * Device-unit streams are passed through one record per partial: contribution bounding needs all of a
@@ -101,6 +104,18 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
         watermark = mark.getTimestamp();
         flush(watermark);
         super.processWatermark(mark);
+    }
+
+    /**
+     * Before this subtask's input is declared idle, all partials: phase 2 leaves idle channels out of its
+     * watermark, so a partial held across an idle period could reach it after the window fired and be lost.
+     */
+    @Override
+    public void processWatermarkStatus(WatermarkStatus status) throws Exception {
+        if (status.isIdle()) {
+            flush(Long.MAX_VALUE);
+        }
+        super.processWatermarkStatus(status);
     }
 
     @Override

@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.runtime.watermarkstatus.WatermarkStatus;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
 import org.dpclust.config.StreamSpec;
@@ -147,5 +149,40 @@ class WindowPreAggregatorTest {
         assertEquals(5, p.record.eventTime);
         assertEquals(null, p.statistics);
         h.close();
+    }
+
+    /**
+     * A subtask whose input goes idle hands over what it holds before the IDLE status: phase 2 leaves idle
+     * channels out of its watermark and would otherwise fire the window without this partial.
+     */
+    @Test
+    void partialsLeaveBeforeAnIdleStatus() throws Exception {
+        StreamSpec s = spec(ALL);
+        SubStreamKey key = new SubStreamKey(List.of(s));
+        try (var h = new KeyedOneInputStreamOperatorTestHarness<String, ValidRecord, WindowPartial>(
+                new WindowPreAggregator(List.of(s), TestRandoms.SECRET), key, Types.STRING)) {
+            h.open();
+            h.processWatermark(0);
+            ValidRecord r = record("dev-1", 5, 0.25, 0.25);
+            h.processElement(r, r.eventTime);
+            h.processWatermarkStatus(WatermarkStatus.IDLE);
+            List<Object> out = new ArrayList<>(h.getOutput());
+            int partial = -1;
+            int idle = -1;
+            for (int i = 0; i < out.size(); i++) {
+                if (out.get(i) instanceof StreamRecord<?> sr && sr.getValue() instanceof WindowPartial) {
+                    partial = i;
+                }
+                if (out.get(i) instanceof WatermarkStatus st && st.isIdle()) {
+                    idle = i;
+                }
+            }
+            assertTrue(partial >= 0 && idle > partial, "the partial before IDLE: " + out);
+            h.processWatermarkStatus(WatermarkStatus.ACTIVE);
+            h.processWatermark(Long.MAX_VALUE);
+            long partials = h.getOutput().stream()
+                    .filter(o -> o instanceof StreamRecord<?> sr && sr.getValue() instanceof WindowPartial).count();
+            assertEquals(1, partials, "flushed once, nothing left to flush again");
+        }
     }
 }
