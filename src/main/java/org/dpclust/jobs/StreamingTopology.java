@@ -44,7 +44,7 @@ public final class StreamingTopology {
         SingleOutputStreamOperator<WindowPartial> partials = in.onTime()
                 .keyBy(new SubStreamKey(streams))
                 .transform("pre-aggregate", TypeInformation.of(WindowPartial.class),
-                        new WindowPreAggregator(streams, secret))
+                        new WindowPreAggregator(streams, secret, kafka.dlqTopic()))
                 .uid("pre-aggregate");
         SingleOutputStreamOperator<OutboundRecord> releases = partials
                 .keyBy(p -> p.streamId)
@@ -60,7 +60,7 @@ public final class StreamingTopology {
         if (config.job().decodeParallelism() > 0) {
             decoded.setParallelism(config.job().decodeParallelism());
         }
-        in.sinkWithDeadLetters(releases.union(decoded), sink);
+        in.sinkWithDeadLetters(releases.union(decoded, partials.getSideOutput(WindowPreAggregator.LATE)), sink);
     }
 
     /**

@@ -13,9 +13,10 @@ import org.dpclust.io.OutboundRecord;
 
 /**
  * Allowed lateness 0: a record whose window has already been closed by the watermark goes to the
- * dead-letter topic with reason {@code late}. Runs right after validation (watermarks come from the source, per partition), before keyBy; a
- * record that passes here cannot be late downstream (the keyed operator's watermark is the minimum over
- * its inputs, never ahead of this one). Strips the original bytes from records that pass.
+ * dead-letter topic with reason {@code late}. Runs right after validation (watermarks come from the source, per partition), before keyBy.
+ * A record that passes here is late downstream only when its source partition has just resumed from idle
+ * (the combined watermark after the shuffle may be ahead of this subtask's): {@link WindowPreAggregator}
+ * dead-letters those. Strips the original bytes from records that pass.
  */
 public class LatenessFilter extends ProcessFunction<ValidRecord, ValidRecord> {
     public static final OutputTag<OutboundRecord> LATE = new OutputTag<>("late") {};

@@ -161,7 +161,8 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Windo
         long windowStart = p.record != null ? s.windowStart(p.record.eventTime) : p.windowStart;
         long windowEnd = windowStart + s.windowMillis();
         if (windowEnd - 1 <= ctx.timerService().currentWatermark()) {
-            // cannot happen after LatenessFilter and phase 1 (see their contracts); dropping keeps "each window fires once"
+            // cannot happen: phase 1 dead-letters records behind its watermark and hands over every partial before
+            // its watermark passes the window or its input goes idle; dropping keeps "each window fires once"
             return;
         }
         windowed.add(p.records);

@@ -4,14 +4,21 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.time.Instant;
+import org.apache.flink.api.common.accumulators.LongCounter;
+import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.runtime.watermarkstatus.WatermarkStatus;
+import org.apache.flink.util.OutputTag;
+import org.dpclust.avro.TelemetryRecord;
 import org.dpclust.config.PrivacyUnit;
 import org.dpclust.config.StreamSpec;
+import org.dpclust.io.AvroCodec;
+import org.dpclust.io.OutboundRecord;
 import org.dpclust.privacy.PrivacySecret;
 
 /**
@@ -40,8 +47,14 @@ import org.dpclust.privacy.PrivacySecret;
  */
 public final class WindowPreAggregator extends AbstractStreamOperator<WindowPartial>
         implements OneInputStreamOperator<ValidRecord, WindowPartial>, BoundedOneInput {
+    /** Records found behind this operator's watermark (see {@link #processElement}), as dead letters. */
+    public static final OutputTag<OutboundRecord> LATE = new OutputTag<>("late-after-shuffle") {};
+
     private final List<StreamSpec> streams;
     private final PrivacySecret secret;
+    private final String dlqTopic;
+    private transient Counter late;
+    private transient LongCounter lateTotal;
 
     private transient Map<String, OpenWindows> open;
     private transient long watermark;
@@ -70,9 +83,10 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
         }
     }
 
-    public WindowPreAggregator(List<StreamSpec> streams, PrivacySecret secret) {
+    public WindowPreAggregator(List<StreamSpec> streams, PrivacySecret secret, String dlqTopic) {
         this.streams = streams;
         this.secret = secret;
+        this.dlqTopic = dlqTopic;
     }
 
     @Override
@@ -81,22 +95,48 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
         open = new HashMap<>();
         StreamRuntime.of(streams).forEach((id, rt) -> open.put(id, new OpenWindows(rt)));
         watermark = Long.MIN_VALUE;
+        lateTotal = new LongCounter();
+        getRuntimeContext().addAccumulator(LatenessFilter.ACC_LATE, lateTotal);
+        late = getMetricGroup().addGroup("dpclust").addGroup("rejected").counter(Rejections.LATE);
     }
 
+    /**
+     * Folds a record into its window. A record can be behind this operator's watermark although it passed the
+     * {@link LatenessFilter}: when an idle source partition resumes, its filter subtask's watermark is behind
+     * the combined watermark here (Flink never moves a combined watermark back). Such a record goes to the
+     * dead-letter topic with reason {@code late} — its features as clamped, re-encoded, since the original
+     * bytes are dropped before the shuffle — instead of into a window that may already have fired.
+     */
     @Override
     public void processElement(StreamRecord<ValidRecord> element) {
         ValidRecord r = element.getValue();
         OpenWindows o = open.get(r.streamId);
+        StreamSpec s = o.rt.spec();
+        long windowStart = s.windowStart(r.eventTime);
+        if (windowStart + s.windowMillis() - 1 <= watermark) {
+            late.inc();
+            lateTotal.add(1);
+            output.collect(LATE, new StreamRecord<>(deadLetter(r, windowStart, s.windowMillis()), r.eventTime));
+            return;
+        }
         if (o.deviceUnit) {
             output.collect(element.replace(WindowPartial.of(r)));
             return;
         }
-        StreamSpec s = o.rt.spec();
-        long windowStart = s.windowStart(r.eventTime);
-        if (windowStart + s.windowMillis() - 1 <= watermark) {
-            return; // cannot happen after LatenessFilter (see its contract); phase 2 drops such records too
-        }
         o.window(windowStart, secret).add(r);
+    }
+
+    private OutboundRecord deadLetter(ValidRecord r, long windowStart, long size) {
+        List<Double> features = new ArrayList<>(r.features.length);
+        for (double f : r.features) {
+            features.add(f);
+        }
+        byte[] reencoded = AvroCodec.telemetry().encode(TelemetryRecord.newBuilder().setStreamId(r.streamId)
+                .setDeviceId(r.deviceId).setEventTime(Instant.ofEpochMilli(r.eventTime)).setFeatures(features).build());
+        return Rejections.deadLetter(dlqTopic, Rejections.LATE, "window [" + windowStart + ", " + (windowStart + size)
+                + ") closed at watermark " + watermark + " after the shuffle (a source partition resumed from idle); "
+                + "original bytes not kept past validation: features re-encoded as clamped", r.streamId, r.eventTime,
+                reencoded, null, -1, -1);
     }
 
     @Override

@@ -18,6 +18,7 @@ import org.apache.flink.streaming.runtime.watermarkstatus.WatermarkStatus;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
 import org.dpclust.config.StreamSpec;
+import org.dpclust.io.AvroCodec;
 import org.dpclust.io.OutboundRecord;
 import org.dpclust.privacy.testing.TestRandoms;
 import org.junit.jupiter.api.Test;
@@ -72,7 +73,7 @@ class WindowPreAggregatorTest {
             String k = key.getKey(r);
             var h = harnesses.get(k);
             if (h == null) {
-                h = new KeyedOneInputStreamOperatorTestHarness<>(new WindowPreAggregator(List.of(s), TestRandoms.SECRET),
+                h = new KeyedOneInputStreamOperatorTestHarness<>(new WindowPreAggregator(List.of(s), TestRandoms.SECRET, "dlq"),
                         key, Types.STRING);
                 h.open();
                 harnesses.put(k, h);
@@ -117,7 +118,7 @@ class WindowPreAggregatorTest {
     @Test
     void aPartialIsEmittedBeforeTheWatermarkThatClosesItsWindowAndNothingIsHeldAtACheckpoint() throws Exception {
         StreamSpec s = spec(ALL);
-        var h = new KeyedOneInputStreamOperatorTestHarness<>(new WindowPreAggregator(List.of(s), TestRandoms.SECRET),
+        var h = new KeyedOneInputStreamOperatorTestHarness<>(new WindowPreAggregator(List.of(s), TestRandoms.SECRET, "dlq"),
                 new SubStreamKey(List.of(s)), Types.STRING);
         h.open();
         h.processElement(record("a", 5, 0.2, 0.2), 5);
@@ -138,7 +139,7 @@ class WindowPreAggregatorTest {
     @Test
     void deviceUnitRecordsPassThroughUnaggregated() throws Exception {
         StreamSpec s = spec("    privacy_unit: device\n");
-        var h = new KeyedOneInputStreamOperatorTestHarness<>(new WindowPreAggregator(List.of(s), TestRandoms.SECRET),
+        var h = new KeyedOneInputStreamOperatorTestHarness<>(new WindowPreAggregator(List.of(s), TestRandoms.SECRET, "dlq"),
                 new SubStreamKey(List.of(s)), Types.STRING);
         h.open();
         ValidRecord r = record("a", 5, 0.2, 0.2);
@@ -160,7 +161,7 @@ class WindowPreAggregatorTest {
         StreamSpec s = spec(ALL);
         SubStreamKey key = new SubStreamKey(List.of(s));
         try (var h = new KeyedOneInputStreamOperatorTestHarness<String, ValidRecord, WindowPartial>(
-                new WindowPreAggregator(List.of(s), TestRandoms.SECRET), key, Types.STRING)) {
+                new WindowPreAggregator(List.of(s), TestRandoms.SECRET, "dlq"), key, Types.STRING)) {
             h.open();
             h.processWatermark(0);
             ValidRecord r = record("dev-1", 5, 0.25, 0.25);
@@ -183,6 +184,30 @@ class WindowPreAggregatorTest {
             long partials = h.getOutput().stream()
                     .filter(o -> o instanceof StreamRecord<?> sr && sr.getValue() instanceof WindowPartial).count();
             assertEquals(1, partials, "flushed once, nothing left to flush again");
+        }
+    }
+
+    /** A record behind phase 1's watermark (its partition resumed from idle) becomes a 'late' dead letter. */
+    @Test
+    void aRecordBehindTheWatermarkBecomesADeadLetter() throws Exception {
+        StreamSpec s = spec(ALL);
+        try (var h = new KeyedOneInputStreamOperatorTestHarness<String, ValidRecord, WindowPartial>(
+                new WindowPreAggregator(List.of(s), TestRandoms.SECRET, "dlq"), new SubStreamKey(List.of(s)),
+                Types.STRING)) {
+            h.open();
+            h.processWatermark(2 * W);
+            ValidRecord late = record("dev-1", W + 5, 0.25, 0.25);
+            h.processElement(late, late.eventTime);
+            h.processWatermark(Long.MAX_VALUE);
+            var dead = h.getSideOutput(WindowPreAggregator.LATE);
+            assertEquals(1, dead.size(), "one dead letter");
+            var rejected = AvroCodec.rejected().decode(dead.peek().getValue().value);
+            assertEquals("late", rejected.getReason());
+            var original = AvroCodec.telemetry().decode(rejected.getOriginal().array());
+            assertEquals(List.of(0.25, 0.25), original.getFeatures());
+            assertEquals(0, h.getOutput().stream()
+                    .filter(o -> o instanceof StreamRecord<?> sr && sr.getValue() instanceof WindowPartial).count(),
+                    "nothing folded into the closed window");
         }
     }
 }
