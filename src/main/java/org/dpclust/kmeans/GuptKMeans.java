@@ -176,7 +176,10 @@ public final class GuptKMeans {
         for (double[][] out : blockOutputs) {
             for (int i = 0; i < k; i++) {
                 for (int j = 0; j < d; j++) {
-                    mean[i * d + j] += (out[i][j] - bounds.lower(j)) / bounds.width(j) / blocks;
+                    // each block output clamped to the box: the sensitivity argument needs every coordinate in
+                    // [0, 1] box units, whatever the initial centroids or the rounding of a block's mean
+                    double unit = Math.min(1, Math.max(0, (out[i][j] - bounds.lower(j)) / bounds.width(j)));
+                    mean[i * d + j] += unit / blocks;
                 }
             }
         }

@@ -127,7 +127,11 @@ public final class PrivGeneKMeans {
         double delta = sensitivity(bounds);
         SplittableRandom pub = new SplittableRandom(publicSeed); // public: population, crossover, mutation
         List<double[][]> population = new ArrayList<>();
-        population.add(ExpDpKMeans.copy(init));
+        double[][] first = ExpDpKMeans.copy(init);
+        for (double[] c : first) {
+            bounds.clamp(c, c); // every candidate in the box: the utility's sensitivity argument needs it
+        }
+        population.add(first);
         while (population.size() < POPULATION) {
             double[][] c = new double[k][d];
             for (double[] ci : c) {

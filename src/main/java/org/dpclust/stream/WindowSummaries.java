@@ -11,8 +11,9 @@ import org.dpclust.sketch.SketchMasks;
  * ({@code ckm} on) and counts per point of the HST universe ({@code dp-hst} on), each a fixed-point long
  * array whose size depends on the configuration only, never on the number of records. Adding a record,
  * subtracting an evicted one and merging another window's partial are integer additions, so the result does
- * not depend on order or on how records were split. Reuses its work arrays: no allocation per record
- * besides the sketch mask's keyed stream (and the record identity the mask is keyed by). Not thread-safe.
+ * not depend on order or on how records were split. Reuses its work arrays; the sketch's mask derivation is
+ * the thread's, looked up once per instance: no allocation per record besides the record identity the mask
+ * is keyed by. Not thread-safe.
  */
 final class WindowSummaries {
     final long windowStart;
