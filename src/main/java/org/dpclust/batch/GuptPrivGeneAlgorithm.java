@@ -46,7 +46,9 @@ public final class GuptPrivGeneAlgorithm implements BatchAlgorithm {
     @Override
     public BatchResult run(double[][] snapshot, BatchParams params, PrivacyRandom rng) {
         BaselineAlgorithm.requirePrivateInputs(this, params, rng);
-        if (snapshot.length < params.k()) {
+        // paper mode draws its k initial centroids from the records; the strict forms need no minimum size, and
+        // refusing a small snapshot there would reveal its exact size
+        if (!strict && snapshot.length < params.k()) {
             throw new IllegalArgumentException("--k: the snapshot has " + snapshot.length + " records, fewer than k");
         }
         double[][] init = strict ? SnapshotStatistics.publicInitialCentroids(params.bounds(), params.k(),
