@@ -164,6 +164,7 @@ public final class PrivGeneKMeans {
                     int i = pub.nextInt(k);
                     child[i] = other[i].clone();
                 }
+                // mutation: public randomness on already-selected candidates, not privacy noise
                 double[] moved = child[pub.nextInt(k)];
                 for (int j = 0; j < d; j++) {
                     moved[j] += sd * bounds.width(j) * pub.nextGaussian();
