@@ -3,14 +3,14 @@ package org.dpclust.batch;
 import org.dpclust.privacy.PrivacyRandom;
 
 /**
- * A clustering algorithm that runs on a bounded snapshot. Implementations are plain Java (no Flink), are
- * registered in {@link BatchAlgorithms} by {@link #name()}, and state in their Javadoc which output is
- * private, for which neighbouring relation and with which sensitivity.
+ * A clustering algorithm that runs on a bounded snapshot. Implementations are plain Java (no
+ * Flink), are registered in {@link BatchAlgorithms} by {@link #name()}, and state in their Javadoc
+ * which output is private, for which neighbouring relation and with which sensitivity.
  *
  * <p>Guarantee labels (DESIGN.md): {@value #DP} — epsilon-DP end to end with the declared bounds;
  * {@value #PAPER_CLAIMED} — the paper's algorithm as written, whose own privacy argument is weak;
- * {@value #EPP} — batch-only EPP output; {@value #NONE} — a non-private reference, whose output must
- * never reach the published centroids topic and never charges the ledger.
+ * {@value #EPP} — batch-only EPP output; {@value #NONE} — a non-private reference, whose output
+ * must never reach the published centroids topic and never charges the ledger.
  */
 public interface BatchAlgorithm {
     String DP = "dp";
@@ -29,7 +29,10 @@ public interface BatchAlgorithm {
         return !NONE.equals(guarantee());
     }
 
-    /** Name of the noise mechanism, part of the release's noise key ({@link org.dpclust.privacy.ReleaseContext}). */
+    /**
+     * Name of the noise mechanism, part of the release's noise key ({@link
+     * org.dpclust.privacy.ReleaseContext}).
+     */
     default String mechanism() {
         return name() + "-v1";
     }
@@ -37,11 +40,11 @@ public interface BatchAlgorithm {
     /**
      * Runs on the snapshot.
      *
-     * @param snapshot the snapshot's points (n x d, private data; clamped into the declared bounds by the
-     *                 caller when bounds are declared); not modified
-     * @param params   public parameters
-     * @param rng      the release's privacy randomness (keyed by the snapshot's digest); null for
-     *                 non-private algorithms, which must not use it
+     * @param snapshot the snapshot's points (n x d, private data; clamped into the declared bounds
+     *     by the caller when bounds are declared); not modified
+     * @param params public parameters
+     * @param rng the release's privacy randomness (keyed by the snapshot's digest); null for
+     *     non-private algorithms, which must not use it
      */
     BatchResult run(double[][] snapshot, BatchParams params, PrivacyRandom rng);
 }

@@ -4,9 +4,9 @@ import java.util.List;
 import org.dpclust.config.NamedRegistry;
 
 /**
- * The registry of batch algorithms by name. The built-ins are registered here; an algorithm issue adds
- * its algorithm with one {@code register} line in the static block. Names are unique; an unknown name is
- * an error naming {@code --algorithm}.
+ * The registry of batch algorithms by name. The built-ins are registered here; an algorithm issue
+ * adds its algorithm with one {@code register} line in the static block. Names are unique; an
+ * unknown name is an error naming {@code --algorithm}.
  */
 public final class BatchAlgorithms {
     private static final NamedRegistry<BatchAlgorithm> REGISTRY =

@@ -3,33 +3,51 @@ package org.dpclust.batch;
 import org.dpclust.geometry.DomainBounds;
 
 /**
- * Public parameters of one batch run. Everything here is public: the bounds are declared (never computed
- * from the snapshot), the seed drives only public randomness (partitions, Lloyd seeding), and epsilon is
- * the budget the release spends.
+ * Public parameters of one batch run. Everything here is public: the bounds are declared (never
+ * computed from the snapshot), the seed drives only public randomness (partitions, Lloyd seeding),
+ * and epsilon is the budget the release spends.
  *
- * @param k                 number of centroids
- * @param epsilon           epsilon of the release (ignored by non-private algorithms; NaN when not given)
- * @param bounds            declared per-dimension bounds, or null when the algorithm does not need them
- * @param seed              seed of the public randomness
- * @param nInit             restarts of non-private Lloyd (k-means++ seedings)
- * @param cells             size of the public partition of the {@code stats} algorithm
- * @param countFraction     share of epsilon spent on counts by {@code stats}; NaN = its derived default
- * @param contributionBound records one privacy unit may contribute to the snapshot (1 for record units)
- * @param universe          the public universe U of the k-median algorithms ({@code --universe}, or
- *                          {@code --metric graph}), or null for the others
+ * @param k number of centroids
+ * @param epsilon epsilon of the release (ignored by non-private algorithms; NaN when not given)
+ * @param bounds declared per-dimension bounds, or null when the algorithm does not need them
+ * @param seed seed of the public randomness
+ * @param nInit restarts of non-private Lloyd (k-means++ seedings)
+ * @param cells size of the public partition of the {@code stats} algorithm
+ * @param countFraction share of epsilon spent on counts by {@code stats}; NaN = its derived default
+ * @param contributionBound records one privacy unit may contribute to the snapshot (1 for record
+ *     units)
+ * @param universe the public universe U of the k-median algorithms ({@code --universe}, or {@code
+ *     --metric graph}), or null for the others
  */
-public record BatchParams(int k, double epsilon, DomainBounds bounds, long seed, int nInit, int cells,
-        double countFraction, int contributionBound, KMedianUniverse universe) implements java.io.Serializable {
+public record BatchParams(
+        int k,
+        double epsilon,
+        DomainBounds bounds,
+        long seed,
+        int nInit,
+        int cells,
+        double countFraction,
+        int contributionBound,
+        KMedianUniverse universe)
+        implements java.io.Serializable {
 
     /** Parameters without a k-median universe. */
-    public BatchParams(int k, double epsilon, DomainBounds bounds, long seed, int nInit, int cells,
-            double countFraction, int contributionBound) {
+    public BatchParams(
+            int k,
+            double epsilon,
+            DomainBounds bounds,
+            long seed,
+            int nInit,
+            int cells,
+            double countFraction,
+            int contributionBound) {
         this(k, epsilon, bounds, seed, nInit, cells, countFraction, contributionBound, null);
     }
 
     /** The same parameters with the k-median universe {@code u}. */
     public BatchParams withUniverse(KMedianUniverse u) {
-        return new BatchParams(k, epsilon, bounds, seed, nInit, cells, countFraction, contributionBound, u);
+        return new BatchParams(
+                k, epsilon, bounds, seed, nInit, cells, countFraction, contributionBound, u);
     }
 
     /** Restarts of the non-private reference, as in {@link org.dpclust.kmeans.Lloyd#BEST_OF}. */
@@ -47,7 +65,8 @@ public record BatchParams(int k, double epsilon, DomainBounds bounds, long seed,
             throw new IllegalArgumentException("--cells must be >= k (" + k + "), was " + cells);
         }
         if (contributionBound < 1) {
-            throw new IllegalArgumentException("contribution bound must be >= 1, was " + contributionBound);
+            throw new IllegalArgumentException(
+                    "contribution bound must be >= 1, was " + contributionBound);
         }
     }
 

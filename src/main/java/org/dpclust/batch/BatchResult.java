@@ -5,8 +5,8 @@ import java.util.TreeMap;
 
 /**
  * What a {@link BatchAlgorithm} returns: k centroids (k x d), one weight per centroid (for private
- * algorithms a noisy count, for non-private ones the exact cluster size) and the public parameters a
- * consumer needs to interpret the output (sorted, so the Avro encoding is deterministic).
+ * algorithms a noisy count, for non-private ones the exact cluster size) and the public parameters
+ * a consumer needs to interpret the output (sorted, so the Avro encoding is deterministic).
  */
 public record BatchResult(double[][] centroids, double[] weights, Map<String, Double> parameters) {
     /** Copies the parameters into a sorted map. */

@@ -10,26 +10,28 @@ import org.dpclust.sketch.FrequencyMatrix;
 import org.dpclust.sketch.MaskedSketch;
 
 /**
- * {@code ckm}: compressive k-means on a snapshot — the whole snapshot is sketched into one
- * {@link MaskedSketch} with m = {@link FrequencyMatrix#defaultSize 10·k·d} frequencies of the default law and
- * the default σ rule of {@link FrequencyMatrix#defaultSigma} (σ = k^{−1/d}/(1.25·√d) in unit-box coordinates of
- * the declared bounds: a function of k and d only, never of the data), drawn from {@link BatchParams#seed()};
- * the sketch is released with {@link DpSketchRelease#addRemove} (the default count share of ε,
- * {@link DpSketchRelease#defaultCountFraction}; {@link BatchParams#countFraction()} belongs to {@code stats} and
- * is not used) and {@link ClOmpr} decodes k centroids from it with its default options, seeded by the public
- * seed. Guarantee {@value BatchAlgorithm#DP}: ε-DP under add/remove of one unit of at most
- * {@link BatchParams#contributionBound()} records — sum L1 sensitivity c·r·⌊√2·2^24 + 1⌋ fixed-point units,
- * count sensitivity c — because the frequencies, the bounds and the decoder's inputs are public; the decode is
- * post-processing. Declared bounds are required.
+ * {@code ckm}: compressive k-means on a snapshot — the whole snapshot is sketched into one {@link
+ * MaskedSketch} with m = {@link FrequencyMatrix#defaultSize 10·k·d} frequencies of the default law
+ * and the default σ rule of {@link FrequencyMatrix#defaultSigma} (σ = k^{−1/d}/(1.25·√d) in
+ * unit-box coordinates of the declared bounds: a function of k and d only, never of the data),
+ * drawn from {@link BatchParams#seed()}; the sketch is released with {@link
+ * DpSketchRelease#addRemove} (the default count share of ε, {@link
+ * DpSketchRelease#defaultCountFraction}; {@link BatchParams#countFraction()} belongs to {@code
+ * stats} and is not used) and {@link ClOmpr} decodes k centroids from it with its default options,
+ * seeded by the public seed. Guarantee {@value BatchAlgorithm#DP}: ε-DP under add/remove of one
+ * unit of at most {@link BatchParams#contributionBound()} records — sum L1 sensitivity c·r·⌊√2·2^24
+ * + 1⌋ fixed-point units, count sensitivity c — because the frequencies, the bounds and the
+ * decoder's inputs are public; the decode is post-processing. Declared bounds are required.
  *
- * <p>Masks: every record uses all m features (r = m, α_r = 1). {@link BatchAlgorithm#run} receives only the
- * release's {@link PrivacyRandom}, which is keyed by the digest of the whole snapshot, and a batch snapshot
- * carries no record identities: masks keyed by either would change for every record when one record is added,
- * which breaks the per-record sensitivity the release relies on. r = m needs no key and gives the best
- * utility; masks (α_r &lt; 1) only save sketching time, which matters in the stream, not here.
+ * <p>Masks: every record uses all m features (r = m, α_r = 1). {@link BatchAlgorithm#run} receives
+ * only the release's {@link PrivacyRandom}, which is keyed by the digest of the whole snapshot, and
+ * a batch snapshot carries no record identities: masks keyed by either would change for every
+ * record when one record is added, which breaks the per-record sensitivity the release relies on. r
+ * = m needs no key and gives the best utility; masks (α_r &lt; 1) only save sketching time, which
+ * matters in the stream, not here.
  *
- * <p>Output weights are the decoder's mixture weights (summing to 1) times the released noisy count (at
- * least 1): post-processing of released values.
+ * <p>Output weights are the decoder's mixture weights (summing to 1) times the released noisy count
+ * (at least 1): post-processing of released values.
  */
 public final class CkmAlgorithm implements BatchAlgorithm {
     @Override
@@ -51,28 +53,37 @@ public final class CkmAlgorithm implements BatchAlgorithm {
     public BatchResult run(double[][] snapshot, BatchParams params, PrivacyRandom rng) {
         DomainBounds b = params.bounds();
         if (b == null) {
-            throw new IllegalArgumentException("--bounds: algorithm ckm needs declared bounds (--bounds or --config)");
+            throw new IllegalArgumentException(
+                    "--bounds: algorithm ckm needs declared bounds (--bounds or --config)");
         }
         if (!(params.epsilon() > 0) || Double.isInfinite(params.epsilon())) {
-            throw new IllegalArgumentException("--epsilon: algorithm ckm needs a finite epsilon > 0, was "
-                    + params.epsilon());
+            throw new IllegalArgumentException(
+                    "--epsilon: algorithm ckm needs a finite epsilon > 0, was " + params.epsilon());
         }
         if (rng == null) {
-            throw new IllegalArgumentException("algorithm ckm needs the release's privacy randomness");
+            throw new IllegalArgumentException(
+                    "algorithm ckm needs the release's privacy randomness");
         }
         int d = b.dimension();
         int m = FrequencyMatrix.defaultSize(params.k(), d);
         double sigma = FrequencyMatrix.defaultSigma(params.k(), d);
-        FrequencyMatrix freq = FrequencyMatrix.draw(m, d, sigma, FrequencyMatrix.DEFAULT_LAW, params.seed());
+        FrequencyMatrix freq =
+                FrequencyMatrix.draw(m, d, sigma, FrequencyMatrix.DEFAULT_LAW, params.seed());
         MaskedSketch sketch = new MaskedSketch(freq, b, m, null);
         for (double[] x : snapshot) {
             sketch.add(x, null);
         }
-        DpSketchRelease.Result release = DpSketchRelease.addRemove(sketch, params.epsilon(), Double.NaN,
-                params.contributionBound(), rng);
+        DpSketchRelease.Result release =
+                DpSketchRelease.addRemove(
+                        sketch, params.epsilon(), Double.NaN, params.contributionBound(), rng);
         // ---- post-processing: only the released sketch and public inputs below this line ----
-        ClOmpr.Result decoded = ClOmpr.decode(release.sketch(), freq, params.k(), b,
-                ClOmpr.Options.defaults(params.seed()));
+        ClOmpr.Result decoded =
+                ClOmpr.decode(
+                        release.sketch(),
+                        freq,
+                        params.k(),
+                        b,
+                        ClOmpr.Options.defaults(params.seed()));
         double[] weights = new double[params.k()];
         for (int j = 0; j < weights.length; j++) {
             weights[j] = decoded.weights()[j] * release.divisor();

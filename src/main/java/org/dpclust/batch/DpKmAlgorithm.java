@@ -7,11 +7,12 @@ import org.dpclust.kmeans.NoisyFinalCentroids;
 import org.dpclust.privacy.PrivacyRandom;
 
 /**
- * {@code dp-km}: paper 002's DP-KM baseline ({@link NoisyFinalCentroids}): non-private Lloyd (k-means++
- * seeding from the public seed, best of {@code nInit}), then Laplace noise on each cluster's sum (ε/2, L1
- * sensitivity from the declared bounds) and count (ε/2). Guarantee {@value BatchAlgorithm#PAPER_CLAIMED}:
- * the noisy step is ε-DP for a fixed partition, but the partition itself is computed exactly from the
- * private data, so the release is not differentially private end to end. Needs declared bounds.
+ * {@code dp-km}: paper 002's DP-KM baseline ({@link NoisyFinalCentroids}): non-private Lloyd
+ * (k-means++ seeding from the public seed, best of {@code nInit}), then Laplace noise on each
+ * cluster's sum (ε/2, L1 sensitivity from the declared bounds) and count (ε/2). Guarantee {@value
+ * BatchAlgorithm#PAPER_CLAIMED}: the noisy step is ε-DP for a fixed partition, but the partition
+ * itself is computed exactly from the private data, so the release is not differentially private
+ * end to end. Needs declared bounds.
  */
 public final class DpKmAlgorithm implements BatchAlgorithm {
     @Override
@@ -27,14 +28,30 @@ public final class DpKmAlgorithm implements BatchAlgorithm {
     @Override
     public BatchResult run(double[][] snapshot, BatchParams params, PrivacyRandom rng) {
         if (params.bounds() == null) {
-            throw new IllegalArgumentException("--bounds: dp-km calibrates its noise to declared bounds");
+            throw new IllegalArgumentException(
+                    "--bounds: dp-km calibrates its noise to declared bounds");
         }
-        LloydResult partition = Lloyd.run(snapshot, params.k(), params.nInit(), Lloyd.DEFAULT_MAX_ITERATIONS,
-                params.seed());
-        NoisyFinalCentroids.Release r = NoisyFinalCentroids.release(snapshot, partition, params.bounds(),
-                params.epsilon(), rng);
-        return new BatchResult(r.centroids(), r.weights(), Map.of("epsilon_sum", params.epsilon() / 2,
-                "epsilon_count", params.epsilon() / 2, "lloyd_iterations", (double) partition.iterations(),
-                "n_init", (double) params.nInit()));
+        LloydResult partition =
+                Lloyd.run(
+                        snapshot,
+                        params.k(),
+                        params.nInit(),
+                        Lloyd.DEFAULT_MAX_ITERATIONS,
+                        params.seed());
+        NoisyFinalCentroids.Release r =
+                NoisyFinalCentroids.release(
+                        snapshot, partition, params.bounds(), params.epsilon(), rng);
+        return new BatchResult(
+                r.centroids(),
+                r.weights(),
+                Map.of(
+                        "epsilon_sum",
+                        params.epsilon() / 2,
+                        "epsilon_count",
+                        params.epsilon() / 2,
+                        "lloyd_iterations",
+                        (double) partition.iterations(),
+                        "n_init",
+                        (double) params.nInit()));
     }
 }

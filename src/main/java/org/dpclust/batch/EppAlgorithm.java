@@ -9,17 +9,18 @@ import org.dpclust.kmeans.LloydResult;
 import org.dpclust.privacy.PrivacyRandom;
 
 /**
- * {@code epp-1} / {@code epp-2}: EPP-KM ({@link EppKMeans}) with the Case 1 (cluster known to the adversary)
- * or Case 2 (cluster unknown) bound on the number of bags, in the joint-variance form
- * ({@link BagBound.VarianceForm#JOINT}, the correct variance of the bagged centroid) with
- * E_exc = within-cluster variance ({@link ExcludedErrorVariance#WITHIN_CLUSTER}).
+ * {@code epp-1} / {@code epp-2}: EPP-KM ({@link EppKMeans}) with the Case 1 (cluster known to the
+ * adversary) or Case 2 (cluster unknown) bound on the number of bags, in the joint-variance form
+ * ({@link BagBound.VarianceForm#JOINT}, the correct variance of the bagged centroid) with E_exc =
+ * within-cluster variance ({@link ExcludedErrorVariance#WITHIN_CLUSTER}).
  *
- * <p>Guarantee {@value BatchAlgorithm#EPP}: error-preserving privacy, <b>not differential privacy</b>. The
- * partition comes from non-private Lloyd (k-means++ seeding from the public seed, best of {@code nInit}),
- * the weights are the exact cluster sizes, and B depends on the data. Declared bounds are not needed
- * (nothing is calibrated to them; if given, the CLI clamps into them). Only the bags use the release's
- * {@link PrivacyRandom}. EPP output is batch-only: it may not go to a stream's centroids topic or charge a
- * stream's {@code dp} ledger (the batch CLI refuses {@code --output kafka}).
+ * <p>Guarantee {@value BatchAlgorithm#EPP}: error-preserving privacy, <b>not differential
+ * privacy</b>. The partition comes from non-private Lloyd (k-means++ seeding from the public seed,
+ * best of {@code nInit}), the weights are the exact cluster sizes, and B depends on the data.
+ * Declared bounds are not needed (nothing is calibrated to them; if given, the CLI clamps into
+ * them). Only the bags use the release's {@link PrivacyRandom}. EPP output is batch-only: it may
+ * not go to a stream's centroids topic or charge a stream's {@code dp} ledger (the batch CLI
+ * refuses {@code --output kafka}).
  */
 public final class EppAlgorithm implements BatchAlgorithm {
     private final BagBound.AdversaryCase adversary;
@@ -41,14 +42,38 @@ public final class EppAlgorithm implements BatchAlgorithm {
     @Override
     public BatchResult run(double[][] snapshot, BatchParams params, PrivacyRandom rng) {
         if (!(params.epsilon() >= 0)) {
-            throw new IllegalArgumentException("--epsilon: " + name() + " needs epsilon >= 0, was " + params.epsilon());
+            throw new IllegalArgumentException(
+                    "--epsilon: " + name() + " needs epsilon >= 0, was " + params.epsilon());
         }
-        LloydResult partition = Lloyd.run(snapshot, params.k(), params.nInit(), Lloyd.DEFAULT_MAX_ITERATIONS,
-                params.seed());
-        EppKMeans.Release r = EppKMeans.release(snapshot, partition, params.epsilon(), adversary,
-                BagBound.VarianceForm.JOINT, ExcludedErrorVariance.WITHIN_CLUSTER, rng);
-        return new BatchResult(r.centroids(), r.sizes(), Map.of("bags", (double) r.bound().bags(),
-                "b_max", r.bound().bMax(), "feasible", r.bound().feasible() ? 1.0 : 0.0,
-                "lloyd_iterations", (double) partition.iterations(), "n_init", (double) params.nInit()));
+        LloydResult partition =
+                Lloyd.run(
+                        snapshot,
+                        params.k(),
+                        params.nInit(),
+                        Lloyd.DEFAULT_MAX_ITERATIONS,
+                        params.seed());
+        EppKMeans.Release r =
+                EppKMeans.release(
+                        snapshot,
+                        partition,
+                        params.epsilon(),
+                        adversary,
+                        BagBound.VarianceForm.JOINT,
+                        ExcludedErrorVariance.WITHIN_CLUSTER,
+                        rng);
+        return new BatchResult(
+                r.centroids(),
+                r.sizes(),
+                Map.of(
+                        "bags",
+                        (double) r.bound().bags(),
+                        "b_max",
+                        r.bound().bMax(),
+                        "feasible",
+                        r.bound().feasible() ? 1.0 : 0.0,
+                        "lloyd_iterations",
+                        (double) partition.iterations(),
+                        "n_init",
+                        (double) params.nInit()));
     }
 }

@@ -1,28 +1,34 @@
 package org.dpclust.batch;
 
-import org.dpclust.kmeans.SnapshotStatistics;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.SplittableRandom;
 import org.dpclust.kmeans.ExpDpKMeans;
+import org.dpclust.kmeans.SnapshotStatistics;
 import org.dpclust.kmeans.ZoneOrientation;
 import org.dpclust.privacy.PrivacyRandom;
 
 /**
- * Lu &amp; Shen's ExpDP k-means ({@link ExpDpKMeans}) as a batch algorithm, one registry name per orientation and
- * mode, so that the guarantee label is a property of the name (as {@link BatchAlgorithm#guarantee()} requires)
- * and not of a run-time option:
+ * Lu &amp; Shen's ExpDP k-means ({@link ExpDpKMeans}) as a batch algorithm, one registry name per
+ * orientation and mode, so that the guarantee label is a property of the name (as {@link
+ * BatchAlgorithm#guarantee()} requires) and not of a run-time option:
+ *
  * <ul>
- *   <li>{@code expdp-past}, {@code expdp-past-future} — strict mode, {@value BatchAlgorithm#DP}: ε-DP under
- *       add/remove of one record with the declared bounds; {@value #STRICT_ITERATIONS} iterations charged up
- *       front; public initial centroids {@link SnapshotStatistics#publicInitialCentroids} from the public seed;</li>
- *   <li>{@code expdp-past-paper}, {@code expdp-past-future-paper} — paper mode, {@value BatchAlgorithm#PAPER_CLAIMED}
- *       (not DP, see {@link ExpDpKMeans}): initial centroids are k records of the snapshot drawn with the public
- *       seed (weakness 7). The paper accounts bottom-up; so that the claimed total can never exceed the ε the
- *       ledger charges, each step (and the final Laplace step) gets ε/({@value #PAPER_CAP} + 1) and the run is
- *       capped at {@value #PAPER_CAP} iterations; the claimed total is reported as {@code claimed_epsilon} (strict runs report {@code epsilon_spent}).</li>
+ *   <li>{@code expdp-past}, {@code expdp-past-future} — strict mode, {@value BatchAlgorithm#DP}:
+ *       ε-DP under add/remove of one record with the declared bounds; {@value #STRICT_ITERATIONS}
+ *       iterations charged up front; public initial centroids {@link
+ *       SnapshotStatistics#publicInitialCentroids} from the public seed;
+ *   <li>{@code expdp-past-paper}, {@code expdp-past-future-paper} — paper mode, {@value
+ *       BatchAlgorithm#PAPER_CLAIMED} (not DP, see {@link ExpDpKMeans}): initial centroids are k
+ *       records of the snapshot drawn with the public seed (weakness 7). The paper accounts
+ *       bottom-up; so that the claimed total can never exceed the ε the ledger charges, each step
+ *       (and the final Laplace step) gets ε/({@value #PAPER_CAP} + 1) and the run is capped at
+ *       {@value #PAPER_CAP} iterations; the claimed total is reported as {@code claimed_epsilon}
+ *       (strict runs report {@code epsilon_spent}).
  * </ul>
- * "paper" = past only is the paper's Fig. 9 "Posterior"; past + future its Fig. 10 "Prior" (ALGORITHMS.md §4.2).
+ *
+ * "paper" = past only is the paper's Fig. 9 "Posterior"; past + future its Fig. 10 "Prior"
+ * (ALGORITHMS.md §4.2).
  */
 public final class ExpDpAlgorithm implements BatchAlgorithm {
     public static final int STRICT_ITERATIONS = 5;
@@ -55,16 +61,32 @@ public final class ExpDpAlgorithm implements BatchAlgorithm {
     public BatchResult run(double[][] snapshot, BatchParams params, PrivacyRandom rng) {
         BaselineAlgorithm.requirePrivateInputs(this, params, rng);
         if (snapshot.length < params.k()) {
-            throw new IllegalArgumentException("--k: the snapshot has " + snapshot.length + " records, fewer than k");
+            throw new IllegalArgumentException(
+                    "--k: the snapshot has " + snapshot.length + " records, fewer than k");
         }
         ExpDpKMeans.Result r;
         if (strict) {
-            r = ExpDpKMeans.strict(snapshot, SnapshotStatistics.publicInitialCentroids(params.bounds(), params.k(),
-                    params.seed()), params.bounds(), orientation, params.epsilon(), STRICT_ITERATIONS, rng);
+            r =
+                    ExpDpKMeans.strict(
+                            snapshot,
+                            SnapshotStatistics.publicInitialCentroids(
+                                    params.bounds(), params.k(), params.seed()),
+                            params.bounds(),
+                            orientation,
+                            params.epsilon(),
+                            STRICT_ITERATIONS,
+                            rng);
         } else {
             double step = params.epsilon() / (PAPER_CAP + 1);
-            r = ExpDpKMeans.paper(snapshot, sampleRecords(snapshot, params.k(), params.seed()), orientation, step,
-                    step, PAPER_CAP, rng);
+            r =
+                    ExpDpKMeans.paper(
+                            snapshot,
+                            sampleRecords(snapshot, params.k(), params.seed()),
+                            orientation,
+                            step,
+                            step,
+                            PAPER_CAP,
+                            rng);
         }
         Map<String, Double> p = new HashMap<>();
         p.put("iterations", (double) r.iterations());
@@ -73,9 +95,13 @@ public final class ExpDpAlgorithm implements BatchAlgorithm {
         return new BatchResult(r.centroids(), r.weights(), p);
     }
 
-    /** k distinct records drawn uniformly with the seed: the paper's S^(0) (Alg. 1 line 1; weakness 7). */
+    /**
+     * k distinct records drawn uniformly with the seed: the paper's S^(0) (Alg. 1 line 1; weakness
+     * 7).
+     */
     public static double[][] sampleRecords(double[][] points, int k, long seed) {
-        SplittableRandom rng = new SplittableRandom(seed); // public seed; the records themselves are private
+        SplittableRandom rng =
+                new SplittableRandom(seed); // public seed; the records themselves are private
         int n = points.length;
         int[] idx = new int[n];
         for (int i = 0; i < n; i++) {

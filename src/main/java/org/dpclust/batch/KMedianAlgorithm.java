@@ -15,33 +15,38 @@ import org.dpclust.kmedian.LocalSearch;
 import org.dpclust.privacy.PrivacyRandom;
 
 /**
- * The k-median batch algorithms of Fan et al. (ALGORITHMS.md §1) over a PUBLIC universe U
- * ({@link BatchParams#universe()}, see {@link KMedianUniverse}); the snapshot is the PRIVATE demand set D,
+ * The k-median batch algorithms of Fan et al. (ALGORITHMS.md §1) over a PUBLIC universe U ({@link
+ * BatchParams#universe()}, see {@link KMedianUniverse}); the snapshot is the PRIVATE demand set D,
  * each record snapped to its point of U. Output: k distinct points of U (their coordinates, or
  * {@code {node id}} for a graph universe).
+ *
  * <ul>
- *   <li>{@code kmedian++} ({@value BatchAlgorithm#NONE}): k-median++ (D sampling) over the demand points.</li>
- *   <li>{@code local-search} ({@value BatchAlgorithm#NONE}): Arya et al. single-swap local search with
- *       α = {@value #ALPHA}, at most {@value #STEPS} swaps, from the k-median++ seeding above.</li>
+ *   <li>{@code kmedian++} ({@value BatchAlgorithm#NONE}): k-median++ (D sampling) over the demand
+ *       points.
+ *   <li>{@code local-search} ({@value BatchAlgorithm#NONE}): Arya et al. single-swap local search
+ *       with α = {@value #ALPHA}, at most {@value #STEPS} swaps, from the k-median++ seeding above.
  *   <li>{@code dp-local-search} ({@value BatchAlgorithm#DP}): Gupta et al.'s DP local search
- *       ({@link DpLocalSearch}) with ε from k public random points of U, T = {@value #STEPS} steps.</li>
- *   <li>{@code dp-hst-local-search} ({@value BatchAlgorithm#DP}): DP-HST initialisation with ε/2 on a
- *       2-HST of U of depth at most {@value #DP_TREE_LEVELS} (public seed), then DP local search with ε/2
- *       ({@link DpHstLocalSearch}).</li>
+ *       ({@link DpLocalSearch}) with ε from k public random points of U, T = {@value #STEPS} steps.
+ *   <li>{@code dp-hst-local-search} ({@value BatchAlgorithm#DP}): DP-HST initialisation with ε/2 on
+ *       a 2-HST of U of depth at most {@value #DP_TREE_LEVELS} (public seed), then DP local search
+ *       with ε/2 ({@link DpHstLocalSearch}).
  * </ul>
- * Privacy of the {@code dp} ones: ε-DP (pure) under adding or removing one record of the snapshot (one
- * demand point; record units, contribution bound 1). Public: U, its metric, k, ε, T, the seed (random
- * initial centres, the tree's permutation and β). The sensitivity of every clustering cost is
- * Δ = diam(U), the exact diameter of the public universe ({@link KMedianUniverse#diameter()}). Weights:
- * the exact cluster sizes for the non-private ones; 0 for the {@code dp} ones (cluster sizes are not
- * released: they would need their own budget). The DP outputs' parameters hold only public values
- * (never a cost, which is a function of D).
+ *
+ * Privacy of the {@code dp} ones: ε-DP (pure) under adding or removing one record of the snapshot
+ * (one demand point; record units, contribution bound 1). Public: U, its metric, k, ε, T, the seed
+ * (random initial centres, the tree's permutation and β). The sensitivity of every clustering cost
+ * is Δ = diam(U), the exact diameter of the public universe ({@link KMedianUniverse#diameter()}).
+ * Weights: the exact cluster sizes for the non-private ones; 0 for the {@code dp} ones (cluster
+ * sizes are not released: they would need their own budget). The DP outputs' parameters hold only
+ * public values (never a cost, which is a function of D).
  */
 public final class KMedianAlgorithm implements BatchAlgorithm {
     /** Swap steps of every local search (the paper's experiments: 20). */
     public static final int STEPS = 20;
+
     /** α of the non-private local search (the paper's 10^-3). */
     public static final double ALPHA = 1e-3;
+
     /** Depth cap of the DP tree (the paper's L = 8). */
     public static final int DP_TREE_LEVELS = 8;
 
@@ -83,20 +88,28 @@ public final class KMedianAlgorithm implements BatchAlgorithm {
     public BatchResult run(double[][] snapshot, BatchParams params, PrivacyRandom rng) {
         KMedianUniverse u = params.universe();
         if (u == null) {
-            throw new IllegalArgumentException("--universe: algorithm " + name + " needs the public universe"
-                    + " (--universe CSV with --metric l1|l2, or --metric graph with --graph EDGES)");
+            throw new IllegalArgumentException(
+                    "--universe: algorithm "
+                            + name
+                            + " needs the public universe"
+                            + " (--universe CSV with --metric l1|l2, or --metric graph with --graph EDGES)");
         }
         int k = params.k();
         if (k > u.size()) {
-            throw new IllegalArgumentException("--k: " + k + " exceeds the universe's " + u.size() + " points");
+            throw new IllegalArgumentException(
+                    "--k: " + k + " exceeds the universe's " + u.size() + " points");
         }
         if (isPrivate()) {
             if (!(params.epsilon() > 0) || Double.isInfinite(params.epsilon())) {
-                throw new IllegalArgumentException("--epsilon: algorithm " + name + " needs a finite epsilon > 0, was "
-                        + params.epsilon());
+                throw new IllegalArgumentException(
+                        "--epsilon: algorithm "
+                                + name
+                                + " needs a finite epsilon > 0, was "
+                                + params.epsilon());
             }
             if (rng == null) {
-                throw new IllegalArgumentException("algorithm " + name + " needs the release's privacy randomness");
+                throw new IllegalArgumentException(
+                        "algorithm " + name + " needs the release's privacy randomness");
             }
         }
         if (snapshot.length == 0 && !isPrivate()) {
@@ -106,7 +119,8 @@ public final class KMedianAlgorithm implements BatchAlgorithm {
         int[] demand = u.snap(snapshot);
         double delta = u.diameter();
         DemandCosts costs = DemandCosts.of(metric, demand, 1, delta);
-        SplittableRandom pub = new SplittableRandom(params.seed()); // public randomness (not privacy noise)
+        SplittableRandom pub =
+                new SplittableRandom(params.seed()); // public randomness (not privacy noise)
         Map<String, Double> out = new HashMap<>();
         out.put("universe_size", (double) u.size());
         out.put("delta", delta);
@@ -114,8 +128,12 @@ public final class KMedianAlgorithm implements BatchAlgorithm {
         switch (name) {
             case "kmedian++" -> centres = KMedianPlusPlus.select(metric, demand, k, 1, pub);
             case "local-search" -> {
-                LocalSearch.Result r = LocalSearch.run(costs, KMedianPlusPlus.select(metric, demand, k, 1, pub),
-                        ALPHA, STEPS);
+                LocalSearch.Result r =
+                        LocalSearch.run(
+                                costs,
+                                KMedianPlusPlus.select(metric, demand, k, 1, pub),
+                                ALPHA,
+                                STEPS);
                 centres = r.centres();
                 out.put("initial_cost", r.initialCost());
                 out.put("iterations", (double) r.iterations());
@@ -126,8 +144,15 @@ public final class KMedianAlgorithm implements BatchAlgorithm {
                 out.put("steps", (double) STEPS);
             }
             case "dp-hst-local-search" -> {
-                Hst tree = Hst.build(metric, delta, new Hst.Options(params.seed(), DP_TREE_LEVELS, true));
-                centres = DpHstLocalSearch.run(tree, demand, costs, k, params.epsilon(), STEPS, rng).search().centres();
+                Hst tree =
+                        Hst.build(
+                                metric,
+                                delta,
+                                new Hst.Options(params.seed(), DP_TREE_LEVELS, true));
+                centres =
+                        DpHstLocalSearch.run(tree, demand, costs, k, params.epsilon(), STEPS, rng)
+                                .search()
+                                .centres();
                 out.put("steps", (double) STEPS);
                 out.put("tree_levels", (double) tree.levels());
             }

@@ -18,20 +18,21 @@ import org.dpclust.geometry.VectorMetric;
 import org.dpclust.geometry.WeightedGraph;
 
 /**
- * The PUBLIC universe U of the k-median batch algorithms ({@link KMedianAlgorithm}): either a finite point
- * set with the l1 or l2 metric (from {@code --universe CSV}) or the nodes 0..n-1 of a weighted graph with
- * the shortest-path metric (from an edge list). U, its metric and its diameter are public: they are
- * configuration, never derived from the demand set.
+ * The PUBLIC universe U of the k-median batch algorithms ({@link KMedianAlgorithm}): either a
+ * finite point set with the l1 or l2 metric (from {@code --universe CSV}) or the nodes 0..n-1 of a
+ * weighted graph with the shortest-path metric (from an edge list). U, its metric and its diameter
+ * are public: they are configuration, never derived from the demand set.
  *
- * <p>Demand. The demand set D (the snapshot, private) is a multiset of points of U: a vector record is
- * snapped to its nearest point of U under the universe's metric (ties to the lowest index) — a public
- * function applied to each record on its own, so adding or removing one record adds or removes one
- * demand point; a graph record is a node id (one column, an integer in 0..n-1), otherwise it is an error.
+ * <p>Demand. The demand set D (the snapshot, private) is a multiset of points of U: a vector record
+ * is snapped to its nearest point of U under the universe's metric (ties to the lowest index) — a
+ * public function applied to each record on its own, so adding or removing one record adds or
+ * removes one demand point; a graph record is a node id (one column, an integer in 0..n-1),
+ * otherwise it is an error.
  *
  * <p>Diameter. Every DP sensitivity is Δ = diam(U) ({@link #diameter()}): the EXACT diameter
- * ({@link Diameters#exact}, pruned all pairs) — affordable for the universes the CLI takes (|U| up to a
- * few thousand in well under a second; mnist10k-sized sets in seconds) and it costs no privacy, since U
- * is public. Computed once, lazily.
+ * ({@link Diameters#exact}, pruned all pairs) — affordable for the universes the CLI takes (|U| up
+ * to a few thousand in well under a second; mnist10k-sized sets in seconds) and it costs no
+ * privacy, since U is public. Computed once, lazily.
  *
  * <p>{@link #toString()} is a stable description (kind, size, SHA-256 of the content) so that the
  * universe, a public parameter, is part of the release's noise key through {@link BatchParams}.
@@ -40,7 +41,11 @@ public final class KMedianUniverse implements Serializable {
     private static final long serialVersionUID = 1L;
 
     /** The metric of U. */
-    public enum Kind { L1, L2, GRAPH }
+    public enum Kind {
+        L1,
+        L2,
+        GRAPH
+    }
 
     private final Kind kind;
     private final double[][] points;
@@ -50,10 +55,12 @@ public final class KMedianUniverse implements Serializable {
     private final double[] weight;
     private final String digest;
     private transient Metric metric;
+
     /** Not transient: a transient NaN would deserialize as 0.0 and pass for a computed diameter. */
     private double diameter = Double.NaN;
 
-    private KMedianUniverse(Kind kind, double[][] points, int nodes, int[] from, int[] to, double[] weight) {
+    private KMedianUniverse(
+            Kind kind, double[][] points, int nodes, int[] from, int[] to, double[] weight) {
         this.kind = kind;
         this.points = points;
         this.nodes = nodes;
@@ -82,16 +89,17 @@ public final class KMedianUniverse implements Serializable {
     }
 
     /**
-     * Reads an edge list: one edge per line, {@code from,to,weight} (commas or whitespace), node ids
-     * 0..n-1 with n = 1 + the largest id; blank lines, lines starting with '#' and a non-numeric first
-     * line (a header) are skipped. Every problem names {@code option}.
+     * Reads an edge list: one edge per line, {@code from,to,weight} (commas or whitespace), node
+     * ids 0..n-1 with n = 1 + the largest id; blank lines, lines starting with '#' and a
+     * non-numeric first line (a header) are skipped. Every problem names {@code option}.
      */
     public static KMedianUniverse readEdgeList(Path file, String option) {
         List<String> lines;
         try {
             lines = Files.readAllLines(file, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new UncheckedIOException(option + ": cannot read " + file + ": " + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    option + ": cannot read " + file + ": " + e.getMessage(), e);
         }
         List<int[]> ends = new ArrayList<>();
         List<Double> w = new ArrayList<>();
@@ -106,8 +114,15 @@ public final class KMedianUniverse implements Serializable {
                 continue; // header
             }
             if (f.length != 3) {
-                throw new IllegalArgumentException(option + ": " + file + " line " + (ln + 1)
-                        + ": expected from,to,weight, got '" + line + "'");
+                throw new IllegalArgumentException(
+                        option
+                                + ": "
+                                + file
+                                + " line "
+                                + (ln + 1)
+                                + ": expected from,to,weight, got '"
+                                + line
+                                + "'");
             }
             try {
                 int a = Integer.parseInt(f[0]);
@@ -116,7 +131,8 @@ public final class KMedianUniverse implements Serializable {
                 w.add(Double.parseDouble(f[2]));
                 max = Math.max(max, Math.max(a, b));
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(option + ": " + file + " line " + (ln + 1) + ": " + e.getMessage(), e);
+                throw new IllegalArgumentException(
+                        option + ": " + file + " line " + (ln + 1) + ": " + e.getMessage(), e);
             }
         }
         if (ends.isEmpty()) {
@@ -145,14 +161,18 @@ public final class KMedianUniverse implements Serializable {
         return nodes;
     }
 
-    /** The metric of U (the graph's rows are all cached: every Dijkstra row is computed at most once). */
+    /**
+     * The metric of U (the graph's rows are all cached: every Dijkstra row is computed at most
+     * once).
+     */
     public synchronized Metric metric() {
         if (metric == null) {
-            metric = switch (kind) {
-                case L1 -> VectorMetric.l1(points);
-                case L2 -> VectorMetric.l2(points);
-                case GRAPH -> new WeightedGraph(nodes, from, to, weight, nodes);
-            };
+            metric =
+                    switch (kind) {
+                        case L1 -> VectorMetric.l1(points);
+                        case L2 -> VectorMetric.l2(points);
+                        case GRAPH -> new WeightedGraph(nodes, from, to, weight, nodes);
+                    };
         }
         return metric;
     }
@@ -164,7 +184,8 @@ public final class KMedianUniverse implements Serializable {
             int pivot = m instanceof VectorMetric vm ? Diameters.nearestToMean(points, vm) : 0;
             diameter = Diameters.exact(m, pivot).diameter();
             if (!(diameter > 0)) {
-                throw new IllegalArgumentException("--universe: the universe has diameter 0 (all points equal)");
+                throw new IllegalArgumentException(
+                        "--universe: the universe has diameter 0 (all points equal)");
             }
         }
         return diameter;
@@ -177,15 +198,24 @@ public final class KMedianUniverse implements Serializable {
             double[] x = records[r];
             if (kind == Kind.GRAPH) {
                 if (x.length != 1 || x[0] != Math.rint(x[0]) || x[0] < 0 || x[0] >= nodes) {
-                    throw new IllegalArgumentException("--input: record " + r + " is not a node id in 0.."
-                            + (nodes - 1) + " (a graph demand file has one column of node ids)");
+                    throw new IllegalArgumentException(
+                            "--input: record "
+                                    + r
+                                    + " is not a node id in 0.."
+                                    + (nodes - 1)
+                                    + " (a graph demand file has one column of node ids)");
                 }
                 out[r] = (int) x[0];
                 continue;
             }
             if (x.length != points[0].length) {
-                throw new IllegalArgumentException("--input: record " + r + " has dimension " + x.length
-                        + ", the universe " + points[0].length);
+                throw new IllegalArgumentException(
+                        "--input: record "
+                                + r
+                                + " has dimension "
+                                + x.length
+                                + ", the universe "
+                                + points[0].length);
             }
             VectorMetric vm = (VectorMetric) metric();
             int best = 0;
@@ -222,7 +252,12 @@ public final class KMedianUniverse implements Serializable {
                 }
             } else {
                 for (int e = 0; e < from.length; e++) {
-                    sb.append(';').append(from[e]).append(',').append(to[e]).append(',').append(weight[e]);
+                    sb.append(';')
+                            .append(from[e])
+                            .append(',')
+                            .append(to[e])
+                            .append(',')
+                            .append(weight[e]);
                 }
             }
             md.update(sb.toString().getBytes(StandardCharsets.UTF_8));
@@ -234,7 +269,11 @@ public final class KMedianUniverse implements Serializable {
 
     @Override
     public String toString() {
-        return String.format(Locale.ROOT, "KMedianUniverse[%s, size=%d, sha256=%s]",
-                kind.name().toLowerCase(Locale.ROOT), nodes, digest);
+        return String.format(
+                Locale.ROOT,
+                "KMedianUniverse[%s, size=%d, sha256=%s]",
+                kind.name().toLowerCase(Locale.ROOT),
+                nodes,
+                digest);
     }
 }

@@ -6,10 +6,11 @@ import org.dpclust.kmeans.LloydResult;
 import org.dpclust.privacy.PrivacyRandom;
 
 /**
- * {@code lloyd}: the non-private reference — Lloyd with k-means++ seeding, best of {@code nInit} restarts
- * ({@link Lloyd#run}). Guarantee {@value BatchAlgorithm#NONE}: nothing is private about its output (exact
- * centroids and exact cluster sizes), so it never charges a ledger and never goes to the centroids topic.
- * Its only randomness is the public seeding, from {@link BatchParams#seed()}.
+ * {@code lloyd}: the non-private reference — Lloyd with k-means++ seeding, best of {@code nInit}
+ * restarts ({@link Lloyd#run}). Guarantee {@value BatchAlgorithm#NONE}: nothing is private about
+ * its output (exact centroids and exact cluster sizes), so it never charges a ledger and never goes
+ * to the centroids topic. Its only randomness is the public seeding, from {@link
+ * BatchParams#seed()}.
  */
 public final class LloydAlgorithm implements BatchAlgorithm {
     @Override
@@ -24,12 +25,26 @@ public final class LloydAlgorithm implements BatchAlgorithm {
 
     @Override
     public BatchResult run(double[][] snapshot, BatchParams params, PrivacyRandom rng) {
-        LloydResult r = Lloyd.run(snapshot, params.k(), params.nInit(), Lloyd.DEFAULT_MAX_ITERATIONS, params.seed());
+        LloydResult r =
+                Lloyd.run(
+                        snapshot,
+                        params.k(),
+                        params.nInit(),
+                        Lloyd.DEFAULT_MAX_ITERATIONS,
+                        params.seed());
         double[] sizes = new double[params.k()];
         for (int a : r.assignment()) {
             sizes[a]++;
         }
-        return new BatchResult(r.centroids(), sizes, Map.of("sse", r.sse(), "iterations", (double) r.iterations(),
-                "n_init", (double) params.nInit()));
+        return new BatchResult(
+                r.centroids(),
+                sizes,
+                Map.of(
+                        "sse",
+                        r.sse(),
+                        "iterations",
+                        (double) r.iterations(),
+                        "n_init",
+                        (double) params.nInit()));
     }
 }

@@ -9,23 +9,24 @@ import org.dpclust.privacy.PrivacySecret;
 import org.dpclust.privacy.ReleaseContext;
 
 /**
- * One batch release over a snapshot, in plain Java: charge the ledger (private algorithms only), then run
- * the algorithm with privacy randomness keyed by the snapshot's contents. Both the Flink batch topology
- * and the file path call this; neither holds algorithm code.
+ * One batch release over a snapshot, in plain Java: charge the ledger (private algorithms only),
+ * then run the algorithm with privacy randomness keyed by the snapshot's contents. Both the Flink
+ * batch topology and the file path call this; neither holds algorithm code.
  *
- * <p>Privacy: the ledger is charged for the PUBLIC interval given by the caller (never a data-derived
- * span); a refused charge runs nothing. The noise key is HMAC(secret, stream, interval start, algorithm,
- * mechanism and all public parameters, digest of the sorted snapshot), so a replay of the same snapshot gets byte-identical noise and
- * a different snapshot independent noise (DESIGN.md, "Randomness"). Sorting makes the key, and the
- * algorithm's input, independent of arrival order.
+ * <p>Privacy: the ledger is charged for the PUBLIC interval given by the caller (never a
+ * data-derived span); a refused charge runs nothing. The noise key is HMAC(secret, stream, interval
+ * start, algorithm, mechanism and all public parameters, digest of the sorted snapshot), so a
+ * replay of the same snapshot gets byte-identical noise and a different snapshot independent noise
+ * (DESIGN.md, "Randomness"). Sorting makes the key, and the algorithm's input, independent of
+ * arrival order.
  */
 public final class SnapshotRelease {
     private SnapshotRelease() {}
 
     /**
-     * @param decision the ledger's decision, or null when nothing was charged (non-private algorithm, or
-     *                 no ledger for an offline file run)
-     * @param result   the algorithm's output, or null when the charge was refused
+     * @param decision the ledger's decision, or null when nothing was charged (non-private
+     *     algorithm, or no ledger for an offline file run)
+     * @param result the algorithm's output, or null when the charge was refused
      */
     public record Outcome(PrivacyLedger.Decision decision, BatchResult result) {
         public boolean refused() {
@@ -34,19 +35,27 @@ public final class SnapshotRelease {
 
         /** The result in the shape {@link org.dpclust.stream.ReleaseAssembler} publishes. */
         public DpClusterStatistics.Release asRelease() {
-            return new DpClusterStatistics.Release(result.centroids(), result.weights(), result.parameters());
+            return new DpClusterStatistics.Release(
+                    result.centroids(), result.weights(), result.parameters());
         }
     }
 
     /**
      * @param snapshot the snapshot's points (private); sorted in place into a canonical order
-     * @param ledger   the stream's ledger, or null for an offline run that charges nothing
-     * @param secret   the privacy secret (required for private algorithms)
+     * @param ledger the stream's ledger, or null for an offline run that charges nothing
+     * @param secret the privacy secret (required for private algorithms)
      */
-    public static Outcome run(BatchAlgorithm algorithm, BatchParams params, double[][] snapshot, String streamId,
-            PrivacyLedger.Interval interval, PrivacyLedger ledger, PrivacySecret secret) {
+    public static Outcome run(
+            BatchAlgorithm algorithm,
+            BatchParams params,
+            double[][] snapshot,
+            String streamId,
+            PrivacyLedger.Interval interval,
+            PrivacyLedger ledger,
+            PrivacySecret secret) {
         if (snapshot.length == 0 && !algorithm.isPrivate()) {
-            throw new IllegalArgumentException("the snapshot of stream '" + streamId + "' is empty");
+            throw new IllegalArgumentException(
+                    "the snapshot of stream '" + streamId + "' is empty");
         }
         PrivacyLedger.Decision decision = null;
         if (algorithm.isPrivate() && ledger != null) {
@@ -59,16 +68,24 @@ public final class SnapshotRelease {
         PrivacyRandom rng = null;
         if (algorithm.isPrivate()) {
             if (secret == null) {
-                throw new IllegalArgumentException("algorithm " + algorithm.name() + " needs the privacy secret");
+                throw new IllegalArgumentException(
+                        "algorithm " + algorithm.name() + " needs the privacy secret");
             }
             AccumulatorDigest digest = new AccumulatorDigest().add(snapshot.length);
             for (double[] p : snapshot) {
                 digest.add(p);
             }
-            rng = PrivacyRandom.forRelease(secret, new ReleaseContext(streamId, interval.start(),
-                    "batch/" + algorithm.name() + "/" + interval.key(),
-                    // every public parameter shapes the noise: a re-run at another epsilon must get other bits
-                    algorithm.mechanism() + params, digest.digest()));
+            rng =
+                    PrivacyRandom.forRelease(
+                            secret,
+                            new ReleaseContext(
+                                    streamId,
+                                    interval.start(),
+                                    "batch/" + algorithm.name() + "/" + interval.key(),
+                                    // every public parameter shapes the noise: a re-run at another
+                                    // epsilon must get other bits
+                                    algorithm.mechanism() + params,
+                                    digest.digest()));
         }
         return new Outcome(decision, algorithm.run(snapshot, params, rng));
     }

@@ -1,23 +1,23 @@
 package org.dpclust.batch;
 
-import org.dpclust.kmeans.SnapshotStatistics;
 import java.util.HashMap;
 import java.util.Map;
 import org.dpclust.geometry.DomainBounds;
 import org.dpclust.geometry.PublicPointSet;
 import org.dpclust.kmeans.ClusterStatistics;
 import org.dpclust.kmeans.DpClusterStatistics;
+import org.dpclust.kmeans.SnapshotStatistics;
 import org.dpclust.privacy.FixedPointCodec;
 import org.dpclust.privacy.PrivacyRandom;
 
 /**
- * {@code stats}: the foundation's per-window release ({@link DpClusterStatistics}) applied to the whole
- * snapshot as one window. Guarantee {@value BatchAlgorithm#DP}: epsilon-DP under add/remove of one unit
- * (at most {@link BatchParams#contributionBound()} records), because the partition
+ * {@code stats}: the foundation's per-window release ({@link DpClusterStatistics}) applied to the
+ * whole snapshot as one window. Guarantee {@value BatchAlgorithm#DP}: epsilon-DP under add/remove
+ * of one unit (at most {@link BatchParams#contributionBound()} records), because the partition
  * ({@link PublicPointSet#uniform} from the public seed) and the declared bounds are public; count
- * sensitivity c (L1), fixed-point sum sensitivity c·d·2^31 units (L1), both noised with the two-sided
- * geometric mechanism (see {@link DpClusterStatistics}). Declared bounds are required; bounds computed
- * from the data would void the label.
+ * sensitivity c (L1), fixed-point sum sensitivity c·d·2^31 units (L1), both noised with the
+ * two-sided geometric mechanism (see {@link DpClusterStatistics}). Declared bounds are required;
+ * bounds computed from the data would void the label.
  */
 public final class StatsAlgorithm implements BatchAlgorithm {
     @Override
@@ -39,21 +39,30 @@ public final class StatsAlgorithm implements BatchAlgorithm {
     public BatchResult run(double[][] snapshot, BatchParams params, PrivacyRandom rng) {
         DomainBounds b = params.bounds();
         if (b == null) {
-            throw new IllegalArgumentException("--bounds: algorithm stats needs declared bounds (--bounds or --config)");
+            throw new IllegalArgumentException(
+                    "--bounds: algorithm stats needs declared bounds (--bounds or --config)");
         }
         if (!(params.epsilon() > 0) || Double.isInfinite(params.epsilon())) {
-            throw new IllegalArgumentException("--epsilon: algorithm stats needs a finite epsilon > 0, was "
-                    + params.epsilon());
+            throw new IllegalArgumentException(
+                    "--epsilon: algorithm stats needs a finite epsilon > 0, was "
+                            + params.epsilon());
         }
         if (rng == null) {
-            throw new IllegalArgumentException("algorithm stats needs the release's privacy randomness");
+            throw new IllegalArgumentException(
+                    "algorithm stats needs the release's privacy randomness");
         }
         FixedPointCodec codec = new FixedPointCodec(b);
         PublicPointSet cells = PublicPointSet.uniform(b, params.cells(), params.seed());
         ClusterStatistics stats = SnapshotStatistics.accumulate(snapshot, codec, cells);
-        DpClusterStatistics.Release r = DpClusterStatistics.release(stats, codec,
-                SnapshotStatistics.publicInitialCentroids(b, params.k(), params.seed()), params.epsilon(),
-                params.countFraction(), params.contributionBound(), rng);
+        DpClusterStatistics.Release r =
+                DpClusterStatistics.release(
+                        stats,
+                        codec,
+                        SnapshotStatistics.publicInitialCentroids(b, params.k(), params.seed()),
+                        params.epsilon(),
+                        params.countFraction(),
+                        params.contributionBound(),
+                        rng);
         Map<String, Double> p = new HashMap<>(r.parameters());
         return new BatchResult(r.centroids(), r.weights(), p);
     }

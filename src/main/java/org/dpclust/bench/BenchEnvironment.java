@@ -7,11 +7,12 @@ import java.util.function.LongSupplier;
 /**
  * What every benchmark row records about the machine, and the shared measurement driver.
  *
- * <p>Driver contract ({@link #medianNanos}): the action is run {@code warmups} times unmeasured (so the JIT
- * compiles the hot path), then {@code repetitions} times, each timed with {@link System#nanoTime}; the
- * result is the median of the measured times, which is robust to a repetition disturbed by other processes
- * on a shared machine. The action returns a value that is folded into a sink, so the JIT cannot remove the
- * work. Not JMH: no forked JVMs, no blackhole; numbers are indicative, single-threaded.
+ * <p>Driver contract ({@link #medianNanos}): the action is run {@code warmups} times unmeasured (so
+ * the JIT compiles the hot path), then {@code repetitions} times, each timed with {@link
+ * System#nanoTime}; the result is the median of the measured times, which is robust to a repetition
+ * disturbed by other processes on a shared machine. The action returns a value that is folded into
+ * a sink, so the JIT cannot remove the work. Not JMH: no forked JVMs, no blackhole; numbers are
+ * indicative, single-threaded.
  */
 public final class BenchEnvironment {
     private static long sink;
@@ -35,7 +36,10 @@ public final class BenchEnvironment {
         return row;
     }
 
-    /** Median wall time of {@code repetitions} timed runs of {@code action}, after {@code warmups} runs. */
+    /**
+     * Median wall time of {@code repetitions} timed runs of {@code action}, after {@code warmups}
+     * runs.
+     */
     public static long medianNanos(int warmups, int repetitions, LongSupplier action) {
         if (warmups < 0 || repetitions < 1) {
             throw new IllegalArgumentException("need warmups >= 0 and repetitions >= 1");

@@ -4,8 +4,8 @@ import java.util.List;
 import org.dpclust.config.NamedRegistry;
 
 /**
- * The registry of benchmarks by name. A benchmark is added with one {@code register} line in the static
- * block. Names are unique; an unknown name is an error listing the known ones.
+ * The registry of benchmarks by name. A benchmark is added with one {@code register} line in the
+ * static block. Names are unique; an unknown name is an error listing the known ones.
  */
 public final class Benchmarks {
     private static final NamedRegistry<Benchmark> REGISTRY =

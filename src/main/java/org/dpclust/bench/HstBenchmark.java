@@ -8,10 +8,11 @@ import org.dpclust.bench.jmh.HstCountJmh;
 import org.dpclust.bench.jmh.JmhRunner;
 
 /**
- * {@code bench hst}: per-record cost of the HST summary (snap to the nearest of |U| = 4096 public points and
- * count; d = 10) beside its bound, the same index search over a bare array, measured by JMH in the same run
- * ({@link HstCountJmh}, {@link BoundRows}). Two {@code hst-count} rows, {@code queries} uniform and clustered,
- * each with {@code brute_force_ns_per_record}: the brute-force search the index replaced, on the same records.
+ * {@code bench hst}: per-record cost of the HST summary (snap to the nearest of |U| = 4096 public
+ * points and count; d = 10) beside its bound, the same index search over a bare array, measured by
+ * JMH in the same run ({@link HstCountJmh}, {@link BoundRows}). Two {@code hst-count} rows, {@code
+ * queries} uniform and clustered, each with {@code brute_force_ns_per_record}: the brute-force
+ * search the index replaced, on the same records.
  */
 public final class HstBenchmark implements Benchmark {
     @Override
@@ -34,10 +35,16 @@ public final class HstBenchmark implements Benchmark {
             extra.put("universe", 4096);
             extra.put("d", 10);
             extra.put("queries", queries);
-            extra.put("brute_force_ns_per_record",
-                    BoundRows.round(JmhRunner.find(scores, "bruteForce", "queries", queries).nsPerOp()));
-            rows.add(BoundRows.row("hst-count", extra, JmhRunner.find(scores, "add", "queries", queries),
-                    JmhRunner.find(scores, "bound", "queries", queries)));
+            extra.put(
+                    "brute_force_ns_per_record",
+                    BoundRows.round(
+                            JmhRunner.find(scores, "bruteForce", "queries", queries).nsPerOp()));
+            rows.add(
+                    BoundRows.row(
+                            "hst-count",
+                            extra,
+                            JmhRunner.find(scores, "add", "queries", queries),
+                            JmhRunner.find(scores, "bound", "queries", queries)));
         }
         return rows;
     }

@@ -25,19 +25,22 @@ import org.dpclust.privacy.PrivacyRandom;
 import org.dpclust.privacy.PrivacySecret;
 
 /**
- * {@code bench kmedian}: (1) on mnist10k (l2, the public U; Δ = the 2·eccentricity bound, which only
- * scales the tree) the HST build, the NDP-HST initialisation on a 500-point demand set and k-median++ over
- * U, for k in {2, 10, 20}; (2) on the paper's 3000-node synthetic graph (r = 100) the time per iteration of
- * Gupta et al.'s DP local search (k = 10, |D| = 500, T = 5; per iteration = (time(T) − time(0)) / T, so the
- * final selection and setup cancel), plus the one-off cost-matrix time (500 Dijkstra rows). Privacy noise
- * from a fixed test secret; the timings say nothing about privacy.
+ * {@code bench kmedian}: (1) on mnist10k (l2, the public U; Δ = the 2·eccentricity bound, which
+ * only scales the tree) the HST build, the NDP-HST initialisation on a 500-point demand set and
+ * k-median++ over U, for k in {2, 10, 20}; (2) on the paper's 3000-node synthetic graph (r = 100)
+ * the time per iteration of Gupta et al.'s DP local search (k = 10, |D| = 500, T = 5; per iteration
+ * = (time(T) − time(0)) / T, so the final selection and setup cancel), plus the one-off cost-matrix
+ * time (500 Dijkstra rows). Privacy noise from a fixed test secret; the timings say nothing about
+ * privacy.
  */
 public final class KMedianBenchmark implements Benchmark {
     static final long SEED = 2023;
     private static final int RUNS = 3;
+
     /** A fixed test secret: benchmarks never use a deployment secret. */
     private static final PrivacySecret TEST_SECRET =
-            PrivacySecret.of("dpclust/bench/kmedian/fixed-test-secret".getBytes(StandardCharsets.UTF_8));
+            PrivacySecret.of(
+                    "dpclust/bench/kmedian/fixed-test-secret".getBytes(StandardCharsets.UTF_8));
 
     @Override
     public String name() {
@@ -56,26 +59,37 @@ public final class KMedianBenchmark implements Benchmark {
         int n = quick ? 1000 : mnist.size();
         double[][] pts = Arrays.copyOf(mnist.shuffled(SEED).points(), n);
         VectorMetric vm = VectorMetric.l2(pts);
-        double delta = 2 * Arrays.stream(vm.distancesFrom(Diameters.nearestToMean(pts, vm))).max().orElseThrow();
+        double delta =
+                2
+                        * Arrays.stream(vm.distancesFrom(Diameters.nearestToMean(pts, vm)))
+                                .max()
+                                .orElseThrow();
         int[] demand = IntStream.range(0, Math.min(500, n)).toArray();
         int[] universe = IntStream.range(0, n).toArray();
         Hst[] tree = new Hst[1];
-        double build = median(() -> {
-            long t0 = System.nanoTime();
-            tree[0] = Hst.build(vm, delta, new Hst.Options(SEED, 60, true));
-            return seconds(t0);
-        });
+        double build =
+                median(
+                        () -> {
+                            long t0 = System.nanoTime();
+                            tree[0] = Hst.build(vm, delta, new Hst.Options(SEED, 60, true));
+                            return seconds(t0);
+                        });
         for (int k : quick ? new int[] {2, 10} : new int[] {2, 10, 20}) {
-            double init = median(() -> {
-                long t0 = System.nanoTime();
-                NdpHstInitializer.initialize(tree[0], demand, k);
-                return seconds(t0);
-            });
-            double pp = median(() -> {
-                long t0 = System.nanoTime();
-                KMedianPlusPlus.select(vm, universe, k, 1, new SplittableRandom(SEED));
-                return seconds(t0);
-            });
+            double init =
+                    median(
+                            () -> {
+                                long t0 = System.nanoTime();
+                                NdpHstInitializer.initialize(tree[0], demand, k);
+                                return seconds(t0);
+                            });
+            double pp =
+                    median(
+                            () -> {
+                                long t0 = System.nanoTime();
+                                KMedianPlusPlus.select(
+                                        vm, universe, k, 1, new SplittableRandom(SEED));
+                                return seconds(t0);
+                            });
             Map<String, Object> row = header("hst_vs_kmedianpp_init");
             row.put("dataset", "mnist10k");
             row.put("metric", "l2");
@@ -91,7 +105,10 @@ public final class KMedianBenchmark implements Benchmark {
         int nodes = quick ? 500 : 3000;
         SyntheticGraph g = SyntheticGraph.generate(nodes, 100, SEED + 100);
         WeightedGraph w = g.metric();
-        int[] d = Arrays.copyOf(PublicPermutation.of(nodes, new SplittableRandom(SEED)), Math.min(500, nodes));
+        int[] d =
+                Arrays.copyOf(
+                        PublicPermutation.of(nodes, new SplittableRandom(SEED)),
+                        Math.min(500, nodes));
         long t0 = System.nanoTime();
         DemandCosts costs = DemandCosts.of(w, d, 1, Diameters.exact(w, 0).diameter());
         double matrix = seconds(t0);
@@ -114,8 +131,9 @@ public final class KMedianBenchmark implements Benchmark {
     }
 
     private static double timeSearch(DemandCosts costs, int[] init, int steps) {
-        PrivacyRandom rng = PrivacyRandom.forContext(TEST_SECRET, ("bench/kmedian/" + steps)
-                .getBytes(StandardCharsets.UTF_8));
+        PrivacyRandom rng =
+                PrivacyRandom.forContext(
+                        TEST_SECRET, ("bench/kmedian/" + steps).getBytes(StandardCharsets.UTF_8));
         long t0 = System.nanoTime();
         DpLocalSearch.run(costs, init, 1.0, steps, rng);
         return seconds(t0);

@@ -9,12 +9,13 @@ import org.dpclust.kmeans.Lloyd;
 import org.dpclust.kmeans.LloydResult;
 
 /**
- * {@code bench lloyd}: batch Lloyd time per iteration at n = 10^6, d = 10, k = 10 (quick: n = 10^4) on a
- * 10-component Gaussian mixture in the unit box, from fixed initial centroids. Per iteration =
- * (time(runFrom, {@value #STEPS} iterations) − time(runFrom, 0 iterations)) / iterations performed, so the
- * setup and the final assignment pass cancel; each time is the median of 3 runs after 1 warm-up
- * ({@link BenchEnvironment#medianNanos}; quick: 1 run). Hand-timed, single-threaded. One row,
- * {@code lloyd-iteration}, with {@code seconds_per_iteration} and {@code ns_per_record} (per point and iteration).
+ * {@code bench lloyd}: batch Lloyd time per iteration at n = 10^6, d = 10, k = 10 (quick: n = 10^4)
+ * on a 10-component Gaussian mixture in the unit box, from fixed initial centroids. Per iteration =
+ * (time(runFrom, {@value #STEPS} iterations) − time(runFrom, 0 iterations)) / iterations performed,
+ * so the setup and the final assignment pass cancel; each time is the median of 3 runs after 1
+ * warm-up ({@link BenchEnvironment#medianNanos}; quick: 1 run). Hand-timed, single-threaded. One
+ * row, {@code lloyd-iteration}, with {@code seconds_per_iteration} and {@code ns_per_record} (per
+ * point and iteration).
  */
 public final class LloydBenchmark implements Benchmark {
     static final int D = 10;
@@ -35,7 +36,8 @@ public final class LloydBenchmark implements Benchmark {
     @Override
     public List<Map<String, Object>> run(boolean quick) {
         int n = quick ? 10_000 : 1_000_000;
-        System.err.printf(Locale.ROOT, "bench lloyd: n=%d d=%d k=%d, %d iterations%n", n, D, K, STEPS);
+        System.err.printf(
+                Locale.ROOT, "bench lloyd: n=%d d=%d k=%d, %d iterations%n", n, D, K, STEPS);
         SplittableRandom rng = new SplittableRandom(SEED); // public randomness (not privacy noise)
         double[][] means = new double[K][D];
         for (double[] mu : means) {
@@ -56,12 +58,18 @@ public final class LloydBenchmark implements Benchmark {
         int[] iterations = new int[1];
         int warmups = 1;
         int reps = quick ? 1 : 3;
-        long zero = BenchEnvironment.medianNanos(warmups, reps, () -> Lloyd.runFrom(points, init, 0).assignment()[0]);
-        long full = BenchEnvironment.medianNanos(warmups, reps, () -> {
-            LloydResult res = Lloyd.runFrom(points, init, STEPS);
-            iterations[0] = res.iterations();
-            return res.assignment()[0];
-        });
+        long zero =
+                BenchEnvironment.medianNanos(
+                        warmups, reps, () -> Lloyd.runFrom(points, init, 0).assignment()[0]);
+        long full =
+                BenchEnvironment.medianNanos(
+                        warmups,
+                        reps,
+                        () -> {
+                            LloydResult res = Lloyd.runFrom(points, init, STEPS);
+                            iterations[0] = res.iterations();
+                            return res.assignment()[0];
+                        });
         double perIteration = Math.max(1, full - zero) / (double) Math.max(1, iterations[0]);
         Map<String, Object> row = new LinkedHashMap<>();
         row.put("benchmark", "lloyd-iteration");

@@ -36,24 +36,29 @@ import org.dpclust.stream.SubStreamKey;
 import org.dpclust.stream.ValidRecord;
 
 /**
- * End to end, Kafka → Flink → Kafka, exactly-once, on the real in-process broker ({@link EmbeddedKafka}) and
- * a Flink local MiniCluster in this JVM. The input topic is filled before each job starts (the generator does
- * not compete), and every job reads it to its end (bounded source) and finishes.
+ * End to end, Kafka → Flink → Kafka, exactly-once, on the real in-process broker ({@link
+ * EmbeddedKafka}) and a Flink local MiniCluster in this JVM. The input topic is filled before each
+ * job starts (the generator does not compete), and every job reads it to its end (bounded source)
+ * and finishes.
+ *
  * <ul>
- *   <li>{@code pipeline}: 10 streams, d = 10, k = 10, all three summaries (stats, ckm with m = 1000 and
- *       r = 100, dp-hst with |U| = 4096), at parallelism 1 and 2;</li>
- *   <li>{@code pipeline-nonprivate}: the same input, ingestion and sink with a non-private keyed tumbling
- *       window mean in place of the summaries, at the same parallelisms — {@code fraction_of_nonprivate} on
- *       the private rows is the ratio of the two in this run;</li>
- *   <li>{@code pipeline-hot-stream}: one stream carrying all records at parallelism 2, with
- *       {@code salt_buckets} 1 and 4 ({@code subtasks_used}: how many phase-1 subtasks its sub-keys land on).</li>
+ *   <li>{@code pipeline}: 10 streams, d = 10, k = 10, all three summaries (stats, ckm with m = 1000
+ *       and r = 100, dp-hst with |U| = 4096), at parallelism 1 and 2;
+ *   <li>{@code pipeline-nonprivate}: the same input, ingestion and sink with a non-private keyed
+ *       tumbling window mean in place of the summaries, at the same parallelisms — {@code
+ *       fraction_of_nonprivate} on the private rows is the ratio of the two in this run;
+ *   <li>{@code pipeline-hot-stream}: one stream carrying all records at parallelism 2, with {@code
+ *       salt_buckets} 1 and 4 ({@code subtasks_used}: how many phase-1 subtasks its sub-keys land
+ *       on).
  * </ul>
- * Timing: from the first record the source deserializes to the job's result (the job finished, its final
- * checkpoint committed the output transactions); deployment is excluded. The broker runs on the same cores as the job.
- * Rows: benchmark, parallelism, streams, salt_buckets, records, late_records (must be 0), seconds,
- * records_per_second, stream_windows, release_seconds and decode_seconds (private rows: windows released, the
- * time the keyed operator spent releasing them — ledger, noise, HST search — and the time the ckm decoder spent
- * on CL-OMPR, each summed over subtasks; at the end of a bounded input all of them fall after the last record),
+ *
+ * Timing: from the first record the source deserializes to the job's result (the job finished, its
+ * final checkpoint committed the output transactions); deployment is excluded. The broker runs on
+ * the same cores as the job. Rows: benchmark, parallelism, streams, salt_buckets, records,
+ * late_records (must be 0), seconds, records_per_second, stream_windows, release_seconds and
+ * decode_seconds (private rows: windows released, the time the keyed operator spent releasing them
+ * — ledger, noise, HST search — and the time the ckm decoder spent on CL-OMPR, each summed over
+ * subtasks; at the end of a bounded input all of them fall after the last record),
  * fraction_of_nonprivate, cores, jvm. Fixed public seeds and a fixed test secret.
  */
 public final class PipelineBenchmark implements Benchmark {
@@ -61,14 +66,23 @@ public final class PipelineBenchmark implements Benchmark {
     private static final AtomicLong FIRST_RECORD = new AtomicLong();
 
     /** Sizes of one run of the benchmark. */
-    record Size(int streams, int windows, int perWindow, int hotWindows, int hotPerWindow, int m, int r, int universe) {}
+    record Size(
+            int streams,
+            int windows,
+            int perWindow,
+            int hotWindows,
+            int hotPerWindow,
+            int m,
+            int r,
+            int universe) {}
 
     /**
-     * Full run: 100,000 records per stream and window — the target rate, 100,000 records/s over 10 streams, puts
-     * 100,000 records in each stream's 10 s window — so the per-window release work (ckm decoding above all)
-     * weighs what it would at that rate: 2,000,000 records in all.
+     * Full run: 100,000 records per stream and window — the target rate, 100,000 records/s over 10
+     * streams, puts 100,000 records in each stream's 10 s window — so the per-window release work
+     * (ckm decoding above all) weighs what it would at that rate: 2,000,000 records in all.
      */
     static final Size FULL = new Size(10, 2, 100_000, 2, 100_000, 1000, 100, 4096);
+
     static final Size QUICK = new Size(10, 1, 100, 1, 200, 100, 10, 256);
 
     @Override
@@ -91,12 +105,27 @@ public final class PipelineBenchmark implements Benchmark {
             DpclustConfig fill = config(kafka, input, "fill", size.streams(), size, 1, 1);
             long records = fill(kafka, fill, size.windows(), size.perWindow());
             for (int p : new int[] {1, 2}) {
-                Map<String, Object> priv = run(kafka, config(kafka, input, "private-p" + p, size.streams(), size, p, 1),
-                        "pipeline", false, records, size.windows());
-                Map<String, Object> plain = run(kafka, config(kafka, input, "plain-p" + p, size.streams(), size, p, 1),
-                        "pipeline-nonprivate", true, records, size.windows());
-                priv.put("fraction_of_nonprivate", round((double) priv.get("records_per_second")
-                        / (double) plain.get("records_per_second")));
+                Map<String, Object> priv =
+                        run(
+                                kafka,
+                                config(kafka, input, "private-p" + p, size.streams(), size, p, 1),
+                                "pipeline",
+                                false,
+                                records,
+                                size.windows());
+                Map<String, Object> plain =
+                        run(
+                                kafka,
+                                config(kafka, input, "plain-p" + p, size.streams(), size, p, 1),
+                                "pipeline-nonprivate",
+                                true,
+                                records,
+                                size.windows());
+                priv.put(
+                        "fraction_of_nonprivate",
+                        round(
+                                (double) priv.get("records_per_second")
+                                        / (double) plain.get("records_per_second")));
                 rows.add(BenchEnvironment.withMachine(priv));
                 rows.add(BenchEnvironment.withMachine(plain));
             }
@@ -105,7 +134,8 @@ public final class PipelineBenchmark implements Benchmark {
             long hotRecords = fill(kafka, hotFill, size.hotWindows(), size.hotPerWindow());
             for (int salt : new int[] {1, 4}) {
                 DpclustConfig c = config(kafka, hotInput, "hot-s" + salt, 1, size, 2, salt);
-                Map<String, Object> row = run(kafka, c, "pipeline-hot-stream", false, hotRecords, size.hotWindows());
+                Map<String, Object> row =
+                        run(kafka, c, "pipeline-hot-stream", false, hotRecords, size.hotWindows());
                 row.put("subtasks_used", subtasksUsed(c.streams().get(0), 2));
                 rows.add(BenchEnvironment.withMachine(row));
             }
@@ -113,10 +143,21 @@ public final class PipelineBenchmark implements Benchmark {
         return rows;
     }
 
-    /** The job configuration: {@code streams} record-unit streams on [0, 1]^10, fresh output topics per run. */
-    static DpclustConfig config(EmbeddedKafka kafka, String input, String run, int streams, Size size, int parallelism,
+    /**
+     * The job configuration: {@code streams} record-unit streams on [0, 1]^10, fresh output topics
+     * per run.
+     */
+    static DpclustConfig config(
+            EmbeddedKafka kafka,
+            String input,
+            String run,
+            int streams,
+            Size size,
+            int parallelism,
             int saltBuckets) {
-        StringBuilder yaml = new StringBuilder("""
+        StringBuilder yaml =
+                new StringBuilder(
+                        """
                 kafka:
                   bootstrap_servers: "%s"
                   topics: {input: %s, centroids: bench.%s.centroids, sketches: bench.%s.sketches, budget: bench.%s.budget, dlq: bench.%s.dlq}
@@ -131,11 +172,22 @@ public final class PipelineBenchmark implements Benchmark {
                   bounded_input: true
                   parallelism: %d
                 streams:
-                """.formatted(kafka.bootstrapServers(), input, run, run, run, run, run, run, parallelism));
+                """
+                                .formatted(
+                                        kafka.bootstrapServers(),
+                                        input,
+                                        run,
+                                        run,
+                                        run,
+                                        run,
+                                        run,
+                                        run,
+                                        parallelism));
         String lower = "[" + "0, ".repeat(9) + "0]";
         String upper = "[" + "1, ".repeat(9) + "1]";
         for (int i = 0; i < streams; i++) {
-            yaml.append("""
+            yaml.append(
+                    """
                       - id: s%d
                         dimension: 10
                         lower: %s
@@ -149,7 +201,16 @@ public final class PipelineBenchmark implements Benchmark {
                         ckm: {m: %d, r: %d}
                         hst: {universe: %d}
                         salt_buckets: %d
-                    """.formatted(i, lower, upper, 100 + i, size.m(), size.r(), size.universe(), saltBuckets));
+                    """
+                            .formatted(
+                                    i,
+                                    lower,
+                                    upper,
+                                    100 + i,
+                                    size.m(),
+                                    size.r(),
+                                    size.universe(),
+                                    saltBuckets));
         }
         DpclustConfig c = ConfigLoader.parse(yaml.toString());
         TopicAdmin.ensureTopics(c.kafka(), 4);
@@ -157,18 +218,28 @@ public final class PipelineBenchmark implements Benchmark {
     }
 
     private static long fill(EmbeddedKafka kafka, DpclustConfig c, int windows, int perWindow) {
-        System.err.printf("pipeline: writing %d records to %s%n", (long) c.streams().size() * windows * perWindow,
-                c.kafka().inputTopic());
-        try (TelemetryProducer p = new TelemetryProducer(kafka.bootstrapServers(), c.kafka().inputTopic())) {
-            return new SyntheticTelemetry(c.streams(), START, windows, perWindow, 0, 1000, 7).write(p).valid();
+        System.err.printf(
+                "pipeline: writing %d records to %s%n",
+                (long) c.streams().size() * windows * perWindow, c.kafka().inputTopic());
+        try (TelemetryProducer p =
+                new TelemetryProducer(kafka.bootstrapServers(), c.kafka().inputTopic())) {
+            return new SyntheticTelemetry(c.streams(), START, windows, perWindow, 0, 1000, 7)
+                    .write(p)
+                    .valid();
         }
     }
 
-    private static Map<String, Object> run(EmbeddedKafka kafka, DpclustConfig c, String benchmark, boolean nonPrivate,
-            long records, int windows) {
+    private static Map<String, Object> run(
+            EmbeddedKafka kafka,
+            DpclustConfig c,
+            String benchmark,
+            boolean nonPrivate,
+            long records,
+            int windows) {
         int p = c.job().parallelism();
-        System.err.printf("pipeline: %s, parallelism %d, salt_buckets %d ...%n", benchmark, p,
-                c.streams().get(0).saltBuckets());
+        System.err.printf(
+                "pipeline: %s, parallelism %d, salt_buckets %d ...%n",
+                benchmark, p, c.streams().get(0).saltBuckets());
         Configuration conf = new Configuration();
         conf.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.parse("32m"));
         conf.set(TaskManagerOptions.NETWORK_MEMORY_MIN, MemorySize.parse("64m"));
@@ -191,7 +262,8 @@ public final class PipelineBenchmark implements Benchmark {
             long end = System.nanoTime();
             double seconds = (end - FIRST_RECORD.get()) / 1e9;
             Long late = result.getAccumulatorResult(LatenessFilter.ACC_LATE);
-            Long releaseNanos = result.getAccumulatorResult(StreamClusteringFunction.ACC_RELEASE_NANOS);
+            Long releaseNanos =
+                    result.getAccumulatorResult(StreamClusteringFunction.ACC_RELEASE_NANOS);
             Long decodeNanos = result.getAccumulatorResult(SketchDecoder.ACC_DECODE_NANOS);
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("benchmark", benchmark);
@@ -207,14 +279,19 @@ public final class PipelineBenchmark implements Benchmark {
                 row.put("release_seconds", round(releaseNanos / 1e9));
                 row.put("decode_seconds", round(decodeNanos == null ? 0 : decodeNanos / 1e9));
             }
-            System.err.printf("pipeline: %s p=%d: %.0f records/s%n", benchmark, p, records / seconds);
+            System.err.printf(
+                    "pipeline: %s p=%d: %.0f records/s%n", benchmark, p, records / seconds);
             return row;
         } catch (Exception e) {
-            throw new IllegalStateException("pipeline benchmark run " + benchmark + " failed: " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "pipeline benchmark run " + benchmark + " failed: " + e.getMessage(), e);
         }
     }
 
-    /** Phase-1 subtasks (of {@code parallelism}) the stream's sub-keys land on, at Flink's default max parallelism. */
+    /**
+     * Phase-1 subtasks (of {@code parallelism}) the stream's sub-keys land on, at Flink's default
+     * max parallelism.
+     */
     private static int subtasksUsed(StreamSpec s, int parallelism) {
         SubStreamKey key = new SubStreamKey(List.of(s));
         java.util.Set<Integer> used = new java.util.TreeSet<>();
@@ -223,8 +300,11 @@ public final class PipelineBenchmark implements Benchmark {
         for (int i = 0; i < 1000; i++) {
             r.deviceId = "device-" + i;
             r.eventTime = START + i;
-            used.add(KeyGroupRangeAssignment.assignKeyToParallelOperator(key.getKey(r),
-                    KeyGroupRangeAssignment.computeDefaultMaxParallelism(parallelism), parallelism));
+            used.add(
+                    KeyGroupRangeAssignment.assignKeyToParallelOperator(
+                            key.getKey(r),
+                            KeyGroupRangeAssignment.computeDefaultMaxParallelism(parallelism),
+                            parallelism));
         }
         return used.size();
     }
@@ -246,7 +326,8 @@ public final class PipelineBenchmark implements Benchmark {
         private final RawRecordDeserializer delegate = new RawRecordDeserializer();
 
         @Override
-        public void deserialize(ConsumerRecord<byte[], byte[]> r, Collector<RawRecord> out) throws java.io.IOException {
+        public void deserialize(ConsumerRecord<byte[], byte[]> r, Collector<RawRecord> out)
+                throws java.io.IOException {
             if (FIRST_RECORD.get() == 0) {
                 FIRST_RECORD.compareAndSet(0, System.nanoTime());
             }

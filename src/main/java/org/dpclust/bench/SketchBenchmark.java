@@ -16,17 +16,22 @@ import org.dpclust.sketch.FrequencyMatrix;
 import org.dpclust.sketch.MaskedSketch;
 
 /**
- * {@code bench sketch}: single-threaded cost of the compressive k-means building blocks at the paper's
- * Figure 3 size (d = k = 10, m = 1000; {@code quick}: m = 100 and few records, numbers not meaningful).
+ * {@code bench sketch}: single-threaded cost of the compressive k-means building blocks at the
+ * paper's Figure 3 size (d = k = 10, m = 1000; {@code quick}: m = 100 and few records, numbers not
+ * meaningful).
+ *
  * <ul>
- *   <li>{@code sketch-update}, one row per r ∈ {1000, 100, 10} at m = 1000 (JMH, {@link SketchUpdateJmh}):
- *       {@link MaskedSketch#add} of records uniform in the declared box [0, 1]^d, each with its own 12-byte
- *       identity (so r &lt; m pays the keyed mask derivation as in the stream), beside the plain-loop bound of
- *       the same arithmetic ({@link BoundRows}: ns_per_record, fraction_of_bound, alloc_bytes_per_record).</li>
- *   <li>{@code clompr-decode}: {@link ClOmpr#decode} with its default options (3 replicates) of the exact
- *       sketch (r = m) of a 10-component Gaussian mixture in the unit box; {@code decode_seconds} = median
- *       of 3 measured decodes after 1 warm-up (quick: m = 100, one small decode).</li>
+ *   <li>{@code sketch-update}, one row per r ∈ {1000, 100, 10} at m = 1000 (JMH, {@link
+ *       SketchUpdateJmh}): {@link MaskedSketch#add} of records uniform in the declared box [0,
+ *       1]^d, each with its own 12-byte identity (so r &lt; m pays the keyed mask derivation as in
+ *       the stream), beside the plain-loop bound of the same arithmetic ({@link BoundRows}:
+ *       ns_per_record, fraction_of_bound, alloc_bytes_per_record).
+ *   <li>{@code clompr-decode}: {@link ClOmpr#decode} with its default options (3 replicates) of the
+ *       exact sketch (r = m) of a 10-component Gaussian mixture in the unit box; {@code
+ *       decode_seconds} = median of 3 measured decodes after 1 warm-up (quick: m = 100, one small
+ *       decode).
  * </ul>
+ *
  * Fixed public seeds, a fixed test secret for the masks. Progress on standard error.
  */
 public final class SketchBenchmark implements Benchmark {
@@ -47,7 +52,8 @@ public final class SketchBenchmark implements Benchmark {
 
     @Override
     public List<Map<String, Object>> run(boolean quick) {
-        System.err.println("bench sketch: JMH sketch-update, r = 1000, 100, 10, each with its bound");
+        System.err.println(
+                "bench sketch: JMH sketch-update, r = 1000, 100, 10, each with its bound");
         List<JmhRunner.Score> scores = JmhRunner.run(SketchUpdateJmh.class, quick);
         List<Map<String, Object>> rows = new ArrayList<>();
         for (int r : new int[] {M, M / 10, M / 100}) {
@@ -56,23 +62,34 @@ public final class SketchBenchmark implements Benchmark {
             extra.put("m", M);
             extra.put("d", D);
             String p = Integer.toString(r);
-            rows.add(BoundRows.row("sketch-update", extra, JmhRunner.find(scores, "add", "r", p),
-                    JmhRunner.find(scores, "bound", "r", p)));
+            rows.add(
+                    BoundRows.row(
+                            "sketch-update",
+                            extra,
+                            JmhRunner.find(scores, "add", "r", p),
+                            JmhRunner.find(scores, "bound", "r", p)));
         }
         double[] lo = new double[D];
         double[] hi = new double[D];
         Arrays.fill(hi, 1.0);
         DomainBounds box = new DomainBounds(lo, hi);
         int m = quick ? 100 : M;
-        FrequencyMatrix freq = FrequencyMatrix.draw(m, D, FrequencyMatrix.defaultSigma(K, D),
-                FrequencyMatrix.DEFAULT_LAW, SEED);
+        FrequencyMatrix freq =
+                FrequencyMatrix.draw(
+                        m,
+                        D,
+                        FrequencyMatrix.defaultSigma(K, D),
+                        FrequencyMatrix.DEFAULT_LAW,
+                        SEED);
         rows.add(decodeRow(m, box, freq, quick));
         return rows;
     }
 
-    private static Map<String, Object> decodeRow(int m, DomainBounds box, FrequencyMatrix freq, boolean quick) {
+    private static Map<String, Object> decodeRow(
+            int m, DomainBounds box, FrequencyMatrix freq, boolean quick) {
         System.err.printf(Locale.ROOT, "bench sketch: clompr-decode m=%d k=%d d=%d%n", m, K, D);
-        SplittableRandom rng = new SplittableRandom(SEED + 1); // public randomness (not privacy noise)
+        SplittableRandom rng =
+                new SplittableRandom(SEED + 1); // public randomness (not privacy noise)
         double[][] means = new double[K][D];
         for (double[] mu : means) {
             for (int t = 0; t < D; t++) {
@@ -89,9 +106,15 @@ public final class SketchBenchmark implements Benchmark {
             exact.add(x, null);
         }
         double[] z = DpSketchRelease.exactSketch(exact);
-        ClOmpr.Options options = quick ? new ClOmpr.Options(1, 16, 20, SEED) : ClOmpr.Options.defaults(SEED);
-        long nanos = BenchEnvironment.medianNanos(quick ? 0 : 1, quick ? 1 : 3,
-                () -> Double.doubleToLongBits(ClOmpr.decode(z, freq, K, box, options).residualNorm()));
+        ClOmpr.Options options =
+                quick ? new ClOmpr.Options(1, 16, 20, SEED) : ClOmpr.Options.defaults(SEED);
+        long nanos =
+                BenchEnvironment.medianNanos(
+                        quick ? 0 : 1,
+                        quick ? 1 : 3,
+                        () ->
+                                Double.doubleToLongBits(
+                                        ClOmpr.decode(z, freq, K, box, options).residualNorm()));
         Map<String, Object> row = new LinkedHashMap<>();
         row.put("benchmark", "clompr-decode");
         row.put("r", m);

@@ -13,12 +13,13 @@ import org.dpclust.stream.ValidRecord;
 import org.dpclust.stream.WindowStateBytes;
 
 /**
- * {@code pipeline-state}: the keyed state one stream's open window occupies in the streaming operator, per
- * summary, at 1,000 and 100,000 records per window (reference configuration: d = 10, k = 10, sketch m = 1000
- * and r = 100, HST |U| = 4096, record units), serialized with the operator's own Flink serializers
- * ({@link WindowStateBytes}). Statistics and sketch state must not grow with the records; HST state is one
- * count per point of U ({@code bound_bytes} = 8·|U| + 16). Rows: benchmark, summary, records_per_window,
- * state_bytes, bound_bytes (HST only), cores, jvm. Quick mode: 100 and 1,000 records.
+ * {@code pipeline-state}: the keyed state one stream's open window occupies in the streaming
+ * operator, per summary, at 1,000 and 100,000 records per window (reference configuration: d = 10,
+ * k = 10, sketch m = 1000 and r = 100, HST |U| = 4096, record units), serialized with the
+ * operator's own Flink serializers ({@link WindowStateBytes}). Statistics and sketch state must not
+ * grow with the records; HST state is one count per point of U ({@code bound_bytes} = 8·|U| + 16).
+ * Rows: benchmark, summary, records_per_window, state_bytes, bound_bytes (HST only), cores, jvm.
+ * Quick mode: 100 and 1,000 records.
  */
 public final class StateSizeBenchmark implements Benchmark {
     @Override
@@ -33,7 +34,9 @@ public final class StateSizeBenchmark implements Benchmark {
 
     @Override
     public List<Map<String, Object>> run(boolean quick) {
-        StreamSpec s = ConfigLoader.parse("""
+        StreamSpec s =
+                ConfigLoader.parse(
+                                """
                 streams:
                   - id: s
                     dimension: 10
@@ -47,7 +50,9 @@ public final class StateSizeBenchmark implements Benchmark {
                     summaries: [stats, ckm, dp-hst]
                     ckm: {m: 1000, r: 100}
                     hst: {universe: 4096}
-                """).streams().get(0);
+                """)
+                        .streams()
+                        .get(0);
         byte[] key = new byte[32];
         key[0] = 1; // a fixed benchmark secret (never a deployment secret)
         PrivacySecret secret = PrivacySecret.of(key);

@@ -12,8 +12,8 @@ import org.apache.avro.Schema;
 import org.apache.avro.specific.SpecificRecordBase;
 
 /**
- * Converts dpclust's Avro records to JSON-ready maps keyed by the schema's (snake_case) field names, in
- * schema order: timestamps as ISO-8601 strings, bytes as base64, enums as their symbol.
+ * Converts dpclust's Avro records to JSON-ready maps keyed by the schema's (snake_case) field
+ * names, in schema order: timestamps as ISO-8601 strings, bytes as base64, enums as their symbol.
  */
 public final class AvroJson {
     private AvroJson() {}

@@ -16,24 +16,34 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code dpclust bench BENCHMARK}: runs a registered {@link Benchmark}, or with {@code all} every registered
- * benchmark in registration order, and prints the rows on standard output as one Markdown table, or with
- * {@code --json} one JSON object per row (snake_case keys). Progress goes to standard error.
+ * {@code dpclust bench BENCHMARK}: runs a registered {@link Benchmark}, or with {@code all} every
+ * registered benchmark in registration order, and prints the rows on standard output as one
+ * Markdown table, or with {@code --json} one JSON object per row (snake_case keys). Progress goes
+ * to standard error.
  */
-@Command(name = "bench", mixinStandardHelpOptions = true,
+@Command(
+        name = "bench",
+        mixinStandardHelpOptions = true,
         description = "Run a benchmark (or all) and print a Markdown table or JSON rows.")
 public final class BenchCommand implements Callable<Integer> {
     /** The name that runs every registered benchmark. */
     static final String ALL = "all";
 
-    @Parameters(index = "0", paramLabel = "BENCHMARK",
-            description = "Benchmark name (${COMPLETION-CANDIDATES}) or 'all'.", completionCandidates = Names.class)
+    @Parameters(
+            index = "0",
+            paramLabel = "BENCHMARK",
+            description = "Benchmark name (${COMPLETION-CANDIDATES}) or 'all'.",
+            completionCandidates = Names.class)
     String benchmark;
 
-    @Option(names = "--json", description = "Print one JSON object per row instead of a Markdown table.")
+    @Option(
+            names = "--json",
+            description = "Print one JSON object per row instead of a Markdown table.")
     boolean json;
 
-    @Option(names = "--quick", description = "A tiny configuration (smoke runs and tests; numbers not meaningful).")
+    @Option(
+            names = "--quick",
+            description = "A tiny configuration (smoke runs and tests; numbers not meaningful).")
     boolean quick;
 
     @Override
@@ -43,11 +53,17 @@ public final class BenchCommand implements Callable<Integer> {
             List<String> names = Benchmarks.names();
             long t0 = System.nanoTime();
             for (int i = 0; i < names.size(); i++) {
-                System.err.printf(Locale.ROOT, "bench all: [%d/%d] %s (%.0f s elapsed)%n", i + 1, names.size(),
-                        names.get(i), (System.nanoTime() - t0) / 1e9);
+                System.err.printf(
+                        Locale.ROOT,
+                        "bench all: [%d/%d] %s (%.0f s elapsed)%n",
+                        i + 1,
+                        names.size(),
+                        names.get(i),
+                        (System.nanoTime() - t0) / 1e9);
                 rows.addAll(Benchmarks.get(names.get(i)).run(quick));
             }
-            System.err.printf(Locale.ROOT, "bench all: done in %.0f s%n", (System.nanoTime() - t0) / 1e9);
+            System.err.printf(
+                    Locale.ROOT, "bench all: done in %.0f s%n", (System.nanoTime() - t0) / 1e9);
         } else {
             Benchmark b = Benchmarks.get(benchmark);
             rows.addAll(b.run(quick));
@@ -70,7 +86,10 @@ public final class BenchCommand implements Callable<Integer> {
         }
     }
 
-    /** A Markdown table over the union of the rows' keys (first-seen order); missing cells are empty. */
+    /**
+     * A Markdown table over the union of the rows' keys (first-seen order); missing cells are
+     * empty.
+     */
     static String markdown(List<Map<String, Object>> rows) {
         Set<String> columns = new LinkedHashSet<>();
         rows.forEach(r -> columns.addAll(r.keySet()));

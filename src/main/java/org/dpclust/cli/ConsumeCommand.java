@@ -11,46 +11,75 @@ import org.dpclust.io.TopicReader;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code dpclust consume}: prints releases, budget events or dead letters as JSON lines ({@code read_committed}). */
-@Command(name = "consume", mixinStandardHelpOptions = true,
-        description = "Print dpclust output topics as JSON lines, as a downstream consumer sees them (read_committed).")
+/**
+ * {@code dpclust consume}: prints releases, budget events or dead letters as JSON lines ({@code
+ * read_committed}).
+ */
+@Command(
+        name = "consume",
+        mixinStandardHelpOptions = true,
+        description =
+                "Print dpclust output topics as JSON lines, as a downstream consumer sees them (read_committed).")
 public final class ConsumeCommand implements Callable<Integer> {
-    enum Kind { releases, budget, dead_letters }
+    enum Kind {
+        releases,
+        budget,
+        dead_letters
+    }
 
     @Option(names = "--bootstrap-servers", required = true)
     String bootstrapServers;
 
-    @Option(names = "--kind", defaultValue = "releases", description = "releases | budget | dead_letters (default ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--kind",
+            defaultValue = "releases",
+            description = "releases | budget | dead_letters (default ${DEFAULT-VALUE}).")
     Kind kind;
 
     @Option(names = "--topic", description = "Topic (default: the kind's default topic).")
     String topic;
 
-    @Option(names = "--follow", description = "Keep following new records instead of stopping at the end.")
+    @Option(
+            names = "--follow",
+            description = "Keep following new records instead of stopping at the end.")
     boolean follow;
 
     @Override
     public Integer call() throws Exception {
-        String t = topic != null ? topic : switch (kind) {
-            case releases -> KafkaSettings.DEFAULT_CENTROIDS;
-            case budget -> KafkaSettings.DEFAULT_BUDGET;
-            case dead_letters -> KafkaSettings.DEFAULT_DLQ;
-        };
-        AvroCodec<? extends SpecificRecordBase> codec = switch (kind) {
-            case releases -> AvroCodec.centroids();
-            case budget -> AvroCodec.budget();
-            case dead_letters -> AvroCodec.rejected();
-        };
+        String t =
+                topic != null
+                        ? topic
+                        : switch (kind) {
+                            case releases -> KafkaSettings.DEFAULT_CENTROIDS;
+                            case budget -> KafkaSettings.DEFAULT_BUDGET;
+                            case dead_letters -> KafkaSettings.DEFAULT_DLQ;
+                        };
+        AvroCodec<? extends SpecificRecordBase> codec =
+                switch (kind) {
+                    case releases -> AvroCodec.centroids();
+                    case budget -> AvroCodec.budget();
+                    case dead_letters -> AvroCodec.rejected();
+                };
         ObjectMapper json = new ObjectMapper();
         try (TopicReader reader = new TopicReader(bootstrapServers, t)) {
             do {
-                reader.poll(Duration.ofMillis(500), r -> {
-                    try {
-                        System.out.println(json.writeValueAsString(AvroJson.toMap(codec.decode(r.value()))));
-                    } catch (IOException e) {
-                        System.err.println("skipping undecodable record at " + r.partition() + "@" + r.offset() + ": " + e.getMessage());
-                    }
-                });
+                reader.poll(
+                        Duration.ofMillis(500),
+                        r -> {
+                            try {
+                                System.out.println(
+                                        json.writeValueAsString(
+                                                AvroJson.toMap(codec.decode(r.value()))));
+                            } catch (IOException e) {
+                                System.err.println(
+                                        "skipping undecodable record at "
+                                                + r.partition()
+                                                + "@"
+                                                + r.offset()
+                                                + ": "
+                                                + e.getMessage());
+                            }
+                        });
             } while (follow || !reader.atEnd());
         }
         return 0;

@@ -8,25 +8,41 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code dpclust dashboard}: serves a live local web page (127.0.0.1 only) that follows the published-side
- * topics, centroid releases and budget events, as a {@code read_committed} consumer from the beginning, and
- * plots per stream the latest DP centroids over the declared domain, their movement across windows and spent
- * against the cap. Never reads the input topic or the dead-letter queue. Prints the URL on stderr and runs
- * until interrupted. The work is in {@link DashboardServer}; this command only wires options to it.
+ * {@code dpclust dashboard}: serves a live local web page (127.0.0.1 only) that follows the
+ * published-side topics, centroid releases and budget events, as a {@code read_committed} consumer
+ * from the beginning, and plots per stream the latest DP centroids over the declared domain, their
+ * movement across windows and spent against the cap. Never reads the input topic or the dead-letter
+ * queue. Prints the URL on stderr and runs until interrupted. The work is in {@link
+ * DashboardServer}; this command only wires options to it.
  */
-@Command(name = "dashboard", mixinStandardHelpOptions = true,
-        description = "Serve a live local web page plotting each stream's DP centroids and privacy spend.")
+@Command(
+        name = "dashboard",
+        mixinStandardHelpOptions = true,
+        description =
+                "Serve a live local web page plotting each stream's DP centroids and privacy spend.")
 public final class DashboardCommand implements Callable<Integer> {
-    @Option(names = "--bootstrap-servers", required = true, description = "Kafka bootstrap servers.")
+    @Option(
+            names = "--bootstrap-servers",
+            required = true,
+            description = "Kafka bootstrap servers.")
     String bootstrapServers;
 
-    @Option(names = "--port", defaultValue = "8080", description = "Port on 127.0.0.1; 0 picks a free one (default ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--port",
+            defaultValue = "8080",
+            description = "Port on 127.0.0.1; 0 picks a free one (default ${DEFAULT-VALUE}).")
     int port;
 
-    @Option(names = "--centroids-topic", defaultValue = KafkaSettings.DEFAULT_CENTROIDS, description = "Default ${DEFAULT-VALUE}.")
+    @Option(
+            names = "--centroids-topic",
+            defaultValue = KafkaSettings.DEFAULT_CENTROIDS,
+            description = "Default ${DEFAULT-VALUE}.")
     String centroidsTopic;
 
-    @Option(names = "--budget-topic", defaultValue = KafkaSettings.DEFAULT_BUDGET, description = "Default ${DEFAULT-VALUE}.")
+    @Option(
+            names = "--budget-topic",
+            defaultValue = KafkaSettings.DEFAULT_BUDGET,
+            description = "Default ${DEFAULT-VALUE}.")
     String budgetTopic;
 
     @Override
@@ -34,14 +50,27 @@ public final class DashboardCommand implements Callable<Integer> {
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("--port must be in 0..65535, got " + port);
         }
-        DashboardServer server = new DashboardServer(bootstrapServers, centroidsTopic, budgetTopic, port).start();
+        DashboardServer server =
+                new DashboardServer(bootstrapServers, centroidsTopic, budgetTopic, port).start();
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            server.close();
-            stopped.countDown();
-        }, "dashboard-shutdown"));
-        System.err.println("dpclust dashboard: " + server.url() + " (following " + centroidsTopic + " and "
-                + budgetTopic + " on " + bootstrapServers + "; Ctrl-C to stop)");
+        Runtime.getRuntime()
+                .addShutdownHook(
+                        new Thread(
+                                () -> {
+                                    server.close();
+                                    stopped.countDown();
+                                },
+                                "dashboard-shutdown"));
+        System.err.println(
+                "dpclust dashboard: "
+                        + server.url()
+                        + " (following "
+                        + centroidsTopic
+                        + " and "
+                        + budgetTopic
+                        + " on "
+                        + bootstrapServers
+                        + "; Ctrl-C to stop)");
         stopped.await();
         return 0;
     }

@@ -39,29 +39,45 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code dpclust demo}: everything in one process, no servers to install. Starts a real in-process KRaft
- * broker, writes a drifting-mixture telemetry stream for two streams with malformed records mixed in, runs
- * the streaming job in a Flink MiniCluster, and prints each release as a {@code read_committed} consumer
- * sees it, next to the true centres. Exits by itself when every window has been released.
+ * {@code dpclust demo}: everything in one process, no servers to install. Starts a real in-process
+ * KRaft broker, writes a drifting-mixture telemetry stream for two streams with malformed records
+ * mixed in, runs the streaming job in a Flink MiniCluster, and prints each release as a {@code
+ * read_committed} consumer sees it, next to the true centres. Exits by itself when every window has
+ * been released.
  */
-@Command(name = "demo", mixinStandardHelpOptions = true,
-        description = "Run the whole pipeline in-process (real Kafka broker + Flink MiniCluster) and print DP centroids per window.")
+@Command(
+        name = "demo",
+        mixinStandardHelpOptions = true,
+        description =
+                "Run the whole pipeline in-process (real Kafka broker + Flink MiniCluster) and print DP centroids per window.")
 public final class DemoCommand implements Callable<Integer> {
     static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
 
-    @Option(names = "--windows", defaultValue = "5", description = "Windows per stream (default ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--windows",
+            defaultValue = "5",
+            description = "Windows per stream (default ${DEFAULT-VALUE}).")
     int windows;
 
-    @Option(names = "--records-per-window", defaultValue = "20000", description = "Records per stream and window (default ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--records-per-window",
+            defaultValue = "20000",
+            description = "Records per stream and window (default ${DEFAULT-VALUE}).")
     int recordsPerWindow;
 
-    @Option(names = "--malformed-per-window", defaultValue = "4", description = "Malformed records per stream and window (default ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--malformed-per-window",
+            defaultValue = "4",
+            description = "Malformed records per stream and window (default ${DEFAULT-VALUE}).")
     int malformedPerWindow;
 
     @Option(names = "--json", description = "One JSON object per release, then a summary object.")
     boolean json;
 
-    @Option(names = "--timeout", defaultValue = "PT5M", description = "Give up after this long (default ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--timeout",
+            defaultValue = "PT5M",
+            description = "Give up after this long (default ${DEFAULT-VALUE}).")
     Duration timeout;
 
     @Override
@@ -75,52 +91,78 @@ public final class DemoCommand implements Callable<Integer> {
         long deadline = System.nanoTime() + timeout.toNanos();
         System.err.println("dpclust demo: starting an in-process Kafka broker (KRaft) ...");
         try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
-            DpclustConfig cfg = base.withKafka(base.kafka().withBootstrapServers(kafka.bootstrapServers()));
+            DpclustConfig cfg =
+                    base.withKafka(base.kafka().withBootstrapServers(kafka.bootstrapServers()));
             TopicAdmin.ensureTopics(cfg.kafka(), 2);
-            SyntheticTelemetry scenario = new SyntheticTelemetry(cfg.streams(), START.toEpochMilli(), windows,
-                    recordsPerWindow, malformedPerWindow, 500, 2026);
-            System.err.printf("dpclust demo: writing %d windows x %d records for %d streams to %s ...%n", windows,
-                    recordsPerWindow, cfg.streams().size(), cfg.kafka().inputTopic());
+            SyntheticTelemetry scenario =
+                    new SyntheticTelemetry(
+                            cfg.streams(),
+                            START.toEpochMilli(),
+                            windows,
+                            recordsPerWindow,
+                            malformedPerWindow,
+                            500,
+                            2026);
+            System.err.printf(
+                    "dpclust demo: writing %d windows x %d records for %d streams to %s ...%n",
+                    windows, recordsPerWindow, cfg.streams().size(), cfg.kafka().inputTopic());
             SyntheticTelemetry.Written written;
-            try (TelemetryProducer producer = new TelemetryProducer(kafka.bootstrapServers(), cfg.kafka().inputTopic())) {
+            try (TelemetryProducer producer =
+                    new TelemetryProducer(kafka.bootstrapServers(), cfg.kafka().inputTopic())) {
                 written = scenario.write(producer);
             }
-            Map<String, Map<String, Double>> ledger = BudgetTopicReader.read(kafka.bootstrapServers(),
-                    cfg.kafka().budgetTopic(), Duration.ofSeconds(30));
-            System.err.println("dpclust demo: running the streaming job in a Flink MiniCluster ...");
-            StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(1, miniClusterConfig());
+            Map<String, Map<String, Double>> ledger =
+                    BudgetTopicReader.read(
+                            kafka.bootstrapServers(),
+                            cfg.kafka().budgetTopic(),
+                            Duration.ofSeconds(30));
+            System.err.println(
+                    "dpclust demo: running the streaming job in a Flink MiniCluster ...");
+            StreamExecutionEnvironment env =
+                    StreamExecutionEnvironment.createLocalEnvironment(1, miniClusterConfig());
             JobClient job = StreamingJob.fromKafka(cfg, secret, ledger).executeAsync(env);
 
             int expected = windows * cfg.streams().size();
             AvroCodec<CentroidRelease> codec = AvroCodec.centroids();
             List<CentroidRelease> releases = new ArrayList<>();
-            try (TopicReader reader = new TopicReader(kafka.bootstrapServers(), cfg.kafka().centroidsTopic());
+            try (TopicReader reader =
+                            new TopicReader(
+                                    kafka.bootstrapServers(), cfg.kafka().centroidsTopic());
                     ProgressBar progress = new ProgressBar("windows released", expected)) {
                 while (releases.size() < expected) {
                     if (System.nanoTime() > deadline) {
-                        System.err.println("dpclust demo: timed out after " + releases.size() + " of " + expected + " releases");
+                        System.err.println(
+                                "dpclust demo: timed out after "
+                                        + releases.size()
+                                        + " of "
+                                        + expected
+                                        + " releases");
                         job.cancel();
                         return 1;
                     }
                     if (job.getJobStatus().get().isGloballyTerminalState() && reader.atEnd()) {
                         break;
                     }
-                    reader.poll(Duration.ofMillis(300), r -> {
-                        try {
-                            CentroidRelease rel = codec.decode(r.value());
-                            releases.add(rel);
-                            progress.step();
-                            print(out, mapper, cfg, rel, written);
-                        } catch (IOException e) {
-                            throw new IllegalStateException("undecodable release: " + e.getMessage(), e);
-                        }
-                    });
+                    reader.poll(
+                            Duration.ofMillis(300),
+                            r -> {
+                                try {
+                                    CentroidRelease rel = codec.decode(r.value());
+                                    releases.add(rel);
+                                    progress.step();
+                                    print(out, mapper, cfg, rel, written);
+                                } catch (IOException e) {
+                                    throw new IllegalStateException(
+                                            "undecodable release: " + e.getMessage(), e);
+                                }
+                            });
                 }
             }
             job.getJobExecutionResult().get();
             Map<String, Long> rejected = new TreeMap<>();
             AvroCodec<RejectedRecord> dlq = AvroCodec.rejected();
-            try (TopicReader reader = new TopicReader(kafka.bootstrapServers(), cfg.kafka().dlqTopic())) {
+            try (TopicReader reader =
+                    new TopicReader(kafka.bootstrapServers(), cfg.kafka().dlqTopic())) {
                 for (var r : reader.readToEnd(Duration.ofSeconds(30))) {
                     rejected.merge(dlq.decode(r.value()).getReason(), 1L, Long::sum);
                 }
@@ -138,20 +180,35 @@ public final class DemoCommand implements Callable<Integer> {
             if (json) {
                 out.println(mapper.writeValueAsString(summary));
             } else {
-                out.printf("%nsummary: %d records in (%d valid, %d malformed injected), %d rejected %s, %d releases%n",
-                        written.records(), written.valid(), written.malformed(), rejectedTotal, rejected, releases.size());
+                out.printf(
+                        "%nsummary: %d records in (%d valid, %d malformed injected), %d rejected %s, %d releases%n",
+                        written.records(),
+                        written.valid(),
+                        written.malformed(),
+                        rejectedTotal,
+                        rejected,
+                        releases.size());
             }
             return releases.size() == expected && rejectedTotal == written.malformed() ? 0 : 1;
         }
     }
 
-    private void print(PrintStream out, ObjectMapper mapper, DpclustConfig cfg, CentroidRelease r,
+    private void print(
+            PrintStream out,
+            ObjectMapper mapper,
+            DpclustConfig cfg,
+            CentroidRelease r,
             SyntheticTelemetry.Written written) {
         StreamSpec s = cfg.stream(r.getStreamId()).orElseThrow();
-        int w = (int) ((r.getWindowStart().toEpochMilli() - START.toEpochMilli()) / s.windowMillis());
+        int w =
+                (int)
+                        ((r.getWindowStart().toEpochMilli() - START.toEpochMilli())
+                                / s.windowMillis());
         double[][] truth = written.trueCenters().get(s.id()).get(w);
-        double[][] dp = r.getCentroids().stream()
-                .map(c -> c.stream().mapToDouble(Double::doubleValue).toArray()).toArray(double[][]::new);
+        double[][] dp =
+                r.getCentroids().stream()
+                        .map(c -> c.stream().mapToDouble(Double::doubleValue).toArray())
+                        .toArray(double[][]::new);
         double width = new org.dpclust.geometry.DomainBounds(s.lower(), s.upper()).maxWidth();
         double matched = ClusteringMetrics.meanMatchedDistance(truth, dp) / width;
         if (json) {
@@ -165,8 +222,16 @@ public final class DemoCommand implements Callable<Integer> {
             }
             return;
         }
-        out.printf("%s  window %d [%s, %s)  %s  spent %.2f / %.2f  matched error %.4f of the domain width%n",
-                s.id(), w, r.getWindowStart(), r.getWindowEnd(), r.getGuarantee(), r.getSpent(), r.getCap(), matched);
+        out.printf(
+                "%s  window %d [%s, %s)  %s  spent %.2f / %.2f  matched error %.4f of the domain width%n",
+                s.id(),
+                w,
+                r.getWindowStart(),
+                r.getWindowEnd(),
+                r.getGuarantee(),
+                r.getSpent(),
+                r.getCap(),
+                matched);
         for (double[] t : truth) {
             double[] nearest = dp[0];
             for (double[] c : dp) {
@@ -174,7 +239,9 @@ public final class DemoCommand implements Callable<Integer> {
                     nearest = c;
                 }
             }
-            out.printf("    true %-28s  dp %-28s  distance %.3f%n", fmt(t), fmt(nearest), dist(t, nearest));
+            out.printf(
+                    "    true %-28s  dp %-28s  distance %.3f%n",
+                    fmt(t), fmt(nearest), dist(t, nearest));
         }
     }
 

@@ -4,20 +4,25 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** {@code dpclust}: the command-line entry point of target/dpclust.jar. */
-@Command(name = "dpclust", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        description = "Continuous, differentially private clustering of telemetry streams on Apache Flink.",
+@Command(
+        name = "dpclust",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        description =
+                "Continuous, differentially private clustering of telemetry streams on Apache Flink.",
         subcommands = {
             DemoCommand.class,
             StreamCommand.class,
             GenerateCommand.class,
             ConsumeCommand.class,
-            BatchCommand.class, EvaluateCommand.class, BenchCommand.class,
+            BatchCommand.class,
+            EvaluateCommand.class,
+            BenchCommand.class,
             DashboardCommand.class,
             CommandLine.HelpCommand.class
         })
 public final class DpclustCommand implements Runnable {
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
     @Override
     public void run() {
@@ -31,13 +36,17 @@ public final class DpclustCommand implements Runnable {
     /** The configured command line (tests execute commands through it). */
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new DpclustCommand());
-        cl.setExecutionExceptionHandler((ex, cmd, parse) -> {
-            if (ex instanceof IllegalArgumentException || ex instanceof IllegalStateException) {
-                cmd.getErr().println("dpclust " + cmd.getCommandName() + ": " + ex.getMessage());
-                return 2;
-            }
-            throw ex;
-        });
+        cl.setExecutionExceptionHandler(
+                (ex, cmd, parse) -> {
+                    if (ex instanceof IllegalArgumentException
+                            || ex instanceof IllegalStateException) {
+                        cmd.getErr()
+                                .println(
+                                        "dpclust " + cmd.getCommandName() + ": " + ex.getMessage());
+                        return 2;
+                    }
+                    throw ex;
+                });
         return cl;
     }
 }

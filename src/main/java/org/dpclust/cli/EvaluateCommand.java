@@ -11,10 +11,15 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code dpclust evaluate EXPERIMENT}: runs a registered experiment and writes its report. */
-@Command(name = "evaluate", mixinStandardHelpOptions = true,
+@Command(
+        name = "evaluate",
+        mixinStandardHelpOptions = true,
         description = "Run an evaluation experiment and write its report (Markdown + PNG).")
 public final class EvaluateCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "EXPERIMENT", description = "Experiment name (e.g. stats).")
+    @Parameters(
+            index = "0",
+            paramLabel = "EXPERIMENT",
+            description = "Experiment name (e.g. stats).")
     String experiment;
 
     @Option(names = "--json", description = "Print one JSON object per table row on stdout.")
@@ -26,7 +31,10 @@ public final class EvaluateCommand implements Callable<Integer> {
     @Option(names = "--quick", description = "A small, fast configuration (smoke runs and tests).")
     boolean quick;
 
-    @Option(names = "--full", description = "The experiment's full configuration, where it has one (e.g. expdp: 300 runs per point).")
+    @Option(
+            names = "--full",
+            description =
+                    "The experiment's full configuration, where it has one (e.g. expdp: 300 runs per point).")
     boolean full;
 
     @Override
@@ -36,20 +44,32 @@ public final class EvaluateCommand implements Callable<Integer> {
         }
         Experiment e = Experiments.get(full ? fullName(experiment) : experiment);
         Path dir = out != null ? out : Path.of("docs", "results", e.name());
-        String command = "dpclust evaluate " + experiment + (full ? " --full" : "") + (quick ? " --quick" : "") + (json ? " --json" : "")
-                + (out != null ? " --out " + out : "");
-        Path report = e.run(new ExperimentContext(dir, quick, json ? new JsonRows(System.out) : null, command));
+        String command =
+                "dpclust evaluate "
+                        + experiment
+                        + (full ? " --full" : "")
+                        + (quick ? " --quick" : "")
+                        + (json ? " --json" : "")
+                        + (out != null ? " --out " + out : "");
+        Path report =
+                e.run(
+                        new ExperimentContext(
+                                dir, quick, json ? new JsonRows(System.out) : null, command));
         System.err.println("dpclust evaluate: report written to " + report);
         return 0;
     }
 
-    /** The registered name of an experiment's full configuration ({@code NAME-full}), or a clear error. */
+    /**
+     * The registered name of an experiment's full configuration ({@code NAME-full}), or a clear
+     * error.
+     */
     private static String fullName(String experiment) {
         String name = experiment + "-full";
         try {
             Experiments.get(name);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("--full: experiment '" + experiment + "' has no full configuration");
+            throw new IllegalArgumentException(
+                    "--full: experiment '" + experiment + "' has no full configuration");
         }
         return name;
     }

@@ -13,32 +13,59 @@ import org.dpclust.io.TopicAdmin;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code dpclust generate}: synthetic telemetry for the configured streams, written to the input topic. */
-@Command(name = "generate", mixinStandardHelpOptions = true,
-        description = "Write a drifting Gaussian-mixture telemetry stream (optionally with malformed records) to Kafka.")
+/**
+ * {@code dpclust generate}: synthetic telemetry for the configured streams, written to the input
+ * topic.
+ */
+@Command(
+        name = "generate",
+        mixinStandardHelpOptions = true,
+        description =
+                "Write a drifting Gaussian-mixture telemetry stream (optionally with malformed records) to Kafka.")
 public final class GenerateCommand implements Callable<Integer> {
-    @Option(names = "--config", required = true, description = "dpclust YAML configuration: the streams to generate.")
+    @Option(
+            names = "--config",
+            required = true,
+            description = "dpclust YAML configuration: the streams to generate.")
     Path config;
 
     @Option(names = "--bootstrap-servers", description = "Overrides kafka.bootstrap_servers.")
     String bootstrapServers;
 
-    @Option(names = "--windows", defaultValue = "10", description = "Windows per stream (default ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--windows",
+            defaultValue = "10",
+            description = "Windows per stream (default ${DEFAULT-VALUE}).")
     int windows;
 
-    @Option(names = "--records-per-window", defaultValue = "20000", description = "Records per stream and window (default ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--records-per-window",
+            defaultValue = "20000",
+            description = "Records per stream and window (default ${DEFAULT-VALUE}).")
     int recordsPerWindow;
 
-    @Option(names = "--malformed-per-window", defaultValue = "0", description = "Malformed records per stream and window, cycling through every kind.")
+    @Option(
+            names = "--malformed-per-window",
+            defaultValue = "0",
+            description = "Malformed records per stream and window, cycling through every kind.")
     int malformed;
 
-    @Option(names = "--devices", defaultValue = "500", description = "Device pool per stream (default ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--devices",
+            defaultValue = "500",
+            description = "Device pool per stream (default ${DEFAULT-VALUE}).")
     int devices;
 
-    @Option(names = "--start", defaultValue = "2026-01-01T00:00:00Z", description = "Event time of the first window (ISO-8601).")
+    @Option(
+            names = "--start",
+            defaultValue = "2026-01-01T00:00:00Z",
+            description = "Event time of the first window (ISO-8601).")
     Instant start;
 
-    @Option(names = "--seed", defaultValue = "1", description = "Seed of the (public) synthetic data.")
+    @Option(
+            names = "--seed",
+            defaultValue = "1",
+            description = "Seed of the (public) synthetic data.")
     long seed;
 
     @Override
@@ -49,9 +76,18 @@ public final class GenerateCommand implements Callable<Integer> {
         }
         TopicAdmin.ensureTopics(cfg.kafka(), 1);
         SyntheticTelemetry.Written w;
-        try (TelemetryProducer p = new TelemetryProducer(cfg.kafka().bootstrapServers(), cfg.kafka().inputTopic())) {
-            w = new SyntheticTelemetry(cfg.streams(), start.toEpochMilli(), windows, recordsPerWindow, malformed,
-                    devices, seed).write(p);
+        try (TelemetryProducer p =
+                new TelemetryProducer(cfg.kafka().bootstrapServers(), cfg.kafka().inputTopic())) {
+            w =
+                    new SyntheticTelemetry(
+                                    cfg.streams(),
+                                    start.toEpochMilli(),
+                                    windows,
+                                    recordsPerWindow,
+                                    malformed,
+                                    devices,
+                                    seed)
+                            .write(p);
         }
         Map<String, Object> summary = new LinkedHashMap<>();
         summary.put("topic", cfg.kafka().inputTopic());

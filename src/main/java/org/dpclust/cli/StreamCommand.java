@@ -15,19 +15,28 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code dpclust stream}: runs the streaming job (also the {@code flink run} entry point). */
-@Command(name = "stream", mixinStandardHelpOptions = true,
+@Command(
+        name = "stream",
+        mixinStandardHelpOptions = true,
         description = "Run the streaming job: Kafka telemetry -> DP centroids per window -> Kafka.")
 public final class StreamCommand implements Callable<Integer> {
-    @Option(names = "--config", required = true, description = "dpclust YAML configuration (see README).")
+    @Option(
+            names = "--config",
+            required = true,
+            description = "dpclust YAML configuration (see README).")
     Path config;
 
     @Option(names = "--bootstrap-servers", description = "Overrides kafka.bootstrap_servers.")
     String bootstrapServers;
 
-    @Option(names = "--secret-file", description = "File with the hex HMAC secret (default: env DPCLUST_SECRET).")
+    @Option(
+            names = "--secret-file",
+            description = "File with the hex HMAC secret (default: env DPCLUST_SECRET).")
     Path secretFile;
 
-    @Option(names = "--create-topics", description = "Create missing topics (budget topic compacted) before starting.")
+    @Option(
+            names = "--create-topics",
+            description = "Create missing topics (budget topic compacted) before starting.")
     boolean createTopics;
 
     @Override
@@ -40,9 +49,13 @@ public final class StreamCommand implements Callable<Integer> {
         if (createTopics) {
             TopicAdmin.ensureTopics(cfg.kafka(), 1);
         }
-        Map<String, Map<String, Double>> ledger = BudgetTopicReader.read(cfg.kafka().bootstrapServers(),
-                cfg.kafka().budgetTopic(), StreamingJob.LEDGER_READ_TIMEOUT);
-        StreamingJob.fromKafka(cfg, secret, ledger).execute(StreamExecutionEnvironment.getExecutionEnvironment());
+        Map<String, Map<String, Double>> ledger =
+                BudgetTopicReader.read(
+                        cfg.kafka().bootstrapServers(),
+                        cfg.kafka().budgetTopic(),
+                        StreamingJob.LEDGER_READ_TIMEOUT);
+        StreamingJob.fromKafka(cfg, secret, ledger)
+                .execute(StreamExecutionEnvironment.getExecutionEnvironment());
         return 0;
     }
 }

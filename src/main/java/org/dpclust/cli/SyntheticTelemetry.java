@@ -12,14 +12,18 @@ import org.dpclust.io.TelemetryProducer;
 import org.dpclust.stream.Rejections;
 
 /**
- * Writes a synthetic telemetry scenario for configured streams: per stream a drifting Gaussian mixture
- * (k components, its own seed), {@code recordsPerWindow} records per window in event-time order, devices
- * cycling over a pool, and optionally malformed records of every kind mixed in. Returns what it wrote, so
- * releases can be compared with the true centres and dead letters with the injected count.
+ * Writes a synthetic telemetry scenario for configured streams: per stream a drifting Gaussian
+ * mixture (k components, its own seed), {@code recordsPerWindow} records per window in event-time
+ * order, devices cycling over a pool, and optionally malformed records of every kind mixed in.
+ * Returns what it wrote, so releases can be compared with the true centres and dead letters with
+ * the injected count.
  */
 public final class SyntheticTelemetry {
     /** What a scenario wrote. */
-    public record Written(long records, long valid, Map<String, Long> malformedByReason,
+    public record Written(
+            long records,
+            long valid,
+            Map<String, Long> malformedByReason,
             Map<String, List<double[][]>> trueCenters) {
         public long malformed() {
             return malformedByReason.values().stream().mapToLong(Long::longValue).sum();
@@ -34,8 +38,14 @@ public final class SyntheticTelemetry {
     private final int devices;
     private final long seed;
 
-    public SyntheticTelemetry(List<StreamSpec> streams, long startMillis, int windows, int recordsPerWindow,
-            int malformedPerWindow, int devices, long seed) {
+    public SyntheticTelemetry(
+            List<StreamSpec> streams,
+            long startMillis,
+            int windows,
+            int recordsPerWindow,
+            int malformedPerWindow,
+            int devices,
+            long seed) {
         this.streams = streams;
         this.startMillis = startMillis;
         this.windows = windows;
@@ -46,7 +56,8 @@ public final class SyntheticTelemetry {
     }
 
     public DriftingGaussianMixture mixture(StreamSpec s, int index) {
-        return new DriftingGaussianMixture(s.lower(), s.upper(), s.k(), 0.03, 0.25, seed + 7919L * index);
+        return new DriftingGaussianMixture(
+                s.lower(), s.upper(), s.k(), 0.03, 0.25, seed + 7919L * index);
     }
 
     public Written write(TelemetryProducer out) {
@@ -61,7 +72,10 @@ public final class SyntheticTelemetry {
                 centers.computeIfAbsent(s.id(), x -> new ArrayList<>()).add(mix.centers(w));
                 long windowStart = startMillis + w * s.windowMillis();
                 double[][] x = mix.sample(w, recordsPerWindow);
-                int malformedEvery = malformedPerWindow == 0 ? Integer.MAX_VALUE : recordsPerWindow / (malformedPerWindow + 1);
+                int malformedEvery =
+                        malformedPerWindow == 0
+                                ? Integer.MAX_VALUE
+                                : recordsPerWindow / (malformedPerWindow + 1);
                 int injected = 0;
                 for (int r = 0; r < recordsPerWindow; r++) {
                     long t = windowStart + (long) ((r + 0.5) * s.windowMillis() / recordsPerWindow);
@@ -81,7 +95,10 @@ public final class SyntheticTelemetry {
         return new Written(records, valid, malformed, centers);
     }
 
-    /** Writes one malformed record of the i-th kind (cycling through every kind); returns its reason. */
+    /**
+     * Writes one malformed record of the i-th kind (cycling through every kind); returns its
+     * reason.
+     */
     private static String injectMalformed(TelemetryProducer out, StreamSpec s, long t, int i) {
         switch (i % 4) {
             case 0 -> {

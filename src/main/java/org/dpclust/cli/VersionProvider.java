@@ -7,6 +7,8 @@ public final class VersionProvider implements CommandLine.IVersionProvider {
     @Override
     public String[] getVersion() {
         String v = DpclustCommand.class.getPackage().getImplementationVersion();
-        return new String[] {"dpclust " + (v == null ? "dev" : v), "java " + System.getProperty("java.version")};
+        return new String[] {
+            "dpclust " + (v == null ? "dev" : v), "java " + System.getProperty("java.version")
+        };
     }
 }

@@ -1,6 +1,9 @@
 package org.dpclust.config;
 
-/** Invalid dpclust configuration. The message always starts with the option's path, e.g. {@code streams[0].k}. */
+/**
+ * Invalid dpclust configuration. The message always starts with the option's path, e.g. {@code
+ * streams[0].k}.
+ */
 public final class ConfigException extends IllegalArgumentException {
     private final String option;
 

@@ -19,9 +19,9 @@ import org.dpclust.kmeans.DpClusterStatistics;
 
 /**
  * Reads and validates the dpclust YAML configuration (documented in README.md, "Configuration").
- * Every problem is reported as a {@link ConfigException} naming the option's path, at start-up, before
- * any Flink or Kafka resource is created. Unknown options are errors too (a typo must not silently fall
- * back to a default that changes the privacy guarantee).
+ * Every problem is reported as a {@link ConfigException} naming the option's path, at start-up,
+ * before any Flink or Kafka resource is created. Unknown options are errors too (a typo must not
+ * silently fall back to a default that changes the privacy guarantee).
  */
 public final class ConfigLoader {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
@@ -32,7 +32,8 @@ public final class ConfigLoader {
         try {
             return parse(Files.readString(file));
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read configuration " + file + ": " + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    "cannot read configuration " + file + ": " + e.getMessage(), e);
         }
     }
 
@@ -41,7 +42,8 @@ public final class ConfigLoader {
         try {
             root = YAML.readTree(yaml);
         } catch (IOException e) {
-            throw new ConfigException("(file)", "not valid YAML: " + e.getMessage().lines().findFirst().orElse(""));
+            throw new ConfigException(
+                    "(file)", "not valid YAML: " + e.getMessage().lines().findFirst().orElse(""));
         }
         if (root == null || !root.isObject()) {
             throw new ConfigException("(file)", "expected a mapping with keys kafka, job, streams");
@@ -58,7 +60,8 @@ public final class ConfigLoader {
         for (int i = 0; i < streams.size(); i++) {
             StreamSpec spec = stream(streams.get(i), "streams[" + i + "]");
             if (!ids.add(spec.id())) {
-                throw new ConfigException("streams[" + i + "].id", "duplicate stream id '" + spec.id() + "'");
+                throw new ConfigException(
+                        "streams[" + i + "].id", "duplicate stream id '" + spec.id() + "'");
             }
             specs.add(spec);
         }
@@ -67,18 +70,30 @@ public final class ConfigLoader {
 
     private static KafkaSettings kafka(JsonNode n) {
         String p = "kafka";
-        allowOnly(n, p, Set.of("bootstrap_servers", "topics", "group_id", "transactional_id_prefix",
-                "transaction_timeout", "starting_offsets"));
+        allowOnly(
+                n,
+                p,
+                Set.of(
+                        "bootstrap_servers",
+                        "topics",
+                        "group_id",
+                        "transactional_id_prefix",
+                        "transaction_timeout",
+                        "starting_offsets"));
         JsonNode t = n.path("topics");
         allowOnly(t, p + ".topics", Set.of("input", "centroids", "sketches", "budget", "dlq"));
         String offsets = text(n, p, "starting_offsets", "committed");
         if (!Set.of("committed", "earliest", "latest").contains(offsets)) {
-            throw new ConfigException(p + ".starting_offsets", "must be committed, earliest or latest, was '" + offsets + "'");
+            throw new ConfigException(
+                    p + ".starting_offsets",
+                    "must be committed, earliest or latest, was '" + offsets + "'");
         }
         Duration txTimeout = duration(n, p, "transaction_timeout", Duration.ofMinutes(5));
         if (txTimeout.compareTo(Duration.ofMinutes(15)) >= 0) {
-            throw new ConfigException(p + ".transaction_timeout",
-                    "must be below the broker's transaction.max.timeout.ms (15 min by default), was " + txTimeout);
+            throw new ConfigException(
+                    p + ".transaction_timeout",
+                    "must be below the broker's transaction.max.timeout.ms (15 min by default), was "
+                            + txTimeout);
         }
         return new KafkaSettings(
                 text(n, p, "bootstrap_servers", "localhost:9092"),
@@ -95,36 +110,73 @@ public final class ConfigLoader {
 
     private static JobSettings job(JsonNode n) {
         String p = "job";
-        allowOnly(n, p, Set.of("checkpoint_interval", "max_out_of_orderness", "idle_timeout", "bounded_input",
-                "parallelism", "decode_parallelism"));
-        Duration checkpoint = positive(p + ".checkpoint_interval", duration(n, p, "checkpoint_interval", Duration.ofSeconds(10)));
+        allowOnly(
+                n,
+                p,
+                Set.of(
+                        "checkpoint_interval",
+                        "max_out_of_orderness",
+                        "idle_timeout",
+                        "bounded_input",
+                        "parallelism",
+                        "decode_parallelism"));
+        Duration checkpoint =
+                positive(
+                        p + ".checkpoint_interval",
+                        duration(n, p, "checkpoint_interval", Duration.ofSeconds(10)));
         Duration ooo = duration(n, p, "max_out_of_orderness", Duration.ofSeconds(2));
         if (ooo.isNegative()) {
             throw new ConfigException(p + ".max_out_of_orderness", "must not be negative");
         }
-        Duration idle = positive(p + ".idle_timeout", duration(n, p, "idle_timeout", Duration.ofSeconds(30)));
+        Duration idle =
+                positive(
+                        p + ".idle_timeout",
+                        duration(n, p, "idle_timeout", Duration.ofSeconds(30)));
         int parallelism = integer(n, p, "parallelism", 0);
         if (parallelism < 0) {
             throw new ConfigException(p + ".parallelism", "must be >= 0 (0 = Flink default)");
         }
         int decodeParallelism = integer(n, p, "decode_parallelism", 0);
         if (decodeParallelism < 0) {
-            throw new ConfigException(p + ".decode_parallelism", "must be >= 0 (0 = the job parallelism)");
+            throw new ConfigException(
+                    p + ".decode_parallelism", "must be >= 0 (0 = the job parallelism)");
         }
         boolean bounded = n.path("bounded_input").asBoolean(false);
         return new JobSettings(checkpoint, ooo, idle, bounded, parallelism, decodeParallelism);
     }
 
-    /** Upper limit of a stream's salt_buckets (sub-keys beyond the cluster's parallelism do not help). */
+    /**
+     * Upper limit of a stream's salt_buckets (sub-keys beyond the cluster's parallelism do not
+     * help).
+     */
     public static final int MAX_SALT_BUCKETS = 1024;
 
     static StreamSpec stream(JsonNode n, String p) {
         if (!n.isObject()) {
             throw new ConfigException(p, "expected a mapping");
         }
-        allowOnly(n, p, Set.of("id", "dimension", "lower", "upper", "k", "window", "epsilon_per_release",
-                "budget_cap", "budget_period", "privacy_unit", "device_contribution_bound", "summaries", "stats", "ckm", "hst",
-                "public_seed", "initial_centroids", "salt_buckets"));
+        allowOnly(
+                n,
+                p,
+                Set.of(
+                        "id",
+                        "dimension",
+                        "lower",
+                        "upper",
+                        "k",
+                        "window",
+                        "epsilon_per_release",
+                        "budget_cap",
+                        "budget_period",
+                        "privacy_unit",
+                        "device_contribution_bound",
+                        "summaries",
+                        "stats",
+                        "ckm",
+                        "hst",
+                        "public_seed",
+                        "initial_centroids",
+                        "salt_buckets"));
         String id = required(n, p, "id").asText();
         if (id.isBlank() || id.contains("|")) {
             throw new ConfigException(p + ".id", "must be non-blank and must not contain '|'");
@@ -137,7 +189,9 @@ public final class ConfigLoader {
         double[] upper = vector(required(n, p, "upper"), p + ".upper", d);
         for (int j = 0; j < d; j++) {
             if (!(upper[j] > lower[j])) {
-                throw new ConfigException(p + ".upper[" + j + "]", "must be greater than lower[" + j + "] = " + lower[j]);
+                throw new ConfigException(
+                        p + ".upper[" + j + "]",
+                        "must be greater than lower[" + j + "] = " + lower[j]);
             }
         }
         int k = integer(n, p, "k", -1);
@@ -147,28 +201,36 @@ public final class ConfigLoader {
         Duration window = positive(p + ".window", duration(n, p, "window", null));
         double eps = number(n, p, "epsilon_per_release", Double.NaN);
         if (!(eps > 0) || Double.isInfinite(eps)) {
-            throw new ConfigException(p + ".epsilon_per_release", "required, must be a finite number > 0");
+            throw new ConfigException(
+                    p + ".epsilon_per_release", "required, must be a finite number > 0");
         }
         double cap = number(n, p, "budget_cap", Double.NaN);
         if (!(cap > 0) || Double.isInfinite(cap)) {
             throw new ConfigException(p + ".budget_cap", "required, must be a finite number > 0");
         }
-        Duration period = positive(p + ".budget_period", duration(n, p, "budget_period", Duration.ofDays(1)));
+        Duration period =
+                positive(p + ".budget_period", duration(n, p, "budget_period", Duration.ofDays(1)));
         if (period.toMillis() % window.toMillis() != 0) {
-            throw new ConfigException(p + ".budget_period", "must be a whole number of windows (" + window + ")");
+            throw new ConfigException(
+                    p + ".budget_period", "must be a whole number of windows (" + window + ")");
         }
         String unitText = text(n, p, "privacy_unit", "record");
-        PrivacyUnit unit = switch (unitText) {
-            case "record" -> PrivacyUnit.RECORD;
-            case "device" -> PrivacyUnit.DEVICE;
-            default -> throw new ConfigException(p + ".privacy_unit", "must be record or device, was '" + unitText + "'");
-        };
+        PrivacyUnit unit =
+                switch (unitText) {
+                    case "record" -> PrivacyUnit.RECORD;
+                    case "device" -> PrivacyUnit.DEVICE;
+                    default ->
+                            throw new ConfigException(
+                                    p + ".privacy_unit",
+                                    "must be record or device, was '" + unitText + "'");
+                };
         int c = integer(n, p, "device_contribution_bound", 1);
         if (c < 1) {
             throw new ConfigException(p + ".device_contribution_bound", "must be >= 1");
         }
         if (unit == PrivacyUnit.RECORD && n.has("device_contribution_bound") && c != 1) {
-            throw new ConfigException(p + ".device_contribution_bound", "applies only to privacy_unit: device");
+            throw new ConfigException(
+                    p + ".device_contribution_bound", "applies only to privacy_unit: device");
         }
         List<Summary> summaries = new ArrayList<>();
         JsonNode sn = n.path("summaries");
@@ -195,10 +257,19 @@ public final class ConfigLoader {
         if (stats.has("count_fraction") && !(countFraction > 0 && countFraction < 1)) {
             throw new ConfigException(p + ".stats.count_fraction", "must be in (0, 1)");
         }
-        String updateText = text(stats, p + ".stats", "update", DpClusterStatistics.Update.MEAN.wireName());
-        DpClusterStatistics.Update update = Arrays.stream(DpClusterStatistics.Update.values())
-                .filter(u -> u.wireName().equals(updateText)).findFirst().orElseThrow(() -> new ConfigException(
-                        p + ".stats.update", "must be mean or expdp-zone, was '" + updateText + "'"));
+        String updateText =
+                text(stats, p + ".stats", "update", DpClusterStatistics.Update.MEAN.wireName());
+        DpClusterStatistics.Update update =
+                Arrays.stream(DpClusterStatistics.Update.values())
+                        .filter(u -> u.wireName().equals(updateText))
+                        .findFirst()
+                        .orElseThrow(
+                                () ->
+                                        new ConfigException(
+                                                p + ".stats.update",
+                                                "must be mean or expdp-zone, was '"
+                                                        + updateText
+                                                        + "'"));
         JsonNode ck = n.path("ckm");
         allowOnly(ck, p + ".ckm", Set.of("m", "r", "law", "sigma", "count_fraction", "replicates"));
         int m = integer(ck, p + ".ckm", "m", org.dpclust.sketch.FrequencyMatrix.defaultSize(k, d));
@@ -211,9 +282,15 @@ public final class ConfigLoader {
         }
         String law = text(ck, p + ".ckm", "law", "gaussian");
         if (!law.equals("gaussian") && !law.equals("adapted-radius")) {
-            throw new ConfigException(p + ".ckm.law", "must be gaussian or adapted-radius, was '" + law + "'");
+            throw new ConfigException(
+                    p + ".ckm.law", "must be gaussian or adapted-radius, was '" + law + "'");
         }
-        double sigma = number(ck, p + ".ckm", "sigma", org.dpclust.sketch.FrequencyMatrix.defaultSigma(k, d));
+        double sigma =
+                number(
+                        ck,
+                        p + ".ckm",
+                        "sigma",
+                        org.dpclust.sketch.FrequencyMatrix.defaultSigma(k, d));
         if (!(sigma > 0) || Double.isInfinite(sigma)) {
             throw new ConfigException(p + ".ckm.sigma", "must be a finite number > 0");
         }
@@ -241,7 +318,8 @@ public final class ConfigLoader {
         if (n.has("initial_centroids")) {
             JsonNode in = n.get("initial_centroids");
             if (!in.isArray() || in.size() != k) {
-                throw new ConfigException(p + ".initial_centroids", "must be a list of k = " + k + " points");
+                throw new ConfigException(
+                        p + ".initial_centroids", "must be a list of k = " + k + " points");
             }
             init = new double[k][];
             for (int i = 0; i < k; i++) {
@@ -250,15 +328,37 @@ public final class ConfigLoader {
         }
         int salt = integer(n, p, "salt_buckets", 1);
         if (salt < 1 || salt > MAX_SALT_BUCKETS) {
-            throw new ConfigException(p + ".salt_buckets", "must be in [1, " + MAX_SALT_BUCKETS + "], was " + salt);
+            throw new ConfigException(
+                    p + ".salt_buckets", "must be in [1, " + MAX_SALT_BUCKETS + "], was " + salt);
         }
         if (salt > 1 && unit == PrivacyUnit.DEVICE) {
-            throw new ConfigException(p + ".salt_buckets", "applies only to privacy_unit: record (device "
-                    + "contribution bounding needs all of a device's records of a window in one place)");
+            throw new ConfigException(
+                    p + ".salt_buckets",
+                    "applies only to privacy_unit: record (device "
+                            + "contribution bounding needs all of a device's records of a window in one place)");
         }
-        return new StreamSpec(id, d, lower, upper, k, window, eps, cap, period, unit,
-                unit == PrivacyUnit.DEVICE ? c : 1, List.copyOf(summaries), cells, countFraction, update, ckm, universe, maxLevels, seed,
-                init, salt);
+        return new StreamSpec(
+                id,
+                d,
+                lower,
+                upper,
+                k,
+                window,
+                eps,
+                cap,
+                period,
+                unit,
+                unit == PrivacyUnit.DEVICE ? c : 1,
+                List.copyOf(summaries),
+                cells,
+                countFraction,
+                update,
+                ckm,
+                universe,
+                maxLevels,
+                seed,
+                init,
+                salt);
     }
 
     private static void allowOnly(JsonNode n, String path, Set<String> allowed) {
@@ -271,8 +371,11 @@ public final class ConfigLoader {
         for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
             String f = it.next();
             if (!allowed.contains(f)) {
-                throw new ConfigException(path.isEmpty() ? f : path + "." + f,
-                        "unknown option (known here: " + String.join(", ", new java.util.TreeSet<>(allowed)) + ")");
+                throw new ConfigException(
+                        path.isEmpty() ? f : path + "." + f,
+                        "unknown option (known here: "
+                                + String.join(", ", new java.util.TreeSet<>(allowed))
+                                + ")");
             }
         }
     }
@@ -322,14 +425,17 @@ public final class ConfigLoader {
         JsonNode v = n.path(f);
         if (v.isMissingNode() || v.isNull()) {
             if (dflt == null) {
-                throw new ConfigException(p + "." + f, "required (ISO-8601 duration such as PT10S)");
+                throw new ConfigException(
+                        p + "." + f, "required (ISO-8601 duration such as PT10S)");
             }
             return dflt;
         }
         try {
             return Duration.parse(v.asText());
         } catch (DateTimeParseException e) {
-            throw new ConfigException(p + "." + f, "not an ISO-8601 duration (e.g. PT10S, PT1M, P1D): '" + v.asText() + "'");
+            throw new ConfigException(
+                    p + "." + f,
+                    "not an ISO-8601 duration (e.g. PT10S, PT1M, P1D): '" + v.asText() + "'");
         }
     }
 

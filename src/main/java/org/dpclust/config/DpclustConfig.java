@@ -8,10 +8,11 @@ import java.util.Optional;
 
 /**
  * The whole, validated configuration of a dpclust deployment: Kafka, job settings and the public
- * per-stream specifications. The secret is not part of it (it is read from the environment or a file,
- * see {@link SecretSource}).
+ * per-stream specifications. The secret is not part of it (it is read from the environment or a
+ * file, see {@link SecretSource}).
  */
-public record DpclustConfig(KafkaSettings kafka, JobSettings job, List<StreamSpec> streams) implements Serializable {
+public record DpclustConfig(KafkaSettings kafka, JobSettings job, List<StreamSpec> streams)
+        implements Serializable {
 
     public Optional<StreamSpec> stream(String id) {
         return streams.stream().filter(s -> s.id().equals(id)).findFirst();

@@ -4,9 +4,9 @@ import java.io.Serializable;
 import java.time.Duration;
 
 /**
- * Where dpclust reads and writes. Topic names default to DESIGN.md's; the transactional-id prefix must be
- * unique per job and sink, and the transaction timeout must stay below the broker's
- * {@code transaction.max.timeout.ms} (15 min by default) or the job restarts forever.
+ * Where dpclust reads and writes. Topic names default to DESIGN.md's; the transactional-id prefix
+ * must be unique per job and sink, and the transaction timeout must stay below the broker's {@code
+ * transaction.max.timeout.ms} (15 min by default) or the job restarts forever.
  */
 public record KafkaSettings(
         String bootstrapServers,
@@ -18,7 +18,8 @@ public record KafkaSettings(
         String groupId,
         String transactionalIdPrefix,
         Duration transactionTimeout,
-        String startingOffsets) implements Serializable {
+        String startingOffsets)
+        implements Serializable {
 
     public static final String DEFAULT_INPUT = "telemetry.v1";
     public static final String DEFAULT_CENTROIDS = "dpclust.centroids.v1";
@@ -27,12 +28,30 @@ public record KafkaSettings(
     public static final String DEFAULT_DLQ = "dpclust.dlq.v1";
 
     public KafkaSettings withBootstrapServers(String servers) {
-        return new KafkaSettings(servers, inputTopic, centroidsTopic, sketchesTopic, budgetTopic, dlqTopic,
-                groupId, transactionalIdPrefix, transactionTimeout, startingOffsets);
+        return new KafkaSettings(
+                servers,
+                inputTopic,
+                centroidsTopic,
+                sketchesTopic,
+                budgetTopic,
+                dlqTopic,
+                groupId,
+                transactionalIdPrefix,
+                transactionTimeout,
+                startingOffsets);
     }
 
     public KafkaSettings withTransactionalIdPrefix(String prefix) {
-        return new KafkaSettings(bootstrapServers, inputTopic, centroidsTopic, sketchesTopic, budgetTopic, dlqTopic,
-                groupId, prefix, transactionTimeout, startingOffsets);
+        return new KafkaSettings(
+                bootstrapServers,
+                inputTopic,
+                centroidsTopic,
+                sketchesTopic,
+                budgetTopic,
+                dlqTopic,
+                groupId,
+                prefix,
+                transactionTimeout,
+                startingOffsets);
     }
 }

@@ -7,8 +7,9 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * Named implementations selected by a command-line option (batch algorithms, experiments). Names are
- * unique; an unknown name is an error that names the option and lists the known names. Thread-safe.
+ * Named implementations selected by a command-line option (batch algorithms, experiments). Names
+ * are unique; an unknown name is an error that names the option and lists the known names.
+ * Thread-safe.
  *
  * @param <T> what is registered
  */
@@ -19,7 +20,7 @@ public final class NamedRegistry<T> {
     private final Map<String, T> byName = new LinkedHashMap<>();
 
     /**
-     * @param kind   what is registered, for messages (e.g. "algorithm")
+     * @param kind what is registered, for messages (e.g. "algorithm")
      * @param option the option or argument that selects by name (e.g. "--algorithm")
      */
     public NamedRegistry(String kind, String option, Function<T, String> nameOf) {
@@ -40,8 +41,14 @@ public final class NamedRegistry<T> {
     public synchronized T get(String name) {
         T item = byName.get(name);
         if (item == null) {
-            throw new IllegalArgumentException(option + ": unknown " + kind + " '" + name + "'; known: "
-                    + String.join(", ", byName.keySet()));
+            throw new IllegalArgumentException(
+                    option
+                            + ": unknown "
+                            + kind
+                            + " '"
+                            + name
+                            + "'; known: "
+                            + String.join(", ", byName.keySet()));
         }
         return item;
     }

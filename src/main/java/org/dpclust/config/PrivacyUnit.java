@@ -1,11 +1,12 @@
 package org.dpclust.config;
 
 /**
- * The unit whose presence or absence the guarantee hides (DESIGN.md, privacy model).
- * RECORD: one telemetry record; DEVICE: one device, of which at most {@code c} records per window count.
+ * The unit whose presence or absence the guarantee hides (DESIGN.md, privacy model). RECORD: one
+ * telemetry record; DEVICE: one device, of which at most {@code c} records per window count.
  */
 public enum PrivacyUnit {
-    RECORD, DEVICE;
+    RECORD,
+    DEVICE;
 
     public String wireName() {
         return name().toLowerCase(java.util.Locale.ROOT);

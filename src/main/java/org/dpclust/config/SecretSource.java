@@ -8,8 +8,9 @@ import org.dpclust.privacy.PrivacySecret;
 
 /**
  * Where the HMAC secret keying all privacy randomness comes from: {@code --secret-file} or the
- * environment variable {@value #ENV} (hex, at least 32 hex digits). The secret is operator-side: whoever
- * holds it can recompute the noise of every release. It is never logged or written to Kafka.
+ * environment variable {@value #ENV} (hex, at least 32 hex digits). The secret is operator-side:
+ * whoever holds it can recompute the noise of every release. It is never logged or written to
+ * Kafka.
  */
 public final class SecretSource {
     public static final String ENV = "DPCLUST_SECRET";
@@ -21,12 +22,14 @@ public final class SecretSource {
             try {
                 return parse("--secret-file " + secretFile, Files.readString(secretFile).trim());
             } catch (IOException e) {
-                throw new UncheckedIOException("cannot read --secret-file " + secretFile + ": " + e.getMessage(), e);
+                throw new UncheckedIOException(
+                        "cannot read --secret-file " + secretFile + ": " + e.getMessage(), e);
             }
         }
         String env = System.getenv(ENV);
         if (env == null || env.isBlank()) {
-            throw new ConfigException(ENV, "no secret: set " + ENV + " (hex, >= 32 digits) or pass --secret-file");
+            throw new ConfigException(
+                    ENV, "no secret: set " + ENV + " (hex, >= 32 digits) or pass --secret-file");
         }
         return parse(ENV, env.trim());
     }

@@ -23,15 +23,15 @@ import org.dpclust.io.TopicReader;
 
 /**
  * The live view behind {@code dpclust dashboard}: a small HTTP server on 127.0.0.1 (the JDK's
- * {@code com.sun.net.httpserver}) plus one background thread that follows the centroids and budget topics
- * as a {@code read_committed} consumer, from the beginning, into a {@link DashboardState}.
+ * {@code com.sun.net.httpserver}) plus one background thread that follows the centroids and budget
+ * topics as a {@code read_committed} consumer, from the beginning, into a {@link DashboardState}.
  *
- * <p>Serves {@code /} (one self-contained HTML page: inline script and style, no external resources) and
- * {@code /api/state} (the state as JSON, snake_case). Only published-side topics are read: centroid releases
- * and budget events, never the input topic or the dead-letter queue. The follower waits for the topics to
- * exist (it never creates them: a consumer's metadata request could auto-create the budget topic without
- * compaction) and skips undecodable records, counting them. {@link #start} binds and starts;
- * {@link #close} stops both.
+ * <p>Serves {@code /} (one self-contained HTML page: inline script and style, no external
+ * resources) and {@code /api/state} (the state as JSON, snake_case). Only published-side topics are
+ * read: centroid releases and budget events, never the input topic or the dead-letter queue. The
+ * follower waits for the topics to exist (it never creates them: a consumer's metadata request
+ * could auto-create the budget topic without compaction) and skips undecodable records, counting
+ * them. {@link #start} binds and starts; {@link #close} stops both.
  */
 public final class DashboardServer implements AutoCloseable {
     private static final String PAGE_RESOURCE = "dashboard.html";
@@ -46,8 +46,11 @@ public final class DashboardServer implements AutoCloseable {
     private HttpServer http;
     private Thread follower;
 
-    /** @param port the port to bind on 127.0.0.1; 0 for a free one (see {@link #port()}) */
-    public DashboardServer(String bootstrapServers, String centroidsTopic, String budgetTopic, int port) {
+    /**
+     * @param port the port to bind on 127.0.0.1; 0 for a free one (see {@link #port()})
+     */
+    public DashboardServer(
+            String bootstrapServers, String centroidsTopic, String budgetTopic, int port) {
         this.bootstrapServers = bootstrapServers;
         this.centroidsTopic = centroidsTopic;
         this.budgetTopic = budgetTopic;
@@ -63,21 +66,33 @@ public final class DashboardServer implements AutoCloseable {
             }
             page = in.readAllBytes();
         }
-        http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), requestedPort), 0);
-        http.createContext("/", ex -> {
-            if (!ex.getRequestURI().getPath().equals("/")) {
-                send(ex, 404, "text/plain; charset=utf-8", "not found\n".getBytes(StandardCharsets.UTF_8));
-            } else {
-                send(ex, 200, "text/html; charset=utf-8", page);
-            }
-        });
-        http.createContext("/api/state", ex -> send(ex, 200, "application/json",
-                json.writeValueAsBytes(state.snapshot())));
-        http.setExecutor(Executors.newFixedThreadPool(2, r -> {
-            Thread t = new Thread(r, "dashboard-http");
-            t.setDaemon(true);
-            return t;
-        }));
+        http =
+                HttpServer.create(
+                        new InetSocketAddress(InetAddress.getLoopbackAddress(), requestedPort), 0);
+        http.createContext(
+                "/",
+                ex -> {
+                    if (!ex.getRequestURI().getPath().equals("/")) {
+                        send(
+                                ex,
+                                404,
+                                "text/plain; charset=utf-8",
+                                "not found\n".getBytes(StandardCharsets.UTF_8));
+                    } else {
+                        send(ex, 200, "text/html; charset=utf-8", page);
+                    }
+                });
+        http.createContext(
+                "/api/state",
+                ex -> send(ex, 200, "application/json", json.writeValueAsBytes(state.snapshot())));
+        http.setExecutor(
+                Executors.newFixedThreadPool(
+                        2,
+                        r -> {
+                            Thread t = new Thread(r, "dashboard-http");
+                            t.setDaemon(true);
+                            return t;
+                        }));
         running = true;
         follower = new Thread(this::follow, "dashboard-follower");
         follower.setDaemon(true);
@@ -101,7 +116,8 @@ public final class DashboardServer implements AutoCloseable {
         return state;
     }
 
-    private static void send(HttpExchange ex, int status, String type, byte[] body) throws IOException {
+    private static void send(HttpExchange ex, int status, String type, byte[] body)
+            throws IOException {
         ex.getResponseHeaders().set("Content-Type", type);
         ex.getResponseHeaders().set("Cache-Control", "no-store");
         ex.sendResponseHeaders(status, body.length);
@@ -119,20 +135,24 @@ public final class DashboardServer implements AutoCloseable {
                 try (TopicReader releases = new TopicReader(bootstrapServers, centroidsTopic);
                         TopicReader events = new TopicReader(bootstrapServers, budgetTopic)) {
                     while (running) {
-                        releases.poll(Duration.ofMillis(200), r -> {
-                            try {
-                                state.add(centroids.decode(r.value()));
-                            } catch (IOException e) {
-                                state.skipped();
-                            }
-                        });
-                        events.poll(Duration.ofMillis(200), r -> {
-                            try {
-                                state.add(budget.decode(r.value()));
-                            } catch (IOException e) {
-                                state.skipped();
-                            }
-                        });
+                        releases.poll(
+                                Duration.ofMillis(200),
+                                r -> {
+                                    try {
+                                        state.add(centroids.decode(r.value()));
+                                    } catch (IOException e) {
+                                        state.skipped();
+                                    }
+                                });
+                        events.poll(
+                                Duration.ofMillis(200),
+                                r -> {
+                                    try {
+                                        state.add(budget.decode(r.value()));
+                                    } catch (IOException e) {
+                                        state.skipped();
+                                    }
+                                });
                     }
                 }
             } catch (RuntimeException e) {
@@ -140,7 +160,8 @@ public final class DashboardServer implements AutoCloseable {
                     return;
                 }
                 Throwable cause = e.getCause() != null ? e.getCause() : e;
-                System.err.println("dpclust dashboard: " + e.getMessage() + " (" + cause + "); retrying");
+                System.err.println(
+                        "dpclust dashboard: " + e.getMessage() + " (" + cause + "); retrying");
                 pause(2000);
             }
         }
@@ -161,14 +182,17 @@ public final class DashboardServer implements AutoCloseable {
                     return;
                 }
                 if (!told) {
-                    System.err.printf("dpclust dashboard: waiting for topics %s and %s on %s%n", centroidsTopic,
-                            budgetTopic, bootstrapServers);
+                    System.err.printf(
+                            "dpclust dashboard: waiting for topics %s and %s on %s%n",
+                            centroidsTopic, budgetTopic, bootstrapServers);
                     told = true;
                 }
                 pause(1000);
             }
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-            throw new IllegalStateException("cannot list topics on " + bootstrapServers + ": " + e.getMessage(), e);
+        } catch (java.util.concurrent.ExecutionException
+                | java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException(
+                    "cannot list topics on " + bootstrapServers + ": " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
@@ -194,7 +218,8 @@ public final class DashboardServer implements AutoCloseable {
             ((java.util.concurrent.ExecutorService) http.getExecutor()).shutdownNow();
         }
         if (follower != null) {
-            follower.interrupt(); // ends a blocked metadata wait; the follower exits once it sees !running
+            follower.interrupt(); // ends a blocked metadata wait; the follower exits once it sees
+            // !running
             try {
                 follower.join(5000);
             } catch (InterruptedException e) {

@@ -10,13 +10,15 @@ import org.dpclust.avro.CentroidRelease;
 import org.dpclust.cli.AvroJson;
 
 /**
- * What the dashboard shows, built only from published-side records: {@link CentroidRelease}s from the
- * centroids topic and {@link BudgetStatus} events from the budget topic (never the input or the DLQ).
+ * What the dashboard shows, built only from published-side records: {@link CentroidRelease}s from
+ * the centroids topic and {@link BudgetStatus} events from the budget topic (never the input or the
+ * DLQ).
  *
- * <p>Per stream, releases are kept in window order, one per (window start, window end, algorithm): a replayed
- * window encodes byte-identically, so a later copy replaces an earlier one. Budget events are kept per
- * (kind, window start, algorithm), latest wins, as the compacted budget topic would keep them. {@link #snapshot}
- * returns a JSON-ready map with the schemas' snake_case field names. Thread-safe.
+ * <p>Per stream, releases are kept in window order, one per (window start, window end, algorithm):
+ * a replayed window encodes byte-identically, so a later copy replaces an earlier one. Budget
+ * events are kept per (kind, window start, algorithm), latest wins, as the compacted budget topic
+ * would keep them. {@link #snapshot} returns a JSON-ready map with the schemas' snake_case field
+ * names. Thread-safe.
  */
 public final class DashboardState {
     private final Map<String, Map<String, Map<String, Object>>> releases = new TreeMap<>();
@@ -26,7 +28,12 @@ public final class DashboardState {
 
     public synchronized void add(CentroidRelease r) {
         recordsRead++;
-        String key = r.getWindowStart().toEpochMilli() + "|" + r.getWindowEnd().toEpochMilli() + "|" + r.getAlgorithm();
+        String key =
+                r.getWindowStart().toEpochMilli()
+                        + "|"
+                        + r.getWindowEnd().toEpochMilli()
+                        + "|"
+                        + r.getAlgorithm();
         releases.computeIfAbsent(r.getStreamId(), s -> new TreeMap<>(DashboardState::byWindow))
                 .put(key, AvroJson.toMap(r));
     }
@@ -50,8 +57,8 @@ public final class DashboardState {
     }
 
     /**
-     * {@code {records_read (decoded or not), undecodable, streams: [{stream_id, dimension, releases: [...], budget_events:
-     * [...]}]}}, streams by id, releases and events by window.
+     * {@code {records_read (decoded or not), undecodable, streams: [{stream_id, dimension,
+     * releases: [...], budget_events: [...]}]}}, streams by id, releases and events by window.
      */
     public synchronized Map<String, Object> snapshot() {
         TreeMap<String, Object> ids = new TreeMap<>();
@@ -60,9 +67,14 @@ public final class DashboardState {
         List<Map<String, Object>> streams = new ArrayList<>();
         for (String id : ids.keySet()) {
             Map<String, Object> s = new LinkedHashMap<>();
-            List<Map<String, Object>> rel = new ArrayList<>(releases.getOrDefault(id, Map.of()).values());
+            List<Map<String, Object>> rel =
+                    new ArrayList<>(releases.getOrDefault(id, Map.of()).values());
             s.put("stream_id", id);
-            s.put("dimension", rel.isEmpty() ? null : ((List<?>) rel.get(rel.size() - 1).get("domain_lower")).size());
+            s.put(
+                    "dimension",
+                    rel.isEmpty()
+                            ? null
+                            : ((List<?>) rel.get(rel.size() - 1).get("domain_lower")).size());
             s.put("releases", rel);
             s.put("budget_events", new ArrayList<>(budget.getOrDefault(id, Map.of()).values()));
             streams.add(s);
@@ -74,7 +86,9 @@ public final class DashboardState {
         return out;
     }
 
-    /** Keys start with the window start in epoch millis: order numerically by it, then by the rest. */
+    /**
+     * Keys start with the window start in epoch millis: order numerically by it, then by the rest.
+     */
     private static int byWindow(String a, String b) {
         long wa = Long.parseLong(a.substring(0, a.indexOf('|')));
         long wb = Long.parseLong(b.substring(0, b.indexOf('|')));

@@ -7,12 +7,12 @@ import java.util.Map;
  * Clustering quality measures (ALGORITHMS.md §2.5). All methods are pure functions of their
  * arguments and never modify them.
  *
- * <p>Contract: point and centroid arrays are rectangular with equal dimension; centroid arrays
- * are non-empty; partitions ({@code int[]} labels, arbitrary integer values) compared with each
- * other have equal length. Nearest-centroid ties go to the lowest index. Partition measures
- * follow Manning, Raghavan, Schütze, <i>Introduction to Information Retrieval</i> (2008), §16.3
- * (purity, NMI with arithmetic-mean normalisation, Rand index) and Hubert &amp; Arabie (1985)
- * (adjusted Rand index). Degenerate cases are documented per method.
+ * <p>Contract: point and centroid arrays are rectangular with equal dimension; centroid arrays are
+ * non-empty; partitions ({@code int[]} labels, arbitrary integer values) compared with each other
+ * have equal length. Nearest-centroid ties go to the lowest index. Partition measures follow
+ * Manning, Raghavan, Schütze, <i>Introduction to Information Retrieval</i> (2008), §16.3 (purity,
+ * NMI with arithmetic-mean normalisation, Rand index) and Hubert &amp; Arabie (1985) (adjusted Rand
+ * index). Degenerate cases are documented per method.
  */
 public final class ClusteringMetrics {
 
@@ -36,7 +36,8 @@ public final class ClusteringMetrics {
      */
     public static double relativeSse(double sse, double referenceSse) {
         if (!(sse >= 0) || !(referenceSse >= 0)) {
-            throw new IllegalArgumentException("SSE values must be >= 0, got " + sse + " / " + referenceSse);
+            throw new IllegalArgumentException(
+                    "SSE values must be >= 0, got " + sse + " / " + referenceSse);
         }
         if (referenceSse == 0.0) {
             return sse == 0.0 ? 1.0 : Double.POSITIVE_INFINITY;
@@ -73,8 +74,8 @@ public final class ClusteringMetrics {
 
     /**
      * Normalised mutual information {@code I(A;B) / ((H(A) + H(B)) / 2)} (MRS eq. 16.2), in [0, 1].
-     * When both partitions are a single block (both entropies 0) the partitions are identical
-     * and the result is 1.
+     * When both partitions are a single block (both entropies 0) the partitions are identical and
+     * the result is 1.
      */
     public static double nmi(int[] a, int[] b) {
         Contingency t = new Contingency(a, b);
@@ -117,11 +118,11 @@ public final class ClusteringMetrics {
     }
 
     /**
-     * Adjusted Rand index of Hubert &amp; Arabie (1985):
-     * {@code (Σ C(n_ij,2) − E) / (½(Σ C(a_i,2) + Σ C(b_j,2)) − E)} with
-     * {@code E = Σ C(a_i,2) Σ C(b_j,2) / C(n,2)}. 1 for identical partitions, about 0 for
-     * independent ones, may be negative. When the denominator is 0 (both partitions trivial in
-     * the same way, e.g. both a single block or both all singletons) the result is 1.
+     * Adjusted Rand index of Hubert &amp; Arabie (1985): {@code (Σ C(n_ij,2) − E) / (½(Σ C(a_i,2) +
+     * Σ C(b_j,2)) − E)} with {@code E = Σ C(a_i,2) Σ C(b_j,2) / C(n,2)}. 1 for identical
+     * partitions, about 0 for independent ones, may be negative. When the denominator is 0 (both
+     * partitions trivial in the same way, e.g. both a single block or both all singletons) the
+     * result is 1.
      */
     public static double adjustedRandIndex(int[] a, int[] b) {
         Contingency t = new Contingency(a, b);
@@ -138,8 +139,8 @@ public final class ClusteringMetrics {
     }
 
     /**
-     * Purity {@code (1/N) Σ_k max_j |ω_k ∩ c_j|} (MRS eq. 16.1) of {@code clusters} with respect
-     * to the ground-truth {@code classes}, in (0, 1].
+     * Purity {@code (1/N) Σ_k max_j |ω_k ∩ c_j|} (MRS eq. 16.1) of {@code clusters} with respect to
+     * the ground-truth {@code classes}, in (0, 1].
      */
     public static double purity(int[] clusters, int[] classes) {
         Contingency t = new Contingency(clusters, classes);
@@ -158,18 +159,21 @@ public final class ClusteringMetrics {
     }
 
     /**
-     * Average perturbation (Nguyen et al. PAKDD 2016, ALGORITHMS.md §2.5):
-     * {@code (1/K) Σ_k ‖m_k − m̃_π(k)‖₁ / ‖m_k‖₁}, where π is the one-to-one matching of released
-     * to original centroids that minimises this sum (exact, via {@link MinCostMatching}).
+     * Average perturbation (Nguyen et al. PAKDD 2016, ALGORITHMS.md §2.5): {@code (1/K) Σ_k ‖m_k −
+     * m̃_π(k)‖₁ / ‖m_k‖₁}, where π is the one-to-one matching of released to original centroids
+     * that minimises this sum (exact, via {@link MinCostMatching}).
      *
-     * @throws IllegalArgumentException if the counts or dimensions differ, or an original
-     *     centroid has ‖m_k‖₁ = 0 (the ratio is undefined)
+     * @throws IllegalArgumentException if the counts or dimensions differ, or an original centroid
+     *     has ‖m_k‖₁ = 0 (the ratio is undefined)
      */
     public static double averagePerturbation(double[][] original, double[][] released) {
         int k = original.length;
         if (k == 0 || released.length != k) {
-            throw new IllegalArgumentException("need the same positive number of original and released centroids, got "
-                    + k + " and " + released.length);
+            throw new IllegalArgumentException(
+                    "need the same positive number of original and released centroids, got "
+                            + k
+                            + " and "
+                            + released.length);
         }
         double[][] cost = new double[k][k];
         for (int i = 0; i < k; i++) {
@@ -178,7 +182,8 @@ public final class ClusteringMetrics {
                 norm += Math.abs(x);
             }
             if (norm == 0.0) {
-                throw new IllegalArgumentException("original centroid " + i + " has L1 norm 0; perturbation ratio undefined");
+                throw new IllegalArgumentException(
+                        "original centroid " + i + " has L1 norm 0; perturbation ratio undefined");
             }
             for (int j = 0; j < k; j++) {
                 checkDimension(original[i], released[j]);
@@ -237,17 +242,20 @@ public final class ClusteringMetrics {
         int d = centroids[0].length;
         for (double[] c : centroids) {
             if (c.length != d) {
-                throw new IllegalArgumentException("centroids have mixed dimensions " + d + " and " + c.length);
+                throw new IllegalArgumentException(
+                        "centroids have mixed dimensions " + d + " and " + c.length);
             }
         }
         if (points.length > 0 && points[0].length != d) {
-            throw new IllegalArgumentException("points have dimension " + points[0].length + ", centroids " + d);
+            throw new IllegalArgumentException(
+                    "points have dimension " + points[0].length + ", centroids " + d);
         }
     }
 
     private static void checkDimension(double[] a, double[] b) {
         if (a.length != b.length) {
-            throw new IllegalArgumentException("dimension mismatch: " + a.length + " vs " + b.length);
+            throw new IllegalArgumentException(
+                    "dimension mismatch: " + a.length + " vs " + b.length);
         }
     }
 
@@ -277,7 +285,8 @@ public final class ClusteringMetrics {
 
         Contingency(int[] a, int[] b) {
             if (a.length != b.length) {
-                throw new IllegalArgumentException("partitions have different lengths " + a.length + " and " + b.length);
+                throw new IllegalArgumentException(
+                        "partitions have different lengths " + a.length + " and " + b.length);
             }
             int[] ia = compact(a);
             int[] ib = compact(b);

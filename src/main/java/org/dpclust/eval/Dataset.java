@@ -10,12 +10,12 @@ import java.util.SplittableRandom;
  * An in-memory clustering data set: {@code size()} points of equal dimension, optional integer
  * ground-truth labels (one per point) and the {@link DomainScaling} that produced the coordinates.
  *
- * <p>Contract: {@code points} is rectangular (every row has the same length, at least
- * 1; zero rows are allowed), {@code labels} is {@code null} or has one entry per point, and
- * {@code scaling} is never {@code null}. For speed on large data sets the arrays are
- * <em>shared, not copied</em>: callers must treat them as read-only. Operations that derive a new
- * data set ({@link #subsample}, {@link #shuffled}, {@link #windows}) share the row arrays too
- * and keep name suffixes that say what was done.
+ * <p>Contract: {@code points} is rectangular (every row has the same length, at least 1; zero rows
+ * are allowed), {@code labels} is {@code null} or has one entry per point, and {@code scaling} is
+ * never {@code null}. For speed on large data sets the arrays are <em>shared, not copied</em>:
+ * callers must treat them as read-only. Operations that derive a new data set ({@link #subsample},
+ * {@link #shuffled}, {@link #windows}) share the row arrays too and keep name suffixes that say
+ * what was done.
  */
 public record Dataset(String name, double[][] points, int[] labels, DomainScaling scaling) {
 
@@ -31,15 +31,27 @@ public record Dataset(String name, double[][] points, int[] labels, DomainScalin
             }
             for (int i = 0; i < points.length; i++) {
                 if (points[i] == null || points[i].length != d) {
-                    throw new IllegalArgumentException("dataset " + name + ": row " + i
-                            + " has dimension " + (points[i] == null ? "null" : points[i].length)
-                            + ", expected " + d);
+                    throw new IllegalArgumentException(
+                            "dataset "
+                                    + name
+                                    + ": row "
+                                    + i
+                                    + " has dimension "
+                                    + (points[i] == null ? "null" : points[i].length)
+                                    + ", expected "
+                                    + d);
                 }
             }
         }
         if (labels != null && labels.length != points.length) {
-            throw new IllegalArgumentException("dataset " + name + ": " + labels.length
-                    + " labels for " + points.length + " points");
+            throw new IllegalArgumentException(
+                    "dataset "
+                            + name
+                            + ": "
+                            + labels.length
+                            + " labels for "
+                            + points.length
+                            + " points");
         }
     }
 
@@ -117,10 +129,12 @@ public record Dataset(String name, double[][] points, int[] labels, DomainScalin
         List<Dataset> result = new ArrayList<>();
         for (int start = 0, w = 0; start < size(); start += windowSize, w++) {
             int end = Math.min(size(), start + windowSize);
-            result.add(new Dataset(name + "[window " + w + "]",
-                    Arrays.copyOfRange(points, start, end),
-                    labels == null ? null : Arrays.copyOfRange(labels, start, end),
-                    scaling));
+            result.add(
+                    new Dataset(
+                            name + "[window " + w + "]",
+                            Arrays.copyOfRange(points, start, end),
+                            labels == null ? null : Arrays.copyOfRange(labels, start, end),
+                            scaling));
         }
         return result;
     }

@@ -15,17 +15,17 @@ import java.util.List;
  * Loads the project's CSV data sets (format of {@code ../shared/datasets/README.md}).
  *
  * <p>Contract of {@link #loadCsv}: the first line is a header of column names; a column named
- * {@code label} (case-insensitive, at most one) holds integer class ids and every other column is
- * a numeric coordinate. Every further non-blank line must have exactly as many comma-separated
- * fields as the header. Blank lines are skipped. Any violation raises an
- * {@link IllegalArgumentException} naming the file, the 1-based line and the 1-based column. The
- * returned data set is named after the file without {@code .csv} and has
- * {@link DomainScaling#none()}.
+ * {@code label} (case-insensitive, at most one) holds integer class ids and every other column is a
+ * numeric coordinate. Every further non-blank line must have exactly as many comma-separated fields
+ * as the header. Blank lines are skipped. Any violation raises an {@link IllegalArgumentException}
+ * naming the file, the 1-based line and the 1-based column. The returned data set is named after
+ * the file without {@code .csv} and has {@link DomainScaling#none()}.
  */
 public final class DatasetLoader {
 
     /** System property that overrides the location of the shared data sets. */
     public static final String DATASETS_PROPERTY = "dpclust.datasets";
+
     /** Environment variable that overrides the location (the system property wins). */
     public static final String DATASETS_ENV = "DPCLUST_DATASETS";
 
@@ -37,7 +37,8 @@ public final class DatasetLoader {
         try (BufferedReader in = Files.newBufferedReader(csv, StandardCharsets.UTF_8)) {
             String header = in.readLine();
             if (header == null) {
-                throw new IllegalArgumentException(file + ": line 1: empty file, expected a header x1..xd[,label]");
+                throw new IllegalArgumentException(
+                        file + ": line 1: empty file, expected a header x1..xd[,label]");
             }
             if (header.startsWith("\uFEFF")) {
                 header = header.substring(1);
@@ -47,12 +48,18 @@ public final class DatasetLoader {
             for (int c = 0; c < names.length; c++) {
                 String n = names[c].trim();
                 if (n.isEmpty()) {
-                    throw new IllegalArgumentException(file + ": line 1, column " + (c + 1) + ": empty column name");
+                    throw new IllegalArgumentException(
+                            file + ": line 1, column " + (c + 1) + ": empty column name");
                 }
                 if (n.equalsIgnoreCase("label")) {
                     if (labelColumn >= 0) {
-                        throw new IllegalArgumentException(file + ": line 1, column " + (c + 1)
-                                + ": second 'label' column (first is column " + (labelColumn + 1) + ")");
+                        throw new IllegalArgumentException(
+                                file
+                                        + ": line 1, column "
+                                        + (c + 1)
+                                        + ": second 'label' column (first is column "
+                                        + (labelColumn + 1)
+                                        + ")");
                     }
                     labelColumn = c;
                 }
@@ -60,7 +67,8 @@ public final class DatasetLoader {
             int columns = names.length;
             int d = labelColumn >= 0 ? columns - 1 : columns;
             if (d == 0) {
-                throw new IllegalArgumentException(file + ": line 1: no coordinate columns in header '" + header + "'");
+                throw new IllegalArgumentException(
+                        file + ": line 1: no coordinate columns in header '" + header + "'");
             }
             List<double[]> points = new ArrayList<>();
             IntList labels = labelColumn >= 0 ? new IntList() : null;
@@ -78,13 +86,31 @@ public final class DatasetLoader {
                     int end = line.indexOf(',', start);
                     if (end < 0) {
                         if (c != columns - 1) {
-                            throw new IllegalArgumentException(file + ": line " + lineNo + ", column " + (c + 2)
-                                    + ": missing field, expected " + columns + " fields (" + header + ")");
+                            throw new IllegalArgumentException(
+                                    file
+                                            + ": line "
+                                            + lineNo
+                                            + ", column "
+                                            + (c + 2)
+                                            + ": missing field, expected "
+                                            + columns
+                                            + " fields ("
+                                            + header
+                                            + ")");
                         }
                         end = line.length();
                     } else if (c == columns - 1) {
-                        throw new IllegalArgumentException(file + ": line " + lineNo + ", column " + (columns + 1)
-                                + ": extra field, expected " + columns + " fields (" + header + ")");
+                        throw new IllegalArgumentException(
+                                file
+                                        + ": line "
+                                        + lineNo
+                                        + ", column "
+                                        + (columns + 1)
+                                        + ": extra field, expected "
+                                        + columns
+                                        + " fields ("
+                                        + header
+                                        + ")");
                     }
                     String field = line.substring(start, end).trim();
                     if (c == labelColumn) {
@@ -97,11 +123,18 @@ public final class DatasetLoader {
                 points.add(p);
             }
             String fileName = csv.getFileName().toString();
-            String name = fileName.endsWith(".csv") ? fileName.substring(0, fileName.length() - 4) : fileName;
-            return new Dataset(name, points.toArray(new double[0][]),
-                    labels == null ? null : labels.toArray(), DomainScaling.none());
+            String name =
+                    fileName.endsWith(".csv")
+                            ? fileName.substring(0, fileName.length() - 4)
+                            : fileName;
+            return new Dataset(
+                    name,
+                    points.toArray(new double[0][]),
+                    labels == null ? null : labels.toArray(),
+                    DomainScaling.none());
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read data set " + file + ": " + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    "cannot read data set " + file + ": " + e.getMessage(), e);
         }
     }
 
@@ -123,14 +156,23 @@ public final class DatasetLoader {
             source = "environment variable " + DATASETS_ENV;
             if (value == null || value.isBlank()) {
                 value = "../shared/datasets";
-                source = "default ../shared/datasets relative to the working directory "
-                        + Paths.get("").toAbsolutePath();
+                source =
+                        "default ../shared/datasets relative to the working directory "
+                                + Paths.get("").toAbsolutePath();
             }
         }
         Path dir = Paths.get(value).toAbsolutePath().normalize();
         if (!Files.isDirectory(dir)) {
-            throw new IllegalStateException("data set directory " + dir + " (from " + source
-                    + ") does not exist; set -D" + DATASETS_PROPERTY + "=DIR or " + DATASETS_ENV + "=DIR");
+            throw new IllegalStateException(
+                    "data set directory "
+                            + dir
+                            + " (from "
+                            + source
+                            + ") does not exist; set -D"
+                            + DATASETS_PROPERTY
+                            + "=DIR or "
+                            + DATASETS_ENV
+                            + "=DIR");
         }
         return dir;
     }
@@ -149,16 +191,35 @@ public final class DatasetLoader {
         } catch (NumberFormatException e) {
             // reported below with file, line and column
         }
-        throw new IllegalArgumentException(file + ": line " + line + ", column " + (column + 1)
-                + " (" + name.trim() + "): '" + field + "' is not a finite number");
+        throw new IllegalArgumentException(
+                file
+                        + ": line "
+                        + line
+                        + ", column "
+                        + (column + 1)
+                        + " ("
+                        + name.trim()
+                        + "): '"
+                        + field
+                        + "' is not a finite number");
     }
 
     private static int parseLabel(String field, String file, int line, int column, String name) {
         try {
             return Integer.parseInt(field);
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(file + ": line " + line + ", column " + (column + 1)
-                    + " (" + name.trim() + "): '" + field + "' is not an integer label", e);
+            throw new IllegalArgumentException(
+                    file
+                            + ": line "
+                            + line
+                            + ", column "
+                            + (column + 1)
+                            + " ("
+                            + name.trim()
+                            + "): '"
+                            + field
+                            + "' is not an integer label",
+                    e);
         }
     }
 

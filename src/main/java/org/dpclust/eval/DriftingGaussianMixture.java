@@ -3,9 +3,9 @@ package org.dpclust.eval;
 import java.util.SplittableRandom;
 
 /**
- * Synthetic telemetry for the demo, tests and evaluations: a mixture of k isotropic Gaussians in a box
- * whose centres drift along circles as windows pass. Everything is public randomness from a seed; the true
- * centres of every window are known, so releases can be compared with them.
+ * Synthetic telemetry for the demo, tests and evaluations: a mixture of k isotropic Gaussians in a
+ * box whose centres drift along circles as windows pass. Everything is public randomness from a
+ * seed; the true centres of every window are known, so releases can be compared with them.
  */
 public final class DriftingGaussianMixture {
     private final double[] lower;
@@ -18,10 +18,11 @@ public final class DriftingGaussianMixture {
     private final long seed;
 
     /**
-     * @param sigma           standard deviation as a fraction of the box width
-     * @param driftPerWindow  angle (radians) each centre moves along its circle per window
+     * @param sigma standard deviation as a fraction of the box width
+     * @param driftPerWindow angle (radians) each centre moves along its circle per window
      */
-    public DriftingGaussianMixture(double[] lower, double[] upper, int k, double sigma, double driftPerWindow, long seed) {
+    public DriftingGaussianMixture(
+            double[] lower, double[] upper, int k, double sigma, double driftPerWindow, long seed) {
         this.lower = lower.clone();
         this.upper = upper.clone();
         this.k = k;
@@ -67,9 +68,13 @@ public final class DriftingGaussianMixture {
         return c;
     }
 
-    /** {@code n} points of window {@code w} (row i belongs to component i % k), reproducible from the seed. */
+    /**
+     * {@code n} points of window {@code w} (row i belongs to component i % k), reproducible from
+     * the seed.
+     */
     public double[][] sample(int window, int n) {
-        SplittableRandom rng = new SplittableRandom(seed * 31 + window); // public randomness (not privacy noise)
+        SplittableRandom rng =
+                new SplittableRandom(seed * 31 + window); // public randomness (not privacy noise)
         double[][] c = centers(window);
         int d = lower.length;
         double[][] x = new double[n][d];

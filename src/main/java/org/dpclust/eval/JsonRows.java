@@ -15,9 +15,9 @@ import java.util.regex.Pattern;
  *
  * <p>Contract: every key must be snake_case ({@code [a-z][a-z0-9]*(_[a-z0-9]+)*}), otherwise an
  * {@link IllegalArgumentException} is thrown before anything is printed. Values are serialised by
- * Jackson (numbers, strings, booleans, null, arrays, maps, records); non-finite doubles are
- * written as the strings {@code "NaN"}, {@code "Infinity"}, {@code "-Infinity"}. Each row is
- * printed with a single {@code println} and flushed.
+ * Jackson (numbers, strings, booleans, null, arrays, maps, records); non-finite doubles are written
+ * as the strings {@code "NaN"}, {@code "Infinity"}, {@code "-Infinity"}. Each row is printed with a
+ * single {@code println} and flushed.
  */
 public final class JsonRows {
 
@@ -43,7 +43,9 @@ public final class JsonRows {
         row.print();
     }
 
-    /** One row under construction; keys keep insertion order (a repeated key keeps its first place). */
+    /**
+     * One row under construction; keys keep insertion order (a repeated key keeps its first place).
+     */
     public final class Row {
         private final ObjectNode node = MAPPER.createObjectNode();
 

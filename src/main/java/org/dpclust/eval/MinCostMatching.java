@@ -3,13 +3,13 @@ package org.dpclust.eval;
 import java.util.Arrays;
 
 /**
- * Minimum-cost perfect matching of a square cost matrix (the Hungarian algorithm with
- * potentials, O(K³)), used to pair released centroids with original ones.
+ * Minimum-cost perfect matching of a square cost matrix (the Hungarian algorithm with potentials,
+ * O(K³)), used to pair released centroids with original ones.
  *
- * <p>Contract: {@link #solve} takes a K×K matrix of finite costs (K ≥ 0) and returns
- * {@code match} with {@code match[row] = column}, a permutation minimising
- * {@code Σ cost[row][match[row]]}. Ties are broken deterministically. Exact for any K; intended
- * for the small K of clustering (hundreds at most).
+ * <p>Contract: {@link #solve} takes a K×K matrix of finite costs (K ≥ 0) and returns {@code match}
+ * with {@code match[row] = column}, a permutation minimising {@code Σ cost[row][match[row]]}. Ties
+ * are broken deterministically. Exact for any K; intended for the small K of clustering (hundreds
+ * at most).
  */
 public final class MinCostMatching {
 
@@ -20,12 +20,18 @@ public final class MinCostMatching {
         int n = cost.length;
         for (int i = 0; i < n; i++) {
             if (cost[i].length != n) {
-                throw new IllegalArgumentException("cost matrix must be square, row " + i + " has "
-                        + cost[i].length + " entries, expected " + n);
+                throw new IllegalArgumentException(
+                        "cost matrix must be square, row "
+                                + i
+                                + " has "
+                                + cost[i].length
+                                + " entries, expected "
+                                + n);
             }
             for (int j = 0; j < n; j++) {
                 if (!Double.isFinite(cost[i][j])) {
-                    throw new IllegalArgumentException("cost[" + i + "][" + j + "] is not finite: " + cost[i][j]);
+                    throw new IllegalArgumentException(
+                            "cost[" + i + "][" + j + "] is not finite: " + cost[i][j]);
                 }
             }
         }

@@ -10,8 +10,8 @@ import java.util.function.LongSupplier;
  * <p>Contract: on a terminal ({@code System.console() != null}) the line is redrawn in place with
  * {@code \r} at most about 5 times per second; otherwise (CI logs, redirected output) at most one
  * line per 10 % of {@code total} is printed. In both modes {@link #close()} prints one final line
- * with the count and the elapsed time (once; further calls do nothing). Progress beyond
- * {@code total} is counted but displayed as at most 100 %. Not thread-safe: step from one thread.
+ * with the count and the elapsed time (once; further calls do nothing). Progress beyond {@code
+ * total} is counted but displayed as at most 100 %. Not thread-safe: step from one thread.
  */
 public final class ProgressBar implements AutoCloseable {
 
@@ -35,7 +35,12 @@ public final class ProgressBar implements AutoCloseable {
     }
 
     /** Full constructor (tests and callers that need another stream, mode or clock). */
-    ProgressBar(String label, long total, PrintStream err, boolean interactive, LongSupplier nanoClock) {
+    ProgressBar(
+            String label,
+            long total,
+            PrintStream err,
+            boolean interactive,
+            LongSupplier nanoClock) {
         if (total < 0) {
             throw new IllegalArgumentException("total must be >= 0, got " + total);
         }
@@ -94,7 +99,14 @@ public final class ProgressBar implements AutoCloseable {
     private String render() {
         double fraction = total == 0 ? 1.0 : Math.min(1.0, (double) done / total);
         int filled = (int) Math.round(fraction * WIDTH);
-        return String.format(Locale.ROOT, "%s [%s%s] %3d%% %d/%d", label, "#".repeat(filled),
-                " ".repeat(WIDTH - filled), Math.round(fraction * 100), done, total);
+        return String.format(
+                Locale.ROOT,
+                "%s [%s%s] %3d%% %d/%d",
+                label,
+                "#".repeat(filled),
+                " ".repeat(WIDTH - filled),
+                Math.round(fraction * 100),
+                done,
+                total);
     }
 }

@@ -18,12 +18,12 @@ import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 
 /**
- * Builds a reproducible experiment report in a directory: a {@code README.md} with the title,
- * the command line, the seeds, the versions (Java and dpclust), free-form notes (e.g. the
- * {@link DomainScaling#describe()} line), Markdown tables, and links to PNG line plots.
+ * Builds a reproducible experiment report in a directory: a {@code README.md} with the title, the
+ * command line, the seeds, the versions (Java and dpclust), free-form notes (e.g. the {@link
+ * DomainScaling#describe()} line), Markdown tables, and links to PNG line plots.
  *
- * <p>Contract: the output directory is created if needed. Plots are written as PNG immediately
- * by {@link #addLinePlot}; {@code README.md} is (re)written by {@link #write()}, so call it last.
+ * <p>Contract: the output directory is created if needed. Plots are written as PNG immediately by
+ * {@link #addLinePlot}; {@code README.md} is (re)written by {@link #write()}, so call it last.
  * Cells are rendered with {@code String.valueOf}, except floating-point numbers which are shown
  * with 6 significant digits; {@code |} and line breaks in cells are escaped. Not thread-safe.
  */
@@ -82,8 +82,15 @@ public final class ReportWriter {
         for (int r = 0; r < rows.size(); r++) {
             List<Object> row = rows.get(r);
             if (row.size() != columns.size()) {
-                throw new IllegalArgumentException("table " + name + ", row " + r + " has " + row.size()
-                        + " cells, expected " + columns.size());
+                throw new IllegalArgumentException(
+                        "table "
+                                + name
+                                + ", row "
+                                + r
+                                + " has "
+                                + row.size()
+                                + " cells, expected "
+                                + columns.size());
             }
             sb.append('|');
             for (Object v : row) {
@@ -96,27 +103,40 @@ public final class ReportWriter {
     }
 
     /**
-     * Writes a PNG line plot {@code outDir/fileName} (".png" appended if missing) and links it
-     * from the report. {@code series} maps a legend name to {@code {x[], y[]}} of equal length.
+     * Writes a PNG line plot {@code outDir/fileName} (".png" appended if missing) and links it from
+     * the report. {@code series} maps a legend name to {@code {x[], y[]}} of equal length.
      *
      * @throws IllegalArgumentException on mismatched lengths, or {@code logY} with a y ≤ 0
      */
-    public ReportWriter addLinePlot(String fileName, String title, String xLabel, String yLabel,
-            Map<String, double[][]> series, boolean logY) {
+    public ReportWriter addLinePlot(
+            String fileName,
+            String title,
+            String xLabel,
+            String yLabel,
+            Map<String, double[][]> series,
+            boolean logY) {
         String file = fileName.endsWith(".png") ? fileName : fileName + ".png";
-        XYChart chart = new XYChartBuilder().width(800).height(500)
-                .title(title).xAxisTitle(xLabel).yAxisTitle(yLabel).build();
+        XYChart chart =
+                new XYChartBuilder()
+                        .width(800)
+                        .height(500)
+                        .title(title)
+                        .xAxisTitle(xLabel)
+                        .yAxisTitle(yLabel)
+                        .build();
         chart.getStyler().setYAxisLogarithmic(logY);
         chart.getStyler().setYAxisLogarithmicDecadeOnly(false); // label ticks between decades too
         for (Map.Entry<String, double[][]> e : series.entrySet()) {
             double[][] xy = e.getValue();
             if (xy.length != 2 || xy[0].length != xy[1].length || xy[0].length == 0) {
-                throw new IllegalArgumentException("series " + e.getKey() + " must be {x[], y[]} of equal, positive length");
+                throw new IllegalArgumentException(
+                        "series " + e.getKey() + " must be {x[], y[]} of equal, positive length");
             }
             if (logY) {
                 for (double y : xy[1]) {
                     if (!(y > 0)) {
-                        throw new IllegalArgumentException("series " + e.getKey() + " has y = " + y + " on a log axis");
+                        throw new IllegalArgumentException(
+                                "series " + e.getKey() + " has y = " + y + " on a log axis");
                     }
                 }
             }
@@ -150,7 +170,8 @@ public final class ReportWriter {
         if (seeds.isEmpty()) {
             sb.append("(none recorded)\n");
         } else {
-            seeds.forEach((k, v) -> sb.append("- `").append(k).append("` = ").append(v).append('\n'));
+            seeds.forEach(
+                    (k, v) -> sb.append("- `").append(k).append("` = ").append(v).append('\n'));
         }
         sb.append("\n## Versions\n\n");
         sb.append("- java.version = ").append(System.getProperty("java.version")).append('\n');
@@ -183,8 +204,13 @@ public final class ReportWriter {
         String s;
         if (v instanceof Double || v instanceof Float) {
             double d = ((Number) v).doubleValue();
-            s = Double.isFinite(d) ? new BigDecimal(d).round(SIX_DIGITS).stripTrailingZeros().toPlainString()
-                    : String.valueOf(d);
+            s =
+                    Double.isFinite(d)
+                            ? new BigDecimal(d)
+                                    .round(SIX_DIGITS)
+                                    .stripTrailingZeros()
+                                    .toPlainString()
+                            : String.valueOf(d);
         } else {
             s = String.valueOf(v);
         }

@@ -12,10 +12,10 @@ import java.util.stream.IntStream;
  * <p>Algorithm. Pick a pivot c, compute r_i = ρ(c, i) for every i and sort the points by r
  * descending. Since ρ(i, j) <= r_i + r_j, a pair can only beat the best distance found so far (the
  * lower bound, initially max_i r_i) if r_i + r_j exceeds it: for each i (descending r) the inner
- * loop over j > i stops at the first j with r_i + r_j <= bound, and the outer loop stops when
- * r_i + r_{i+1} <= bound. The result is exact (every pair not evaluated is provably not longer);
- * the number of evaluated pairs is returned so callers can report the pruning. Worst case (no
- * pruning) n(n-1)/2 distances. Single-threaded: the metric need not be thread-safe.
+ * loop over j > i stops at the first j with r_i + r_j <= bound, and the outer loop stops when r_i +
+ * r_{i+1} <= bound. The result is exact (every pair not evaluated is provably not longer); the
+ * number of evaluated pairs is returned so callers can report the pruning. Worst case (no pruning)
+ * n(n-1)/2 distances. Single-threaded: the metric need not be thread-safe.
  */
 public final class Diameters {
     private Diameters() {}
@@ -32,10 +32,11 @@ public final class Diameters {
     }
 
     /**
-     * The exact diameter of vectors under l1 or l2 ({@link VectorMetric}), the same value as
-     * {@code exact(new VectorMetric(points, norm), pivot)}. When every coordinate is an integer and
-     * d·(2·max|x|)² < 2^31 (e.g. raw pixels 0..255 with d = 784), distances are computed in exact int
-     * arithmetic, which the JIT vectorises (floating-point sums it does not reorder); otherwise in doubles.
+     * The exact diameter of vectors under l1 or l2 ({@link VectorMetric}), the same value as {@code
+     * exact(new VectorMetric(points, norm), pivot)}. When every coordinate is an integer and
+     * d·(2·max|x|)² < 2^31 (e.g. raw pixels 0..255 with d = 784), distances are computed in exact
+     * int arithmetic, which the JIT vectorises (floating-point sums it does not reorder); otherwise
+     * in doubles.
      */
     public static Exact exactVectors(double[][] points, VectorMetric.Norm norm, int pivot) {
         double max = 0;
@@ -57,9 +58,9 @@ public final class Diameters {
     }
 
     /**
-     * The l1/l2 metric of integer-valued vectors in exact integer arithmetic (the JIT vectorises the
-     * integer loops, unlike floating-point reductions): the same distances as {@link VectorMetric},
-     * exactly, when d·(2·max|x|)² < 2^31 (checked by {@link #exactVectors}).
+     * The l1/l2 metric of integer-valued vectors in exact integer arithmetic (the JIT vectorises
+     * the integer loops, unlike floating-point reductions): the same distances as {@link
+     * VectorMetric}, exactly, when d·(2·max|x|)² < 2^31 (checked by {@link #exactVectors}).
      */
     private record IntegerVectors(int[][] p, VectorMetric.Norm norm) implements Metric {
         @Override
@@ -90,7 +91,8 @@ public final class Diameters {
         int n = metric.size();
         double[] r = metric.distancesFrom(pivot);
         Integer[] boxed = IntStream.range(0, n).boxed().toArray(Integer[]::new);
-        Arrays.sort(boxed, Comparator.comparingDouble((Integer i) -> -r[i]).thenComparingInt(i -> i));
+        Arrays.sort(
+                boxed, Comparator.comparingDouble((Integer i) -> -r[i]).thenComparingInt(i -> i));
         double best = r[boxed[0]];
         long pairs = 0;
         for (int a = 0; a + 1 < n; a++) {

@@ -4,8 +4,9 @@ import java.io.Serializable;
 import java.util.Arrays;
 
 /**
- * The declared (public) box [lower, upper] of a stream. Values are clamped into it before they touch any
- * accumulator, so every sensitivity in dpclust is derived from these bounds and never from the data.
+ * The declared (public) box [lower, upper] of a stream. Values are clamped into it before they
+ * touch any accumulator, so every sensitivity in dpclust is derived from these bounds and never
+ * from the data.
  */
 public final class DomainBounds implements Serializable {
     private final double[] lower;
@@ -13,11 +14,15 @@ public final class DomainBounds implements Serializable {
 
     public DomainBounds(double[] lower, double[] upper) {
         if (lower.length != upper.length || lower.length == 0) {
-            throw new IllegalArgumentException("lower and upper must have the same, positive length");
+            throw new IllegalArgumentException(
+                    "lower and upper must have the same, positive length");
         }
         for (int j = 0; j < lower.length; j++) {
-            if (!(upper[j] > lower[j]) || !Double.isFinite(lower[j]) || !Double.isFinite(upper[j])) {
-                throw new IllegalArgumentException("bounds[" + j + "] must be finite with upper > lower");
+            if (!(upper[j] > lower[j])
+                    || !Double.isFinite(lower[j])
+                    || !Double.isFinite(upper[j])) {
+                throw new IllegalArgumentException(
+                        "bounds[" + j + "] must be finite with upper > lower");
             }
         }
         this.lower = lower.clone();
@@ -44,7 +49,9 @@ public final class DomainBounds implements Serializable {
         return lower[j] + 0.5 * (upper[j] - lower[j]);
     }
 
-    /** Largest per-dimension width: the unit in which dpclust reports distances ("domain width"). */
+    /**
+     * Largest per-dimension width: the unit in which dpclust reports distances ("domain width").
+     */
     public double maxWidth() {
         double w = 0;
         for (int j = 0; j < lower.length; j++) {

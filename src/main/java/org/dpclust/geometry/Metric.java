@@ -24,8 +24,8 @@ public interface Metric {
     }
 
     /**
-     * An upper bound on the diameter max_{i,j} distance(i, j) from size() distance evaluations:
-     * 2 max_j distance(0, j) (triangle inequality through point 0). At most twice the diameter.
+     * An upper bound on the diameter max_{i,j} distance(i, j) from size() distance evaluations: 2
+     * max_j distance(0, j) (triangle inequality through point 0). At most twice the diameter.
      */
     default double diameterUpperBound() {
         double ecc = 0;

@@ -1,19 +1,23 @@
 package org.dpclust.geometry;
 
 /**
- * The one nearest-point search of dpclust (public cells, HST universe snapping, Lloyd assignment): over n
- * points stored row-major in a {@code double[n·d]}, the index of the point at least squared Euclidean distance
- * from x, ties to the lowest index.
+ * The one nearest-point search of dpclust (public cells, HST universe snapping, Lloyd assignment):
+ * over n points stored row-major in a {@code double[n·d]}, the index of the point at least squared
+ * Euclidean distance from x, ties to the lowest index.
  *
- * <p>Contract: each distance is Σ_t (x_t − p_t)² summed in index order t = 0 .. d−1, and the points are compared
- * in index order with a strict {@code <}, so the result is bit-for-bit that of the plain double loop (callers'
- * partitions and assignments do not change). Four points are evaluated per step with independent accumulators,
- * which only lets the CPU overlap their dependency chains. Allocation-free; public computation.
+ * <p>Contract: each distance is Σ_t (x_t − p_t)² summed in index order t = 0 .. d−1, and the points
+ * are compared in index order with a strict {@code <}, so the result is bit-for-bit that of the
+ * plain double loop (callers' partitions and assignments do not change). Four points are evaluated
+ * per step with independent accumulators, which only lets the CPU overlap their dependency chains.
+ * Allocation-free; public computation.
  */
 public final class NearestPoint {
     private NearestPoint() {}
 
-    /** Index of the nearest of the {@code points.length / d} row-major points to x (x has length ≥ d). */
+    /**
+     * Index of the nearest of the {@code points.length / d} row-major points to x (x has length ≥
+     * d).
+     */
     public static int of(double[] points, int d, double[] x) {
         int n = points.length / d;
         int best = 0;

@@ -4,70 +4,99 @@ import java.util.Arrays;
 import java.util.Comparator;
 
 /**
- * An exact nearest-point index over a fixed public point set: a k-d tree searched by branch and bound with
- * incremental cell distances (Arya and Mount). {@link #nearest} returns exactly {@link NearestPoint#of} of the
- * same points and query, for every query (finite or not).
+ * An exact nearest-point index over a fixed public point set: a k-d tree searched by branch and
+ * bound with incremental cell distances (Arya and Mount). {@link #nearest} returns exactly {@link
+ * NearestPoint#of} of the same points and query, for every query (finite or not).
  *
  * <p>Contract: candidate distances are Σ_t (x_t − p_t)² summed in index order t = 0 .. d−1 (as in
- * {@link NearestPoint}); among the minimal computed distance the lowest index wins, and if no distance is below
- * +∞ (NaN or overflowing queries) the answer is 0, as in the plain loop. Each node keeps, in its split
- * coordinate, the range of its points and of each child's points; a child's lower bound is its parent's with
- * that one coordinate's squared gap replaced. A subtree is skipped only when its lower bound exceeds the best
- * computed distance so far by more than any rounding could explain ({@link #prunable}: a relative margin of
- * 10⁻¹² plus 10⁻³⁰⁰ absolute, against a worst-case relative error below 10⁻¹³ for d ≤ {@value #MAX_DIMENSION}
- * and tree depth ≤ 40), so no point that could equal or beat the best is ever skipped: pruning is exact, not
- * approximate. Point sets with a non-finite coordinate, more than {@value #MAX_DIMENSION} coordinates or fewer
- * than {@value #MIN_POINTS} points are searched by {@link NearestPoint} directly.
+ * {@link NearestPoint}); among the minimal computed distance the lowest index wins, and if no
+ * distance is below +∞ (NaN or overflowing queries) the answer is 0, as in the plain loop. Each
+ * node keeps, in its split coordinate, the range of its points and of each child's points; a
+ * child's lower bound is its parent's with that one coordinate's squared gap replaced. A subtree is
+ * skipped only when its lower bound exceeds the best computed distance so far by more than any
+ * rounding could explain ({@link #prunable}: a relative margin of 10⁻¹² plus 10⁻³⁰⁰ absolute,
+ * against a worst-case relative error below 10⁻¹³ for d ≤ {@value #MAX_DIMENSION} and tree depth ≤
+ * 40), so no point that could equal or beat the best is ever skipped: pruning is exact, not
+ * approximate. Point sets with a non-finite coordinate, more than {@value #MAX_DIMENSION}
+ * coordinates or fewer than {@value #MIN_POINTS} points are searched by {@link NearestPoint}
+ * directly.
  *
- * <p>Leaves hold up to {@value #LEAF_SIZE} points stored coordinate-major and are scanned a few coordinates at a
- * time over all their rows, which C2 vectorises; each distance is still the same sequence of operations.
+ * <p>Leaves hold up to {@value #LEAF_SIZE} points stored coordinate-major and are scanned a few
+ * coordinates at a time over all their rows, which C2 vectorises; each distance is still the same
+ * sequence of operations.
  *
- * <p>Built once per point set, deterministically (split on the coordinate of widest range, lowest coordinate on
- * ties, at the median of (coordinate, index)); immutable afterwards, so one index may be shared by threads (each
- * thread keeps one leaf's worth of distances, {@value #LEAF_SIZE} doubles, in a thread-local scratch array; the
- * search allocates nothing else). Memory: a coordinate-major copy of the points, their indices and ten numbers per
- * node. Public computation: the point set is public.
+ * <p>Built once per point set, deterministically (split on the coordinate of widest range, lowest
+ * coordinate on ties, at the median of (coordinate, index)); immutable afterwards, so one index may
+ * be shared by threads (each thread keeps one leaf's worth of distances, {@value #LEAF_SIZE}
+ * doubles, in a thread-local scratch array; the search allocates nothing else). Memory: a
+ * coordinate-major copy of the points, their indices and ten numbers per node. Public computation:
+ * the point set is public.
  */
 public final class NearestPointIndex {
     /**
-     * Points per leaf at most. Large, because a leaf is scanned one coordinate at a time over all its rows
-     * (vectorised by C2, ≈ 3× the row-at-a-time kernel per point): at d = 10 and 4096 points, 256 per leaf was
-     * faster than 16–128 (better vectorisation, less node overhead) and than 1024–4096 (less pruning).
+     * Points per leaf at most. Large, because a leaf is scanned one coordinate at a time over all
+     * its rows (vectorised by C2, ≈ 3× the row-at-a-time kernel per point): at d = 10 and 4096
+     * points, 256 per leaf was faster than 16–128 (better vectorisation, less node overhead) and
+     * than 1024–4096 (less pruning).
      */
     static final int LEAF_SIZE = 256;
-    /** Smaller sets use {@link NearestPoint} (measured at d = 10: about even at 64 points, 2.2–2.7× at 160). */
+
+    /**
+     * Smaller sets use {@link NearestPoint} (measured at d = 10: about even at 64 points, 2.2–2.7×
+     * at 160).
+     */
     static final int MIN_POINTS = 64;
+
     /** Per-thread distances of one leaf's rows (the search itself allocates nothing). */
-    private static final ThreadLocal<double[]> SCRATCH = ThreadLocal.withInitial(() -> new double[LEAF_SIZE]);
-    /** Above this dimension the rounding margin of {@link #prunable} is not proven; brute force instead. */
+    private static final ThreadLocal<double[]> SCRATCH =
+            ThreadLocal.withInitial(() -> new double[LEAF_SIZE]);
+
+    /**
+     * Above this dimension the rounding margin of {@link #prunable} is not proven; brute force
+     * instead.
+     */
     static final int MAX_DIMENSION = 256;
 
     private final int dimension;
-    /** The original points, row-major (for {@link NearestPoint} and recomputing a winner's distance). */
+
+    /**
+     * The original points, row-major (for {@link NearestPoint} and recomputing a winner's
+     * distance).
+     */
     private final double[] points;
+
     /** False when the set is searched by brute force. */
     private final boolean tree;
+
     /**
-     * Leaf points coordinate-major, so the per-coordinate loops over a leaf vectorise (each distance is still
-     * summed over t in index order): {@code columns[leaf · d + t][j]} is coordinate t of the leaf's j-th row.
-     * {@code ids[i]} is the original index of row i in tree order.
+     * Leaf points coordinate-major, so the per-coordinate loops over a leaf vectorise (each
+     * distance is still summed over t in index order): {@code columns[leaf · d + t][j]} is
+     * coordinate t of the leaf's j-th row. {@code ids[i]} is the original index of row i in tree
+     * order.
      */
     private final double[][] columns;
+
     private final int[] ids;
+
     /** Bounding box of all points (the root's lower bound). */
     private final double[] rootLo;
+
     private final double[] rootHi;
+
     /** Per node: children (−1 at a leaf), leaf row range [start, end), split coordinate. */
     private final int[] left;
+
     private final int[] right;
     private final int[] start;
     private final int[] end;
     private final int[] split;
+
     /**
      * Per internal node, in its split coordinate: the range counted in the node's own lower bound
      * ({@code cur}), and the ranges of the left and right children's points.
      */
     private final double[] curLo;
+
     private final double[] curHi;
     private final double[] leftLo;
     private final double[] leftHi;
@@ -125,12 +154,13 @@ public final class NearestPointIndex {
     }
 
     /**
-     * The index over the {@code points.length / d} row-major points (the array is kept, not copied: the caller
-     * must not modify it afterwards).
+     * The index over the {@code points.length / d} row-major points (the array is kept, not copied:
+     * the caller must not modify it afterwards).
      */
     public static NearestPointIndex of(double[] points, int d) {
         if (d < 1 || points.length == 0 || points.length % d != 0) {
-            throw new IllegalArgumentException("points must be a non-empty row-major array of d-dimensional rows");
+            throw new IllegalArgumentException(
+                    "points must be a non-empty row-major array of d-dimensional rows");
         }
         return new NearestPointIndex(points, d);
     }
@@ -154,15 +184,18 @@ public final class NearestPointIndex {
         return Math.max(Math.max(lo - v, v - hi), 0.0);
     }
 
-    /** Whether a subtree with lower bound {@code bound} (rounded) surely holds no point at or below bestD. */
+    /**
+     * Whether a subtree with lower bound {@code bound} (rounded) surely holds no point at or below
+     * bestD.
+     */
     static boolean prunable(double bound, double bestD) {
         return bound > bestD * (1 + 1e-12) + 1e-300;
     }
 
     /**
-     * Best (lowest (distance, index)) point of the subtree with lower bound {@code rd} and of the incoming
-     * candidate {@code best} at distance {@code bestD} (−1 and +∞ for none). Returns {@code best} itself when
-     * nothing in the subtree beats it.
+     * Best (lowest (distance, index)) point of the subtree with lower bound {@code rd} and of the
+     * incoming candidate {@code best} at distance {@code bestD} (−1 and +∞ for none). Returns
+     * {@code best} itself when nothing in the subtree beats it.
      */
     private int search(int node, double[] x, double rd, int best, double bestD) {
         if (left[node] < 0) {
@@ -198,7 +231,10 @@ public final class NearestPointIndex {
         return best;
     }
 
-    /** The leaf's rows against (best, bestD): distances as in {@link NearestPoint}, a few coordinates per pass. */
+    /**
+     * The leaf's rows against (best, bestD): distances as in {@link NearestPoint}, a few
+     * coordinates per pass.
+     */
     private int scanLeaf(int node, double[] x, int best, double bestD) {
         int d = dimension;
         int from = start[node];
@@ -208,8 +244,18 @@ public final class NearestPointIndex {
         int c = node * d;
         int t = 0;
         for (; t + 3 < d; t += 4) {
-            add4(s, t == 0, col[c + t], col[c + t + 1], col[c + t + 2], col[c + t + 3], x[t], x[t + 1], x[t + 2],
-                    x[t + 3], m);
+            add4(
+                    s,
+                    t == 0,
+                    col[c + t],
+                    col[c + t + 1],
+                    col[c + t + 2],
+                    col[c + t + 3],
+                    x[t],
+                    x[t + 1],
+                    x[t + 2],
+                    x[t + 3],
+                    m);
         }
         for (; t + 1 < d; t += 2) {
             add2(s, t == 0, col[c + t], col[c + t + 1], x[t], x[t + 1], m);
@@ -227,14 +273,27 @@ public final class NearestPointIndex {
         return best;
     }
 
-    // The leaf kernels: for every row j < m, the next terms of its distance in coordinate order, each term
-    // (x_t − p_t)² added to the running sum exactly as NearestPoint does; a fresh sum starts from 0 as there.
-    // Several coordinates per pass only save loads and stores of s; C2 vectorises each loop across rows (and
+    // The leaf kernels: for every row j < m, the next terms of its distance in coordinate order,
+    // each term
+    // (x_t − p_t)² added to the running sum exactly as NearestPoint does; a fresh sum starts from 0
+    // as there.
+    // Several coordinates per pass only save loads and stores of s; C2 vectorises each loop across
+    // rows (and
     // unswitches the loop-invariant fresh test).
 
     /** s[j] += the next four terms, in order. */
-    private static void add4(double[] s, boolean fresh, double[] c0, double[] c1, double[] c2, double[] c3,
-            double x0, double x1, double x2, double x3, int m) {
+    private static void add4(
+            double[] s,
+            boolean fresh,
+            double[] c0,
+            double[] c1,
+            double[] c2,
+            double[] c3,
+            double x0,
+            double x1,
+            double x2,
+            double x3,
+            int m) {
         for (int j = 0; j < m; j++) {
             double v = fresh ? 0.0 : s[j];
             double e0 = x0 - c0[j];
@@ -249,8 +308,12 @@ public final class NearestPointIndex {
         }
     }
 
-    /** s[j] += the next two terms, in order (d = 10 is 4 + 4 + 2: measured ≈ 5 % faster than 4 + 4 + 1 + 1). */
-    private static void add2(double[] s, boolean fresh, double[] c0, double[] c1, double x0, double x1, int m) {
+    /**
+     * s[j] += the next two terms, in order (d = 10 is 4 + 4 + 2: measured ≈ 5 % faster than 4 + 4 +
+     * 1 + 1).
+     */
+    private static void add2(
+            double[] s, boolean fresh, double[] c0, double[] c1, double x0, double x1, int m) {
         for (int j = 0; j < m; j++) {
             double v = fresh ? 0.0 : s[j];
             double e0 = x0 - c0[j];
@@ -277,8 +340,10 @@ public final class NearestPointIndex {
         final int[] order;
         final double[] rootLo;
         final double[] rootHi;
+
         /** The range counted for each coordinate in the current node's lower bound. */
         final double[] effLo;
+
         final double[] effHi;
         final int[] left;
         final int[] right;
@@ -356,8 +421,12 @@ public final class NearestPointIndex {
                 }
             }
             final int kk = k;
-            Arrays.sort(boxed, from, to,
-                    Comparator.<Integer>comparingDouble(p -> points[p * d + kk]).thenComparingInt(p -> p));
+            Arrays.sort(
+                    boxed,
+                    from,
+                    to,
+                    Comparator.<Integer>comparingDouble(p -> points[p * d + kk])
+                            .thenComparingInt(p -> p));
             int mid = (from + to) >>> 1;
             split[node] = k;
             curLo[node] = effLo[k];

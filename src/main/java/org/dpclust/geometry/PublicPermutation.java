@@ -6,7 +6,10 @@ import java.util.SplittableRandom;
 public final class PublicPermutation {
     private PublicPermutation() {}
 
-    /** A uniform permutation of 0..n-1 drawn from {@code rng} (public randomness, not privacy noise). */
+    /**
+     * A uniform permutation of 0..n-1 drawn from {@code rng} (public randomness, not privacy
+     * noise).
+     */
     public static int[] of(int n, SplittableRandom rng) {
         int[] p = new int[n];
         for (int i = 0; i < n; i++) {

@@ -5,18 +5,21 @@ import java.util.SplittableRandom;
 
 /**
  * A public finite point set in a declared box, drawn from a public seed, with nearest-point lookup.
- * It defines a public partition of the domain (the Voronoi cells of the points): which cell a record falls
- * into is a public function of the record, independent of other records and of arrival order.
- * Nothing here is private; the seed is part of the public stream configuration.
+ * It defines a public partition of the domain (the Voronoi cells of the points): which cell a
+ * record falls into is a public function of the record, independent of other records and of arrival
+ * order. Nothing here is private; the seed is part of the public stream configuration.
  *
- * <p>{@link #nearest} goes through a {@link NearestPointIndex} (exactly {@link NearestPoint#of}, faster from
- * about 64 points), built on first use and not serialized: a deserialized copy rebuilds it, deterministically.
+ * <p>{@link #nearest} goes through a {@link NearestPointIndex} (exactly {@link NearestPoint#of},
+ * faster from about 64 points), built on first use and not serialized: a deserialized copy rebuilds
+ * it, deterministically.
  */
 public final class PublicPointSet implements Serializable {
     private final int dimension;
     private final int size;
+
     /** Row-major, size x dimension. */
     private final double[] points;
+
     /** Built on first {@link #nearest}; a benign race may build it twice, identically. */
     private transient volatile NearestPointIndex index;
 
@@ -34,7 +37,8 @@ public final class PublicPointSet implements Serializable {
 
     /** {@code size} points uniform in the box, from the public seed. */
     public static PublicPointSet uniform(DomainBounds bounds, int size, long publicSeed) {
-        SplittableRandom rng = new SplittableRandom(publicSeed); // public randomness (not privacy noise)
+        SplittableRandom rng =
+                new SplittableRandom(publicSeed); // public randomness (not privacy noise)
         double[][] pts = new double[size][bounds.dimension()];
         for (int i = 0; i < size; i++) {
             for (int j = 0; j < bounds.dimension(); j++) {
@@ -59,8 +63,8 @@ public final class PublicPointSet implements Serializable {
     }
 
     /**
-     * Index of the nearest point (squared Euclidean; ties to the lowest index): exactly
-     * {@code NearestPoint.of(points, d, x)}. Allocation-free after the first call on each thread.
+     * Index of the nearest point (squared Euclidean; ties to the lowest index): exactly {@code
+     * NearestPoint.of(points, d, x)}. Allocation-free after the first call on each thread.
      */
     public int nearest(double[] x) {
         NearestPointIndex i = index;

@@ -7,16 +7,16 @@ import java.util.SplittableRandom;
 /**
  * The synthetic clustered graphs of Fan et al. §5 (ALGORITHMS.md §1.9): n nodes split at random
  * into C clusters; each pair of nodes in the same cluster is joined with probability p by an edge
- * of weight U(0, 1); each pair of clusters gets {@code crossEdges} random edges of weight
- * U(0.5, r). Larger r makes the clusters more separable (the paper uses r = 1 and r = 100).
+ * of weight U(0, 1); each pair of clusters gets {@code crossEdges} random edges of weight U(0.5,
+ * r). Larger r makes the clusters more separable (the paper uses r = 1 and r = 100).
  *
  * <p>The paper's values of p and C were lost; they are parameters here with documented defaults
  * ({@link #DEFAULT_CLUSTERS} = 10, {@link #DEFAULT_INTRA_PROBABILITY} = 0.2, both recalled, not
- * verified) and so is the number of cross edges per cluster pair ({@link #DEFAULT_CROSS_EDGES},
- * our choice: the paper says "some"). So that the shortest-path metric is finite, each cluster's
- * nodes are additionally chained in their random order by edges of weight U(0, 1) (a
- * reconstruction: at the default p a cluster of 300 nodes is connected anyway). Everything is drawn
- * from the public seed; the graph is public.
+ * verified) and so is the number of cross edges per cluster pair ({@link #DEFAULT_CROSS_EDGES}, our
+ * choice: the paper says "some"). So that the shortest-path metric is finite, each cluster's nodes
+ * are additionally chained in their random order by edges of weight U(0, 1) (a reconstruction: at
+ * the default p a cluster of 300 nodes is connected anyway). Everything is drawn from the public
+ * seed; the graph is public.
  *
  * @param n number of nodes
  * @param labels cluster of each node, 0..clusters-1
@@ -32,28 +32,32 @@ public record SyntheticGraph(int n, int[] labels, int[] from, int[] to, double[]
 
     /** The paper's setting with the documented defaults: 10 clusters, p = 0.2, 3 cross edges. */
     public static SyntheticGraph generate(int n, double r, long publicSeed) {
-        return generate(n, DEFAULT_CLUSTERS, DEFAULT_INTRA_PROBABILITY, DEFAULT_CROSS_EDGES, r, publicSeed);
+        return generate(
+                n, DEFAULT_CLUSTERS, DEFAULT_INTRA_PROBABILITY, DEFAULT_CROSS_EDGES, r, publicSeed);
     }
 
     /**
-     * @throws IllegalArgumentException if n < clusters, clusters < 1, p not in [0,1], crossEdges < 0
-     *     (0 is allowed only with one cluster) or r < 0.5
+     * @throws IllegalArgumentException if n < clusters, clusters < 1, p not in [0,1], crossEdges <
+     *     0 (0 is allowed only with one cluster) or r < 0.5
      */
     public static SyntheticGraph generate(
             int n, int clusters, double p, int crossEdges, double r, long publicSeed) {
         if (clusters < 1 || n < clusters) {
-            throw new IllegalArgumentException("need 1 <= clusters <= n, got " + clusters + " and " + n);
+            throw new IllegalArgumentException(
+                    "need 1 <= clusters <= n, got " + clusters + " and " + n);
         }
         if (!(p >= 0 && p <= 1)) {
             throw new IllegalArgumentException("p must be in [0, 1], got " + p);
         }
         if (crossEdges < 0 || (crossEdges == 0 && clusters > 1)) {
-            throw new IllegalArgumentException("crossEdges must be >= 1 with several clusters, got " + crossEdges);
+            throw new IllegalArgumentException(
+                    "crossEdges must be >= 1 with several clusters, got " + crossEdges);
         }
         if (!(r >= 0.5) || Double.isInfinite(r)) {
             throw new IllegalArgumentException("r must be finite and >= 0.5, got " + r);
         }
-        SplittableRandom rng = new SplittableRandom(publicSeed); // public randomness (not privacy noise)
+        SplittableRandom rng =
+                new SplittableRandom(publicSeed); // public randomness (not privacy noise)
         int[] order = PublicPermutation.of(n, rng);
         int[] labels = new int[n];
         List<List<Integer>> members = new ArrayList<>();
@@ -86,7 +90,10 @@ public record SyntheticGraph(int n, int[] labels, int[] from, int[] to, double[]
                 List<Integer> m1 = members.get(c1);
                 List<Integer> m2 = members.get(c2);
                 for (int e = 0; e < crossEdges; e++) {
-                    ends.add(new int[] {m1.get(rng.nextInt(m1.size())), m2.get(rng.nextInt(m2.size()))});
+                    ends.add(
+                            new int[] {
+                                m1.get(rng.nextInt(m1.size())), m2.get(rng.nextInt(m2.size()))
+                            });
                     weights.add(0.5 + (r - 0.5) * rng.nextDouble());
                 }
             }

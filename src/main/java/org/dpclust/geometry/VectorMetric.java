@@ -4,14 +4,17 @@ import java.util.Objects;
 
 /**
  * The l1 or l2 metric over a fixed array of vectors (the public universe). Distances are computed
- * on demand (O(d) each) and not cached: callers that need a block of distances repeatedly (e.g.
- * the k-median demand-to-universe matrix) precompute it once themselves. The point arrays are
- * shared, not copied, and must not be modified.
+ * on demand (O(d) each) and not cached: callers that need a block of distances repeatedly (e.g. the
+ * k-median demand-to-universe matrix) precompute it once themselves. The point arrays are shared,
+ * not copied, and must not be modified.
  */
 public final class VectorMetric implements Metric {
 
     /** Which norm of the difference. */
-    public enum Norm { L1, L2 }
+    public enum Norm {
+        L1,
+        L2
+    }
 
     private final double[][] points;
     private final Norm norm;
@@ -21,7 +24,8 @@ public final class VectorMetric implements Metric {
         this.norm = Objects.requireNonNull(norm, "norm");
         for (int i = 0; i < points.length; i++) {
             if (points[i] == null || points[i].length != points[0].length) {
-                throw new IllegalArgumentException("points[" + i + "] has a different dimension than points[0]");
+                throw new IllegalArgumentException(
+                        "points[" + i + "] has a different dimension than points[0]");
             }
         }
     }

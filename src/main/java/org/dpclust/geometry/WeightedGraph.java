@@ -6,20 +6,20 @@ import java.util.Map;
 import java.util.PriorityQueue;
 
 /**
- * Shortest-path metric of a connected, undirected graph with non-negative edge weights, given as
- * an edge list over nodes 0..n-1 (parallel edges allowed: the lightest counts). Public: the graph
- * is the public universe.
+ * Shortest-path metric of a connected, undirected graph with non-negative edge weights, given as an
+ * edge list over nodes 0..n-1 (parallel edges allowed: the lightest counts). Public: the graph is
+ * the public universe.
  *
- * <p>Distances: one Dijkstra run (binary heap, O(m log n)) gives a whole row distance(i, ·).
- * Rows are cached in a bounded LRU map of {@code cacheRows} rows (doubles, 8n bytes each), and
+ * <p>Distances: one Dijkstra run (binary heap, O(m log n)) gives a whole row distance(i, ·). Rows
+ * are cached in a bounded LRU map of {@code cacheRows} rows (doubles, 8n bytes each), and
  * distance(i, j) is answered from the cached row of i or of j (the metric is symmetric) before a
  * new row is computed. Why a bounded row cache and not a full matrix: the algorithms here read
  * distances row-wise (from a demand point or from a tree centre to many points), so a row is the
  * natural unit and one Dijkstra costs about as much as n single-pair queries would; a full matrix
  * would cost n Dijkstra runs up front and 8n^2 bytes (72 MB for the paper's n = 3000) even when a
  * few hundred rows are used. With {@code cacheRows >= n} the cache holds the full matrix and every
- * row is computed at most once. The default {@link #DEFAULT_CACHE_ENTRIES} bounds the cache to
- * 2^22 doubles (32 MB). Not thread-safe (the LRU map is mutated on reads).
+ * row is computed at most once. The default {@link #DEFAULT_CACHE_ENTRIES} bounds the cache to 2^22
+ * doubles (32 MB). Not thread-safe (the LRU map is mutated on reads).
  */
 public final class WeightedGraph implements Metric {
 
@@ -56,10 +56,12 @@ public final class WeightedGraph implements Metric {
         int[] degree = new int[n + 1];
         for (int e = 0; e < from.length; e++) {
             if (from[e] < 0 || from[e] >= n || to[e] < 0 || to[e] >= n) {
-                throw new IllegalArgumentException("edge " + e + " has an endpoint outside 0.." + (n - 1));
+                throw new IllegalArgumentException(
+                        "edge " + e + " has an endpoint outside 0.." + (n - 1));
             }
             if (!(weight[e] >= 0) || Double.isInfinite(weight[e])) {
-                throw new IllegalArgumentException("edge " + e + " has weight " + weight[e] + ", expected finite >= 0");
+                throw new IllegalArgumentException(
+                        "edge " + e + " has weight " + weight[e] + ", expected finite >= 0");
             }
             degree[from[e] + 1]++;
             degree[to[e] + 1]++;
@@ -77,16 +79,18 @@ public final class WeightedGraph implements Metric {
             adjNode[fill[to[e]]] = from[e];
             adjWeight[fill[to[e]]++] = weight[e];
         }
-        cache = new LinkedHashMap<>(16, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<Integer, double[]> eldest) {
-                return size() > cacheRows;
-            }
-        };
+        cache =
+                new LinkedHashMap<>(16, 0.75f, true) {
+                    @Override
+                    protected boolean removeEldestEntry(Map.Entry<Integer, double[]> eldest) {
+                        return size() > cacheRows;
+                    }
+                };
         double[] row0 = row(0);
         for (int v = 0; v < n; v++) {
             if (Double.isInfinite(row0[v])) {
-                throw new IllegalArgumentException("graph is not connected: node " + v + " unreachable from 0");
+                throw new IllegalArgumentException(
+                        "graph is not connected: node " + v + " unreachable from 0");
             }
         }
     }

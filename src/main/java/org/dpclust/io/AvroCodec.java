@@ -16,10 +16,11 @@ import org.dpclust.avro.RejectedRecord;
 import org.dpclust.avro.TelemetryRecord;
 
 /**
- * Avro single-object encoding (2-byte marker, 8-byte schema fingerprint, binary body) for one generated
- * record type. Decoding resolves every schema version the jar ships ({@link SchemaHistory}), so a consumer
- * of a newer dpclust reads records written by an older one. Encoding is deterministic: the same record
- * value always gives the same bytes (maps are written in iteration order; dpclust builds them sorted).
+ * Avro single-object encoding (2-byte marker, 8-byte schema fingerprint, binary body) for one
+ * generated record type. Decoding resolves every schema version the jar ships ({@link
+ * SchemaHistory}), so a consumer of a newer dpclust reads records written by an older one. Encoding
+ * is deterministic: the same record value always gives the same bytes (maps are written in
+ * iteration order; dpclust builds them sorted).
  */
 public final class AvroCodec<T extends SpecificRecordBase> implements Serializable {
     private final Class<T> type;
@@ -64,8 +65,8 @@ public final class AvroCodec<T extends SpecificRecordBase> implements Serializab
     /**
      * Decodes one message.
      *
-     * @throws IOException with a readable reason when the bytes are not a single-object encoded record of a
-     *     known version (bad header, unknown fingerprint, truncated body)
+     * @throws IOException with a readable reason when the bytes are not a single-object encoded
+     *     record of a known version (bad header, unknown fingerprint, truncated body)
      */
     public T decode(byte[] bytes) throws IOException {
         if (bytes == null) {
@@ -77,7 +78,9 @@ public final class AvroCodec<T extends SpecificRecordBase> implements Serializab
             throw new IOException("not Avro single-object encoding: " + e.getMessage(), e);
         } catch (org.apache.avro.message.MissingSchemaException e) {
             throw new IOException("unknown schema fingerprint: " + e.getMessage(), e);
-        } catch (org.apache.avro.AvroRuntimeException | IndexOutOfBoundsException | IllegalArgumentException e) {
+        } catch (org.apache.avro.AvroRuntimeException
+                | IndexOutOfBoundsException
+                | IllegalArgumentException e) {
             throw new IOException("malformed Avro body: " + e.getMessage(), e);
         }
     }

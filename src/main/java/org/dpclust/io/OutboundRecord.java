@@ -1,8 +1,8 @@
 package org.dpclust.io;
 
 /**
- * One record for the single exactly-once sink: topic, key and value bytes. Releases, budget entries and
- * dead letters of a checkpoint are committed in the same Kafka transactions. A Flink POJO.
+ * One record for the single exactly-once sink: topic, key and value bytes. Releases, budget entries
+ * and dead letters of a checkpoint are committed in the same Kafka transactions. A Flink POJO.
  */
 public class OutboundRecord {
     public String topic;

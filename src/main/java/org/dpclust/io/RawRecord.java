@@ -5,25 +5,36 @@ import java.util.List;
 import org.dpclust.avro.TelemetryRecord;
 
 /**
- * One Kafka record as it arrived, before validation: the bytes and where they came from, so that anything
- * rejected can go to the dead-letter topic unchanged, and — once {@link #decode decoded}, which the
- * {@link RawRecordDeserializer} does for the event time anyway — the payload's fields, so the payload is
- * decoded once per record, not again by the validator. Decoding only reads the bytes: {@code value} stays
- * the original. Operator-side (private) data. A Flink POJO (public fields, no-arg constructor).
+ * One Kafka record as it arrived, before validation: the bytes and where they came from, so that
+ * anything rejected can go to the dead-letter topic unchanged, and — once {@link #decode decoded},
+ * which the {@link RawRecordDeserializer} does for the event time anyway — the payload's fields, so
+ * the payload is decoded once per record, not again by the validator. Decoding only reads the
+ * bytes: {@code value} stays the original. Operator-side (private) data. A Flink POJO (public
+ * fields, no-arg constructor).
  */
 public class RawRecord {
     public byte[] value;
     public String topic;
     public int partition;
     public long offset;
-    /** Event time read from the payload for watermarking, or {@link Long#MIN_VALUE} if undecodable. */
+
+    /**
+     * Event time read from the payload for watermarking, or {@link Long#MIN_VALUE} if undecodable.
+     */
     public long eventTime;
-    /** Whether {@link #decode} has run: then either the fields below are set or {@link #undecodable} is. */
+
+    /**
+     * Whether {@link #decode} has run: then either the fields below are set or {@link #undecodable}
+     * is.
+     */
     public boolean decoded;
+
     /** Why the payload could not be decoded (null if it was, or if it was not tried). */
     public String undecodable;
+
     public String streamId;
     public String deviceId;
+
     /** The payload's features as decoded (not validated: any length, any value). */
     public double[] features;
 
@@ -38,8 +49,9 @@ public class RawRecord {
     }
 
     /**
-     * Decodes {@code value} into the fields (stream, device, event time, features) or, if the bytes are not
-     * a telemetry record, records why in {@link #undecodable} (event time {@link Long#MIN_VALUE}). Never throws.
+     * Decodes {@code value} into the fields (stream, device, event time, features) or, if the bytes
+     * are not a telemetry record, records why in {@link #undecodable} (event time {@link
+     * Long#MIN_VALUE}). Never throws.
      */
     public void decode(AvroCodec<TelemetryRecord> codec) {
         decoded = true;

@@ -7,17 +7,23 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.dpclust.avro.TelemetryRecord;
 
 /**
- * Keeps the raw value and its coordinates and decodes the payload once ({@link RawRecord#decode}): the event
- * time lets the source generate watermarks per Kafka partition, and the decoded fields travel on to the
- * validator, which does not decode again. Never fails: a record that cannot be decoded passes with event time
- * {@link Long#MIN_VALUE} and its reason, and is routed to the dead-letter topic by the validator.
+ * Keeps the raw value and its coordinates and decodes the payload once ({@link RawRecord#decode}):
+ * the event time lets the source generate watermarks per Kafka partition, and the decoded fields
+ * travel on to the validator, which does not decode again. Never fails: a record that cannot be
+ * decoded passes with event time {@link Long#MIN_VALUE} and its reason, and is routed to the
+ * dead-letter topic by the validator.
  */
 public final class RawRecordDeserializer implements KafkaRecordDeserializationSchema<RawRecord> {
     private transient AvroCodec<TelemetryRecord> codec;
 
     @Override
     public void deserialize(ConsumerRecord<byte[], byte[]> r, Collector<RawRecord> out) {
-        RawRecord raw = new RawRecord(r.value() == null ? new byte[0] : r.value(), r.topic(), r.partition(), r.offset());
+        RawRecord raw =
+                new RawRecord(
+                        r.value() == null ? new byte[0] : r.value(),
+                        r.topic(),
+                        r.partition(),
+                        r.offset());
         if (codec == null) {
             codec = AvroCodec.telemetry();
         }

@@ -9,8 +9,9 @@ import org.apache.avro.Schema;
 
 /**
  * Every schema version this jar has written, shipped as resources under {@code /avro-history/}
- * ({@code <Name>.v<N>.avsc}, listed in {@code /avro-history/index.txt}). Decoders register all of them so
- * that messages written by earlier dpclust versions resolve against the current reader schema.
+ * ({@code <Name>.v<N>.avsc}, listed in {@code /avro-history/index.txt}). Decoders register all of
+ * them so that messages written by earlier dpclust versions resolve against the current reader
+ * schema.
  */
 public final class SchemaHistory {
     private SchemaHistory() {}
@@ -34,7 +35,9 @@ public final class SchemaHistory {
                 throw new IllegalStateException("/avro-history/index.txt missing from the jar");
             }
             List<String> files = new ArrayList<>();
-            for (String line : new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).split("\n")) {
+            for (String line :
+                    new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
+                            .split("\n")) {
                 if (!line.isBlank() && !line.startsWith("#")) {
                     files.add(line.trim());
                 }

@@ -4,7 +4,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
-import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -12,13 +11,15 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.dpclust.avro.TelemetryRecord;
 
 /**
- * Writes telemetry (or deliberately malformed bytes) to the input topic, keyed by stream id. Nothing is lost
- * silently: a send that fails (e.g. its delivery timed out) is remembered, and {@link #flush()} throws.
+ * Writes telemetry (or deliberately malformed bytes) to the input topic, keyed by stream id.
+ * Nothing is lost silently: a send that fails (e.g. its delivery timed out) is remembered, and
+ * {@link #flush()} throws.
  */
 public final class TelemetryProducer implements AutoCloseable {
     private final KafkaProducer<byte[], byte[]> producer;
     private final String topic;
-    private final java.util.concurrent.atomic.AtomicLong failed = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong failed =
+            new java.util.concurrent.atomic.AtomicLong();
     private final java.util.concurrent.atomic.AtomicReference<Exception> firstFailure =
             new java.util.concurrent.atomic.AtomicReference<>();
     private final AvroCodec<TelemetryRecord> codec = AvroCodec.telemetry();
@@ -31,9 +32,12 @@ public final class TelemetryProducer implements AutoCloseable {
         p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
         p.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
-        // Ordered, acknowledged writes without the idempotent producer's per-partition sequence state: with it,
-        // a partition of a freshly created topic occasionally stalled until its batches expired (120 s).
-        // One request in flight keeps the order across retries; a lost response is retried after 10 s.
+        // Ordered, acknowledged writes without the idempotent producer's per-partition sequence
+        // state: with it,
+        // a partition of a freshly created topic occasionally stalled until its batches expired
+        // (120 s).
+        // One request in flight keeps the order across retries; a lost response is retried after 10
+        // s.
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false);
         p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
         p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
@@ -46,18 +50,21 @@ public final class TelemetryProducer implements AutoCloseable {
         for (double x : features) {
             f.add(x);
         }
-        TelemetryRecord r = TelemetryRecord.newBuilder()
-                .setStreamId(streamId)
-                .setDeviceId(deviceId)
-                .setEventTime(java.time.Instant.ofEpochMilli(eventTime))
-                .setFeatures(f)
-                .build();
+        TelemetryRecord r =
+                TelemetryRecord.newBuilder()
+                        .setStreamId(streamId)
+                        .setDeviceId(deviceId)
+                        .setEventTime(java.time.Instant.ofEpochMilli(eventTime))
+                        .setFeatures(f)
+                        .build();
         sendRaw(streamId, codec.encode(r));
     }
 
     /** Sends arbitrary bytes (malformed-input tests and demos). */
     public void sendRaw(String key, byte[] value) {
-        producer.send(new ProducerRecord<>(topic, key == null ? null : key.getBytes(StandardCharsets.UTF_8), value),
+        producer.send(
+                new ProducerRecord<>(
+                        topic, key == null ? null : key.getBytes(StandardCharsets.UTF_8), value),
                 (meta, e) -> {
                     if (e != null) {
                         failed.incrementAndGet();
@@ -74,8 +81,13 @@ public final class TelemetryProducer implements AutoCloseable {
     public void flush() {
         producer.flush();
         if (failed.get() > 0) {
-            throw new IllegalStateException(failed.get() + " record(s) could not be written to " + topic + ": "
-                    + firstFailure.get().getMessage(), firstFailure.get());
+            throw new IllegalStateException(
+                    failed.get()
+                            + " record(s) could not be written to "
+                            + topic
+                            + ": "
+                            + firstFailure.get().getMessage(),
+                    firstFailure.get());
         }
     }
 

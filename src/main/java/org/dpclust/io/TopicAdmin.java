@@ -13,7 +13,9 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.config.TopicConfig;
 import org.dpclust.config.KafkaSettings;
 
-/** Creates dpclust's topics if missing; the budget topic is compacted (latest total per ledger key). */
+/**
+ * Creates dpclust's topics if missing; the budget topic is compacted (latest total per ledger key).
+ */
 public final class TopicAdmin {
     private TopicAdmin() {}
 
@@ -28,15 +30,28 @@ public final class TopicAdmin {
             add(create, existing, new NewTopic(k.centroidsTopic(), 1, (short) 1));
             add(create, existing, new NewTopic(k.sketchesTopic(), 1, (short) 1));
             add(create, existing, new NewTopic(k.dlqTopic(), 1, (short) 1));
-            add(create, existing, new NewTopic(k.budgetTopic(), 1, (short) 1)
-                    .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)));
+            add(
+                    create,
+                    existing,
+                    new NewTopic(k.budgetTopic(), 1, (short) 1)
+                            .configs(
+                                    Map.of(
+                                            TopicConfig.CLEANUP_POLICY_CONFIG,
+                                            TopicConfig.CLEANUP_POLICY_COMPACT)));
             if (!create.isEmpty()) {
                 admin.createTopics(create).all().get(30, TimeUnit.SECONDS);
             }
-            awaitLeaders(admin, List.of(k.inputTopic(), k.centroidsTopic(), k.sketchesTopic(), k.dlqTopic(),
-                    k.budgetTopic()));
+            awaitLeaders(
+                    admin,
+                    List.of(
+                            k.inputTopic(),
+                            k.centroidsTopic(),
+                            k.sketchesTopic(),
+                            k.dlqTopic(),
+                            k.budgetTopic()));
         } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
-            throw new IllegalStateException("cannot create topics on " + k.bootstrapServers() + ": " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "cannot create topics on " + k.bootstrapServers() + ": " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while creating topics", e);
@@ -44,16 +59,21 @@ public final class TopicAdmin {
     }
 
     /**
-     * Waits (up to 30 s) until every partition of the topics has a leader, so that nothing written right
-     * after creation waits on metadata (a producer would otherwise retry until its delivery timeout).
+     * Waits (up to 30 s) until every partition of the topics has a leader, so that nothing written
+     * right after creation waits on metadata (a producer would otherwise retry until its delivery
+     * timeout).
      */
-    private static void awaitLeaders(Admin admin, List<String> topics) throws InterruptedException, ExecutionException,
-            java.util.concurrent.TimeoutException {
+    private static void awaitLeaders(Admin admin, List<String> topics)
+            throws InterruptedException, ExecutionException, java.util.concurrent.TimeoutException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (true) {
             boolean ready = true;
             try {
-                for (var d : admin.describeTopics(topics).allTopicNames().get(30, TimeUnit.SECONDS).values()) {
+                for (var d :
+                        admin.describeTopics(topics)
+                                .allTopicNames()
+                                .get(30, TimeUnit.SECONDS)
+                                .values()) {
                     for (var p : d.partitions()) {
                         ready &= p.leader() != null && !p.leader().isEmpty();
                     }
@@ -62,13 +82,15 @@ public final class TopicAdmin {
                 if (!(e.getCause() instanceof org.apache.kafka.common.errors.RetriableException)) {
                     throw e;
                 }
-                ready = false; // e.g. UnknownTopicOrPartition while a new topic's metadata propagates
+                ready = false; // e.g. UnknownTopicOrPartition while a new topic's metadata
+                // propagates
             }
             if (ready) {
                 return;
             }
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("topics " + topics + " have partitions without a leader after 30 s");
+                throw new IllegalStateException(
+                        "topics " + topics + " have partitions without a leader after 30 s");
             }
             Thread.sleep(50);
         }

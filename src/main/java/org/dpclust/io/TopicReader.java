@@ -14,14 +14,15 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
- * A {@code read_committed} reader of a whole topic (all partitions, from the beginning, no consumer group):
- * what a downstream service sees of dpclust's exactly-once output. Aborted transactions are invisible.
+ * A {@code read_committed} reader of a whole topic (all partitions, from the beginning, no consumer
+ * group): what a downstream service sees of dpclust's exactly-once output. Aborted transactions are
+ * invisible.
  *
- * <p>"The end" is taken after in-flight transactions have settled: a producer's {@code commitTransaction()}
- * returns once the coordinator has logged the decision, and the commit markers reach the partitions a
- * little later, so right after a job has finished the last stable offset can still lag behind its last
- * transaction. {@link #readToEnd} and {@link #atEnd} therefore first wait (briefly) until each partition's
- * last stable offset has caught up with its high watermark.
+ * <p>"The end" is taken after in-flight transactions have settled: a producer's {@code
+ * commitTransaction()} returns once the coordinator has logged the decision, and the commit markers
+ * reach the partitions a little later, so right after a job has finished the last stable offset can
+ * still lag behind its last transaction. {@link #readToEnd} and {@link #atEnd} therefore first wait
+ * (briefly) until each partition's last stable offset has caught up with its high watermark.
  */
 public final class TopicReader implements AutoCloseable {
     private static final Duration SETTLE = Duration.ofSeconds(10);
@@ -36,7 +37,9 @@ public final class TopicReader implements AutoCloseable {
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        p.put(
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+                ByteArrayDeserializer.class.getName());
         consumer = new KafkaConsumer<>(p);
         Properties hw = new Properties();
         hw.putAll(p);
@@ -45,7 +48,8 @@ public final class TopicReader implements AutoCloseable {
         List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(30));
         if (infos == null || infos.isEmpty()) {
             close();
-            throw new IllegalStateException("topic '" + topic + "' does not exist on " + bootstrapServers);
+            throw new IllegalStateException(
+                    "topic '" + topic + "' does not exist on " + bootstrapServers);
         }
         infos.forEach(i -> partitions.add(new TopicPartition(topic, i.partition())));
         consumer.assign(partitions);
@@ -63,9 +67,10 @@ public final class TopicReader implements AutoCloseable {
     }
 
     /**
-     * Waits until no transaction is in flight on the topic (last stable offset = high watermark on every
-     * partition), or until {@code timeout}; returns the last stable offsets then. A transaction left open by
-     * a crashed producer keeps them apart until the broker aborts it; the wait then ends at the timeout.
+     * Waits until no transaction is in flight on the topic (last stable offset = high watermark on
+     * every partition), or until {@code timeout}; returns the last stable offsets then. A
+     * transaction left open by a crashed producer keeps them apart until the broker aborts it; the
+     * wait then ends at the timeout.
      */
     public Map<TopicPartition, Long> settledEndOffsets(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
@@ -99,7 +104,8 @@ public final class TopicReader implements AutoCloseable {
     public List<ConsumerRecord<byte[], byte[]>> readToEnd(Duration timeout) {
         List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
         long deadline = System.nanoTime() + timeout.toNanos();
-        Map<TopicPartition, Long> end = settledEndOffsets(timeout.compareTo(SETTLE) < 0 ? timeout : SETTLE);
+        Map<TopicPartition, Long> end =
+                settledEndOffsets(timeout.compareTo(SETTLE) < 0 ? timeout : SETTLE);
         while (true) {
             boolean done = true;
             for (TopicPartition tp : partitions) {

@@ -17,8 +17,8 @@ import org.dpclust.privacy.PrivacyLedger;
 import org.dpclust.privacy.PrivacySecret;
 
 /**
- * The batch job: takes its source and sink in the constructor and only wires and executes
- * ({@link BatchTopology} holds the data flow). Only private algorithms may run here, because its output is
+ * The batch job: takes its source and sink in the constructor and only wires and executes ({@link
+ * BatchTopology} holds the data flow). Only private algorithms may run here, because its output is
  * the published centroids topic; a non-private algorithm is refused at construction.
  */
 public final class BatchJob {
@@ -32,8 +32,15 @@ public final class BatchJob {
     private final PrivacySecret secret;
     private final Map<String, Double> ledgerSnapshot;
 
-    public BatchJob(Source<RawRecord, ?, ?> source, Sink<OutboundRecord> sink, DpclustConfig config, StreamSpec spec,
-            String algorithm, BatchParams params, PrivacyLedger.Interval interval, PrivacySecret secret,
+    public BatchJob(
+            Source<RawRecord, ?, ?> source,
+            Sink<OutboundRecord> sink,
+            DpclustConfig config,
+            StreamSpec spec,
+            String algorithm,
+            BatchParams params,
+            PrivacyLedger.Interval interval,
+            PrivacySecret secret,
             Map<String, Double> ledgerSnapshot) {
         requirePublishable(BatchAlgorithms.get(algorithm));
         this.source = source;
@@ -48,44 +55,86 @@ public final class BatchJob {
     }
 
     /**
-     * Refuses an algorithm whose output may not be published to a stream's centroids topic: non-private
-     * references, and EPP (not differential privacy; it never shares a stream or a ledger with dp releases).
+     * Refuses an algorithm whose output may not be published to a stream's centroids topic:
+     * non-private references, and EPP (not differential privacy; it never shares a stream or a
+     * ledger with dp releases).
      */
     public static void requirePublishable(BatchAlgorithm a) {
         if ("epp".equals(a.guarantee())) {
-            throw new IllegalArgumentException("--output kafka: algorithm '" + a.name() + "' gives error-preserving "
-                    + "privacy (epp), not differential privacy; epp output is batch-only and never published to a "
-                    + "stream's topics or charged to its ledger, use --output DIR");
+            throw new IllegalArgumentException(
+                    "--output kafka: algorithm '"
+                            + a.name()
+                            + "' gives error-preserving "
+                            + "privacy (epp), not differential privacy; epp output is batch-only and never published to a "
+                            + "stream's topics or charged to its ledger, use --output DIR");
         }
         if (!a.isPrivate()) {
-            throw new IllegalArgumentException("--output kafka: algorithm '" + a.name() + "' is non-private (guarantee "
-                    + a.guarantee() + "); its output may not go to the published centroids topic, use --output DIR");
+            throw new IllegalArgumentException(
+                    "--output kafka: algorithm '"
+                            + a.name()
+                            + "' is non-private (guarantee "
+                            + a.guarantee()
+                            + "); its output may not go to the published centroids topic, use --output DIR");
         }
     }
 
     /**
-     * The configuration a batch run reads and writes with: the input topic from its earliest offset up to its
-     * end offsets at start, its own consumer group and a transactional-id prefix distinct from the streaming
-     * job's (one per stream and interval).
+     * The configuration a batch run reads and writes with: the input topic from its earliest offset
+     * up to its end offsets at start, its own consumer group and a transactional-id prefix distinct
+     * from the streaming job's (one per stream and interval).
      */
-    public static DpclustConfig batchConfig(DpclustConfig config, String inputTopic, String streamId,
+    public static DpclustConfig batchConfig(
+            DpclustConfig config,
+            String inputTopic,
+            String streamId,
             PrivacyLedger.Interval interval) {
         KafkaSettings k = config.kafka();
-        KafkaSettings batch = new KafkaSettings(k.bootstrapServers(), inputTopic, k.centroidsTopic(), k.sketchesTopic(),
-                k.budgetTopic(), k.dlqTopic(), k.groupId() + "-batch",
-                k.transactionalIdPrefix() + "-batch-" + streamId + "-" + interval.start() + "-" + interval.end(),
-                k.transactionTimeout(), "earliest");
+        KafkaSettings batch =
+                new KafkaSettings(
+                        k.bootstrapServers(),
+                        inputTopic,
+                        k.centroidsTopic(),
+                        k.sketchesTopic(),
+                        k.budgetTopic(),
+                        k.dlqTopic(),
+                        k.groupId() + "-batch",
+                        k.transactionalIdPrefix()
+                                + "-batch-"
+                                + streamId
+                                + "-"
+                                + interval.start()
+                                + "-"
+                                + interval.end(),
+                        k.transactionTimeout(),
+                        "earliest");
         JobSettings j = config.job().withBoundedInput(true);
         return config.withKafka(batch).withJob(j);
     }
 
-    /** The job reading {@code inputTopic} to its end and writing through the exactly-once Kafka sink. */
-    public static BatchJob fromKafka(DpclustConfig config, String inputTopic, StreamSpec spec, String algorithm,
-            BatchParams params, PrivacyLedger.Interval interval, PrivacySecret secret,
+    /**
+     * The job reading {@code inputTopic} to its end and writing through the exactly-once Kafka
+     * sink.
+     */
+    public static BatchJob fromKafka(
+            DpclustConfig config,
+            String inputTopic,
+            StreamSpec spec,
+            String algorithm,
+            BatchParams params,
+            PrivacyLedger.Interval interval,
+            PrivacySecret secret,
             Map<String, Double> ledgerSnapshot) {
         DpclustConfig c = batchConfig(config, inputTopic, spec.id(), interval);
-        return new BatchJob(KafkaEndpoints.source(c), KafkaEndpoints.sink(c), c, spec, algorithm, params, interval,
-                secret, ledgerSnapshot);
+        return new BatchJob(
+                KafkaEndpoints.source(c),
+                KafkaEndpoints.sink(c),
+                c,
+                spec,
+                algorithm,
+                params,
+                interval,
+                secret,
+                ledgerSnapshot);
     }
 
     public void wire(StreamExecutionEnvironment env) {
@@ -93,7 +142,17 @@ public final class BatchJob {
         if (config.job().parallelism() > 0) {
             env.setParallelism(config.job().parallelism());
         }
-        BatchTopology.build(env, source, sink, config, spec, algorithm, params, interval, secret, ledgerSnapshot);
+        BatchTopology.build(
+                env,
+                source,
+                sink,
+                config,
+                spec,
+                algorithm,
+                params,
+                interval,
+                secret,
+                ledgerSnapshot);
     }
 
     public void execute(StreamExecutionEnvironment env) throws Exception {

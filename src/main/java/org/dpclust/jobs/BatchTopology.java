@@ -22,35 +22,66 @@ import org.dpclust.stream.ValidRecord;
 
 /**
  * Wires the batch data flow (BATCH execution mode) onto a bounded source of raw records and a sink:
- * raw → validate/clamp ({@link RecordValidator}; its dead letters are not re-published, the streaming job
- * owns the dead-letter topic) → the chosen stream's records, plus one marker → keyBy(stream) →
- * {@link SnapshotReleaseFunction} (interval filter, ledger charge, algorithm via the core) → sink.
+ * raw → validate/clamp ({@link RecordValidator}; its dead letters are not re-published, the
+ * streaming job owns the dead-letter topic) → the chosen stream's records, plus one marker →
+ * keyBy(stream) → {@link SnapshotReleaseFunction} (interval filter, ledger charge, algorithm via
+ * the core) → sink.
  */
 public final class BatchTopology {
     private BatchTopology() {}
 
-    public static void build(StreamExecutionEnvironment env, Source<RawRecord, ?, ?> source,
-            Sink<OutboundRecord> sink, DpclustConfig config, StreamSpec spec, String algorithm, BatchParams params,
-            PrivacyLedger.Interval interval, PrivacySecret secret, Map<String, Double> ledgerSnapshot) {
+    public static void build(
+            StreamExecutionEnvironment env,
+            Source<RawRecord, ?, ?> source,
+            Sink<OutboundRecord> sink,
+            DpclustConfig config,
+            StreamSpec spec,
+            String algorithm,
+            BatchParams params,
+            PrivacyLedger.Interval interval,
+            PrivacySecret secret,
+            Map<String, Double> ledgerSnapshot) {
         env.setRuntimeMode(RuntimeExecutionMode.BATCH);
         String streamId = spec.id();
-        DataStream<RawRecord> raw = env.fromSource(source, WatermarkStrategy.noWatermarks(), "telemetry-snapshot")
-                .uid("telemetry-snapshot");
-        DataStream<ValidRecord> ofStream = raw
-                .process(new RecordValidator(config.streams(), config.kafka().dlqTopic()))
-                .name("validate-clamp").uid("validate-clamp")
-                .filter(r -> streamId.equals(r.streamId)).name("stream-" + streamId).uid("stream-filter")
-                .map(r -> {
-                    r.original = null; // only features and event time go on
-                    return r;
-                }).name("strip").uid("strip");
-        DataStream<ValidRecord> marker = env.fromData(List.of(SnapshotReleaseFunction.marker(streamId)),
-                TypeInformation.of(ValidRecord.class)).name("key-marker").uid("key-marker");
+        DataStream<RawRecord> raw =
+                env.fromSource(source, WatermarkStrategy.noWatermarks(), "telemetry-snapshot")
+                        .uid("telemetry-snapshot");
+        DataStream<ValidRecord> ofStream =
+                raw.process(new RecordValidator(config.streams(), config.kafka().dlqTopic()))
+                        .name("validate-clamp")
+                        .uid("validate-clamp")
+                        .filter(r -> streamId.equals(r.streamId))
+                        .name("stream-" + streamId)
+                        .uid("stream-filter")
+                        .map(
+                                r -> {
+                                    r.original = null; // only features and event time go on
+                                    return r;
+                                })
+                        .name("strip")
+                        .uid("strip");
+        DataStream<ValidRecord> marker =
+                env.fromData(
+                                List.of(SnapshotReleaseFunction.marker(streamId)),
+                                TypeInformation.of(ValidRecord.class))
+                        .name("key-marker")
+                        .uid("key-marker");
         ofStream.union(marker)
                 .keyBy(r -> r.streamId)
-                .process(new SnapshotReleaseFunction(spec, algorithm, params, interval, secret, ledgerSnapshot,
-                        config.kafka().centroidsTopic(), config.kafka().budgetTopic()))
-                .name("snapshot-release").uid("snapshot-release")
-                .sinkTo(sink).name("kafka-sink").uid("kafka-sink");
+                .process(
+                        new SnapshotReleaseFunction(
+                                spec,
+                                algorithm,
+                                params,
+                                interval,
+                                secret,
+                                ledgerSnapshot,
+                                config.kafka().centroidsTopic(),
+                                config.kafka().budgetTopic()))
+                .name("snapshot-release")
+                .uid("snapshot-release")
+                .sinkTo(sink)
+                .name("kafka-sink")
+                .uid("kafka-sink");
     }
 }

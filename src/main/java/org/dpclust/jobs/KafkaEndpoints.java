@@ -22,21 +22,27 @@ public final class KafkaEndpoints {
     }
 
     /** The source with another deserializer (tests inject failures through it). */
-    public static KafkaSource<RawRecord> source(DpclustConfig config,
-            org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema<RawRecord> deserializer) {
+    public static KafkaSource<RawRecord> source(
+            DpclustConfig config,
+            org.apache.flink.connector.kafka.source.reader.deserializer
+                                    .KafkaRecordDeserializationSchema<
+                            RawRecord>
+                    deserializer) {
         KafkaSettings k = config.kafka();
-        OffsetsInitializer start = switch (k.startingOffsets()) {
-            case "earliest" -> OffsetsInitializer.earliest();
-            case "latest" -> OffsetsInitializer.latest();
-            default -> OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST);
-        };
-        var b = KafkaSource.<RawRecord>builder()
-                .setBootstrapServers(k.bootstrapServers())
-                .setTopics(k.inputTopic())
-                .setGroupId(k.groupId())
-                .setStartingOffsets(start)
-                .setDeserializer(deserializer)
-                .setProperty("isolation.level", "read_committed");
+        OffsetsInitializer start =
+                switch (k.startingOffsets()) {
+                    case "earliest" -> OffsetsInitializer.earliest();
+                    case "latest" -> OffsetsInitializer.latest();
+                    default -> OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST);
+                };
+        var b =
+                KafkaSource.<RawRecord>builder()
+                        .setBootstrapServers(k.bootstrapServers())
+                        .setTopics(k.inputTopic())
+                        .setGroupId(k.groupId())
+                        .setStartingOffsets(start)
+                        .setDeserializer(deserializer)
+                        .setProperty("isolation.level", "read_committed");
         if (config.job().boundedInput()) {
             b.setBounded(OffsetsInitializer.latest());
         }

@@ -5,32 +5,40 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindows;
-import org.dpclust.stream.NonPrivateWindowMean;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.io.OutboundRecord;
 import org.dpclust.io.RawRecord;
+import org.dpclust.stream.NonPrivateWindowMean;
 
 /**
- * The benchmark baseline's data flow: the same ingestion and exactly-once sink as {@link StreamingTopology},
- * with a non-private keyed tumbling-window mean ({@link NonPrivateWindowMean}) in place of the private
- * summaries; its output goes to the centroids topic of the configuration. Not DP — never deploy it on
- * private data for anyone but the operator. All streams must share one window size (the first stream's).
+ * The benchmark baseline's data flow: the same ingestion and exactly-once sink as {@link
+ * StreamingTopology}, with a non-private keyed tumbling-window mean ({@link NonPrivateWindowMean})
+ * in place of the private summaries; its output goes to the centroids topic of the configuration.
+ * Not DP — never deploy it on private data for anyone but the operator. All streams must share one
+ * window size (the first stream's).
  */
 public final class NonPrivateMeanTopology {
     private NonPrivateMeanTopology() {}
 
-    public static void build(org.apache.flink.streaming.api.environment.StreamExecutionEnvironment env,
-            Source<RawRecord, ?, ?> source, Sink<OutboundRecord> sink, DpclustConfig config) {
+    public static void build(
+            org.apache.flink.streaming.api.environment.StreamExecutionEnvironment env,
+            Source<RawRecord, ?, ?> source,
+            Sink<OutboundRecord> sink,
+            DpclustConfig config) {
         var first = config.streams().get(0);
         StreamingTopology.Ingest in = StreamingTopology.ingest(env, source, config);
-        var means = in.onTime()
-                .keyBy(r -> r.streamId)
-                .window(TumblingEventTimeWindows.of(first.window()))
-                .aggregate(new NonPrivateWindowMean(first.dimension()), new NonPrivateWindowMean.Output(
-                                config.kafka().centroidsTopic()),
-                        PrimitiveArrayTypeInfo.DOUBLE_PRIMITIVE_ARRAY_TYPE_INFO,
-                        PrimitiveArrayTypeInfo.DOUBLE_PRIMITIVE_ARRAY_TYPE_INFO, TypeInformation.of(OutboundRecord.class))
-                .name("nonprivate-window-mean").uid("nonprivate-window-mean");
+        var means =
+                in.onTime()
+                        .keyBy(r -> r.streamId)
+                        .window(TumblingEventTimeWindows.of(first.window()))
+                        .aggregate(
+                                new NonPrivateWindowMean(first.dimension()),
+                                new NonPrivateWindowMean.Output(config.kafka().centroidsTopic()),
+                                PrimitiveArrayTypeInfo.DOUBLE_PRIMITIVE_ARRAY_TYPE_INFO,
+                                PrimitiveArrayTypeInfo.DOUBLE_PRIMITIVE_ARRAY_TYPE_INFO,
+                                TypeInformation.of(OutboundRecord.class))
+                        .name("nonprivate-window-mean")
+                        .uid("nonprivate-window-mean");
         in.sinkWithDeadLetters(means, sink);
     }
 }

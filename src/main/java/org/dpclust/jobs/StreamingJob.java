@@ -26,8 +26,12 @@ public final class StreamingJob {
     private final PrivacySecret secret;
     private final Map<String, Map<String, Double>> ledgerSnapshot;
 
-    public StreamingJob(Source<RawRecord, ?, ?> source, Sink<OutboundRecord> sink, DpclustConfig config,
-            PrivacySecret secret, Map<String, Map<String, Double>> ledgerSnapshot) {
+    public StreamingJob(
+            Source<RawRecord, ?, ?> source,
+            Sink<OutboundRecord> sink,
+            DpclustConfig config,
+            PrivacySecret secret,
+            Map<String, Map<String, Double>> ledgerSnapshot) {
         this.source = source;
         this.sink = sink;
         this.config = config;
@@ -36,9 +40,16 @@ public final class StreamingJob {
     }
 
     /** The job as configured for Kafka: source and exactly-once sink from the configuration. */
-    public static StreamingJob fromKafka(DpclustConfig config, PrivacySecret secret,
+    public static StreamingJob fromKafka(
+            DpclustConfig config,
+            PrivacySecret secret,
             Map<String, Map<String, Double>> ledgerSnapshot) {
-        return new StreamingJob(KafkaEndpoints.source(config), KafkaEndpoints.sink(config), config, secret, ledgerSnapshot);
+        return new StreamingJob(
+                KafkaEndpoints.source(config),
+                KafkaEndpoints.sink(config),
+                config,
+                secret,
+                ledgerSnapshot);
     }
 
     public void wire(StreamExecutionEnvironment env) {
@@ -46,21 +57,27 @@ public final class StreamingJob {
         StreamingTopology.build(env, source, sink, config, secret, ledgerSnapshot);
     }
 
-    /** What every streaming job sets: no Kryo, exactly-once checkpoints at the configured interval, parallelism. */
+    /**
+     * What every streaming job sets: no Kryo, exactly-once checkpoints at the configured interval,
+     * parallelism.
+     */
     public static void configure(StreamExecutionEnvironment env, DpclustConfig config) {
         forbidKryo(env);
-        env.enableCheckpointing(config.job().checkpointInterval().toMillis(), CheckpointingMode.EXACTLY_ONCE);
+        env.enableCheckpointing(
+                config.job().checkpointInterval().toMillis(), CheckpointingMode.EXACTLY_ONCE);
         if (config.job().parallelism() > 0) {
             env.setParallelism(config.job().parallelism());
         }
     }
 
     /**
-     * Every record and state type has an explicit Flink serializer (POJOs and primitive arrays); a type that
-     * would fall back to Kryo fails the job at build time instead of silently changing the state format.
+     * Every record and state type has an explicit Flink serializer (POJOs and primitive arrays); a
+     * type that would fall back to Kryo fails the job at build time instead of silently changing
+     * the state format.
      */
     public static void forbidKryo(StreamExecutionEnvironment env) {
-        org.apache.flink.configuration.Configuration c = new org.apache.flink.configuration.Configuration();
+        org.apache.flink.configuration.Configuration c =
+                new org.apache.flink.configuration.Configuration();
         c.set(org.apache.flink.configuration.PipelineOptions.GENERIC_TYPES, false);
         env.configure(c);
     }

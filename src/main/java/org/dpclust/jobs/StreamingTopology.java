@@ -22,76 +22,112 @@ import org.dpclust.stream.WindowPartial;
 import org.dpclust.stream.WindowPreAggregator;
 
 /**
- * Wires the streaming data flow of DESIGN.md onto any source of raw records and any sink of outbound
- * records (Kafka in production, the same in tests on a real broker):
- * raw (watermarks per partition) → validate/clamp (dead letters) → lateness (dead letters) →
- * keyBy(stream, salt) → {@link WindowPreAggregator} (phase 1: exact partial summaries, in memory) →
- * keyBy(stream) → {@link StreamClusteringFunction} (phase 2: merge per window, noise, release) →
- * (side output of the released ckm sketches) → keyBy(stream) → {@link SketchDecoder} (ckm centroids, stateless) →
+ * Wires the streaming data flow of DESIGN.md onto any source of raw records and any sink of
+ * outbound records (Kafka in production, the same in tests on a real broker): raw (watermarks per
+ * partition) → validate/clamp (dead letters) → lateness (dead letters) → keyBy(stream, salt) →
+ * {@link WindowPreAggregator} (phase 1: exact partial summaries, in memory) → keyBy(stream) →
+ * {@link StreamClusteringFunction} (phase 2: merge per window, noise, release) → (side output of
+ * the released ckm sketches) → keyBy(stream) → {@link SketchDecoder} (ckm centroids, stateless) →
  * one exactly-once sink for releases, sketches, ledger entries and dead letters.
  */
 public final class StreamingTopology {
     private StreamingTopology() {}
 
-    public static void build(StreamExecutionEnvironment env, Source<RawRecord, ?, ?> source,
-            Sink<OutboundRecord> sink, DpclustConfig config, PrivacySecret secret,
+    public static void build(
+            StreamExecutionEnvironment env,
+            Source<RawRecord, ?, ?> source,
+            Sink<OutboundRecord> sink,
+            DpclustConfig config,
+            PrivacySecret secret,
             Map<String, Map<String, Double>> ledgerSnapshot) {
         var streams = config.streams();
         var kafka = config.kafka();
         Ingest in = ingest(env, source, config);
-        // two-phase window aggregation: phase 1 keyed by (stream, salt) folds records into exact partial
-        // summaries in memory; phase 2 keyed by stream merges a window's partials, then noises and releases once
-        SingleOutputStreamOperator<WindowPartial> partials = in.onTime()
-                .keyBy(new SubStreamKey(streams))
-                .transform("pre-aggregate", TypeInformation.of(WindowPartial.class),
-                        new WindowPreAggregator(streams, secret, kafka.dlqTopic()))
-                .uid("pre-aggregate");
-        SingleOutputStreamOperator<OutboundRecord> releases = partials
-                .keyBy(p -> p.streamId)
-                .process(new StreamClusteringFunction(streams, secret, ledgerSnapshot, kafka.centroidsTopic(),
-                        kafka.sketchesTopic(), kafka.budgetTopic()))
-                .name("dp-window-summaries").uid("dp-window-summaries");
-        // ckm centroids are post-processing of the released sketch: decoded off the keyed operator's thread
-        SingleOutputStreamOperator<OutboundRecord> decoded = releases
-                .getSideOutput(StreamClusteringFunction.RELEASED_SKETCHES)
-                .keyBy(s -> s.streamId) // one stream's windows decoded in order, streams spread over subtasks
-                .process(new SketchDecoder(streams, kafka.centroidsTopic()), TypeInformation.of(OutboundRecord.class))
-                .name("ckm-decode").uid("ckm-decode");
+        // two-phase window aggregation: phase 1 keyed by (stream, salt) folds records into exact
+        // partial
+        // summaries in memory; phase 2 keyed by stream merges a window's partials, then noises and
+        // releases once
+        SingleOutputStreamOperator<WindowPartial> partials =
+                in.onTime()
+                        .keyBy(new SubStreamKey(streams))
+                        .transform(
+                                "pre-aggregate",
+                                TypeInformation.of(WindowPartial.class),
+                                new WindowPreAggregator(streams, secret, kafka.dlqTopic()))
+                        .uid("pre-aggregate");
+        SingleOutputStreamOperator<OutboundRecord> releases =
+                partials.keyBy(p -> p.streamId)
+                        .process(
+                                new StreamClusteringFunction(
+                                        streams,
+                                        secret,
+                                        ledgerSnapshot,
+                                        kafka.centroidsTopic(),
+                                        kafka.sketchesTopic(),
+                                        kafka.budgetTopic()))
+                        .name("dp-window-summaries")
+                        .uid("dp-window-summaries");
+        // ckm centroids are post-processing of the released sketch: decoded off the keyed
+        // operator's thread
+        SingleOutputStreamOperator<OutboundRecord> decoded =
+                releases.getSideOutput(StreamClusteringFunction.RELEASED_SKETCHES)
+                        .keyBy(s -> s.streamId) // one stream's windows decoded in order,
+                        // streams spread over subtasks
+                        .process(
+                                new SketchDecoder(streams, kafka.centroidsTopic()),
+                                TypeInformation.of(OutboundRecord.class))
+                        .name("ckm-decode")
+                        .uid("ckm-decode");
         if (config.job().decodeParallelism() > 0) {
             decoded.setParallelism(config.job().decodeParallelism());
         }
-        in.sinkWithDeadLetters(releases.union(decoded, partials.getSideOutput(WindowPreAggregator.LATE)), sink);
+        in.sinkWithDeadLetters(
+                releases.union(decoded, partials.getSideOutput(WindowPreAggregator.LATE)), sink);
     }
 
     /**
-     * The ingestion part shared by every streaming topology: validated records (with the validator's dead
-     * letters as a side output) and on-time records (with the late ones as a side output).
+     * The ingestion part shared by every streaming topology: validated records (with the
+     * validator's dead letters as a side output) and on-time records (with the late ones as a side
+     * output).
      */
-    public record Ingest(SingleOutputStreamOperator<ValidRecord> valid, SingleOutputStreamOperator<ValidRecord> onTime) {
+    public record Ingest(
+            SingleOutputStreamOperator<ValidRecord> valid,
+            SingleOutputStreamOperator<ValidRecord> onTime) {
         /** Writes {@code outputs} and every dead letter to the one exactly-once sink. */
-        public void sinkWithDeadLetters(DataStream<OutboundRecord> outputs, Sink<OutboundRecord> sink) {
-            outputs.union(valid.getSideOutput(RecordValidator.DEAD_LETTERS), onTime.getSideOutput(LatenessFilter.LATE))
-                    .sinkTo(sink).name("kafka-sink").uid("kafka-sink");
+        public void sinkWithDeadLetters(
+                DataStream<OutboundRecord> outputs, Sink<OutboundRecord> sink) {
+            outputs.union(
+                            valid.getSideOutput(RecordValidator.DEAD_LETTERS),
+                            onTime.getSideOutput(LatenessFilter.LATE))
+                    .sinkTo(sink)
+                    .name("kafka-sink")
+                    .uid("kafka-sink");
         }
     }
 
     /** Source with per-partition watermarks → validate/clamp → lateness filter. */
-    public static Ingest ingest(StreamExecutionEnvironment env, Source<RawRecord, ?, ?> source, DpclustConfig config) {
+    public static Ingest ingest(
+            StreamExecutionEnvironment env, Source<RawRecord, ?, ?> source, DpclustConfig config) {
         var streams = config.streams();
         var kafka = config.kafka();
-        // watermarks per Kafka partition, in the source: a lagging partition holds the watermark back
+        // watermarks per Kafka partition, in the source: a lagging partition holds the watermark
+        // back
         // instead of having its records declared late
-        WatermarkStrategy<RawRecord> watermarks = WatermarkStrategy
-                .<RawRecord>forBoundedOutOfOrderness(config.job().maxOutOfOrderness())
-                .withTimestampAssigner((r, ts) -> r.eventTime)
-                .withIdleness(config.job().idleTimeout());
-        DataStream<RawRecord> raw = env.fromSource(source, watermarks, "telemetry-source").uid("telemetry-source");
-        SingleOutputStreamOperator<ValidRecord> valid = raw
-                .process(new RecordValidator(streams, kafka.dlqTopic()))
-                .name("validate-clamp").uid("validate-clamp");
-        SingleOutputStreamOperator<ValidRecord> onTime = valid
-                .process(new LatenessFilter(streams, kafka.dlqTopic()))
-                .name("lateness").uid("lateness");
+        WatermarkStrategy<RawRecord> watermarks =
+                WatermarkStrategy.<RawRecord>forBoundedOutOfOrderness(
+                                config.job().maxOutOfOrderness())
+                        .withTimestampAssigner((r, ts) -> r.eventTime)
+                        .withIdleness(config.job().idleTimeout());
+        DataStream<RawRecord> raw =
+                env.fromSource(source, watermarks, "telemetry-source").uid("telemetry-source");
+        SingleOutputStreamOperator<ValidRecord> valid =
+                raw.process(new RecordValidator(streams, kafka.dlqTopic()))
+                        .name("validate-clamp")
+                        .uid("validate-clamp");
+        SingleOutputStreamOperator<ValidRecord> onTime =
+                valid.process(new LatenessFilter(streams, kafka.dlqTopic()))
+                        .name("lateness")
+                        .uid("lateness");
         return new Ingest(valid, onTime);
     }
 }

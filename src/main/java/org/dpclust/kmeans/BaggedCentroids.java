@@ -4,28 +4,29 @@ import org.dpclust.privacy.PrivacyRandom;
 
 /**
  * The bagged centroids of EPP-KM's final step (paper 002 Algorithm 1, ALGORITHMS.md §2.2): for each
- * cluster k with N_k points, B bags of N_k draws with replacement from the cluster, each bag's mean, and
- * the average of the B bag means, m_k = (1/(B N_k)) Σ_{i∈C_k} γ_i x_i with γ ~ Multinomial(B N_k; 1/N_k…).
+ * cluster k with N_k points, B bags of N_k draws with replacement from the cluster, each bag's
+ * mean, and the average of the B bag means, m_k = (1/(B N_k)) Σ_{i∈C_k} γ_i x_i with γ ~
+ * Multinomial(B N_k; 1/N_k…).
  *
- * <p>Contract: E[m_k] = m̄_k (unbiased) and Var(m_kj) = σ²_kj / (B N_k) (joint multinomial variance,
- * σ² the within-cluster population variance). The draws come from the release's {@link PrivacyRandom}
- * (exact uniform indices, {@link PrivacyRandom#nextLong(long)}), so a replay of the same snapshot gives the
- * same release. An empty cluster keeps its fallback centroid. Not differential privacy: see
- * {@link BagBound}.
+ * <p>Contract: E[m_k] = m̄_k (unbiased) and Var(m_kj) = σ²_kj / (B N_k) (joint multinomial
+ * variance, σ² the within-cluster population variance). The draws come from the release's {@link
+ * PrivacyRandom} (exact uniform indices, {@link PrivacyRandom#nextLong(long)}), so a replay of the
+ * same snapshot gives the same release. An empty cluster keeps its fallback centroid. Not
+ * differential privacy: see {@link BagBound}.
  */
 public final class BaggedCentroids {
     private BaggedCentroids() {}
 
     /**
-     * @param points     the clustered points (n x d); not modified
+     * @param points the clustered points (n x d); not modified
      * @param assignment cluster of each point (0..k−1)
-     * @param fallback   k x d centroids kept for empty clusters (e.g. Lloyd's); not modified
-     * @param bags       B ≥ 1
-     * @param rng        the release's privacy randomness
+     * @param fallback k x d centroids kept for empty clusters (e.g. Lloyd's); not modified
+     * @param bags B ≥ 1
+     * @param rng the release's privacy randomness
      * @return fresh k x d bagged centroids
      */
-    public static double[][] compute(double[][] points, int[] assignment, double[][] fallback, int bags,
-            PrivacyRandom rng) {
+    public static double[][] compute(
+            double[][] points, int[] assignment, double[][] fallback, int bags, PrivacyRandom rng) {
         if (bags < 1) {
             throw new IllegalArgumentException("bags must be >= 1, was " + bags);
         }

@@ -4,14 +4,16 @@ import java.util.Arrays;
 import org.dpclust.privacy.AccumulatorDigest;
 
 /**
- * Exact, mergeable per-cell statistics of one window: for each cell of a public partition, the number of
- * records and the fixed-point sum of their clamped coordinates ({@link org.dpclust.privacy.FixedPointCodec}).
- * This is private data (operator state); only {@link DpClusterStatistics} turns it into a release.
+ * Exact, mergeable per-cell statistics of one window: for each cell of a public partition, the
+ * number of records and the fixed-point sum of their clamped coordinates ({@link
+ * org.dpclust.privacy.FixedPointCodec}). This is private data (operator state); only {@link
+ * DpClusterStatistics} turns it into a release.
  *
- * <p>Layout (one {@code long[]}, so it can live in Flink state without a custom serializer):
- * {@code [count_0 .. count_{M-1}, sum_{0,0} .. sum_{0,d-1}, sum_{1,0} ..]}. Size O(M·d), independent of
- * the number of records. Merging is element-wise addition, so the accumulator of a union of disjoint record
- * sets equals the sum of their accumulators exactly (the hot-key two-phase aggregation relies on this).
+ * <p>Layout (one {@code long[]}, so it can live in Flink state without a custom serializer): {@code
+ * [count_0 .. count_{M-1}, sum_{0,0} .. sum_{0,d-1}, sum_{1,0} ..]}. Size O(M·d), independent of
+ * the number of records. Merging is element-wise addition, so the accumulator of a union of
+ * disjoint record sets equals the sum of their accumulators exactly (the hot-key two-phase
+ * aggregation relies on this).
  */
 public final class ClusterStatistics {
     private final int cells;
@@ -24,7 +26,8 @@ public final class ClusterStatistics {
 
     private ClusterStatistics(int cells, int dimension, long[] data) {
         if (data.length != cells * (1 + dimension)) {
-            throw new IllegalArgumentException("state has " + data.length + " longs, expected " + cells * (1 + dimension));
+            throw new IllegalArgumentException(
+                    "state has " + data.length + " longs, expected " + cells * (1 + dimension));
         }
         this.cells = cells;
         this.dimension = dimension;

@@ -11,39 +11,46 @@ import org.dpclust.privacy.GeometricMechanism;
 import org.dpclust.privacy.PrivacyRandom;
 
 /**
- * The DP release of one window's {@link ClusterStatistics}: noisy per-cell counts and sums over a public
- * partition, then centroids computed from the noisy values only.
+ * The DP release of one window's {@link ClusterStatistics}: noisy per-cell counts and sums over a
+ * public partition, then centroids computed from the noisy values only.
  *
  * <h2>Privacy contract</h2>
- * Neighbouring windows differ by one unit (add/remove one record, or one device with at most c records).
- * Each record lies in exactly one cell of the public partition, so one unit changes
+ *
+ * Neighbouring windows differ by one unit (add/remove one record, or one device with at most c
+ * records). Each record lies in exactly one cell of the public partition, so one unit changes
+ *
  * <ul>
- *   <li>the vector of cell counts by at most c in L1 norm: noised with the two-sided geometric mechanism,
- *       L1 sensitivity c, epsilon_count;</li>
- *   <li>the vector of fixed-point cell sums by at most c·d·2^31 units in L1 norm (each clamped, centred
- *       coordinate contributes at most half the box width, see {@link FixedPointCodec}): noised with the
- *       two-sided geometric mechanism at that sensitivity, epsilon_sum.</li>
+ *   <li>the vector of cell counts by at most c in L1 norm: noised with the two-sided geometric
+ *       mechanism, L1 sensitivity c, epsilon_count;
+ *   <li>the vector of fixed-point cell sums by at most c·d·2^31 units in L1 norm (each clamped,
+ *       centred coordinate contributes at most half the box width, see {@link FixedPointCodec}):
+ *       noised with the two-sided geometric mechanism at that sensitivity, epsilon_sum.
  * </ul>
- * epsilon_count + epsilon_sum = epsilon, so the release is epsilon-DP (pure, add/remove of one unit) by
- * sequential composition of two mechanisms. Which cells are occupied is not revealed: every cell, empty or
- * not, gets noise. The partition is public (seeded points in the declared box), so it does not depend on
- * the data; parallel composition across cells is why the sensitivities above do not grow with the number
- * of cells.
+ *
+ * epsilon_count + epsilon_sum = epsilon, so the release is epsilon-DP (pure, add/remove of one
+ * unit) by sequential composition of two mechanisms. Which cells are occupied is not revealed:
+ * every cell, empty or not, gets noise. The partition is public (seeded points in the declared
+ * box), so it does not depend on the data; parallel composition across cells is why the
+ * sensitivities above do not grow with the number of cells.
  *
  * <h2>Post-processing (free)</h2>
- * Cells whose noisy count is below 3× the count noise scale are ignored (mostly noise). The others become
- * weighted points (noisy mean, noisy count); weighted Lloyd runs from the previous release's centroids
- * (public) and from {@value #RESTARTS} weighted k-means++ seedings drawn from the release's own
- * randomness, and the lowest weighted SSE wins. This makes the per-window Lloyd step of the classic
- * "noisy sums and counts" design robust to bad local optima while keeping it a function of released
- * values and public inputs only. Missing centroids (fewer usable cells than k) keep their previous value.
- * With {@link Update#EXPDP_ZONE} the same noisy cells are post-processed by {@link ConvergentZoneUpdate} instead
- * (one strict convergent-zone step per cluster from the previous released centroids); the noise is unchanged.
+ *
+ * Cells whose noisy count is below 3× the count noise scale are ignored (mostly noise). The others
+ * become weighted points (noisy mean, noisy count); weighted Lloyd runs from the previous release's
+ * centroids (public) and from {@value #RESTARTS} weighted k-means++ seedings drawn from the
+ * release's own randomness, and the lowest weighted SSE wins. This makes the per-window Lloyd step
+ * of the classic "noisy sums and counts" design robust to bad local optima while keeping it a
+ * function of released values and public inputs only. Missing centroids (fewer usable cells than k)
+ * keep their previous value. With {@link Update#EXPDP_ZONE} the same noisy cells are post-processed
+ * by {@link ConvergentZoneUpdate} instead (one strict convergent-zone step per cluster from the
+ * previous released centroids); the noise is unchanged.
  *
  * <h2>Budget split</h2>
- * Unless configured, epsilon_count = epsilon / (1 + (3d²)^{1/3}): it minimises the sum of the variances
- * that count noise and sum noise add to a centroid whose coordinates are spread over the box (sum noise
- * gives d·2(d·c/2)²/epsilon_sum², count noise 2(c/epsilon_count)²·d/12, per squared record count).
+ *
+ * Unless configured, epsilon_count = epsilon / (1 + (3d²)^{1/3}): it minimises the sum of the
+ * variances that count noise and sum noise add to a centroid whose coordinates are spread over the
+ * box (sum noise gives d·2(d·c/2)²/epsilon_sum², count noise 2(c/epsilon_count)²·d/12, per squared
+ * record count).
  */
 public final class DpClusterStatistics {
     public static final int RESTARTS = 4;
@@ -52,8 +59,9 @@ public final class DpClusterStatistics {
     private DpClusterStatistics() {}
 
     /**
-     * How the centroids are computed from the noisy cells (post-processing; the noise is the same): {@link #MEAN}
-     * — the weighted Lloyd of the class comment; {@link #EXPDP_ZONE} — {@link ConvergentZoneUpdate}.
+     * How the centroids are computed from the noisy cells (post-processing; the noise is the same):
+     * {@link #MEAN} — the weighted Lloyd of the class comment; {@link #EXPDP_ZONE} — {@link
+     * ConvergentZoneUpdate}.
      */
     public enum Update {
         MEAN("mean"),
@@ -71,17 +79,28 @@ public final class DpClusterStatistics {
         }
     }
 
-    /** Result of one release; {@code parameters} is sorted so its Avro encoding is deterministic. */
+    /**
+     * Result of one release; {@code parameters} is sorted so its Avro encoding is deterministic.
+     */
     public record Release(double[][] centroids, double[] weights, Map<String, Double> parameters) {}
 
     /**
-     * Identifies the mechanism AND every public parameter that shapes its noise, for the release's noise key
-     * ({@link org.dpclust.privacy.ReleaseContext}). It must change whenever the noise scale changes: the same
-     * random bits at two scales on the same data would reveal the data (two equations, two unknowns).
+     * Identifies the mechanism AND every public parameter that shapes its noise, for the release's
+     * noise key ({@link org.dpclust.privacy.ReleaseContext}). It must change whenever the noise
+     * scale changes: the same random bits at two scales on the same data would reveal the data (two
+     * equations, two unknowns).
      */
-    public static String mechanismId(double epsilon, double countFraction, int contributionBound, int cells) {
-        return "cells-geometric-v1(epsilon=" + epsilon + ",count_fraction=" + countFraction + ",c=" + contributionBound
-                + ",cells=" + cells + ")";
+    public static String mechanismId(
+            double epsilon, double countFraction, int contributionBound, int cells) {
+        return "cells-geometric-v1(epsilon="
+                + epsilon
+                + ",count_fraction="
+                + countFraction
+                + ",c="
+                + contributionBound
+                + ",cells="
+                + cells
+                + ")";
     }
 
     /** The derived default share of epsilon for the counts, see the class comment. */
@@ -90,52 +109,103 @@ public final class DpClusterStatistics {
     }
 
     /**
-     * @param stats            exact statistics of the window (private)
-     * @param codec            fixed-point codec of the stream's declared bounds
-     * @param cellPoints       the public partition's points, used for cells too noisy to locate
-     * @param previous         the previous release's centroids, or the public initial centroids (k x d)
-     * @param epsilon          epsilon of this release
-     * @param countFraction    share of epsilon for the counts, or NaN for the default
+     * @param stats exact statistics of the window (private)
+     * @param codec fixed-point codec of the stream's declared bounds
+     * @param cellPoints the public partition's points, used for cells too noisy to locate
+     * @param previous the previous release's centroids, or the public initial centroids (k x d)
+     * @param epsilon epsilon of this release
+     * @param countFraction share of epsilon for the counts, or NaN for the default
      * @param contributionBound c (1 for record units)
-     * @param rng              the release's randomness (keyed by the accumulator digest)
+     * @param rng the release's randomness (keyed by the accumulator digest)
      */
-    public static Release release(ClusterStatistics stats, FixedPointCodec codec, double[][] previous,
-            double epsilon, double countFraction, int contributionBound, PrivacyRandom rng) {
-        return release(stats, codec, previous, epsilon, countFraction, contributionBound, Update.MEAN, rng);
+    public static Release release(
+            ClusterStatistics stats,
+            FixedPointCodec codec,
+            double[][] previous,
+            double epsilon,
+            double countFraction,
+            int contributionBound,
+            PrivacyRandom rng) {
+        return release(
+                stats,
+                codec,
+                previous,
+                epsilon,
+                countFraction,
+                contributionBound,
+                Update.MEAN,
+                rng);
     }
 
-    /** {@link #release} with the given post-processing {@code update}; the noise does not depend on it. */
-    public static Release release(ClusterStatistics stats, FixedPointCodec codec, double[][] previous,
-            double epsilon, double countFraction, int contributionBound, Update update, PrivacyRandom rng) {
+    /**
+     * {@link #release} with the given post-processing {@code update}; the noise does not depend on
+     * it.
+     */
+    public static Release release(
+            ClusterStatistics stats,
+            FixedPointCodec codec,
+            double[][] previous,
+            double epsilon,
+            double countFraction,
+            int contributionBound,
+            Update update,
+            PrivacyRandom rng) {
         NoisyCells noisy = noise(stats, codec, epsilon, countFraction, contributionBound, rng);
-        return update == Update.EXPDP_ZONE ? ConvergentZoneUpdate.apply(noisy, codec, previous, epsilon, rng)
+        return update == Update.EXPDP_ZONE
+                ? ConvergentZoneUpdate.apply(noisy, codec, previous, epsilon, rng)
                 : postProcess(noisy, codec, previous, rng);
     }
 
-    /** The mechanism's output before post-processing: noisy cell counts and fixed-point sums, and their scales. */
-    public record NoisyCells(long[] counts, long[] sums, double epsilonCount, double epsilonSum, long countSensitivity,
-            long sumSensitivity, double countScale, double sumScale) {}
+    /**
+     * The mechanism's output before post-processing: noisy cell counts and fixed-point sums, and
+     * their scales.
+     */
+    public record NoisyCells(
+            long[] counts,
+            long[] sums,
+            double epsilonCount,
+            double epsilonSum,
+            long countSensitivity,
+            long sumSensitivity,
+            double countScale,
+            double sumScale) {}
 
     /** The DP mechanism itself (see the class comment for its sensitivities and budget split). */
-    public static NoisyCells noise(ClusterStatistics stats, FixedPointCodec codec, double epsilon, double countFraction,
-            int contributionBound, PrivacyRandom rng) {
+    public static NoisyCells noise(
+            ClusterStatistics stats,
+            FixedPointCodec codec,
+            double epsilon,
+            double countFraction,
+            int contributionBound,
+            PrivacyRandom rng) {
         if (!(epsilon > 0) || Double.isInfinite(epsilon)) {
             throw new IllegalArgumentException("epsilon must be finite and > 0, was " + epsilon);
         }
-        double fraction = Double.isNaN(countFraction) ? defaultCountFraction(stats.dimension()) : countFraction;
+        double fraction =
+                Double.isNaN(countFraction)
+                        ? defaultCountFraction(stats.dimension())
+                        : countFraction;
         double epsCount = epsilon * fraction;
         double epsSum = epsilon - epsCount;
         long countSensitivity = contributionBound;
         long sumSensitivity = codec.sumSensitivity(contributionBound);
-        long[] noisyCounts = GeometricMechanism.addNoise(stats.counts(), countSensitivity, epsCount, rng);
+        long[] noisyCounts =
+                GeometricMechanism.addNoise(stats.counts(), countSensitivity, epsCount, rng);
         long[] noisySums = GeometricMechanism.addNoise(stats.sums(), sumSensitivity, epsSum, rng);
-        return new NoisyCells(noisyCounts, noisySums, epsCount, epsSum, countSensitivity, sumSensitivity,
-                GeometricMechanism.scale(countSensitivity, epsCount), GeometricMechanism.scale(sumSensitivity, epsSum));
+        return new NoisyCells(
+                noisyCounts,
+                noisySums,
+                epsCount,
+                epsSum,
+                countSensitivity,
+                sumSensitivity,
+                GeometricMechanism.scale(countSensitivity, epsCount),
+                GeometricMechanism.scale(sumSensitivity, epsSum));
     }
 
     /**
-     * The noisy cells worth using (post-processing): indices, clamped noisy means and noisy counts of the cells
-     * whose noisy count is at least 3× the count noise scale.
+     * The noisy cells worth using (post-processing): indices, clamped noisy means and noisy counts
+     * of the cells whose noisy count is at least 3× the count noise scale.
      */
     record UsableCells(int[] cells, double[][] locations, double[] weights) {}
 
@@ -169,7 +239,10 @@ public final class DpClusterStatistics {
         return 3.0 * noisy.countScale();
     }
 
-    /** The public parameters of a release: budget split, sensitivities, noise scales and the cells used. */
+    /**
+     * The public parameters of a release: budget split, sensitivities, noise scales and the cells
+     * used.
+     */
     static Map<String, Double> parameters(NoisyCells noisy, int d, int cellsUsed) {
         Map<String, Double> params = new TreeMap<>();
         params.put("epsilon_count", noisy.epsilonCount());
@@ -185,7 +258,8 @@ public final class DpClusterStatistics {
     }
 
     /** Post-processing: centroids from the noisy cells and public inputs only (free in privacy). */
-    static Release postProcess(NoisyCells noisy, FixedPointCodec codec, double[][] previous, PrivacyRandom rng) {
+    static Release postProcess(
+            NoisyCells noisy, FixedPointCodec codec, double[][] previous, PrivacyRandom rng) {
         int k = previous.length;
         // ---- post-processing: only noisy values and public inputs below this line ----
         UsableCells usable = usableCells(noisy, codec);
@@ -199,9 +273,13 @@ public final class DpClusterStatistics {
             }
         } else {
             LloydResult best = Lloyd.runWeighted(pts, w, copy(previous), LLOYD_ITERATIONS);
-            SplittableRandom seeds = new SplittableRandom(rng.nextLong()); // post-processing randomness, keyed by the release
+            SplittableRandom seeds =
+                    new SplittableRandom(
+                            rng.nextLong()); // post-processing randomness, keyed by the release
             for (int r = 0; r < RESTARTS; r++) {
-                LloydResult cand = Lloyd.runWeighted(pts, w, KMeansPlusPlus.seed(pts, w, k, seeds), LLOYD_ITERATIONS);
+                LloydResult cand =
+                        Lloyd.runWeighted(
+                                pts, w, KMeansPlusPlus.seed(pts, w, k, seeds), LLOYD_ITERATIONS);
                 if (cand.sse() < best.sse()) {
                     best = cand;
                 }
@@ -213,7 +291,10 @@ public final class DpClusterStatistics {
         for (int p = 0; p < pts.length; p++) {
             centroidWeights[centres.nearest(pts[p])] += w[p];
         }
-        return new Release(centroids, centroidWeights, parameters(noisy, codec.bounds().dimension(), pts.length));
+        return new Release(
+                centroids,
+                centroidWeights,
+                parameters(noisy, codec.bounds().dimension(), pts.length));
     }
 
     private static double[][] copy(double[][] a) {

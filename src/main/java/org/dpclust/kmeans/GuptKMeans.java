@@ -7,36 +7,42 @@ import org.dpclust.privacy.LaplaceMechanism;
 import org.dpclust.privacy.PrivacyRandom;
 
 /**
- * GUPT (Mohan, Thakurta, Shi, Song, Culler, SIGMOD 2012) for k-means: sample and aggregate (ALGORITHMS.md §4.4).
- * The data are split into ℓ disjoint blocks, Lloyd runs on each block from the same initial centroids, and the
- * block outputs are averaged coordinate by coordinate and released with Laplace noise. Centroid i of every block
- * is the centroid that started at initial centroid i (the alignment across blocks is by the shared start, the
- * reference matching ALGORITHMS.md leaves open [RECON]). Block size n^{@value #BLOCK_SIZE_EXPONENT}, i.e.
- * ℓ = round(n^0.6) blocks.
+ * GUPT (Mohan, Thakurta, Shi, Song, Culler, SIGMOD 2012) for k-means: sample and aggregate
+ * (ALGORITHMS.md §4.4). The data are split into ℓ disjoint blocks, Lloyd runs on each block from
+ * the same initial centroids, and the block outputs are averaged coordinate by coordinate and
+ * released with Laplace noise. Centroid i of every block is the centroid that started at initial
+ * centroid i (the alignment across blocks is by the shared start, the reference matching
+ * ALGORITHMS.md leaves open [RECON]). Block size n^{@value #BLOCK_SIZE_EXPONENT}, i.e. ℓ =
+ * round(n^0.6) blocks.
  *
  * <h2>The aggregation ({@link #aggregate}) and its sensitivity</h2>
- * Every block output lies in the declared box (a block's Lloyd centroids are means of clamped points, or the
- * initial centroids, which lie in the box). In box units u = (c − lower_j)/width_j every coordinate of a block
- * output is in [0, 1]. One record lies in exactly one block, so a neighbour (add/remove one record) changes one
- * block's output, each of its k·d coordinates by at most 1, hence each coordinate of the average by at most 1/ℓ
- * and the k·d-vector of averages by at most k·d/ℓ in L1. {@link LaplaceMechanism} with L1 sensitivity k·d/ℓ
- * and ε adds noise of scale k·d/(ℓ·ε) to every coordinate — which is the rule of ALGORITHMS.md §4.4: scale
- * range/(ℓ·ε_dim) with ε_dim = ε/(k·d), the budget divided over the k·d output coordinates by sequential
- * composition. Clamping into the box afterwards is post-processing. This needs ℓ public and the block of every
- * OTHER record unchanged by the neighbour; the two forms differ exactly there:
+ *
+ * Every block output lies in the declared box (a block's Lloyd centroids are means of clamped
+ * points, or the initial centroids, which lie in the box). In box units u = (c − lower_j)/width_j
+ * every coordinate of a block output is in [0, 1]. One record lies in exactly one block, so a
+ * neighbour (add/remove one record) changes one block's output, each of its k·d coordinates by at
+ * most 1, hence each coordinate of the average by at most 1/ℓ and the k·d-vector of averages by at
+ * most k·d/ℓ in L1. {@link LaplaceMechanism} with L1 sensitivity k·d/ℓ and ε adds noise of scale
+ * k·d/(ℓ·ε) to every coordinate — which is the rule of ALGORITHMS.md §4.4: scale range/(ℓ·ε_dim)
+ * with ε_dim = ε/(k·d), the budget divided over the k·d output coordinates by sequential
+ * composition. Clamping into the box afterwards is post-processing. This needs ℓ public and the
+ * block of every OTHER record unchanged by the neighbour; the two forms differ exactly there:
  *
  * <h2>{@link #strict} — label {@value ExpDpKMeans#DP}</h2>
- * Private: the points, clamped into the declared bounds; add/remove one record. ℓ is derived from N released
- * with two-sided geometric noise (sensitivity 1, {@value NoisyLloyd#SU_SIZE_FRACTION} of ε, as SU's dp variant);
- * a record's block is a function of its own clamped coordinates and the public seed ({@link #hashBlocks}), so
- * adding or removing a record leaves every other record's block as it was. The remaining ε goes to
- * {@link #aggregate}; the run is ε-DP by sequential composition. The initial centroids must be public.
+ *
+ * Private: the points, clamped into the declared bounds; add/remove one record. ℓ is derived from N
+ * released with two-sided geometric noise (sensitivity 1, {@value NoisyLloyd#SU_SIZE_FRACTION} of
+ * ε, as SU's dp variant); a record's block is a function of its own clamped coordinates and the
+ * public seed ({@link #hashBlocks}), so adding or removing a record leaves every other record's
+ * block as it was. The remaining ε goes to {@link #aggregate}; the run is ε-DP by sequential
+ * composition. The initial centroids must be public.
  *
  * <h2>{@link #paper} — label {@value ExpDpKMeans#PAPER_CLAIMED}</h2>
- * The paper's form: ℓ from the exact N, blocks from a random permutation (public seed) cut into ℓ equal
- * parts, all of ε on the aggregation, initial centroids as the caller gives them (in Lu &amp; Shen's
- * experiments: records of the data). Not DP under add/remove: ℓ reveals N exactly, and one added record shifts
- * the permutation's cut points, so it can change every block, not one.
+ *
+ * The paper's form: ℓ from the exact N, blocks from a random permutation (public seed) cut into ℓ
+ * equal parts, all of ε on the aggregation, initial centroids as the caller gives them (in Lu &amp;
+ * Shen's experiments: records of the data). Not DP under add/remove: ℓ reveals N exactly, and one
+ * added record shifts the permutation's cut points, so it can change every block, not one.
  */
 public final class GuptKMeans {
     public static final double BLOCK_SIZE_EXPONENT = 0.4;
@@ -47,50 +53,84 @@ public final class GuptKMeans {
     /**
      * Outcome of a run.
      *
-     * @param centroids  the released centroids (k×d)
-     * @param blocks     ℓ
-     * @param epsilon    ε spent (size release and aggregation)
+     * @param centroids the released centroids (k×d)
+     * @param blocks ℓ
+     * @param epsilon ε spent (size release and aggregation)
      * @param noiseScale the Laplace scale per coordinate, in box units (k·d/(ℓ·ε_aggregate))
-     * @param guarantee  {@value ExpDpKMeans#DP} or {@value ExpDpKMeans#PAPER_CLAIMED}
+     * @param guarantee {@value ExpDpKMeans#DP} or {@value ExpDpKMeans#PAPER_CLAIMED}
      */
-    public record Result(double[][] centroids, int blocks, double epsilon, double noiseScale, String guarantee) {}
+    public record Result(
+            double[][] centroids,
+            int blocks,
+            double epsilon,
+            double noiseScale,
+            String guarantee) {}
 
     /** ℓ = max(1, round(n^(1 − {@value #BLOCK_SIZE_EXPONENT}))): blocks of size n^0.4. */
     public static int blockCount(double n) {
         return (int) Math.max(1, Math.round(Math.pow(Math.max(n, 1), 1 - BLOCK_SIZE_EXPONENT)));
     }
 
-    /** Strict form (see the class comment): ε-DP under add/remove of one record, bounds declared. */
-    public static Result strict(double[][] points, double[][] publicInit, DomainBounds bounds, double epsilon,
-            long publicSeed, PrivacyRandom rng) {
+    /**
+     * Strict form (see the class comment): ε-DP under add/remove of one record, bounds declared.
+     */
+    public static Result strict(
+            double[][] points,
+            double[][] publicInit,
+            DomainBounds bounds,
+            double epsilon,
+            long publicSeed,
+            PrivacyRandom rng) {
         double epsSize = epsilon * NoisyLloyd.SU_SIZE_FRACTION;
         long noisyN = NoisyLloyd.noisySize(points.length, epsSize, rng);
-        Result r = withPublicBlocks(points, publicInit, bounds, blockCount(noisyN), epsilon - epsSize, publicSeed,
-                rng);
+        Result r =
+                withPublicBlocks(
+                        points,
+                        publicInit,
+                        bounds,
+                        blockCount(noisyN),
+                        epsilon - epsSize,
+                        publicSeed,
+                        rng);
         return new Result(r.centroids(), r.blocks(), epsilon, r.noiseScale(), ExpDpKMeans.DP);
     }
 
     /**
-     * The strict form for a public ℓ: points clamped, blocks by {@link #hashBlocks}, then {@link #aggregate}
-     * with all of ε — ε-DP under add/remove of one record (the class comment's derivation).
+     * The strict form for a public ℓ: points clamped, blocks by {@link #hashBlocks}, then {@link
+     * #aggregate} with all of ε — ε-DP under add/remove of one record (the class comment's
+     * derivation).
      */
-    public static Result withPublicBlocks(double[][] points, double[][] publicInit, DomainBounds bounds, int blocks,
-            double epsilon, long publicSeed, PrivacyRandom rng) {
+    public static Result withPublicBlocks(
+            double[][] points,
+            double[][] publicInit,
+            DomainBounds bounds,
+            int blocks,
+            double epsilon,
+            long publicSeed,
+            PrivacyRandom rng) {
         double[][] clamped = clampedCopy(points, bounds);
         int[] blockOf = hashBlocks(clamped, blocks, publicSeed);
         return aggregate(blockOutputs(clamped, blockOf, blocks, publicInit), bounds, epsilon, rng);
     }
 
-    /** Paper form (see the class comment): the points are taken to lie in {@code bounds} already. */
-    public static Result paper(double[][] points, double[][] init, DomainBounds bounds, double epsilon,
-            long publicSeed, PrivacyRandom rng) {
+    /**
+     * Paper form (see the class comment): the points are taken to lie in {@code bounds} already.
+     */
+    public static Result paper(
+            double[][] points,
+            double[][] init,
+            DomainBounds bounds,
+            double epsilon,
+            long publicSeed,
+            PrivacyRandom rng) {
         int n = points.length;
         int blocks = blockCount(n);
         int[] order = new int[n];
         for (int i = 0; i < n; i++) {
             order[i] = i;
         }
-        SplittableRandom perm = new SplittableRandom(publicSeed); // the paper's random blocks (public seed)
+        SplittableRandom perm =
+                new SplittableRandom(publicSeed); // the paper's random blocks (public seed)
         for (int i = n - 1; i > 0; i--) {
             int j = perm.nextInt(i + 1);
             int t = order[i];
@@ -102,7 +142,8 @@ public final class GuptKMeans {
             blockOf[order[pos]] = (int) ((long) pos * blocks / n);
         }
         Result r = aggregate(blockOutputs(points, blockOf, blocks, init), bounds, epsilon, rng);
-        return new Result(r.centroids(), r.blocks(), epsilon, r.noiseScale(), ExpDpKMeans.PAPER_CLAIMED);
+        return new Result(
+                r.centroids(), r.blocks(), epsilon, r.noiseScale(), ExpDpKMeans.PAPER_CLAIMED);
     }
 
     /** A copy of the points clamped into the box. */
@@ -116,8 +157,9 @@ public final class GuptKMeans {
     }
 
     /**
-     * The block of each record: a 64-bit mix of the public seed and the bits of the record's own coordinates,
-     * modulo ℓ. It depends on nothing but the record, so a neighbour changes the content of one block only.
+     * The block of each record: a 64-bit mix of the public seed and the bits of the record's own
+     * coordinates, modulo ℓ. It depends on nothing but the record, so a neighbour changes the
+     * content of one block only.
      */
     public static int[] hashBlocks(double[][] points, int blocks, long publicSeed) {
         int[] out = new int[points.length];
@@ -138,7 +180,8 @@ public final class GuptKMeans {
     }
 
     /** Lloyd on each block from {@code init}; an empty block outputs {@code init}. */
-    static double[][][] blockOutputs(double[][] points, int[] blockOf, int blocks, double[][] init) {
+    static double[][][] blockOutputs(
+            double[][] points, int[] blockOf, int blocks, double[][] init) {
         int[] sizes = new int[blocks];
         for (int b : blockOf) {
             sizes[b]++;
@@ -165,10 +208,12 @@ public final class GuptKMeans {
     }
 
     /**
-     * The mechanism: the average of the ℓ block outputs (each k×d, in the box) in box units, Laplace noise with
-     * L1 sensitivity k·d/ℓ and ε (see the class comment), then back to coordinates and clamped into the box.
+     * The mechanism: the average of the ℓ block outputs (each k×d, in the box) in box units,
+     * Laplace noise with L1 sensitivity k·d/ℓ and ε (see the class comment), then back to
+     * coordinates and clamped into the box.
      */
-    static Result aggregate(double[][][] blockOutputs, DomainBounds bounds, double epsilon, PrivacyRandom rng) {
+    static Result aggregate(
+            double[][][] blockOutputs, DomainBounds bounds, double epsilon, PrivacyRandom rng) {
         int blocks = blockOutputs.length;
         int k = blockOutputs[0].length;
         int d = bounds.dimension();
@@ -176,9 +221,14 @@ public final class GuptKMeans {
         for (double[][] out : blockOutputs) {
             for (int i = 0; i < k; i++) {
                 for (int j = 0; j < d; j++) {
-                    // each block output clamped to the box: the sensitivity argument needs every coordinate in
-                    // [0, 1] box units, whatever the initial centroids or the rounding of a block's mean
-                    double unit = Math.min(1, Math.max(0, (out[i][j] - bounds.lower(j)) / bounds.width(j)));
+                    // each block output clamped to the box: the sensitivity argument needs every
+                    // coordinate in
+                    // [0, 1] box units, whatever the initial centroids or the rounding of a block's
+                    // mean
+                    double unit =
+                            Math.min(
+                                    1,
+                                    Math.max(0, (out[i][j] - bounds.lower(j)) / bounds.width(j)));
                     mean[i * d + j] += unit / blocks;
                 }
             }
@@ -193,6 +243,11 @@ public final class GuptKMeans {
             }
             bounds.clamp(c[i], c[i]);
         }
-        return new Result(c, blocks, epsilon, LaplaceMechanism.scale(sensitivity, epsilon, k * d), ExpDpKMeans.DP);
+        return new Result(
+                c,
+                blocks,
+                epsilon,
+                LaplaceMechanism.scale(sensitivity, epsilon, k * d),
+                ExpDpKMeans.DP);
     }
 }

@@ -3,23 +3,23 @@ package org.dpclust.kmeans;
 import java.util.SplittableRandom;
 
 /**
- * k-means++ seeding (Arthur &amp; Vassilvitskii 2007) with optional point weights: the first
- * centre is drawn with probability proportional to the weight, each further centre with
- * probability proportional to {@code weight · D²}, D being the distance to the nearest centre
- * chosen so far.
+ * k-means++ seeding (Arthur &amp; Vassilvitskii 2007) with optional point weights: the first centre
+ * is drawn with probability proportional to the weight, each further centre with probability
+ * proportional to {@code weight · D²}, D being the distance to the nearest centre chosen so far.
  *
- * <p>Contract: {@code points} is non-empty and rectangular; {@code weights} is {@code null}
- * (all 1) or one finite weight ≥ 0 per point; {@code k ≥ 1}. When no mass is left (all
- * weighted D² are 0, e.g. fewer distinct positive-weight points than k) the next centre is drawn
- * proportionally to weight alone (uniformly if all weights are 0), so centres may repeat. The
- * returned k×d array is fresh. The randomness is public (seeding), never privacy noise.
+ * <p>Contract: {@code points} is non-empty and rectangular; {@code weights} is {@code null} (all 1)
+ * or one finite weight ≥ 0 per point; {@code k ≥ 1}. When no mass is left (all weighted D² are 0,
+ * e.g. fewer distinct positive-weight points than k) the next centre is drawn proportionally to
+ * weight alone (uniformly if all weights are 0), so centres may repeat. The returned k×d array is
+ * fresh. The randomness is public (seeding), never privacy noise.
  */
 public final class KMeansPlusPlus {
 
     private KMeansPlusPlus() {}
 
     /** Draws k initial centres; see the class contract. */
-    public static double[][] seed(double[][] points, double[] weights, int k, SplittableRandom rng) {
+    public static double[][] seed(
+            double[][] points, double[] weights, int k, SplittableRandom rng) {
         int n = points.length;
         if (n == 0) {
             throw new IllegalArgumentException("no points to seed from");
@@ -59,7 +59,8 @@ public final class KMeansPlusPlus {
         }
         for (int i = 0; i < n; i++) {
             if (!(weights[i] >= 0) || Double.isInfinite(weights[i])) {
-                throw new IllegalArgumentException("weight " + i + " must be finite and >= 0, got " + weights[i]);
+                throw new IllegalArgumentException(
+                        "weight " + i + " must be finite and >= 0, got " + weights[i]);
             }
         }
     }

@@ -7,24 +7,25 @@ import org.dpclust.geometry.NearestPoint;
 /**
  * Non-private Lloyd k-means: the reference every relative SSE is measured against.
  *
- * <p>Contract: points are non-empty, rectangular and finite; {@code 1 ≤ k ≤ n}. One run
- * alternates (1) assigning each point to its nearest centroid (squared Euclidean, ties to the
- * lowest index) and (2) moving each centroid to the (weighted) mean of its points, until an
- * assignment step changes nothing or {@code maxIterations} update steps were made. The returned
- * assignment and SSE always belong to the returned centroids.
+ * <p>Contract: points are non-empty, rectangular and finite; {@code 1 ≤ k ≤ n}. One run alternates
+ * (1) assigning each point to its nearest centroid (squared Euclidean, ties to the lowest index)
+ * and (2) moving each centroid to the (weighted) mean of its points, until an assignment step
+ * changes nothing or {@code maxIterations} update steps were made. The returned assignment and SSE
+ * always belong to the returned centroids.
  *
  * <p><b>Empty-cluster rule.</b> If a cluster receives no (positive-weight) point, its centroid is
  * re-seeded at the point farthest from its own centroid among points whose cluster keeps other
- * mass, and that point is moved to the empty cluster (each point is used at most once per step).
- * If no such point exists the centroid stays where it was.
+ * mass, and that point is moved to the empty cluster (each point is used at most once per step). If
+ * no such point exists the centroid stays where it was.
  *
- * <p>The inner loops run over primitive arrays without allocation (one set of work arrays per
- * run), so a run costs O(n·k·d) time per iteration and O(n + k·d) extra memory.
+ * <p>The inner loops run over primitive arrays without allocation (one set of work arrays per run),
+ * so a run costs O(n·k·d) time per iteration and O(n + k·d) extra memory.
  */
 public final class Lloyd {
 
     /** Iteration cap used by {@link #best}. */
     public static final int DEFAULT_MAX_ITERATIONS = 300;
+
     /** Number of restarts used by {@link #best}. */
     public static final int BEST_OF = 10;
 
@@ -34,7 +35,8 @@ public final class Lloyd {
      * {@code nInit} runs from independent k-means++ seedings, keeping the lowest SSE (the first on
      * ties). The seed drives only the public seeding randomness.
      */
-    public static LloydResult run(double[][] points, int k, int nInit, int maxIterations, long seed) {
+    public static LloydResult run(
+            double[][] points, int k, int nInit, int maxIterations, long seed) {
         if (nInit < 1) {
             throw new IllegalArgumentException("nInit must be >= 1, got " + nInit);
         }
@@ -51,13 +53,17 @@ public final class Lloyd {
         return best;
     }
 
-    /** The reference solution: best of {@value #BEST_OF} k-means++ runs, {@value #DEFAULT_MAX_ITERATIONS} iterations max. */
+    /**
+     * The reference solution: best of {@value #BEST_OF} k-means++ runs, {@value
+     * #DEFAULT_MAX_ITERATIONS} iterations max.
+     */
     public static LloydResult best(double[][] points, int k, long seed) {
         return run(points, k, BEST_OF, DEFAULT_MAX_ITERATIONS, seed);
     }
 
     /** One run from the given initial centroids (k×d, copied, not modified). */
-    public static LloydResult runFrom(double[][] points, double[][] initialCentroids, int maxIterations) {
+    public static LloydResult runFrom(
+            double[][] points, double[][] initialCentroids, int maxIterations) {
         checkK(points, initialCentroids.length);
         return iterate(points, null, initialCentroids, maxIterations);
     }
@@ -67,7 +73,8 @@ public final class Lloyd {
      * e.g. noisy counts clipped at 0). Centroids move to weighted means; the SSE is weighted. With
      * integer weights the result equals plain Lloyd on the replicated points.
      */
-    public static LloydResult runWeighted(double[][] points, double[] weights, double[][] init, int maxIterations) {
+    public static LloydResult runWeighted(
+            double[][] points, double[] weights, double[][] init, int maxIterations) {
         if (weights == null) {
             throw new IllegalArgumentException("weights must not be null (use runFrom)");
         }
@@ -90,7 +97,8 @@ public final class Lloyd {
         }
     }
 
-    private static LloydResult iterate(double[][] points, double[] weights, double[][] init, int maxIterations) {
+    private static LloydResult iterate(
+            double[][] points, double[] weights, double[][] init, int maxIterations) {
         if (maxIterations < 0) {
             throw new IllegalArgumentException("maxIterations must be >= 0, got " + maxIterations);
         }
@@ -100,7 +108,13 @@ public final class Lloyd {
         double[] c = new double[k * d];
         for (int j = 0; j < k; j++) {
             if (init[j].length != d) {
-                throw new IllegalArgumentException("initial centroid " + j + " has dimension " + init[j].length + ", points " + d);
+                throw new IllegalArgumentException(
+                        "initial centroid "
+                                + j
+                                + " has dimension "
+                                + init[j].length
+                                + ", points "
+                                + d);
             }
             System.arraycopy(init[j], 0, c, j * d, d);
         }
@@ -138,9 +152,19 @@ public final class Lloyd {
         return new LloydResult(centroids, assignment, sse, iterations);
     }
 
-    /** Centroid step with the empty-cluster rule; {@code dist} is consumed (marked -1 when used). */
-    private static void update(double[][] points, double[] weights, int[] assignment, double[] dist,
-            double[] c, double[] sums, double[] mass, int k, int d) {
+    /**
+     * Centroid step with the empty-cluster rule; {@code dist} is consumed (marked -1 when used).
+     */
+    private static void update(
+            double[][] points,
+            double[] weights,
+            int[] assignment,
+            double[] dist,
+            double[] c,
+            double[] sums,
+            double[] mass,
+            int k,
+            int d) {
         int n = points.length;
         Arrays.fill(sums, 0.0);
         Arrays.fill(mass, 0.0);
@@ -163,7 +187,10 @@ public final class Lloyd {
             int far = -1;
             for (int i = 0; i < n; i++) {
                 double w = weights == null ? 1.0 : weights[i];
-                if (w > 0 && dist[i] >= 0 && mass[assignment[i]] > w && (far < 0 || dist[i] > dist[far])) {
+                if (w > 0
+                        && dist[i] >= 0
+                        && mass[assignment[i]] > w
+                        && (far < 0 || dist[i] > dist[far])) {
                     far = i;
                 }
             }

@@ -5,27 +5,30 @@ import org.dpclust.privacy.GeometricMechanism;
 import org.dpclust.privacy.PrivacyRandom;
 
 /**
- * The "noisy sums and counts" Lloyd baselines of Lu &amp; Shen's §7 (ALGORITHMS.md §4.4), each with its own
- * paper's budget rule, all iterating {@link PartitionRelease} from given initial centroids:
+ * The "noisy sums and counts" Lloyd baselines of Lu &amp; Shen's §7 (ALGORITHMS.md §4.4), each with
+ * its own paper's budget rule, all iterating {@link PartitionRelease} from given initial centroids:
+ *
  * <ul>
- *   <li>{@link #dplloyd} — BLUM/SuLQ in the DPLloyd convention: T = {@value #DPLLOYD_ITERATIONS} iterations,
- *       ε/T each, split in equal halves between count and sum;</li>
- *   <li>{@link #dwork} — Dwork (CACM 2011): iteration i spends ε/2^i (i = 1..T), halves; Σ &lt; ε for any T;</li>
- *   <li>{@link #su} — Su et al. (CODASPY 2016): T = int(max(min(ε/ε_m, 7), 2)) with
- *       ε_m = √(500 k³/N² · (d + ∛(4dρ²))³), ρ = 0.225, ε/T per iteration split AS STATED,
- *       ε_count : ε_dim = ∛(4dρ²) : 1 with ε_count + d·ε_dim = ε/T. (IBM diffprivlib @0a7292d returns the two
- *       values of its {@code _split_epsilon} swapped; this class does not copy that.)</li>
+ *   <li>{@link #dplloyd} — BLUM/SuLQ in the DPLloyd convention: T = {@value #DPLLOYD_ITERATIONS}
+ *       iterations, ε/T each, split in equal halves between count and sum;
+ *   <li>{@link #dwork} — Dwork (CACM 2011): iteration i spends ε/2^i (i = 1..T), halves; Σ &lt; ε
+ *       for any T;
+ *   <li>{@link #su} — Su et al. (CODASPY 2016): T = int(max(min(ε/ε_m, 7), 2)) with ε_m = √(500
+ *       k³/N² · (d + ∛(4dρ²))³), ρ = 0.225, ε/T per iteration split AS STATED, ε_count : ε_dim =
+ *       ∛(4dρ²) : 1 with ε_count + d·ε_dim = ε/T. (IBM diffprivlib @0a7292d returns the two values
+ *       of its {@code _split_epsilon} swapped; this class does not copy that.)
  * </ul>
  *
- * <p><b>Privacy (label {@code dp} when run from public initial centroids on points clamped to declared
- * bounds).</b> Private: the points; neighbouring relation: add/remove one record; each iteration is
- * ε_iteration-DP by {@link PartitionRelease} (count sensitivity 1, sum sensitivity width_j/2 per dimension,
- * parallel composition over clusters, partition by the previously released centroids), and the schedule's
- * ε_iteration sum to at most its total (sequential composition). SU's T depends on N: {@link #su} takes N as
- * given, which is what the paper and diffprivlib do (N exact: a leak, so only for the paper-form runs);
- * {@link #suWithNoisySize} spends {@value #SU_SIZE_FRACTION} of ε on a geometric-noised N (sensitivity 1) and
- * the rest on the iterations, which is the {@code dp} variant. The schedules are public functions of ε, k, d and
- * (noisy) N. Paper-form runs (initial centroids drawn from the data, budget given by Alg. 1's claimed total)
+ * <p><b>Privacy (label {@code dp} when run from public initial centroids on points clamped to
+ * declared bounds).</b> Private: the points; neighbouring relation: add/remove one record; each
+ * iteration is ε_iteration-DP by {@link PartitionRelease} (count sensitivity 1, sum sensitivity
+ * width_j/2 per dimension, parallel composition over clusters, partition by the previously released
+ * centroids), and the schedule's ε_iteration sum to at most its total (sequential composition).
+ * SU's T depends on N: {@link #su} takes N as given, which is what the paper and diffprivlib do (N
+ * exact: a leak, so only for the paper-form runs); {@link #suWithNoisySize} spends {@value
+ * #SU_SIZE_FRACTION} of ε on a geometric-noised N (sensitivity 1) and the rest on the iterations,
+ * which is the {@code dp} variant. The schedules are public functions of ε, k, d and (noisy) N.
+ * Paper-form runs (initial centroids drawn from the data, budget given by Alg. 1's claimed total)
  * are labelled {@code paper-claimed} by their callers.
  */
 public final class NoisyLloyd {
@@ -39,7 +42,7 @@ public final class NoisyLloyd {
     /**
      * A public budget schedule.
      *
-     * @param epsilons      ε of each iteration (their sum is the schedule's spend)
+     * @param epsilons ε of each iteration (their sum is the schedule's spend)
      * @param countFraction share of each iteration's ε spent on the counts
      */
     public record Schedule(double[] epsilons, double countFraction) {
@@ -60,7 +63,9 @@ public final class NoisyLloyd {
         return new Schedule(e, 0.5);
     }
 
-    /** DWORK: ε/2^i for i = 1..{@value #DWORK_ITERATIONS}, halves (the remaining ε/2^T is unspent). */
+    /**
+     * DWORK: ε/2^i for i = 1..{@value #DWORK_ITERATIONS}, halves (the remaining ε/2^T is unspent).
+     */
     public static Schedule dwork(double epsilon) {
         double[] e = new double[DWORK_ITERATIONS];
         for (int i = 0; i < e.length; i++) {
@@ -74,7 +79,9 @@ public final class NoisyLloyd {
         return Math.cbrt(4.0 * d * SU_RHO * SU_RHO);
     }
 
-    /** The count fraction of Su's split as stated: ε_count/(ε_count + d·ε_dim) = ratio/(ratio + d). */
+    /**
+     * The count fraction of Su's split as stated: ε_count/(ε_count + d·ε_dim) = ratio/(ratio + d).
+     */
     public static double suCountFraction(int d) {
         return suRatio(d) / (suRatio(d) + d);
     }
@@ -103,19 +110,30 @@ public final class NoisyLloyd {
     }
 
     /**
-     * N released with two-sided geometric noise (add/remove: sensitivity 1) at {@code epsilon}, clipped to ≥ 1:
-     * the public size the dp variants of SU, GUPT and PrivGene derive their n-dependent parameters from.
+     * N released with two-sided geometric noise (add/remove: sensitivity 1) at {@code epsilon},
+     * clipped to ≥ 1: the public size the dp variants of SU, GUPT and PrivGene derive their
+     * n-dependent parameters from.
      */
     public static long noisySize(int n, double epsilon, PrivacyRandom rng) {
         return Math.max(1, GeometricMechanism.addNoise(n, 1, epsilon, rng));
     }
 
-    /** Runs the schedule from {@code init} (k×d; public for {@code dp}); returns the last released step. */
-    public static PartitionRelease.Step run(double[][] points, double[][] init, DomainBounds bounds, Schedule schedule,
+    /**
+     * Runs the schedule from {@code init} (k×d; public for {@code dp}); returns the last released
+     * step.
+     */
+    public static PartitionRelease.Step run(
+            double[][] points,
+            double[][] init,
+            DomainBounds bounds,
+            Schedule schedule,
             PrivacyRandom rng) {
-        PartitionRelease.Step step = new PartitionRelease.Step(ExpDpKMeans.copy(init), new double[init.length]);
+        PartitionRelease.Step step =
+                new PartitionRelease.Step(ExpDpKMeans.copy(init), new double[init.length]);
         for (double e : schedule.epsilons()) {
-            step = PartitionRelease.noisyMeans(points, step.means(), bounds, e, schedule.countFraction(), rng);
+            step =
+                    PartitionRelease.noisyMeans(
+                            points, step.means(), bounds, e, schedule.countFraction(), rng);
         }
         return step;
     }

@@ -5,11 +5,15 @@ package org.dpclust.kmeans;
  * within-cluster (population) variance σ²_kj = (1/N_k) Σ_{i∈C_k} (x_ij − m̄_kj)², and the total
  * (population) variance τ²_j of each attribute over all points.
  *
- * <p>Contract: computed from the private points and a partition of them; nothing here is private
- * or noised — these are the quantities EPP-KM (paper 002, ALGORITHMS.md §2) plugs into its bounds
- * on the number of bags. An empty cluster has size 0, mean and variance 0.
+ * <p>Contract: computed from the private points and a partition of them; nothing here is private or
+ * noised — these are the quantities EPP-KM (paper 002, ALGORITHMS.md §2) plugs into its bounds on
+ * the number of bags. An empty cluster has size 0, mean and variance 0.
  */
-public record PartitionMoments(int[] sizes, double[][] means, double[][] withinVariance, double[] totalVariance,
+public record PartitionMoments(
+        int[] sizes,
+        double[][] means,
+        double[][] withinVariance,
+        double[] totalVariance,
         int[] assignment) {
 
     /** Moments of {@code points} partitioned by {@code assignment} (values in 0..k−1). */

@@ -9,37 +9,42 @@ import org.dpclust.privacy.ExponentialMechanism;
 import org.dpclust.privacy.PrivacyRandom;
 
 /**
- * PrivGene (Zhang, Xiao, Yang, Zhang, Winslett, SIGMOD 2013) for k-means, as ALGORITHMS.md §4.4 restates it
- * (after schellekensv/pycle {@code PrivGene_kmeans}): a genetic algorithm over candidate centroid sets whose only
- * access to the data is the selection of parents by the exponential mechanism.
+ * PrivGene (Zhang, Xiao, Yang, Zhang, Winslett, SIGMOD 2013) for k-means, as ALGORITHMS.md §4.4
+ * restates it (after schellekensv/pycle {@code PrivGene_kmeans}): a genetic algorithm over
+ * candidate centroid sets whose only access to the data is the selection of parents by the
+ * exponential mechanism.
  *
- * <p><b>Algorithm.</b> A population of {@value #POPULATION} candidate sets (k×d, all in the box): the given
- * initial centroids and {@value #POPULATION} − 1 sets drawn uniformly in the box from the public seed. r
- * generations, r = max(2, ⌊c·n·ε/m′⌋) with c = {@value #C} and m′ = {@value #PARENTS}. In generations 1..r−1,
- * m′ parents are selected one after the other without replacement, each by {@link ExponentialMechanism} over the
- * remaining candidates with ε/(r·m′); the next population is the parents and {@value #POPULATION} − m′ children,
- * each the crossover of two parents (a copy of one with a random number of its centroids taken from the other)
- * and mutated (one centroid moved by Gaussian noise of SD {@value #MUTATION_SD}·width per dimension, decaying by
- * the factor {@value #MUTATION_DECAY} per generation, clamped into the box). Generation r selects ONE candidate
- * with ε/r: the output. ALGORITHMS.md says "the last generation selects 1"; giving that single selection the
- * generation's whole ε/r (not ε/(r·m′)) is a [RECON] that spends the budget the schedule reserves for it.
- * Crossover, mutation and the initial population use a public {@link SplittableRandom} from the seed: they act
- * on already selected (released) candidates, so they are post-processing, not privacy noise.
+ * <p><b>Algorithm.</b> A population of {@value #POPULATION} candidate sets (k×d, all in the box):
+ * the given initial centroids and {@value #POPULATION} − 1 sets drawn uniformly in the box from the
+ * public seed. r generations, r = max(2, ⌊c·n·ε/m′⌋) with c = {@value #C} and m′ = {@value
+ * #PARENTS}. In generations 1..r−1, m′ parents are selected one after the other without
+ * replacement, each by {@link ExponentialMechanism} over the remaining candidates with ε/(r·m′);
+ * the next population is the parents and {@value #POPULATION} − m′ children, each the crossover of
+ * two parents (a copy of one with a random number of its centroids taken from the other) and
+ * mutated (one centroid moved by Gaussian noise of SD {@value #MUTATION_SD}·width per dimension,
+ * decaying by the factor {@value #MUTATION_DECAY} per generation, clamped into the box). Generation
+ * r selects ONE candidate with ε/r: the output. ALGORITHMS.md says "the last generation selects 1";
+ * giving that single selection the generation's whole ε/r (not ε/(r·m′)) is a [RECON] that spends
+ * the budget the schedule reserves for it. Crossover, mutation and the initial population use a
+ * public {@link SplittableRandom} from the seed: they act on already selected (released)
+ * candidates, so they are post-processing, not privacy noise.
  *
- * <p><b>Utility and its sensitivity.</b> u(D, C) = −SSE(D, C) = −Σ_{x∈D} min_i ‖x − c_i‖², with the points
- * clamped into the declared box and every candidate inside it. Adding or removing one record x changes u by
- * exactly min_i ‖x − c_i‖², which is at most the squared diameter of the box, Σ_j width_j², and equals it for x
- * at a corner and every c_i at the opposite one. So Δu = Σ_j width_j² ({@link #sensitivity}); each selection
- * samples ∝ exp(ε_sel·u/(2Δu)) and is ε_sel-DP.
+ * <p><b>Utility and its sensitivity.</b> u(D, C) = −SSE(D, C) = −Σ_{x∈D} min_i ‖x − c_i‖², with the
+ * points clamped into the declared box and every candidate inside it. Adding or removing one record
+ * x changes u by exactly min_i ‖x − c_i‖², which is at most the squared diameter of the box, Σ_j
+ * width_j², and equals it for x at a corner and every c_i at the opposite one. So Δu = Σ_j width_j²
+ * ({@link #sensitivity}); each selection samples ∝ exp(ε_sel·u/(2Δu)) and is ε_sel-DP.
  *
  * <p><b>Budget.</b> (r − 1)·m′·ε/(r·m′) + ε/r = ε ({@link Schedule#total}); sequential composition.
  *
  * <h2>Forms</h2>
- * {@link #strict} — label {@value ExpDpKMeans#DP}: r is computed from N released with two-sided geometric noise
- * (sensitivity 1, {@value NoisyLloyd#SU_SIZE_FRACTION} of ε) and the rest of ε is scheduled as above; public
- * initial centroids; ε-DP under add/remove of one record. {@link #paper} — label
- * {@value ExpDpKMeans#PAPER_CLAIMED}: r from the exact N (which it therefore reveals), all of ε on the
- * selections, initial centroids as the caller gives them (records of the data in Lu &amp; Shen's experiments).
+ *
+ * {@link #strict} — label {@value ExpDpKMeans#DP}: r is computed from N released with two-sided
+ * geometric noise (sensitivity 1, {@value NoisyLloyd#SU_SIZE_FRACTION} of ε) and the rest of ε is
+ * scheduled as above; public initial centroids; ε-DP under add/remove of one record. {@link #paper}
+ * — label {@value ExpDpKMeans#PAPER_CLAIMED}: r from the exact N (which it therefore reveals), all
+ * of ε on the selections, initial centroids as the caller gives them (records of the data in Lu
+ * &amp; Shen's experiments).
  */
 public final class PrivGeneKMeans {
     public static final int POPULATION = 200;
@@ -53,9 +58,9 @@ public final class PrivGeneKMeans {
     /**
      * The public budget schedule.
      *
-     * @param generations        r
-     * @param selectionEpsilon   ε of each of the m′ parent selections of generations 1..r−1
-     * @param finalEpsilon       ε of the single selection of generation r
+     * @param generations r
+     * @param selectionEpsilon ε of each of the m′ parent selections of generations 1..r−1
+     * @param finalEpsilon ε of the single selection of generation r
      */
     public record Schedule(int generations, double selectionEpsilon, double finalEpsilon) {
         /** (r − 1)·m′·ε_sel + ε_final. */
@@ -65,7 +70,8 @@ public final class PrivGeneKMeans {
     }
 
     /** Outcome of a run: the output, the schedule, ε spent in total and the label. */
-    public record Result(double[][] centroids, Schedule schedule, double epsilon, String guarantee) {}
+    public record Result(
+            double[][] centroids, Schedule schedule, double epsilon, String guarantee) {}
 
     /** r = max(2, ⌊c·n·ε/m′⌋). */
     public static int generations(double n, double epsilon) {
@@ -103,33 +109,66 @@ public final class PrivGeneKMeans {
         return -sse;
     }
 
-    /** Strict form: ε-DP under add/remove of one record, bounds declared, {@code publicInit} public. */
-    public static Result strict(double[][] points, double[][] publicInit, DomainBounds bounds, double epsilon,
-            long publicSeed, PrivacyRandom rng) {
+    /**
+     * Strict form: ε-DP under add/remove of one record, bounds declared, {@code publicInit} public.
+     */
+    public static Result strict(
+            double[][] points,
+            double[][] publicInit,
+            DomainBounds bounds,
+            double epsilon,
+            long publicSeed,
+            PrivacyRandom rng) {
         double epsSize = epsilon * NoisyLloyd.SU_SIZE_FRACTION;
         Schedule s = schedule(NoisyLloyd.noisySize(points.length, epsSize, rng), epsilon - epsSize);
-        return new Result(run(GuptKMeans.clampedCopy(points, bounds), publicInit, bounds, s, publicSeed, rng), s, epsSize + s.total(),
+        return new Result(
+                run(GuptKMeans.clampedCopy(points, bounds), publicInit, bounds, s, publicSeed, rng),
+                s,
+                epsSize + s.total(),
                 ExpDpKMeans.DP);
     }
 
-    /** Paper form: r from the exact N, all of ε on the selections; points taken to lie in {@code bounds}. */
-    public static Result paper(double[][] points, double[][] init, DomainBounds bounds, double epsilon,
-            long publicSeed, PrivacyRandom rng) {
+    /**
+     * Paper form: r from the exact N, all of ε on the selections; points taken to lie in {@code
+     * bounds}.
+     */
+    public static Result paper(
+            double[][] points,
+            double[][] init,
+            DomainBounds bounds,
+            double epsilon,
+            long publicSeed,
+            PrivacyRandom rng) {
         Schedule s = schedule(points.length, epsilon);
-        return new Result(run(points, init, bounds, s, publicSeed, rng), s, s.total(), ExpDpKMeans.PAPER_CLAIMED);
+        return new Result(
+                run(points, init, bounds, s, publicSeed, rng),
+                s,
+                s.total(),
+                ExpDpKMeans.PAPER_CLAIMED);
     }
 
-    /** The genetic algorithm with the given schedule (see the class comment); returns the selected candidate. */
-    public static double[][] run(double[][] points, double[][] init, DomainBounds bounds, Schedule schedule,
-            long publicSeed, PrivacyRandom rng) {
+    /**
+     * The genetic algorithm with the given schedule (see the class comment); returns the selected
+     * candidate.
+     */
+    public static double[][] run(
+            double[][] points,
+            double[][] init,
+            DomainBounds bounds,
+            Schedule schedule,
+            long publicSeed,
+            PrivacyRandom rng) {
         int k = init.length;
         int d = bounds.dimension();
         double delta = sensitivity(bounds);
-        SplittableRandom pub = new SplittableRandom(publicSeed); // public: population, crossover, mutation
+        SplittableRandom pub =
+                new SplittableRandom(publicSeed); // public: population, crossover, mutation
         List<double[][]> population = new ArrayList<>();
         double[][] first = ExpDpKMeans.copy(init);
         for (double[] c : first) {
-            bounds.clamp(c, c); // every candidate in the box: the utility's sensitivity argument needs it
+            bounds.clamp(
+                    c,
+                    c); // every candidate in the box: the utility's sensitivity argument needs it
         }
         population.add(first);
         while (population.size() < POPULATION) {
@@ -175,6 +214,8 @@ public final class PrivGeneKMeans {
             sd *= MUTATION_DECAY;
         }
         double[] u = population.stream().mapToDouble(c -> utility(points, c)).toArray();
-        return ExpDpKMeans.copy(population.get(ExponentialMechanism.select(u, delta, schedule.finalEpsilon(), rng)));
+        return ExpDpKMeans.copy(
+                population.get(
+                        ExponentialMechanism.select(u, delta, schedule.finalEpsilon(), rng)));
     }
 }

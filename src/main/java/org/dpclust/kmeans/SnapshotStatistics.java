@@ -2,20 +2,21 @@ package org.dpclust.kmeans;
 
 import org.dpclust.geometry.DomainBounds;
 import org.dpclust.geometry.PublicPointSet;
-import org.dpclust.kmeans.ClusterStatistics;
 import org.dpclust.privacy.FixedPointCodec;
 
 /**
- * Builds a window's exact {@link ClusterStatistics} from its points exactly as the stream operator does:
- * each point is clamped into the declared bounds, assigned to its nearest point of the public partition
- * ({@link PublicPointSet#uniform}) and added in fixed point ({@link FixedPointCodec}). The result is private
- * (operator-side) until {@link org.dpclust.kmeans.DpClusterStatistics#release} noises it.
+ * Builds a window's exact {@link ClusterStatistics} from its points exactly as the stream operator
+ * does: each point is clamped into the declared bounds, assigned to its nearest point of the public
+ * partition ({@link PublicPointSet#uniform}) and added in fixed point ({@link FixedPointCodec}).
+ * The result is private (operator-side) until {@link
+ * org.dpclust.kmeans.DpClusterStatistics#release} noises it.
  */
 public final class SnapshotStatistics {
     private SnapshotStatistics() {}
 
     /** The exact statistics of {@code points} (not modified) over {@code cells}. */
-    public static ClusterStatistics accumulate(double[][] points, FixedPointCodec codec, PublicPointSet cells) {
+    public static ClusterStatistics accumulate(
+            double[][] points, FixedPointCodec codec, PublicPointSet cells) {
         DomainBounds b = codec.bounds();
         int d = b.dimension();
         ClusterStatistics stats = new ClusterStatistics(cells.size(), d);
@@ -23,7 +24,8 @@ public final class SnapshotStatistics {
         long[] encoded = new long[d];
         for (double[] p : points) {
             if (p.length != d) {
-                throw new IllegalArgumentException("point of dimension " + p.length + " for bounds of dimension " + d);
+                throw new IllegalArgumentException(
+                        "point of dimension " + p.length + " for bounds of dimension " + d);
             }
             b.clamp(p, x);
             codec.encode(x, encoded);

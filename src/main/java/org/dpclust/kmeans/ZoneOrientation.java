@@ -1,14 +1,18 @@
 package org.dpclust.kmeans;
 
 /**
- * The orientation controller of Lu &amp; Shen's sampling zone (paper 000, Algorithm 2; ALGORITHMS.md §4.1–4.2).
+ * The orientation controller of Lu &amp; Shen's sampling zone (paper 000, Algorithm 2;
+ * ALGORITHMS.md §4.1–4.2).
  *
- * <p>The paper names the two strategies inconsistently: §6.1 calls the past-knowledge zone "prior", but §7.1,
- * Figs. 9–10 and the conclusions use the reverse, which is the naming its experiments (and our reports) follow:
+ * <p>The paper names the two strategies inconsistently: §6.1 calls the past-knowledge zone "prior",
+ * but §7.1, Figs. 9–10 and the conclusions use the reverse, which is the naming its experiments
+ * (and our reports) follow:
+ *
  * <ul>
- *   <li>{@link #PAST}: past knowledge only (the direction S^(t−1) → S^(t)) — the paper's Fig. 9 "Posterior";</li>
- *   <li>{@link #PAST_FUTURE}: past and future knowledge (the convergent zone from the past, the controller
- *       X = S^(t+1) from one extra Lloyd step) — the paper's Fig. 10 "Prior".</li>
+ *   <li>{@link #PAST}: past knowledge only (the direction S^(t−1) → S^(t)) — the paper's Fig. 9
+ *       "Posterior";
+ *   <li>{@link #PAST_FUTURE}: past and future knowledge (the convergent zone from the past, the
+ *       controller X = S^(t+1) from one extra Lloyd step) — the paper's Fig. 10 "Prior".
  * </ul>
  */
 public enum ZoneOrientation {

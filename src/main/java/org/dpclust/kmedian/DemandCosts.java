@@ -9,8 +9,8 @@ import org.dpclust.geometry.Metric;
  * local searches never call the metric; computing it costs |D| metric rows.
  *
  * <p>Private: this matrix is a function of the demand set D. Sensitivity of any clustering cost
- * cost(F, D) = Σ_j min_{f∈F} c[j][f] under adding/removing one demand point: at most
- * {@link #sensitivity()} = Δ^power, where Δ is the public diameter bound (>= diam(U)) given at
+ * cost(F, D) = Σ_j min_{f∈F} c[j][f] under adding/removing one demand point: at most {@link
+ * #sensitivity()} = Δ^power, where Δ is the public diameter bound (>= diam(U)) given at
  * construction.
  */
 public final class DemandCosts {
@@ -43,7 +43,8 @@ public final class DemandCosts {
         float[][] c = new float[demand.length][];
         for (int j = 0; j < demand.length; j++) {
             if (demand[j] < 0 || demand[j] >= n) {
-                throw new IllegalArgumentException("demand[" + j + "] = " + demand[j] + " outside 0.." + (n - 1));
+                throw new IllegalArgumentException(
+                        "demand[" + j + "] = " + demand[j] + " outside 0.." + (n - 1));
             }
             double[] row = metric.distancesFrom(demand[j]);
             c[j] = new float[n];

@@ -12,20 +12,19 @@ import org.dpclust.privacy.PrivacyRandom;
  * and a public seed only), k and ε.
  *
  * <p>Mechanism. For every level h = L, L-1, ..., 1 the vector of counts N_v = |D ∩ T(v)| over ALL
- * nodes v at level h (empty ones included, so which nodes are occupied is not revealed) is
- * released with the integer two-sided geometric mechanism ({@link GeometricMechanism}, discrete
- * Laplace, exact) at ε_h = ε / 2^{L-h+1}, i.e. noise scale >= 2^{L-h+1}/ε. (Integer noise, not
- * {@code LaplaceMechanism}: the counts are integers.) The root's count |D| is not released (the
- * root is never scored, see {@link SubtreeSearch}). The subtree search and FIND-LEAF then use only
- * the noisy counts: post-processing.
+ * nodes v at level h (empty ones included, so which nodes are occupied is not revealed) is released
+ * with the integer two-sided geometric mechanism ({@link GeometricMechanism}, discrete Laplace,
+ * exact) at ε_h = ε / 2^{L-h+1}, i.e. noise scale >= 2^{L-h+1}/ε. (Integer noise, not {@code
+ * LaplaceMechanism}: the counts are integers.) The root's count |D| is not released (the root is
+ * never scored, see {@link SubtreeSearch}). The subtree search and FIND-LEAF then use only the
+ * noisy counts: post-processing.
  *
  * <p>Privacy derivation. Each demand point lies in exactly one node per level (the nodes of a level
  * partition the points of U reaching that depth), so adding or removing one point changes the count
- * vector of level h by 1 in at most one coordinate: L1 sensitivity 1. Level h is therefore
- * ε_h-DP, and by sequential composition over the L levels the release is
- * Σ_{h=1}^{L} ε/2^{L-h+1} = ε (1/2 + 1/4 + ... + 1/2^L) = ε (1 - 2^{-L}) < ε -DP (pure). The
- * paper's scale 2^{L-h}/ε would give ε(2 - 2^{1-L}), up to 2ε. The guarantee assumes ideal random
- * bits; see {@link PrivacyRandom}.
+ * vector of level h by 1 in at most one coordinate: L1 sensitivity 1. Level h is therefore ε_h-DP,
+ * and by sequential composition over the L levels the release is Σ_{h=1}^{L} ε/2^{L-h+1} = ε (1/2 +
+ * 1/4 + ... + 1/2^L) = ε (1 - 2^{-L}) < ε -DP (pure). The paper's scale 2^{L-h}/ε would give ε(2 -
+ * 2^{1-L}), up to 2ε. The guarantee assumes ideal random bits; see {@link PrivacyRandom}.
  */
 public final class DpHstInitializer {
     private DpHstInitializer() {}
@@ -44,16 +43,18 @@ public final class DpHstInitializer {
     }
 
     /**
-     * The same mechanism on exact node counts, when one privacy unit can contribute up to
-     * {@code sensitivity} demand points (a device with c records): each level's count vector then has L1
+     * The same mechanism on exact node counts, when one privacy unit can contribute up to {@code
+     * sensitivity} demand points (a device with c records): each level's count vector then has L1
      * sensitivity c, and the level's noise scale grows to c/ε_h.
      */
-    public static long[] noisyNodeCounts(Hst tree, long[] exact, long sensitivity, double epsilon, PrivacyRandom rng) {
+    public static long[] noisyNodeCounts(
+            Hst tree, long[] exact, long sensitivity, double epsilon, PrivacyRandom rng) {
         if (!(epsilon > 0) || Double.isInfinite(epsilon)) {
             throw new IllegalArgumentException("epsilon must be finite and > 0, got " + epsilon);
         }
         if (exact.length != tree.nodeCount()) {
-            throw new IllegalArgumentException("expected " + tree.nodeCount() + " node counts, got " + exact.length);
+            throw new IllegalArgumentException(
+                    "expected " + tree.nodeCount() + " node counts, got " + exact.length);
         }
         long[] noisy = new long[exact.length];
         // Node ids are breadth-first, so each level is a contiguous id range, levels descending.
@@ -66,15 +67,20 @@ public final class DpHstInitializer {
             }
             long[] level = new long[end - start];
             System.arraycopy(exact, start, level, 0, level.length);
-            long[] released = GeometricMechanism.addNoise(level, sensitivity, levelEpsilon(tree, h, epsilon), rng);
+            long[] released =
+                    GeometricMechanism.addNoise(
+                            level, sensitivity, levelEpsilon(tree, h, epsilon), rng);
             System.arraycopy(released, 0, noisy, start, released.length);
             start = end;
         }
         return noisy;
     }
 
-    /** ε-DP initial centres: k distinct universe points (post-processing of {@link #noisyCounts}). */
-    public static int[] initialize(Hst tree, int[] demand, int k, double epsilon, PrivacyRandom rng) {
+    /**
+     * ε-DP initial centres: k distinct universe points (post-processing of {@link #noisyCounts}).
+     */
+    public static int[] initialize(
+            Hst tree, int[] demand, int k, double epsilon, PrivacyRandom rng) {
         return SubtreeSearch.centres(tree, noisyCounts(tree, demand, epsilon, rng), k);
     }
 }

@@ -20,11 +20,20 @@ public final class DpHstLocalSearch {
     /** The initial centres and the local search's result. */
     public record Result(int[] initialCentres, DpLocalSearch.Result search) {}
 
-    public static Result run(Hst tree, int[] demand, DemandCosts costs, int k, double epsilon, int steps,
+    public static Result run(
+            Hst tree,
+            int[] demand,
+            DemandCosts costs,
+            int k,
+            double epsilon,
+            int steps,
             PrivacyRandom rng) {
         if (demand.length != costs.demandSize()) {
-            throw new IllegalArgumentException("costs were built for " + costs.demandSize()
-                    + " demand points, got " + demand.length);
+            throw new IllegalArgumentException(
+                    "costs were built for "
+                            + costs.demandSize()
+                            + " demand points, got "
+                            + demand.length);
         }
         int[] init = DpHstInitializer.initialize(tree, demand, k, epsilon / 2, rng);
         return new Result(init, DpLocalSearch.run(costs, init, epsilon / 2, steps, rng));

@@ -14,23 +14,23 @@ import org.dpclust.privacy.PrivacyRandom;
  * released under their own budget, e.g. random, k-median++ on U, or {@link DpHstInitializer}).
  *
  * <p>Mechanism. F_1 = the initial centres. For i = 1..T: choose a swap (x ∈ F_i, y ∈ U \ F_i) by
- * the exponential mechanism with utility -cost(F_i - x + y, D), sensitivity Δ^power
- * ({@link DemandCosts#sensitivity()}) and privacy parameter ε/(T+1); F_{i+1} = F_i - x + y. Then
- * choose one of F_1..F_{T+1} by the exponential mechanism with utility -cost(F_j, D), same
- * sensitivity and ε/(T+1), and output it. The exponential mechanism selects with probability
- * ∝ exp(ε_draw u / (2Δ)), i.e. exp(-ε' cost) with Gupta et al.'s ε' = ε/(2Δ(T+1)). The candidate
- * set of each draw (all k(|U| - k) pairs, ordered by y ascending then by the position of x in F_i)
- * depends only on F_i, the previous public output.
+ * the exponential mechanism with utility -cost(F_i - x + y, D), sensitivity Δ^power ({@link
+ * DemandCosts#sensitivity()}) and privacy parameter ε/(T+1); F_{i+1} = F_i - x + y. Then choose one
+ * of F_1..F_{T+1} by the exponential mechanism with utility -cost(F_j, D), same sensitivity and
+ * ε/(T+1), and output it. The exponential mechanism selects with probability ∝ exp(ε_draw u /
+ * (2Δ)), i.e. exp(-ε' cost) with Gupta et al.'s ε' = ε/(2Δ(T+1)). The candidate set of each draw
+ * (all k(|U| - k) pairs, ordered by y ascending then by the position of x in F_i) depends only on
+ * F_i, the previous public output.
  *
  * <p>Guarantee: ε-DP (pure). Adding or removing one demand point changes every cost by at most
- * Δ^power (the point's distance to its nearest centre, power applied), so each draw is
- * ε/(T+1)-DP, and by adaptive sequential composition over T + 1 draws the output (and the whole
- * sequence of iterates) is ε-DP. Remark: under add/remove all costs move in the same direction, so
- * each draw is in fact ε/(2(T+1))-DP (the normaliser and the numerator cannot both move against
- * the output); the statistical tests check this tighter bound, and the factor 2 slack covers
- * replace-one neighbours, for which each draw is ε/(T+1)-DP. k-means: squared costs, sensitivity
- * Δ². Time per swap step: O(|U| (|D| + k)) to evaluate all swaps ({@link SwapState}) plus the
- * exponential mechanism over k(|U| - k) candidates.
+ * Δ^power (the point's distance to its nearest centre, power applied), so each draw is ε/(T+1)-DP,
+ * and by adaptive sequential composition over T + 1 draws the output (and the whole sequence of
+ * iterates) is ε-DP. Remark: under add/remove all costs move in the same direction, so each draw is
+ * in fact ε/(2(T+1))-DP (the normaliser and the numerator cannot both move against the output); the
+ * statistical tests check this tighter bound, and the factor 2 slack covers replace-one neighbours,
+ * for which each draw is ε/(T+1)-DP. k-means: squared costs, sensitivity Δ². Time per swap step:
+ * O(|U| (|D| + k)) to evaluate all swaps ({@link SwapState}) plus the exponential mechanism over
+ * k(|U| - k) candidates.
  */
 public final class DpLocalSearch {
     private DpLocalSearch() {}
@@ -46,7 +46,8 @@ public final class DpLocalSearch {
      * @param epsilon total privacy parameter of this local search
      * @param steps T >= 0 swap steps (the paper's experiments: 20; Gupta et al.: 6 k ln n)
      */
-    public static Result run(DemandCosts costs, int[] initial, double epsilon, int steps, PrivacyRandom rng) {
+    public static Result run(
+            DemandCosts costs, int[] initial, double epsilon, int steps, PrivacyRandom rng) {
         if (steps < 0) {
             throw new IllegalArgumentException("steps must be >= 0, got " + steps);
         }
@@ -87,7 +88,8 @@ public final class DpLocalSearch {
         if (s.k() >= s.universeSize()) {
             throw new IllegalArgumentException("no swap possible: k = |U|");
         }
-        return ExponentialMechanism.selectMinimizing(swapCosts(s), s.costs().sensitivity(), epsilonPerDraw, rng);
+        return ExponentialMechanism.selectMinimizing(
+                swapCosts(s), s.costs().sensitivity(), epsilonPerDraw, rng);
     }
 
     /** Candidate index to {position of x in F, y}. */
@@ -103,7 +105,8 @@ public final class DpLocalSearch {
     }
 
     /** The ε_draw-DP final selection among the iterates: returns the chosen index. */
-    static int selectFinal(DemandCosts costs, List<int[]> iterates, double epsilonPerDraw, PrivacyRandom rng) {
+    static int selectFinal(
+            DemandCosts costs, List<int[]> iterates, double epsilonPerDraw, PrivacyRandom rng) {
         double[] c = new double[iterates.size()];
         for (int j = 0; j < c.length; j++) {
             c[j] = costs.cost(iterates.get(j));

@@ -15,24 +15,24 @@ import org.dpclust.geometry.PublicPermutation;
  *
  * <p>Construction. π is a uniformly random permutation of U and β is Uniform[1/2, 1] (or 1 when
  * {@code randomBeta} is off), both drawn from {@code SplittableRandom(publicSeed)}. The root (depth
- * 0) holds all of U. A node at depth t-1 with more than one point is split with radius
- * r_t = β Δ / 2^t: going through its points in π order, each point u not yet assigned to a child
- * becomes the centre of a new child holding the unassigned points within r_t of u (u included).
- * Nodes with one point, and nodes at depth {@code maxLevels}, are leaves. With L the depth of the
- * deepest node, a node at depth t has level h = L + 1 - t: levels descend from the root (level
- * L + 1, not a decomposition level) to 1, and r_t = β Δ / 2^{L - h + 1} is the paper's radius with
- * the off-by-one fixed (level L uses Δ/2, not Δ).
+ * 0) holds all of U. A node at depth t-1 with more than one point is split with radius r_t = β Δ /
+ * 2^t: going through its points in π order, each point u not yet assigned to a child becomes the
+ * centre of a new child holding the unassigned points within r_t of u (u included). Nodes with one
+ * point, and nodes at depth {@code maxLevels}, are leaves. With L the depth of the deepest node, a
+ * node at depth t has level h = L + 1 - t: levels descend from the root (level L + 1, not a
+ * decomposition level) to 1, and r_t = β Δ / 2^{L - h + 1} is the paper's radius with the
+ * off-by-one fixed (level L uses Δ/2, not Δ).
  *
  * <p>Ids. Nodes are numbered breadth-first from the root (id 0), the children of a node in the π
  * order of their centres, so node ids, levels and the tree are identical for the same (universe,
  * metric, Δ, seed, options): a stream can key state by node id across windows. The representative
  * point of a node is its centre, the first point of the node in π order (it lies in the node).
  *
- * <p>Tree metric. The edge from a level-h node to its parent weighs Δ / 2^{L - h} (= Δ/2^{t-1}
- * at depth t). Two points whose lowest common ancestor is at depth s lie within r_s of its centre,
- * so ρ(x, y) <= 2βΔ/2^s <= Δ/2^{s-1} (<= Δ at the root), while their tree distance is at least
- * twice the edge below the LCA, 2Δ/2^s: hence tree distance >= ρ whenever Δ >= diam(U). Points
- * sharing a leaf (possible only at depth maxLevels) are at tree distance 0.
+ * <p>Tree metric. The edge from a level-h node to its parent weighs Δ / 2^{L - h} (= Δ/2^{t-1} at
+ * depth t). Two points whose lowest common ancestor is at depth s lie within r_s of its centre, so
+ * ρ(x, y) <= 2βΔ/2^s <= Δ/2^{s-1} (<= Δ at the root), while their tree distance is at least twice
+ * the edge below the LCA, 2Δ/2^s: hence tree distance >= ρ whenever Δ >= diam(U). Points sharing a
+ * leaf (possible only at depth maxLevels) are at tree distance 0.
  *
  * <p>Cost: splitting a node with m points into c children takes O(m c) distance evaluations.
  */
@@ -67,7 +67,13 @@ public final class Hst {
     private final int[][] children;
     private final int[] leafOf;
 
-    private Hst(int n, int levels, double delta, double beta, int[] permutation, List<int[]> nodes,
+    private Hst(
+            int n,
+            int levels,
+            double delta,
+            double beta,
+            int[] permutation,
+            List<int[]> nodes,
             int[] leafOf) {
         this.n = n;
         this.levels = levels;
@@ -109,8 +115,8 @@ public final class Hst {
      * Builds the tree.
      *
      * @param metric the public universe's metric
-     * @param delta a public upper bound on diam(U) (e.g. {@link Metric#diameterUpperBound()});
-     *     the tree-distance domination needs delta >= the true diameter
+     * @param delta a public upper bound on diam(U) (e.g. {@link Metric#diameterUpperBound()}); the
+     *     tree-distance domination needs delta >= the true diameter
      * @throws IllegalArgumentException for an empty universe or a non-positive/non-finite delta
      */
     public static Hst build(Metric metric, double delta, Options options) {
@@ -121,12 +127,14 @@ public final class Hst {
         if (!(delta > 0) || Double.isInfinite(delta)) {
             throw new IllegalArgumentException("delta must be finite and > 0, got " + delta);
         }
-        SplittableRandom rng = new SplittableRandom(options.publicSeed()); // public randomness (not privacy noise)
+        SplittableRandom rng =
+                new SplittableRandom(options.publicSeed()); // public randomness (not privacy noise)
         int[] pi = PublicPermutation.of(n, rng);
         double beta = options.randomBeta() ? 0.5 + 0.5 * rng.nextDouble() : 1.0;
 
         List<int[]> nodes = new ArrayList<>(); // {parent, depth, centre, size}
-        List<int[]> members = new ArrayList<>(); // points of each node in π order (dropped once split)
+        List<int[]> members =
+                new ArrayList<>(); // points of each node in π order (dropped once split)
         nodes.add(new int[] {-1, 0, pi[0], n});
         members.add(pi.clone());
         int[] leafOf = new int[n];
@@ -173,7 +181,9 @@ public final class Hst {
         return n;
     }
 
-    /** L: the number of decomposition levels; the root is at level L + 1, the deepest leaves at 1. */
+    /**
+     * L: the number of decomposition levels; the root is at level L + 1, the deepest leaves at 1.
+     */
     public int levels() {
         return levels;
     }
@@ -287,7 +297,8 @@ public final class Hst {
         long[] c = new long[nodeCount()];
         for (int x : demand) {
             if (x < 0 || x >= n) {
-                throw new IllegalArgumentException("demand point " + x + " outside the universe 0.." + (n - 1));
+                throw new IllegalArgumentException(
+                        "demand point " + x + " outside the universe 0.." + (n - 1));
             }
             for (int v = leafOf[x]; v >= 0; v = parent[v]) {
                 c[v]++;
@@ -297,12 +308,14 @@ public final class Hst {
     }
 
     /**
-     * Exact counts for every node from per-universe-point multiplicities ({@code multiplicity[x]} demand
-     * points at x): the same as {@link #counts(int[])} on the expanded multiset, in O(n · levels).
+     * Exact counts for every node from per-universe-point multiplicities ({@code multiplicity[x]}
+     * demand points at x): the same as {@link #counts(int[])} on the expanded multiset, in O(n ·
+     * levels).
      */
     public long[] countsFromMultiplicities(long[] multiplicity) {
         if (multiplicity.length != n) {
-            throw new IllegalArgumentException("expected " + n + " multiplicities, got " + multiplicity.length);
+            throw new IllegalArgumentException(
+                    "expected " + n + " multiplicities, got " + multiplicity.length);
         }
         long[] c = new long[nodeCount()];
         for (int x = 0; x < n; x++) {

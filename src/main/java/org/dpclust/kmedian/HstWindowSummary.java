@@ -8,30 +8,34 @@ import org.dpclust.geometry.VectorMetric;
 import org.dpclust.privacy.PrivacyRandom;
 
 /**
- * HST node counts as a window summary of a vector stream (DESIGN.md, "HST for vector streams"), and their
- * DP-HST release.
+ * HST node counts as a window summary of a vector stream (DESIGN.md, "HST for vector streams"), and
+ * their DP-HST release.
  *
- * <p>Public: a universe U of {@code universeSize} points drawn uniformly in the declared box from the
- * stream's public seed, and a 2-HST over U (l2 metric, Δ = the box's diameter, which bounds diam(U)),
- * both built once from public inputs only. Each record is snapped to its nearest point of U — a public
- * function of the record alone, found through U's exact k-d tree index ({@link PublicPointSet#nearest}: the
- * brute-force answer bit for bit; the index is built with the summary) — and the window keeps one count per
- * point of U: state O(|U|), independent of the number of records (node counts, O(|U| · levels), are derived
- * at release).
+ * <p>Public: a universe U of {@code universeSize} points drawn uniformly in the declared box from
+ * the stream's public seed, and a 2-HST over U (l2 metric, Δ = the box's diameter, which bounds
+ * diam(U)), both built once from public inputs only. Each record is snapped to its nearest point of
+ * U — a public function of the record alone, found through U's exact k-d tree index ({@link
+ * PublicPointSet#nearest}: the brute-force answer bit for bit; the index is built with the summary)
+ * — and the window keeps one count per point of U: state O(|U|), independent of the number of
+ * records (node counts, O(|U| · levels), are derived at release).
  *
- * <p>Private: the window's multiset of snapped records. Release ({@link DpHstInitializer}): two-sided
- * geometric noise on the count of EVERY node of every level, occupied or not, at ε_h = ε/2^{L−h+1} per
- * level with L1 sensitivity c per level (a unit contributes at most c records, each on exactly one node per
- * level), so the release is ε(1 − 2^{−L}) < ε -DP for add/remove of one unit, and which nodes are occupied
- * is not revealed beyond the noise. The k centres (points of U) come from the noisy counts by the subtree
- * search and FIND-LEAF: post-processing.
+ * <p>Private: the window's multiset of snapped records. Release ({@link DpHstInitializer}):
+ * two-sided geometric noise on the count of EVERY node of every level, occupied or not, at ε_h =
+ * ε/2^{L−h+1} per level with L1 sensitivity c per level (a unit contributes at most c records, each
+ * on exactly one node per level), so the release is ε(1 − 2^{−L}) < ε -DP for add/remove of one
+ * unit, and which nodes are occupied is not revealed beyond the noise. The k centres (points of U)
+ * come from the noisy counts by the subtree search and FIND-LEAF: post-processing.
  */
 public final class HstWindowSummary {
     private final PublicPointSet universe;
     private final Hst tree;
 
-    /** Released centres, the noisy node counts they were chosen from, and public parameters (sorted). */
-    public record Release(double[][] centroids, long[] noisyNodeCounts, Map<String, Double> parameters) {}
+    /**
+     * Released centres, the noisy node counts they were chosen from, and public parameters
+     * (sorted).
+     */
+    public record Release(
+            double[][] centroids, long[] noisyNodeCounts, Map<String, Double> parameters) {}
 
     public HstWindowSummary(DomainBounds bounds, int universeSize, long publicSeed, int maxLevels) {
         this.universe = PublicPointSet.uniform(bounds, universeSize, publicSeed ^ 0x4853544CL);
@@ -39,7 +43,11 @@ public final class HstWindowSummary {
         for (int i = 0; i < universeSize; i++) {
             pts[i] = universe.point(i);
         }
-        this.tree = Hst.build(VectorMetric.l2(pts), bounds.diameter(), new Hst.Options(publicSeed, maxLevels, true));
+        this.tree =
+                Hst.build(
+                        VectorMetric.l2(pts),
+                        bounds.diameter(),
+                        new Hst.Options(publicSeed, maxLevels, true));
         universe.nearest(pts[0]); // builds U's search index now rather than on the first record
     }
 
@@ -61,16 +69,37 @@ public final class HstWindowSummary {
         return tree;
     }
 
-    /** Identifies the mechanism and every public parameter that shapes its noise (for the noise key). */
-    public static String mechanismId(double epsilon, int contributionBound, int universeSize, int maxLevels) {
-        return "hst-geometric-v1(epsilon=" + epsilon + ",c=" + contributionBound + ",universe=" + universeSize
-                + ",max_levels=" + maxLevels + ")";
+    /**
+     * Identifies the mechanism and every public parameter that shapes its noise (for the noise
+     * key).
+     */
+    public static String mechanismId(
+            double epsilon, int contributionBound, int universeSize, int maxLevels) {
+        return "hst-geometric-v1(epsilon="
+                + epsilon
+                + ",c="
+                + contributionBound
+                + ",universe="
+                + universeSize
+                + ",max_levels="
+                + maxLevels
+                + ")";
     }
 
     /** The DP release of one window's per-universe-point counts (see the class comment). */
-    public Release release(long[] multiplicities, int k, double epsilon, int contributionBound, PrivacyRandom rng) {
-        long[] noisy = DpHstInitializer.noisyNodeCounts(tree, tree.countsFromMultiplicities(multiplicities),
-                contributionBound, epsilon, rng);
+    public Release release(
+            long[] multiplicities,
+            int k,
+            double epsilon,
+            int contributionBound,
+            PrivacyRandom rng) {
+        long[] noisy =
+                DpHstInitializer.noisyNodeCounts(
+                        tree,
+                        tree.countsFromMultiplicities(multiplicities),
+                        contributionBound,
+                        epsilon,
+                        rng);
         int[] centres = SubtreeSearch.centres(tree, noisy, k);
         double[][] c = new double[centres.length][];
         for (int i = 0; i < centres.length; i++) {
@@ -81,7 +110,9 @@ public final class HstWindowSummary {
         params.put("levels", (double) tree.levels());
         params.put("universe_size", (double) universe.size());
         params.put("count_sensitivity_per_level", (double) contributionBound);
-        params.put("leaf_level_noise_scale", contributionBound / DpHstInitializer.levelEpsilon(tree, 1, epsilon));
+        params.put(
+                "leaf_level_noise_scale",
+                contributionBound / DpHstInitializer.levelEpsilon(tree, 1, epsilon));
         return new Release(c, noisy, params);
     }
 }

@@ -22,8 +22,8 @@ import org.dpclust.privacy.PrivacySecret;
  * demand sets of {@link Settings#demandSize} points drawn from U, "balanced" (uniform from U) or
  * "imbalanced" (uniform from digits 0 and 8 only); l1 and l2; methods NDP-rand, NDP-kmedian++,
  * NDP-HST (initialiser, then Arya local search), DP-rand, DP-kmedian++ (random / k-median++ on the
- * public U, then DP local search with ε), DP-HST (DP-HST init with ε/2, then DP local search
- * with ε/2).
+ * public U, then DP local search with ε), DP-HST (DP-HST init with ε/2, then DP local search with
+ * ε/2).
  *
  * <p>Precomputation, once per (metric, demand set): the float matrix of demand-to-universe
  * distances ({@link DemandCosts}, 500 × 10 000 × 4 bytes = 20 MB, 500 metric rows of 10 000
@@ -42,28 +42,82 @@ public final class KMedianExperiment {
     private KMedianExperiment() {}
 
     /** Experiment settings; {@link #paper()} gives the paper's values. */
-    public record Settings(int demandSize, int[] ks, int repetitions, double epsilon, int dpSteps,
-            double alpha, int maxIterations, int dpTreeLevels, long seed, List<String> demands,
-            List<String> metrics, List<String> methods) {
+    public record Settings(
+            int demandSize,
+            int[] ks,
+            int repetitions,
+            double epsilon,
+            int dpSteps,
+            double alpha,
+            int maxIterations,
+            int dpTreeLevels,
+            long seed,
+            List<String> demands,
+            List<String> metrics,
+            List<String> methods) {
 
         public static Settings paper() {
-            return new Settings(500, new int[] {2, 5, 10, 15, 20}, 10, 1.0, 20, 1e-3, 20, 8, 2023,
-                    List.of("balanced", "imbalanced"), List.of("l1", "l2"), METHODS);
+            return new Settings(
+                    500,
+                    new int[] {2, 5, 10, 15, 20},
+                    10,
+                    1.0,
+                    20,
+                    1e-3,
+                    20,
+                    8,
+                    2023,
+                    List.of("balanced", "imbalanced"),
+                    List.of("l1", "l2"),
+                    METHODS);
         }
 
         public Settings withRepetitions(int r) {
-            return new Settings(demandSize, ks, r, epsilon, dpSteps, alpha, maxIterations, dpTreeLevels, seed,
-                    demands, metrics, methods);
+            return new Settings(
+                    demandSize,
+                    ks,
+                    r,
+                    epsilon,
+                    dpSteps,
+                    alpha,
+                    maxIterations,
+                    dpTreeLevels,
+                    seed,
+                    demands,
+                    metrics,
+                    methods);
         }
 
         public Settings withDemands(List<String> d) {
-            return new Settings(demandSize, ks, repetitions, epsilon, dpSteps, alpha, maxIterations, dpTreeLevels,
-                    seed, d, metrics, methods);
+            return new Settings(
+                    demandSize,
+                    ks,
+                    repetitions,
+                    epsilon,
+                    dpSteps,
+                    alpha,
+                    maxIterations,
+                    dpTreeLevels,
+                    seed,
+                    d,
+                    metrics,
+                    methods);
         }
 
         public Settings withMethods(List<String> m) {
-            return new Settings(demandSize, ks, repetitions, epsilon, dpSteps, alpha, maxIterations, dpTreeLevels,
-                    seed, demands, metrics, m);
+            return new Settings(
+                    demandSize,
+                    ks,
+                    repetitions,
+                    epsilon,
+                    dpSteps,
+                    alpha,
+                    maxIterations,
+                    dpTreeLevels,
+                    seed,
+                    demands,
+                    metrics,
+                    m);
         }
     }
 
@@ -71,22 +125,41 @@ public final class KMedianExperiment {
             List.of("NDP-rand", "NDP-kmedian++", "NDP-HST", "DP-rand", "DP-kmedian++", "DP-HST");
 
     /**
-     * One result row (costs averaged over repetitions). For DP methods {@code finalCost} is the cost
-     * of the released centres and {@code meanIterateCost} the paper's average over the iterates;
-     * for NDP methods both are the local search's final cost.
+     * One result row (costs averaged over repetitions). For DP methods {@code finalCost} is the
+     * cost of the released centres and {@code meanIterateCost} the paper's average over the
+     * iterates; for NDP methods both are the local search's final cost.
      */
-    public record Row(String dataset, String metric, String demand, String method, int k,
-            double initialCost, double finalCost, double meanIterateCost, int repetitions,
-            double initSeconds, double totalSeconds) {
+    public record Row(
+            String dataset,
+            String metric,
+            String demand,
+            String method,
+            int k,
+            double initialCost,
+            double finalCost,
+            double meanIterateCost,
+            int repetitions,
+            double initSeconds,
+            double totalSeconds) {
 
         /** One JSON object, snake_case keys. */
         public String toJson() {
-            return String.format(Locale.ROOT,
+            return String.format(
+                    Locale.ROOT,
                     "{\"dataset\":\"%s\",\"metric\":\"%s\",\"demand\":\"%s\",\"method\":\"%s\",\"k\":%d,"
                             + "\"initial_cost\":%.1f,\"final_cost\":%.1f,\"mean_iterate_cost\":%.1f,"
                             + "\"repetitions\":%d,\"init_seconds\":%.4f,\"total_seconds\":%.4f}",
-                    dataset, metric, demand, method, k, initialCost, finalCost, meanIterateCost, repetitions,
-                    initSeconds, totalSeconds);
+                    dataset,
+                    metric,
+                    demand,
+                    method,
+                    k,
+                    initialCost,
+                    finalCost,
+                    meanIterateCost,
+                    repetitions,
+                    initSeconds,
+                    totalSeconds);
         }
     }
 
@@ -94,10 +167,14 @@ public final class KMedianExperiment {
     public static List<Row> runMnist(Dataset mnist, Settings s) {
         List<Row> rows = new ArrayList<>();
         for (String metricName : s.metrics()) {
-            Metric metric = metricName.equals("l1") ? VectorMetric.l1(mnist.points()) : VectorMetric.l2(mnist.points());
+            Metric metric =
+                    metricName.equals("l1")
+                            ? VectorMetric.l1(mnist.points())
+                            : VectorMetric.l2(mnist.points());
             long t0 = System.nanoTime();
             double delta = diameterBound(mnist.points(), metric);
-            System.err.printf(Locale.ROOT, "%s: Δ bound %.1f (%.2fs)%n", metricName, delta, secondsSince(t0));
+            System.err.printf(
+                    Locale.ROOT, "%s: Δ bound %.1f (%.2fs)%n", metricName, delta, secondsSince(t0));
             for (String demandKind : s.demands()) {
                 // sums[method][k] = {initial, final, meanIterate, initSeconds, totalSeconds}
                 double[][][] sums = new double[s.methods().size()][s.ks().length][5];
@@ -111,20 +188,54 @@ public final class KMedianExperiment {
                     Hst ndpTree = Hst.build(metric, delta, new Hst.Options(repSeed, 60, true));
                     double ndpTreeSeconds = secondsSince(tt);
                     tt = System.nanoTime();
-                    Hst dpTree = Hst.build(metric, delta, new Hst.Options(repSeed, s.dpTreeLevels(), true));
+                    Hst dpTree =
+                            Hst.build(
+                                    metric,
+                                    delta,
+                                    new Hst.Options(repSeed, s.dpTreeLevels(), true));
                     double dpTreeSeconds = secondsSince(tt);
-                    System.err.printf(Locale.ROOT,
+                    System.err.printf(
+                            Locale.ROOT,
                             "%s %s rep %d: cost matrix %.2fs, NDP tree %.2fs (L=%d, %d nodes), DP tree %.2fs (L=%d)%n",
-                            metricName, demandKind, rep, costSeconds,
-                            ndpTreeSeconds, ndpTree.levels(), ndpTree.nodeCount(), dpTreeSeconds, dpTree.levels());
+                            metricName,
+                            demandKind,
+                            rep,
+                            costSeconds,
+                            ndpTreeSeconds,
+                            ndpTree.levels(),
+                            ndpTree.nodeCount(),
+                            dpTreeSeconds,
+                            dpTree.levels());
                     for (int ki = 0; ki < s.ks().length; ki++) {
                         int k = s.ks()[ki];
                         for (int mi = 0; mi < s.methods().size(); mi++) {
                             String method = s.methods().get(mi);
-                            double[] r = runOne(method, metric, ndpTree, dpTree, demand, costs, k, s,
-                                    secret(s.seed(), metricName, demandKind, rep, k, method), repSeed + 31L * k);
-                            r[3] += method.equals("NDP-HST") ? ndpTreeSeconds : method.equals("DP-HST") ? dpTreeSeconds : 0;
-                            r[4] += method.equals("NDP-HST") ? ndpTreeSeconds : method.equals("DP-HST") ? dpTreeSeconds : 0;
+                            double[] r =
+                                    runOne(
+                                            method,
+                                            metric,
+                                            ndpTree,
+                                            dpTree,
+                                            demand,
+                                            costs,
+                                            k,
+                                            s,
+                                            secret(
+                                                    s.seed(),
+                                                    metricName,
+                                                    demandKind,
+                                                    rep,
+                                                    k,
+                                                    method),
+                                            repSeed + 31L * k);
+                            r[3] +=
+                                    method.equals("NDP-HST")
+                                            ? ndpTreeSeconds
+                                            : method.equals("DP-HST") ? dpTreeSeconds : 0;
+                            r[4] +=
+                                    method.equals("NDP-HST")
+                                            ? ndpTreeSeconds
+                                            : method.equals("DP-HST") ? dpTreeSeconds : 0;
                             for (int q = 0; q < 5; q++) {
                                 sums[mi][ki][q] += r[q];
                             }
@@ -135,8 +246,19 @@ public final class KMedianExperiment {
                     for (int mi = 0; mi < s.methods().size(); mi++) {
                         double[] a = sums[mi][ki];
                         int n = s.repetitions();
-                        Row row = new Row("mnist10k", metricName, demandKind, s.methods().get(mi), s.ks()[ki],
-                                a[0] / n, a[1] / n, a[2] / n, n, a[3] / n, a[4] / n);
+                        Row row =
+                                new Row(
+                                        "mnist10k",
+                                        metricName,
+                                        demandKind,
+                                        s.methods().get(mi),
+                                        s.ks()[ki],
+                                        a[0] / n,
+                                        a[1] / n,
+                                        a[2] / n,
+                                        n,
+                                        a[3] / n,
+                                        a[4] / n);
                         rows.add(row);
                         System.out.println(row.toJson());
                     }
@@ -147,21 +269,34 @@ public final class KMedianExperiment {
     }
 
     /** {initial cost, final cost, mean iterate cost, init seconds, total seconds}. */
-    static double[] runOne(String method, Metric metric, Hst ndpTree, Hst dpTree, int[] demand, DemandCosts costs,
-            int k, Settings s, PrivacyRandom rng, long publicSeed) {
-        SplittableRandom pub = new SplittableRandom(publicSeed); // public randomness (not privacy noise)
+    static double[] runOne(
+            String method,
+            Metric metric,
+            Hst ndpTree,
+            Hst dpTree,
+            int[] demand,
+            DemandCosts costs,
+            int k,
+            Settings s,
+            PrivacyRandom rng,
+            long publicSeed) {
+        SplittableRandom pub =
+                new SplittableRandom(publicSeed); // public randomness (not privacy noise)
         int[] universe = IntStream.range(0, metric.size()).toArray();
         long t0 = System.nanoTime();
         double eps = s.epsilon();
-        int[] init = switch (method) {
-            case "NDP-rand", "DP-rand" -> Arrays.copyOf(
-                    org.dpclust.geometry.PublicPermutation.of(metric.size(), pub), k);
-            case "NDP-kmedian++" -> KMedianPlusPlus.select(metric, demand, k, 1, pub);
-            case "DP-kmedian++" -> KMedianPlusPlus.select(metric, universe, k, 1, pub);
-            case "NDP-HST" -> NdpHstInitializer.initialize(ndpTree, demand, k);
-            case "DP-HST" -> DpHstInitializer.initialize(dpTree, demand, k, eps / 2, rng);
-            default -> throw new IllegalArgumentException("unknown method " + method);
-        };
+        int[] init =
+                switch (method) {
+                    case "NDP-rand", "DP-rand" ->
+                            Arrays.copyOf(
+                                    org.dpclust.geometry.PublicPermutation.of(metric.size(), pub),
+                                    k);
+                    case "NDP-kmedian++" -> KMedianPlusPlus.select(metric, demand, k, 1, pub);
+                    case "DP-kmedian++" -> KMedianPlusPlus.select(metric, universe, k, 1, pub);
+                    case "NDP-HST" -> NdpHstInitializer.initialize(ndpTree, demand, k);
+                    case "DP-HST" -> DpHstInitializer.initialize(dpTree, demand, k, eps / 2, rng);
+                    default -> throw new IllegalArgumentException("unknown method " + method);
+                };
         double initSeconds = secondsSince(t0);
         double initial = costs.cost(init);
         if (method.startsWith("NDP")) {
@@ -176,13 +311,19 @@ public final class KMedianExperiment {
 
     /** Demand indices: "balanced" uniform from U, "imbalanced" uniform from labels 0 and 8. */
     static int[] demandSet(Dataset data, String kind, int size, long seed) {
-        int[] pool = switch (kind) {
-            case "balanced" -> IntStream.range(0, data.size()).toArray();
-            case "imbalanced" -> IntStream.range(0, data.size())
-                    .filter(i -> data.labels()[i] == 0 || data.labels()[i] == 8).toArray();
-            default -> throw new IllegalArgumentException("unknown demand kind " + kind);
-        };
-        int[] perm = org.dpclust.geometry.PublicPermutation.of(pool.length, new SplittableRandom(seed)); // public randomness (not privacy noise)
+        int[] pool =
+                switch (kind) {
+                    case "balanced" -> IntStream.range(0, data.size()).toArray();
+                    case "imbalanced" ->
+                            IntStream.range(0, data.size())
+                                    .filter(i -> data.labels()[i] == 0 || data.labels()[i] == 8)
+                                    .toArray();
+                    default -> throw new IllegalArgumentException("unknown demand kind " + kind);
+                };
+        int[] perm =
+                org.dpclust.geometry.PublicPermutation.of(
+                        pool.length,
+                        new SplittableRandom(seed)); // public randomness (not privacy noise)
         int[] out = new int[Math.min(size, pool.length)];
         for (int i = 0; i < out.length; i++) {
             out[i] = pool[perm[i]];
@@ -200,12 +341,27 @@ public final class KMedianExperiment {
         return 2 * ecc;
     }
 
-    private static PrivacyRandom secret(long seed, String metric, String demand, int rep, int k, String method) {
+    private static PrivacyRandom secret(
+            long seed, String metric, String demand, int rep, int k, String method) {
         try {
-            byte[] key = MessageDigest.getInstance("SHA-256")
-                    .digest(("dpclust/kmedian-experiment/secret/" + seed).getBytes(StandardCharsets.UTF_8));
-            String ctx = "dpclust/kmedian-experiment/" + metric + "/" + demand + "/" + rep + "/" + k + "/" + method;
-            return PrivacyRandom.forContext(PrivacySecret.of(key), ctx.getBytes(StandardCharsets.UTF_8));
+            byte[] key =
+                    MessageDigest.getInstance("SHA-256")
+                            .digest(
+                                    ("dpclust/kmedian-experiment/secret/" + seed)
+                                            .getBytes(StandardCharsets.UTF_8));
+            String ctx =
+                    "dpclust/kmedian-experiment/"
+                            + metric
+                            + "/"
+                            + demand
+                            + "/"
+                            + rep
+                            + "/"
+                            + k
+                            + "/"
+                            + method;
+            return PrivacyRandom.forContext(
+                    PrivacySecret.of(key), ctx.getBytes(StandardCharsets.UTF_8));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 unavailable", e);
         }
@@ -216,8 +372,8 @@ public final class KMedianExperiment {
     }
 
     /**
-     * Usage: {@code KMedianExperiment [repetitions] [demands comma list] [methods comma list]}; rows
-     * are printed as JSON lines on stdout.
+     * Usage: {@code KMedianExperiment [repetitions] [demands comma list] [methods comma list]};
+     * rows are printed as JSON lines on stdout.
      */
     public static void main(String[] args) {
         Settings s = Settings.paper();
@@ -232,8 +388,13 @@ public final class KMedianExperiment {
         }
         long t0 = System.nanoTime();
         Dataset mnist = DatasetLoader.loadShared("mnist10k");
-        System.err.printf(Locale.ROOT, "loaded %s: %d x %d in %.1fs%n", mnist.name(), mnist.size(),
-                mnist.dimension(), secondsSince(t0));
+        System.err.printf(
+                Locale.ROOT,
+                "loaded %s: %d x %d in %.1fs%n",
+                mnist.name(),
+                mnist.size(),
+                mnist.dimension(),
+                secondsSince(t0));
         runMnist(mnist, s);
         System.err.printf(Locale.ROOT, "total %.1fs%n", secondsSince(t0));
     }

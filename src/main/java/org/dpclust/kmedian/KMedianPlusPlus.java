@@ -23,7 +23,8 @@ public final class KMedianPlusPlus {
      * @return k distinct universe indices
      * @throws IllegalArgumentException if the candidates hold fewer than k distinct points
      */
-    public static int[] select(Metric metric, int[] candidates, int k, int power, SplittableRandom rng) {
+    public static int[] select(
+            Metric metric, int[] candidates, int k, int power, SplittableRandom rng) {
         if (power != 1 && power != 2) {
             throw new IllegalArgumentException("power must be 1 or 2, got " + power);
         }

@@ -3,10 +3,10 @@ package org.dpclust.kmedian;
 /**
  * Local search of Arya et al. 2004 with single swaps (ALGORITHMS.md §1.6): repeatedly take the best
  * single swap (x ∈ F, y ∈ U \ F) and apply it if cost(F - x + y) <= (1 - α/k) cost(F) (and strictly
- * below cost(F)); stop when no swap qualifies (a local optimum in that sense) or after
- * {@code maxIterations} swaps. Not private. One iteration scans all k(|U| - k) swaps in
- * O(|U| (|D| + k)) time through {@link SwapState}, plus O(|D| k) to apply the chosen swap.
- * Works for k-median and, with squared costs in {@link DemandCosts}, for k-means.
+ * below cost(F)); stop when no swap qualifies (a local optimum in that sense) or after {@code
+ * maxIterations} swaps. Not private. One iteration scans all k(|U| - k) swaps in O(|U| (|D| + k))
+ * time through {@link SwapState}, plus O(|D| k) to apply the chosen swap. Works for k-median and,
+ * with squared costs in {@link DemandCosts}, for k-means.
  */
 public final class LocalSearch {
     private LocalSearch() {}
@@ -18,7 +18,8 @@ public final class LocalSearch {
      * @param iterations swaps applied
      * @param converged true if it stopped because no swap qualified
      */
-    public record Result(int[] centres, double initialCost, double cost, int iterations, boolean converged) {}
+    public record Result(
+            int[] centres, double initialCost, double cost, int iterations, boolean converged) {}
 
     /** The best swap for the current state: {i, y} (or null if there is no non-centre point). */
     static int[] bestSwap(SwapState s, double[] bestDelta) {

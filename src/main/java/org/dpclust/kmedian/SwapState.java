@@ -4,16 +4,16 @@ import java.util.Arrays;
 
 /**
  * Nearest and second-nearest centre of every demand point for a centre set F (the FastPAM1 idea of
- * Schubert and Rousseeuw), so that the cost change of every swap (x ∈ F out, y ∉ F in) is exact
- * and cheap.
+ * Schubert and Rousseeuw), so that the cost change of every swap (x ∈ F out, y ∉ F in) is exact and
+ * cheap.
  *
  * <p>For a candidate y, with d1(o), d2(o) the distances of demand point o to its nearest and second
- * nearest centre and n(o) its nearest centre: cost(F - x + y) - cost(F) =
- * Σ_o min(c(o,y) - d1(o), 0) + Σ_{o: n(o) = x} [min(d2(o), c(o,y)) - d1(o) - min(c(o,y) - d1(o), 0)].
- * The first sum is shared by all x, so {@link #swapDeltas} gives the changes for all k swaps with
- * the same y in O(|D| + k), i.e. O(|D|/k + 1) amortised per swap candidate; a full neighbourhood
- * (k(|U| - k) swaps) costs O(|U| (|D| + k)). Applying a swap recomputes the state in O(|D| k).
- * Not thread-safe. Holds private data (the demand costs); what callers release decides privacy.
+ * nearest centre and n(o) its nearest centre: cost(F - x + y) - cost(F) = Σ_o min(c(o,y) - d1(o),
+ * 0) + Σ_{o: n(o) = x} [min(d2(o), c(o,y)) - d1(o) - min(c(o,y) - d1(o), 0)]. The first sum is
+ * shared by all x, so {@link #swapDeltas} gives the changes for all k swaps with the same y in
+ * O(|D| + k), i.e. O(|D|/k + 1) amortised per swap candidate; a full neighbourhood (k(|U| - k)
+ * swaps) costs O(|U| (|D| + k)). Applying a swap recomputes the state in O(|D| k). Not thread-safe.
+ * Holds private data (the demand costs); what callers release decides privacy.
  */
 final class SwapState {
     private final DemandCosts costs;
@@ -30,7 +30,8 @@ final class SwapState {
         this.isCentre = new boolean[costs.universeSize()];
         for (int f : centres) {
             if (f < 0 || f >= isCentre.length || isCentre[f]) {
-                throw new IllegalArgumentException("centres must be distinct universe indices: " + Arrays.toString(centres));
+                throw new IllegalArgumentException(
+                        "centres must be distinct universe indices: " + Arrays.toString(centres));
             }
             isCentre[f] = true;
         }
@@ -93,7 +94,9 @@ final class SwapState {
         return total;
     }
 
-    /** out[i] = cost(F - centres[i] + y) - cost(F) for every i; y must not be a centre. O(|D| + k). */
+    /**
+     * out[i] = cost(F - centres[i] + y) - cost(F) for every i; y must not be a centre. O(|D| + k).
+     */
     void swapDeltas(int y, double[] out) {
         Arrays.fill(out, 0, centres.length, 0);
         double shared = 0;

@@ -4,15 +4,15 @@ import java.io.Serializable;
 import org.dpclust.geometry.DomainBounds;
 
 /**
- * Fixed-point encoding of clamped coordinates, centred on the box: coordinate j of a clamped value x is
- * stored as the integer {@code round((x_j - mid_j) / width_j * 2^FRACTION_BITS)}, which lies in
- * [-2^(FRACTION_BITS-1), 2^(FRACTION_BITS-1)] because |x_j - mid_j| <= width_j / 2.
+ * Fixed-point encoding of clamped coordinates, centred on the box: coordinate j of a clamped value
+ * x is stored as the integer {@code round((x_j - mid_j) / width_j * 2^FRACTION_BITS)}, which lies
+ * in [-2^(FRACTION_BITS-1), 2^(FRACTION_BITS-1)] because |x_j - mid_j| <= width_j / 2.
  *
- * <p>Sensitivity contract: adding or removing one record changes a per-cell sum by at most
- * {@link #HALF_RANGE} units in each coordinate, so the L1 sensitivity of a d-dimensional sum is exactly
- * {@code d * HALF_RANGE} units (times the contribution bound c) whatever the rounding — rounding happens
- * per record, before summation, and sums are exact integer arithmetic, so accumulation order cannot change
- * the result and rounding cannot exceed the declared sensitivity.
+ * <p>Sensitivity contract: adding or removing one record changes a per-cell sum by at most {@link
+ * #HALF_RANGE} units in each coordinate, so the L1 sensitivity of a d-dimensional sum is exactly
+ * {@code d * HALF_RANGE} units (times the contribution bound c) whatever the rounding — rounding
+ * happens per record, before summation, and sums are exact integer arithmetic, so accumulation
+ * order cannot change the result and rounding cannot exceed the declared sensitivity.
  */
 public final class FixedPointCodec implements Serializable {
     public static final int FRACTION_BITS = 32;
@@ -43,7 +43,9 @@ public final class FixedPointCodec implements Serializable {
         return bounds.mid(j) + sumUnits / SCALE * bounds.width(j) / count;
     }
 
-    /** L1 sensitivity, in units, of a d-dimensional sum when one unit contributes at most c records. */
+    /**
+     * L1 sensitivity, in units, of a d-dimensional sum when one unit contributes at most c records.
+     */
     public long sumSensitivity(int contributionBound) {
         return Math.multiplyExact((long) bounds.dimension() * contributionBound, HALF_RANGE);
     }

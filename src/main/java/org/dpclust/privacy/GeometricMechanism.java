@@ -4,8 +4,8 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 
 /**
- * Two-sided geometric mechanism on integers (Ghosh, Roughgarden, Sundararajan 2009): adds
- * {@link DiscreteLaplace} noise with scale t/s to each coordinate.
+ * Two-sided geometric mechanism on integers (Ghosh, Roughgarden, Sundararajan 2009): adds {@link
+ * DiscreteLaplace} noise with scale t/s to each coordinate.
  *
  * <p>Privacy. Private: the integer value(s) passed in, which the caller computes from the data.
  * Neighbouring relation: whatever relation the caller used to bound the L1 sensitivity, i.e. the
@@ -16,99 +16,103 @@ import java.math.RoundingMode;
  * because the scale is chosen with t/s >= Δ1/ε (see below). The same scale on every coordinate is
  * what makes the vector version use the vector L1 sensitivity.
  *
- * <p>Scale selection (exact, rounding toward more noise): with b = Δ1/ε evaluated in exact
- * rational arithmetic ({@code new BigDecimal(epsilon)} is the exact binary value of the double),
- * s = 2^k with k = clamp(40 - floor(log2 b), 0, 62) and t = ceil(Δ1 2^k / ε). Thus t/s >= Δ1/ε
- * exactly, and t has about 40 significant bits (so the relative excess noise is < 2^-39) unless b
- * is outside [2^-22, 2^40). Requires t < 2^62, i.e. b < 2^62.
+ * <p>Scale selection (exact, rounding toward more noise): with b = Δ1/ε evaluated in exact rational
+ * arithmetic ({@code new BigDecimal(epsilon)} is the exact binary value of the double), s = 2^k
+ * with k = clamp(40 - floor(log2 b), 0, 62) and t = ceil(Δ1 2^k / ε). Thus t/s >= Δ1/ε exactly, and
+ * t has about 40 significant bits (so the relative excess noise is < 2^-39) unless b is outside
+ * [2^-22, 2^40). Requires t < 2^62, i.e. b < 2^62.
  *
  * <p>The noised sum is saturated to the long range, a deterministic function of the exact noised
  * value (post-processing). The guarantee assumes ideal random bits; see {@link PrivacyRandom} for
  * the computational caveat.
  */
 public final class GeometricMechanism {
-  private GeometricMechanism() {}
+    private GeometricMechanism() {}
 
-  /** An exact rational noise scale t/s with s a power of two. */
-  public record Scale(long t, long s) {
-    /** t/s as a double (exact when t < 2^53, which holds unless the scale exceeds 2^53). */
-    public double value() {
-      return (double) t / (double) s;
+    /** An exact rational noise scale t/s with s a power of two. */
+    public record Scale(long t, long s) {
+        /** t/s as a double (exact when t < 2^53, which holds unless the scale exceeds 2^53). */
+        public double value() {
+            return (double) t / (double) s;
+        }
     }
-  }
 
-  /**
-   * The exact scale t/s >= l1Sensitivity/epsilon used by this mechanism (see class javadoc).
-   *
-   * @throws IllegalArgumentException naming the parameter if l1Sensitivity < 1, epsilon is not
-   *     finite and positive, or the scale would need t >= 2^62
-   */
-  public static Scale exactScale(long l1Sensitivity, double epsilon) {
-    if (l1Sensitivity < 1) {
-      throw new IllegalArgumentException("l1Sensitivity must be >= 1, got " + l1Sensitivity);
+    /**
+     * The exact scale t/s >= l1Sensitivity/epsilon used by this mechanism (see class javadoc).
+     *
+     * @throws IllegalArgumentException naming the parameter if l1Sensitivity < 1, epsilon is not
+     *     finite and positive, or the scale would need t >= 2^62
+     */
+    public static Scale exactScale(long l1Sensitivity, double epsilon) {
+        if (l1Sensitivity < 1) {
+            throw new IllegalArgumentException("l1Sensitivity must be >= 1, got " + l1Sensitivity);
+        }
+        if (!(epsilon > 0) || Double.isInfinite(epsilon)) {
+            throw new IllegalArgumentException("epsilon must be finite and > 0, got " + epsilon);
+        }
+        double approx = l1Sensitivity / epsilon;
+        int e = Double.isInfinite(approx) ? 1024 : Math.getExponent(approx);
+        int k = Math.max(0, Math.min(62, 40 - e));
+        BigDecimal t =
+                new BigDecimal(l1Sensitivity)
+                        .multiply(new BigDecimal(1L << k))
+                        .divide(new BigDecimal(epsilon), 0, RoundingMode.CEILING);
+        if (t.compareTo(BigDecimal.valueOf(DiscreteLaplace.MAX_T)) >= 0) {
+            throw new IllegalArgumentException(
+                    "l1Sensitivity/epsilon too large (scale must be < 2^62): "
+                            + l1Sensitivity
+                            + "/"
+                            + epsilon);
+        }
+        return new Scale(Math.max(1L, t.longValueExact()), 1L << k);
     }
-    if (!(epsilon > 0) || Double.isInfinite(epsilon)) {
-      throw new IllegalArgumentException("epsilon must be finite and > 0, got " + epsilon);
-    }
-    double approx = l1Sensitivity / epsilon;
-    int e = Double.isInfinite(approx) ? 1024 : Math.getExponent(approx);
-    int k = Math.max(0, Math.min(62, 40 - e));
-    BigDecimal t =
-        new BigDecimal(l1Sensitivity)
-            .multiply(new BigDecimal(1L << k))
-            .divide(new BigDecimal(epsilon), 0, RoundingMode.CEILING);
-    if (t.compareTo(BigDecimal.valueOf(DiscreteLaplace.MAX_T)) >= 0) {
-      throw new IllegalArgumentException(
-          "l1Sensitivity/epsilon too large (scale must be < 2^62): " + l1Sensitivity + "/" + epsilon);
-    }
-    return new Scale(Math.max(1L, t.longValueExact()), 1L << k);
-  }
 
-  /** The effective scale t/s actually used (>= l1Sensitivity/epsilon). */
-  public static double scale(long l1Sensitivity, double epsilon) {
-    return exactScale(l1Sensitivity, epsilon).value();
-  }
-
-  /** epsilon-DP release of an integer with L1 sensitivity {@code l1Sensitivity}. */
-  public static long addNoise(long value, long l1Sensitivity, double epsilon, PrivacyRandom rng) {
-    Scale sc = exactScale(l1Sensitivity, epsilon);
-    requireRng(rng);
-    return saturatingAdd(value, DiscreteLaplace.sample(rng, sc.t(), sc.s()));
-  }
-
-  /**
-   * epsilon-DP release of an integer vector whose L1 sensitivity (sum over coordinates) is
-   * {@code l1Sensitivity}; the same scale is used on every coordinate. Returns a new array.
-   */
-  public static long[] addNoise(long[] values, long l1Sensitivity, double epsilon, PrivacyRandom rng) {
-    if (values == null) {
-      throw new IllegalArgumentException("values must not be null");
+    /** The effective scale t/s actually used (>= l1Sensitivity/epsilon). */
+    public static double scale(long l1Sensitivity, double epsilon) {
+        return exactScale(l1Sensitivity, epsilon).value();
     }
-    Scale sc = exactScale(l1Sensitivity, epsilon);
-    requireRng(rng);
-    long[] out = new long[values.length];
-    for (int i = 0; i < values.length; i++) {
-      out[i] = saturatingAdd(values[i], DiscreteLaplace.sample(rng, sc.t(), sc.s()));
-    }
-    return out;
-  }
 
-  /** Noise with an explicit exact scale (for callers that compute their own integer scale). */
-  static long addNoise(long value, Scale sc, PrivacyRandom rng) {
-    return saturatingAdd(value, DiscreteLaplace.sample(rng, sc.t(), sc.s()));
-  }
-
-  static void requireRng(PrivacyRandom rng) {
-    if (rng == null) {
-      throw new IllegalArgumentException("rng must not be null");
+    /** epsilon-DP release of an integer with L1 sensitivity {@code l1Sensitivity}. */
+    public static long addNoise(long value, long l1Sensitivity, double epsilon, PrivacyRandom rng) {
+        Scale sc = exactScale(l1Sensitivity, epsilon);
+        requireRng(rng);
+        return saturatingAdd(value, DiscreteLaplace.sample(rng, sc.t(), sc.s()));
     }
-  }
 
-  static long saturatingAdd(long a, long b) {
-    long r = a + b;
-    if (((a ^ r) & (b ^ r)) < 0) {
-      return a < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+    /**
+     * epsilon-DP release of an integer vector whose L1 sensitivity (sum over coordinates) is {@code
+     * l1Sensitivity}; the same scale is used on every coordinate. Returns a new array.
+     */
+    public static long[] addNoise(
+            long[] values, long l1Sensitivity, double epsilon, PrivacyRandom rng) {
+        if (values == null) {
+            throw new IllegalArgumentException("values must not be null");
+        }
+        Scale sc = exactScale(l1Sensitivity, epsilon);
+        requireRng(rng);
+        long[] out = new long[values.length];
+        for (int i = 0; i < values.length; i++) {
+            out[i] = saturatingAdd(values[i], DiscreteLaplace.sample(rng, sc.t(), sc.s()));
+        }
+        return out;
     }
-    return r;
-  }
+
+    /** Noise with an explicit exact scale (for callers that compute their own integer scale). */
+    static long addNoise(long value, Scale sc, PrivacyRandom rng) {
+        return saturatingAdd(value, DiscreteLaplace.sample(rng, sc.t(), sc.s()));
+    }
+
+    static void requireRng(PrivacyRandom rng) {
+        if (rng == null) {
+            throw new IllegalArgumentException("rng must not be null");
+        }
+    }
+
+    static long saturatingAdd(long a, long b) {
+        long r = a + b;
+        if (((a ^ r) & (b ^ r)) < 0) {
+            return a < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+        }
+        return r;
+    }
 }

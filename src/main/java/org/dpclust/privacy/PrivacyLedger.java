@@ -8,24 +8,28 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The privacy budget of one stream (DESIGN.md, "Budget"). Entries are event-time intervals [start, end)
- * with the total epsilon charged to them; a stream window is one such interval, a batch release over a
- * snapshot is the interval its records span.
+ * The privacy budget of one stream (DESIGN.md, "Budget"). Entries are event-time intervals [start,
+ * end) with the total epsilon charged to them; a stream window is one such interval, a batch
+ * release over a snapshot is the interval its records span.
  *
  * <p><b>Spent</b> is what one unit can have lost in the budget period that contains a time:
+ *
  * <ul>
- *   <li>record units: a record lies in exactly one instant, so it is affected by the entries covering that
- *       instant only (parallel composition over disjoint windows, sequential over the releases that cover
- *       it). Spent = max over instants of the period of the sum of the entries covering it;</li>
- *   <li>device units: a device can contribute to every window, so spent = the sum over all entries of the
- *       period.</li>
+ *   <li>record units: a record lies in exactly one instant, so it is affected by the entries
+ *       covering that instant only (parallel composition over disjoint windows, sequential over the
+ *       releases that cover it). Spent = max over instants of the period of the sum of the entries
+ *       covering it;
+ *   <li>device units: a device can contribute to every window, so spent = the sum over all entries
+ *       of the period.
  * </ul>
- * An entry is counted in every period it overlaps (conservative for a batch interval crossing a period
- * boundary). A charge that would make spent exceed the cap is refused and changes nothing.
+ *
+ * An entry is counted in every period it overlaps (conservative for a batch interval crossing a
+ * period boundary). A charge that would make spent exceed the cap is refused and changes nothing.
  *
  * <p>Arithmetic: sums are computed exactly (BigDecimal of the binary doubles). Because configured
- * epsilons such as 0.1 are not exact in binary, the comparison with the cap admits a relative slack of
- * {@value #CAP_SLACK}; that is the only rounding in the ledger, and it is documented in every BudgetStatus.
+ * epsilons such as 0.1 are not exact in binary, the comparison with the cap admits a relative slack
+ * of {@value #CAP_SLACK}; that is the only rounding in the ledger, and it is documented in every
+ * BudgetStatus.
  *
  * <p>This class is plain Java and holds no private data: epsilons and window bounds are public.
  */
@@ -36,7 +40,8 @@ public final class PrivacyLedger {
     public record Interval(long start, long end) implements Comparable<Interval> {
         public Interval {
             if (end <= start) {
-                throw new IllegalArgumentException("interval end must be after start: [" + start + ", " + end + ")");
+                throw new IllegalArgumentException(
+                        "interval end must be after start: [" + start + ", " + end + ")");
             }
         }
 
@@ -47,7 +52,8 @@ public final class PrivacyLedger {
 
         public static Interval parse(String key) {
             int i = key.indexOf(':');
-            return new Interval(Long.parseLong(key.substring(0, i)), Long.parseLong(key.substring(i + 1)));
+            return new Interval(
+                    Long.parseLong(key.substring(0, i)), Long.parseLong(key.substring(i + 1)));
         }
 
         @Override
@@ -56,9 +62,19 @@ public final class PrivacyLedger {
         }
     }
 
-    /** Outcome of a charge attempt. {@code spent} is after the charge if accepted, before it if refused. */
-    public record Decision(boolean accepted, Interval interval, double epsilon, double intervalTotal, double spent,
-            double cap, long periodStart, long periodEnd) {}
+    /**
+     * Outcome of a charge attempt. {@code spent} is after the charge if accepted, before it if
+     * refused.
+     */
+    public record Decision(
+            boolean accepted,
+            Interval interval,
+            double epsilon,
+            double intervalTotal,
+            double spent,
+            double cap,
+            long periodStart,
+            long periodEnd) {}
 
     private final double cap;
     private final long periodMillis;
@@ -74,7 +90,9 @@ public final class PrivacyLedger {
         this.deviceUnits = deviceUnits;
     }
 
-    /** Restores a total read from the budget topic or from operator state (replaces, does not add). */
+    /**
+     * Restores a total read from the budget topic or from operator state (replaces, does not add).
+     */
     public void restore(Interval interval, double total) {
         entries.put(interval, total);
     }
@@ -96,12 +114,16 @@ public final class PrivacyLedger {
         return spentExact(periodStart(time), null, 0).doubleValue();
     }
 
-    /** Charges {@code epsilon} to {@code interval} unless that would exceed the cap in a period it overlaps. */
+    /**
+     * Charges {@code epsilon} to {@code interval} unless that would exceed the cap in a period it
+     * overlaps.
+     */
     public Decision charge(Interval interval, double epsilon) {
         if (!(epsilon > 0) || Double.isInfinite(epsilon)) {
             throw new IllegalArgumentException("epsilon must be finite and > 0, was " + epsilon);
         }
-        BigDecimal limit = new BigDecimal(cap).multiply(BigDecimal.ONE.add(new BigDecimal(CAP_SLACK)));
+        BigDecimal limit =
+                new BigDecimal(cap).multiply(BigDecimal.ONE.add(new BigDecimal(CAP_SLACK)));
         BigDecimal worst = BigDecimal.ZERO;
         long worstPeriod = periodStart(interval.start());
         for (long p = periodStart(interval.start()); p < interval.end(); p += periodMillis) {
@@ -113,17 +135,33 @@ public final class PrivacyLedger {
         }
         double before = entries.getOrDefault(interval, 0.0);
         if (worst.compareTo(limit) > 0) {
-            return new Decision(false, interval, epsilon, before, spentExact(worstPeriod, null, 0).doubleValue(),
-                    cap, worstPeriod, worstPeriod + periodMillis);
+            return new Decision(
+                    false,
+                    interval,
+                    epsilon,
+                    before,
+                    spentExact(worstPeriod, null, 0).doubleValue(),
+                    cap,
+                    worstPeriod,
+                    worstPeriod + periodMillis);
         }
         double total = new BigDecimal(before).add(new BigDecimal(epsilon)).doubleValue();
         entries.put(interval, total);
         long period = periodStart(interval.start());
-        return new Decision(true, interval, epsilon, total, spentExact(period, null, 0).doubleValue(), cap, period,
+        return new Decision(
+                true,
+                interval,
+                epsilon,
+                total,
+                spentExact(period, null, 0).doubleValue(),
+                cap,
+                period,
                 period + periodMillis);
     }
 
-    /** Drops entries that end before the period containing {@code time} (they can no longer matter). */
+    /**
+     * Drops entries that end before the period containing {@code time} (they can no longer matter).
+     */
     public void forgetBefore(long time) {
         long p = periodStart(time);
         entries.keySet().removeIf(i -> i.end() <= p);
@@ -153,7 +191,9 @@ public final class PrivacyLedger {
             events.add(new long[] {t, -1, amounts.size()});
             amounts.add(e.getValue());
         }
-        events.sort(Comparator.<long[]>comparingLong(a -> a[0]).thenComparingLong(a -> a[1])); // ends before starts
+        events.sort(
+                Comparator.<long[]>comparingLong(a -> a[0])
+                        .thenComparingLong(a -> a[1])); // ends before starts
         BigDecimal cur = BigDecimal.ZERO;
         BigDecimal max = BigDecimal.ZERO;
         for (long[] ev : events) {

@@ -7,16 +7,16 @@ import javax.crypto.spec.IvParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * The project's one source of privacy randomness: the AES-256-CTR keystream (zero IV) under the
- * key HMAC-SHA256(secret, context bytes), read in buffered blocks.
+ * The project's one source of privacy randomness: the AES-256-CTR keystream (zero IV) under the key
+ * HMAC-SHA256(secret, context bytes), read in buffered blocks.
  *
  * <p>Contract. Determinism: the same secret and the same context give a byte-identical stream on
  * every JVM (only standard JCA primitives, big-endian consumption), so a replayed window with
  * identical accumulator contents gets identical noise and a replay never constitutes a second
  * release. Independence: HMAC-SHA256 keyed by the secret is a PRF, so distinct contexts give
  * (computationally) independent AES keys, and AES-CTR under a uniformly random key is
- * computationally indistinguishable from uniform bits (for far fewer than 2^64 blocks per key).
- * The DP guarantees of the mechanisms in this package are stated for ideal uniform bits; with this
+ * computationally indistinguishable from uniform bits (for far fewer than 2^64 blocks per key). The
+ * DP guarantees of the mechanisms in this package are stated for ideal uniform bits; with this
  * generator they hold against computationally bounded adversaries who do not know the secret
  * (computational DP), which is the standard caveat for any implemented DP system.
  *
@@ -26,104 +26,106 @@ import javax.crypto.spec.SecretKeySpec;
  * samplers such as {@link DiscreteLaplace}). Not thread-safe; one instance per release.
  */
 public final class PrivacyRandom {
-  private static final int BUFFER_BYTES = 4096;
-  private static final byte[] ZEROS = new byte[BUFFER_BYTES];
+    private static final int BUFFER_BYTES = 4096;
+    private static final byte[] ZEROS = new byte[BUFFER_BYTES];
 
-  private final Cipher cipher;
-  private final byte[] buffer = new byte[BUFFER_BYTES];
-  private int pos = BUFFER_BYTES;
+    private final Cipher cipher;
+    private final byte[] buffer = new byte[BUFFER_BYTES];
+    private int pos = BUFFER_BYTES;
 
-  private PrivacyRandom(byte[] aesKey) {
-    try {
-      cipher = Cipher.getInstance("AES/CTR/NoPadding");
-      cipher.init(
-          Cipher.ENCRYPT_MODE, new SecretKeySpec(aesKey, "AES"), new IvParameterSpec(new byte[16]));
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("AES/CTR/NoPadding unavailable", e);
-    } finally {
-      Arrays.fill(aesKey, (byte) 0);
+    private PrivacyRandom(byte[] aesKey) {
+        try {
+            cipher = Cipher.getInstance("AES/CTR/NoPadding");
+            cipher.init(
+                    Cipher.ENCRYPT_MODE,
+                    new SecretKeySpec(aesKey, "AES"),
+                    new IvParameterSpec(new byte[16]));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("AES/CTR/NoPadding unavailable", e);
+        } finally {
+            Arrays.fill(aesKey, (byte) 0);
+        }
     }
-  }
 
-  /** Stream for one release: key = HMAC-SHA256(secret, context.canonicalBytes()). */
-  public static PrivacyRandom forRelease(PrivacySecret secret, ReleaseContext context) {
-    if (secret == null || context == null) {
-      throw new IllegalArgumentException("secret and context must not be null");
+    /** Stream for one release: key = HMAC-SHA256(secret, context.canonicalBytes()). */
+    public static PrivacyRandom forRelease(PrivacySecret secret, ReleaseContext context) {
+        if (secret == null || context == null) {
+            throw new IllegalArgumentException("secret and context must not be null");
+        }
+        return new PrivacyRandom(secret.hmacSha256(context.canonicalBytes()));
     }
-    return new PrivacyRandom(secret.hmacSha256(context.canonicalBytes()));
-  }
 
-  /**
-   * Stream for an arbitrary context, e.g. post-processing: key = HMAC-SHA256(secret, context).
-   * Callers must choose context bytes that cannot equal another stream's (use a distinct prefix;
-   * release contexts start with a length-prefixed "dpclust/release-context/v1" tag).
-   */
-  public static PrivacyRandom forContext(PrivacySecret secret, byte[] context) {
-    if (secret == null || context == null) {
-      throw new IllegalArgumentException("secret and context must not be null");
+    /**
+     * Stream for an arbitrary context, e.g. post-processing: key = HMAC-SHA256(secret, context).
+     * Callers must choose context bytes that cannot equal another stream's (use a distinct prefix;
+     * release contexts start with a length-prefixed "dpclust/release-context/v1" tag).
+     */
+    public static PrivacyRandom forContext(PrivacySecret secret, byte[] context) {
+        if (secret == null || context == null) {
+            throw new IllegalArgumentException("secret and context must not be null");
+        }
+        return new PrivacyRandom(secret.hmacSha256(context));
     }
-    return new PrivacyRandom(secret.hmacSha256(context));
-  }
 
-  private void refill() {
-    try {
-      int n = cipher.update(ZEROS, 0, BUFFER_BYTES, buffer, 0);
-      if (n != BUFFER_BYTES) {
-        throw new IllegalStateException("short keystream block: " + n);
-      }
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("AES-CTR keystream failed", e);
+    private void refill() {
+        try {
+            int n = cipher.update(ZEROS, 0, BUFFER_BYTES, buffer, 0);
+            if (n != BUFFER_BYTES) {
+                throw new IllegalStateException("short keystream block: " + n);
+            }
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("AES-CTR keystream failed", e);
+        }
+        pos = 0;
     }
-    pos = 0;
-  }
 
-  /** 64 uniform bits (the next 8 keystream bytes, big-endian). */
-  public long nextLong() {
-    if (pos + 8 > BUFFER_BYTES) {
-      refill();
+    /** 64 uniform bits (the next 8 keystream bytes, big-endian). */
+    public long nextLong() {
+        if (pos + 8 > BUFFER_BYTES) {
+            refill();
+        }
+        long v = 0;
+        for (int i = 0; i < 8; i++) {
+            v = (v << 8) | (buffer[pos + i] & 0xFFL);
+        }
+        pos += 8;
+        return v;
     }
-    long v = 0;
-    for (int i = 0; i < 8; i++) {
-      v = (v << 8) | (buffer[pos + i] & 0xFFL);
-    }
-    pos += 8;
-    return v;
-  }
 
-  /**
-   * Uniform in [0, bound), exactly: draws 63-bit values u and rejects u >= 2^63 - (2^63 mod bound),
-   * so every residue has the same number of preimages.
-   *
-   * @throws IllegalArgumentException if bound <= 0
-   */
-  public long nextLong(long bound) {
-    if (bound <= 0) {
-      throw new IllegalArgumentException("bound must be positive, got " + bound);
+    /**
+     * Uniform in [0, bound), exactly: draws 63-bit values u and rejects u >= 2^63 - (2^63 mod
+     * bound), so every residue has the same number of preimages.
+     *
+     * @throws IllegalArgumentException if bound <= 0
+     */
+    public long nextLong(long bound) {
+        if (bound <= 0) {
+            throw new IllegalArgumentException("bound must be positive, got " + bound);
+        }
+        if ((bound & (bound - 1)) == 0) {
+            return nextLong() & (bound - 1);
+        }
+        // rem = 2^63 mod bound; accept u <= Long.MAX_VALUE - rem (i.e. u < 2^63 - rem).
+        long rem = (Long.MAX_VALUE % bound + 1) % bound;
+        long limit = Long.MAX_VALUE - rem;
+        while (true) {
+            long u = nextLong() >>> 1;
+            if (u <= limit) {
+                return u % bound;
+            }
+        }
     }
-    if ((bound & (bound - 1)) == 0) {
-      return nextLong() & (bound - 1);
-    }
-    // rem = 2^63 mod bound; accept u <= Long.MAX_VALUE - rem (i.e. u < 2^63 - rem).
-    long rem = (Long.MAX_VALUE % bound + 1) % bound;
-    long limit = Long.MAX_VALUE - rem;
-    while (true) {
-      long u = nextLong() >>> 1;
-      if (u <= limit) {
-        return u % bound;
-      }
-    }
-  }
 
-  /** One uniform bit. */
-  public boolean nextBoolean() {
-    return nextLong() < 0;
-  }
+    /** One uniform bit. */
+    public boolean nextBoolean() {
+        return nextLong() < 0;
+    }
 
-  /**
-   * Uniform on the grid {k 2^-53 : 0 <= k < 2^53} in [0,1). For post-processing and samplers of
-   * public-parameter densities only; never use it to generate privacy noise.
-   */
-  public double nextDouble() {
-    return (nextLong() >>> 11) * 0x1.0p-53;
-  }
+    /**
+     * Uniform on the grid {k 2^-53 : 0 <= k < 2^53} in [0,1). For post-processing and samplers of
+     * public-parameter densities only; never use it to generate privacy noise.
+     */
+    public double nextDouble() {
+        return (nextLong() >>> 11) * 0x1.0p-53;
+    }
 }

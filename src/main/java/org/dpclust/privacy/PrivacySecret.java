@@ -9,99 +9,103 @@ import javax.crypto.spec.SecretKeySpec;
 /**
  * Secret key material for the project's HMACs (noise keys, record masks, device selection).
  *
- * <p>Contract: the key is the only unpredictable input of every privacy-noise stream (see
- * {@link PrivacyRandom}); all differential-privacy guarantees of this package assume it is known
- * to the trusted operator side only. This class is not itself a DP mechanism: it protects the
- * secret by (1) copying the key on construction so callers cannot mutate it, (2) never exposing
- * the raw bytes (only HMAC outputs), and (3) a {@link #toString()} that reveals only the key length.
- * Keys shorter than 16 bytes (128 bits) are rejected. Java serialization carries the key (needed to
- * ship it to Flink tasks, which are operator-side); do not serialize it to published topics.
+ * <p>Contract: the key is the only unpredictable input of every privacy-noise stream (see {@link
+ * PrivacyRandom}); all differential-privacy guarantees of this package assume it is known to the
+ * trusted operator side only. This class is not itself a DP mechanism: it protects the secret by
+ * (1) copying the key on construction so callers cannot mutate it, (2) never exposing the raw bytes
+ * (only HMAC outputs), and (3) a {@link #toString()} that reveals only the key length. Keys shorter
+ * than 16 bytes (128 bits) are rejected. Java serialization carries the key (needed to ship it to
+ * Flink tasks, which are operator-side); do not serialize it to published topics.
  */
 public final class PrivacySecret implements Serializable {
-  private static final long serialVersionUID = 1L;
-  /** Minimum key length in bytes. */
-  public static final int MIN_KEY_BYTES = 16;
-  private static final String HMAC = "HmacSHA256";
+    private static final long serialVersionUID = 1L;
 
-  private final byte[] key;
+    /** Minimum key length in bytes. */
+    public static final int MIN_KEY_BYTES = 16;
 
-  private PrivacySecret(byte[] key) {
-    this.key = key;
-  }
+    private static final String HMAC = "HmacSHA256";
 
-  /**
-   * Creates a secret from a copy of {@code key}.
-   *
-   * @throws IllegalArgumentException if {@code key} is null or shorter than 16 bytes
-   */
-  public static PrivacySecret of(byte[] key) {
-    if (key == null) {
-      throw new IllegalArgumentException("key must not be null");
-    }
-    if (key.length < MIN_KEY_BYTES) {
-      throw new IllegalArgumentException(
-          "key must be at least " + MIN_KEY_BYTES + " bytes, got " + key.length);
-    }
-    return new PrivacySecret(key.clone());
-  }
+    private final byte[] key;
 
-  /**
-   * Parses a hexadecimal key (upper or lower case, no separators).
-   *
-   * @throws IllegalArgumentException naming the problem: null, odd length, a non-hex character
-   *     (with its position), or fewer than 16 bytes
-   */
-  public static PrivacySecret fromHex(String hex) {
-    if (hex == null) {
-      throw new IllegalArgumentException("hex key must not be null");
+    private PrivacySecret(byte[] key) {
+        this.key = key;
     }
-    String h = hex.strip();
-    if (h.length() % 2 != 0) {
-      throw new IllegalArgumentException("hex key has odd length " + h.length());
-    }
-    byte[] out = new byte[h.length() / 2];
-    for (int i = 0; i < h.length(); i++) {
-      int d = Character.digit(h.charAt(i), 16);
-      if (d < 0) {
-        throw new IllegalArgumentException("hex key has a non-hex character at position " + i);
-      }
-      out[i / 2] = (byte) ((i % 2 == 0) ? (d << 4) : (out[i / 2] | d));
-    }
-    if (out.length < MIN_KEY_BYTES) {
-      throw new IllegalArgumentException(
-          "hex key must encode at least " + MIN_KEY_BYTES + " bytes, got " + out.length);
-    }
-    PrivacySecret s = new PrivacySecret(out.clone());
-    Arrays.fill(out, (byte) 0);
-    return s;
-  }
 
-  /** Returns HMAC-SHA256(secret, message) (32 bytes). */
-  public byte[] hmacSha256(byte[] message) {
-    if (message == null) {
-      throw new IllegalArgumentException("message must not be null");
+    /**
+     * Creates a secret from a copy of {@code key}.
+     *
+     * @throws IllegalArgumentException if {@code key} is null or shorter than 16 bytes
+     */
+    public static PrivacySecret of(byte[] key) {
+        if (key == null) {
+            throw new IllegalArgumentException("key must not be null");
+        }
+        if (key.length < MIN_KEY_BYTES) {
+            throw new IllegalArgumentException(
+                    "key must be at least " + MIN_KEY_BYTES + " bytes, got " + key.length);
+        }
+        return new PrivacySecret(key.clone());
     }
-    try {
-      Mac mac = Mac.getInstance(HMAC);
-      mac.init(new SecretKeySpec(key, HMAC));
-      return mac.doFinal(message);
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("HmacSHA256 unavailable", e);
-    }
-  }
 
-  /** Re-validates the key length after Java deserialization. */
-  private void readObject(java.io.ObjectInputStream in)
-      throws java.io.IOException, ClassNotFoundException {
-    in.defaultReadObject();
-    if (key == null || key.length < MIN_KEY_BYTES) {
-      throw new java.io.InvalidObjectException("PrivacySecret key missing or shorter than 16 bytes");
+    /**
+     * Parses a hexadecimal key (upper or lower case, no separators).
+     *
+     * @throws IllegalArgumentException naming the problem: null, odd length, a non-hex character
+     *     (with its position), or fewer than 16 bytes
+     */
+    public static PrivacySecret fromHex(String hex) {
+        if (hex == null) {
+            throw new IllegalArgumentException("hex key must not be null");
+        }
+        String h = hex.strip();
+        if (h.length() % 2 != 0) {
+            throw new IllegalArgumentException("hex key has odd length " + h.length());
+        }
+        byte[] out = new byte[h.length() / 2];
+        for (int i = 0; i < h.length(); i++) {
+            int d = Character.digit(h.charAt(i), 16);
+            if (d < 0) {
+                throw new IllegalArgumentException(
+                        "hex key has a non-hex character at position " + i);
+            }
+            out[i / 2] = (byte) ((i % 2 == 0) ? (d << 4) : (out[i / 2] | d));
+        }
+        if (out.length < MIN_KEY_BYTES) {
+            throw new IllegalArgumentException(
+                    "hex key must encode at least " + MIN_KEY_BYTES + " bytes, got " + out.length);
+        }
+        PrivacySecret s = new PrivacySecret(out.clone());
+        Arrays.fill(out, (byte) 0);
+        return s;
     }
-  }
 
-  /** Reveals only the key length, never key material. */
-  @Override
-  public String toString() {
-    return "PrivacySecret[" + key.length + " bytes, redacted]";
-  }
+    /** Returns HMAC-SHA256(secret, message) (32 bytes). */
+    public byte[] hmacSha256(byte[] message) {
+        if (message == null) {
+            throw new IllegalArgumentException("message must not be null");
+        }
+        try {
+            Mac mac = Mac.getInstance(HMAC);
+            mac.init(new SecretKeySpec(key, HMAC));
+            return mac.doFinal(message);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256 unavailable", e);
+        }
+    }
+
+    /** Re-validates the key length after Java deserialization. */
+    private void readObject(java.io.ObjectInputStream in)
+            throws java.io.IOException, ClassNotFoundException {
+        in.defaultReadObject();
+        if (key == null || key.length < MIN_KEY_BYTES) {
+            throw new java.io.InvalidObjectException(
+                    "PrivacySecret key missing or shorter than 16 bytes");
+        }
+    }
+
+    /** Reveals only the key length, never key material. */
+    @Override
+    public String toString() {
+        return "PrivacySecret[" + key.length + " bytes, redacted]";
+    }
 }

@@ -4,8 +4,8 @@ import java.io.Serializable;
 import java.nio.ByteBuffer;
 
 /**
- * Keyed hash of a record identity: the first 8 bytes (big-endian) of
- * HMAC-SHA256(secret, identity) as a long.
+ * Keyed hash of a record identity: the first 8 bytes (big-endian) of HMAC-SHA256(secret, identity)
+ * as a long.
  *
  * <p>Contract: used for masks and for choosing which {@code c} records a device keeps in a window.
  * Because HMAC-SHA256 is a PRF under a secret key, the hash values are (computationally)
@@ -16,27 +16,27 @@ import java.nio.ByteBuffer;
  * (they must never be published: with the identity they act as a keyed tag). Thread-safe.
  */
 public final class RecordHasher implements Serializable {
-  private static final long serialVersionUID = 1L;
-  private final PrivacySecret secret;
+    private static final long serialVersionUID = 1L;
+    private final PrivacySecret secret;
 
-  /** Creates a hasher keyed by {@code secret}. */
-  public RecordHasher(PrivacySecret secret) {
-    if (secret == null) {
-      throw new IllegalArgumentException("secret must not be null");
+    /** Creates a hasher keyed by {@code secret}. */
+    public RecordHasher(PrivacySecret secret) {
+        if (secret == null) {
+            throw new IllegalArgumentException("secret must not be null");
+        }
+        this.secret = secret;
     }
-    this.secret = secret;
-  }
 
-  /** First 8 bytes of HMAC-SHA256(secret, identity), big-endian. */
-  public long hash(byte[] identity) {
-    if (identity == null) {
-      throw new IllegalArgumentException("identity must not be null");
+    /** First 8 bytes of HMAC-SHA256(secret, identity), big-endian. */
+    public long hash(byte[] identity) {
+        if (identity == null) {
+            throw new IllegalArgumentException("identity must not be null");
+        }
+        return ByteBuffer.wrap(secret.hmacSha256(identity)).getLong();
     }
-    return ByteBuffer.wrap(secret.hmacSha256(identity)).getLong();
-  }
 
-  @Override
-  public String toString() {
-    return "RecordHasher[" + secret + "]";
-  }
+    @Override
+    public String toString() {
+        return "RecordHasher[" + secret + "]";
+    }
 }

@@ -8,41 +8,47 @@ import org.dpclust.geometry.DomainBounds;
 
 /**
  * CL-OMPR (compressive learning by orthogonal matching pursuit with replacement; Keriven et al.,
- * "Compressive K-means", ICASSP 2017; as implemented by pycle's {@code CLOMP_CKM}, ALGORITHMS.md §3.4):
- * decodes k centroids and weights from a sketch z ≈ Σ_k α_k A(c_k), where A(c) ∈ R^{2m} is the
- * real-stacked sketch of a Dirac at c, (cos ω_j·c)_j then (sin ω_j·c)_j, in unit-box coordinates.
+ * "Compressive K-means", ICASSP 2017; as implemented by pycle's {@code CLOMP_CKM}, ALGORITHMS.md
+ * §3.4): decodes k centroids and weights from a sketch z ≈ Σ_k α_k A(c_k), where A(c) ∈ R^{2m} is
+ * the real-stacked sketch of a Dirac at c, (cos ω_j·c)_j then (sin ω_j·c)_j, in unit-box
+ * coordinates.
  *
- * <p>Contract: pure post-processing of a (released) sketch and public inputs (frequencies, k, declared
- * bounds, a public seed); it reads no private data, so its output carries the sketch's guarantee. The
- * seed drives only the random starting points (public randomness). Centroids are constrained to the unit
- * box and returned in original coordinates; weights are non-negative and sum to 1. Deterministic on every
- * JVM: cosines and sines come from {@link SinCos} (plain IEEE arithmetic, one range reduction for both,
- * about half the cost of {@link Math#cos} plus {@link Math#sin}, whose intrinsics may differ between JVMs
- * and CPUs), so a replayed window decodes to the same bytes on any host.
+ * <p>Contract: pure post-processing of a (released) sketch and public inputs (frequencies, k,
+ * declared bounds, a public seed); it reads no private data, so its output carries the sketch's
+ * guarantee. The seed drives only the random starting points (public randomness). Centroids are
+ * constrained to the unit box and returned in original coordinates; weights are non-negative and
+ * sum to 1. Deterministic on every JVM: cosines and sines come from {@link SinCos} (plain IEEE
+ * arithmetic, one range reduction for both, about half the cost of {@link Math#cos} plus {@link
+ * Math#sin}, whose intrinsics may differ between JVMs and CPUs), so a replayed window decodes to
+ * the same bytes on any host.
  *
  * <h2>Algorithm and which solver does what</h2>
- * Starting from the residual r = z, for t = 1..2k:
- * <ol>
- *   <li><b>New atom</b>: c = argmax over the box of ⟨A(c)/‖A(c)‖, r⟩ (‖A(c)‖ = √m is constant). Start: the
- *       best of {@code candidates} uniform points of the box (public seed; pycle starts from a single
- *       uniform point); refine: {@link ProjectedLbfgs} (projected L-BFGS, the box enforced by projection,
- *       analytic gradient), as pycle uses scipy's L-BFGS-B.</li>
- *   <li>Add c to the support.</li>
- *   <li><b>Replacement</b> (support larger than k): {@link NonNegativeLeastSquares} (Lawson–Hanson) of z
- *       on the normalised atoms; drop the atom with the smallest coefficient (if it is the one just added,
- *       skip 4–5, as pycle does). All atoms have norm √m, so normalising only rescales the coefficients.</li>
- *   <li><b>Weights</b>: α = NNLS of z on the atoms (Lawson–Hanson).</li>
- *   <li><b>Joint fine-tune</b>: {@link ProjectedLbfgs} on ½‖z − Σ_k α_k A(c_k)‖² over all centroids
- *       (in the box) and weights (α_k ≥ 0) from the current point, analytic gradient, relative tolerance
- *       1e−6; then r = z − Σ α_k A(c_k).</li>
- * </ol>
- * A final fine-tune with a 50× tighter tolerance follows, then α is normalised. The whole procedure is
- * repeated {@code replicates} times from independent starts, keeping the solution with the smallest
- * residual ‖z − Σ α_k A(c_k)‖ (pycle's {@code fit_several_times}).
  *
- * <p>Hipparchus' Levenberg–Marquardt (with a projecting parameter validator) was the first choice for
- * steps 1 and 5, but its QR factorisation of the 2m × k(d+1) Jacobian at every iteration made one
- * replicate at m = 1000, k = d = 10 take ~25 s, against ~0.6 s for the gradient-only projected
+ * Starting from the residual r = z, for t = 1..2k:
+ *
+ * <ol>
+ *   <li><b>New atom</b>: c = argmax over the box of ⟨A(c)/‖A(c)‖, r⟩ (‖A(c)‖ = √m is constant).
+ *       Start: the best of {@code candidates} uniform points of the box (public seed; pycle starts
+ *       from a single uniform point); refine: {@link ProjectedLbfgs} (projected L-BFGS, the box
+ *       enforced by projection, analytic gradient), as pycle uses scipy's L-BFGS-B.
+ *   <li>Add c to the support.
+ *   <li><b>Replacement</b> (support larger than k): {@link NonNegativeLeastSquares} (Lawson–Hanson)
+ *       of z on the normalised atoms; drop the atom with the smallest coefficient (if it is the one
+ *       just added, skip 4–5, as pycle does). All atoms have norm √m, so normalising only rescales
+ *       the coefficients.
+ *   <li><b>Weights</b>: α = NNLS of z on the atoms (Lawson–Hanson).
+ *   <li><b>Joint fine-tune</b>: {@link ProjectedLbfgs} on ½‖z − Σ_k α_k A(c_k)‖² over all centroids
+ *       (in the box) and weights (α_k ≥ 0) from the current point, analytic gradient, relative
+ *       tolerance 1e−6; then r = z − Σ α_k A(c_k).
+ * </ol>
+ *
+ * A final fine-tune with a 50× tighter tolerance follows, then α is normalised. The whole procedure
+ * is repeated {@code replicates} times from independent starts, keeping the solution with the
+ * smallest residual ‖z − Σ α_k A(c_k)‖ (pycle's {@code fit_several_times}).
+ *
+ * <p>Hipparchus' Levenberg–Marquardt (with a projecting parameter validator) was the first choice
+ * for steps 1 and 5, but its QR factorisation of the 2m × k(d+1) Jacobian at every iteration made
+ * one replicate at m = 1000, k = d = 10 take ~25 s, against ~0.6 s for the gradient-only projected
  * quasi-Newton, which is also what the reference toolbox uses.
  */
 public final class ClOmpr {
@@ -52,19 +58,22 @@ public final class ClOmpr {
     /**
      * Decoder settings.
      *
-     * @param replicates     independent runs, best residual kept
-     * @param candidates     uniform random starting points evaluated per new atom
-     * @param maxIterations  projected L-BFGS iterations per optimisation (steps 1 and 5)
-     * @param seed           public seed of the starting points
+     * @param replicates independent runs, best residual kept
+     * @param candidates uniform random starting points evaluated per new atom
+     * @param maxIterations projected L-BFGS iterations per optimisation (steps 1 and 5)
+     * @param seed public seed of the starting points
      */
     public record Options(int replicates, int candidates, int maxIterations, long seed) {
         public Options {
             if (replicates < 1 || candidates < 1 || maxIterations < 1) {
-                throw new IllegalArgumentException("replicates, candidates and maxIterations must be >= 1");
+                throw new IllegalArgumentException(
+                        "replicates, candidates and maxIterations must be >= 1");
             }
         }
 
-        /** 3 replicates, 256 candidates per atom, at most 300 L-BFGS iterations per optimisation. */
+        /**
+         * 3 replicates, 256 candidates per atom, at most 300 L-BFGS iterations per optimisation.
+         */
         public static Options defaults(long seed) {
             return new Options(3, 256, 300, seed);
         }
@@ -73,19 +82,29 @@ public final class ClOmpr {
     /**
      * Decoded mixture.
      *
-     * @param centroids      k centroids in original coordinates
-     * @param weights        k weights, non-negative, summing to 1
-     * @param residualNorm   ‖z − Σ α_k A(c_k)‖ with the unnormalised weights
-     * @param unitCentroids  the same centroids in unit-box coordinates
+     * @param centroids k centroids in original coordinates
+     * @param weights k weights, non-negative, summing to 1
+     * @param residualNorm ‖z − Σ α_k A(c_k)‖ with the unnormalised weights
+     * @param unitCentroids the same centroids in unit-box coordinates
      */
-    public record Result(double[][] centroids, double[] weights, double residualNorm, double[][] unitCentroids) {}
+    public record Result(
+            double[][] centroids,
+            double[] weights,
+            double residualNorm,
+            double[][] unitCentroids) {}
 
     private final int m;
     private final int d;
-    /** ω transposed, d × m row-major: omegaT[t·m + j] = ω_j[t], so loops over j run on contiguous memory. */
+
+    /**
+     * ω transposed, d × m row-major: omegaT[t·m + j] = ω_j[t], so loops over j run on contiguous
+     * memory.
+     */
     private final double[] omegaT;
+
     /** Work array: m phases. */
     private final double[] phases;
+
     /** Work array: cos and sin of one phase. */
     private final double[] cosSin = new double[2];
 
@@ -107,17 +126,23 @@ public final class ClOmpr {
      *
      * @throws IllegalArgumentException on mismatched lengths or k < 1
      */
-    public static Result decode(double[] sketch, FrequencyMatrix frequencies, int k, DomainBounds bounds,
+    public static Result decode(
+            double[] sketch,
+            FrequencyMatrix frequencies,
+            int k,
+            DomainBounds bounds,
             Options options) {
         if (sketch.length != 2 * frequencies.size()) {
-            throw new IllegalArgumentException("sketch has length " + sketch.length + ", expected "
-                    + 2 * frequencies.size());
+            throw new IllegalArgumentException(
+                    "sketch has length " + sketch.length + ", expected " + 2 * frequencies.size());
         }
         if (k < 1 || bounds.dimension() != frequencies.dimension()) {
-            throw new IllegalArgumentException("need k >= 1 and bounds of the frequencies' dimension");
+            throw new IllegalArgumentException(
+                    "need k >= 1 and bounds of the frequencies' dimension");
         }
         ClOmpr decoder = new ClOmpr(frequencies);
-        SplittableRandom rng = new SplittableRandom(options.seed()); // public randomness (not privacy noise)
+        SplittableRandom rng =
+                new SplittableRandom(options.seed()); // public randomness (not privacy noise)
         Support best = null;
         for (int rep = 0; rep < options.replicates(); rep++) {
             Support s = decoder.run(sketch, k, options, rng.split());
@@ -240,48 +265,50 @@ public final class ClOmpr {
      * Step 5: projected L-BFGS on ½‖Σ_i a_i A(c_i) − target‖² over p = (c_1..c_n, a_1..a_n) with
      * c_i ∈ [0,1]^d and a_i ≥ 0, analytic gradient.
      */
-    private double[] fit(double[] start, int atoms, double[] target, int maxIterations, double tolerance) {
+    private double[] fit(
+            double[] start, int atoms, double[] target, int maxIterations, double tolerance) {
         int params = atoms * (d + 1);
         double[] model = new double[2 * m];
         double[] cos = new double[atoms * m];
         double[] sin = new double[atoms * m];
         double[] q = new double[m];
-        ProjectedLbfgs.Objective objective = (p, grad) -> {
-            Arrays.fill(model, 0.0);
-            for (int i = 0; i < atoms; i++) {
-                double a = p[atoms * d + i];
-                phases(p, i * d, phases);
-                for (int j = 0; j < m; j++) {
-                    SinCos.of(phases[j], cosSin);
-                    double cs = cosSin[0];
-                    double sn = cosSin[1];
-                    cos[i * m + j] = cs;
-                    sin[i * m + j] = sn;
-                    model[j] += a * cs;
-                    model[m + j] += a * sn;
-                }
-            }
-            double value = 0;
-            for (int j = 0; j < 2 * m; j++) {
-                model[j] -= target[j];
-                value += model[j] * model[j];
-            }
-            for (int i = 0; i < atoms; i++) {
-                double a = p[atoms * d + i];
-                double ga = 0;
-                for (int j = 0; j < m; j++) {
-                    double cs = cos[i * m + j];
-                    double sn = sin[i * m + j];
-                    double rc = model[j];
-                    double rs = model[m + j];
-                    ga += rc * cs + rs * sn;
-                    q[j] = a * (rs * cs - rc * sn);
-                }
-                gradient(q, grad, i * d, false);
-                grad[atoms * d + i] = ga;
-            }
-            return 0.5 * value;
-        };
+        ProjectedLbfgs.Objective objective =
+                (p, grad) -> {
+                    Arrays.fill(model, 0.0);
+                    for (int i = 0; i < atoms; i++) {
+                        double a = p[atoms * d + i];
+                        phases(p, i * d, phases);
+                        for (int j = 0; j < m; j++) {
+                            SinCos.of(phases[j], cosSin);
+                            double cs = cosSin[0];
+                            double sn = cosSin[1];
+                            cos[i * m + j] = cs;
+                            sin[i * m + j] = sn;
+                            model[j] += a * cs;
+                            model[m + j] += a * sn;
+                        }
+                    }
+                    double value = 0;
+                    for (int j = 0; j < 2 * m; j++) {
+                        model[j] -= target[j];
+                        value += model[j] * model[j];
+                    }
+                    for (int i = 0; i < atoms; i++) {
+                        double a = p[atoms * d + i];
+                        double ga = 0;
+                        for (int j = 0; j < m; j++) {
+                            double cs = cos[i * m + j];
+                            double sn = sin[i * m + j];
+                            double rc = model[j];
+                            double rs = model[m + j];
+                            ga += rc * cs + rs * sn;
+                            q[j] = a * (rs * cs - rc * sn);
+                        }
+                        gradient(q, grad, i * d, false);
+                        grad[atoms * d + i] = ga;
+                    }
+                    return 0.5 * value;
+                };
         double[] lower = new double[params];
         double[] upper = ProjectedLbfgs.filled(params, Double.POSITIVE_INFINITY);
         Arrays.fill(upper, 0, atoms * d, 1.0);
@@ -291,27 +318,34 @@ public final class ClOmpr {
     /** Step 1: projected L-BFGS on −⟨A(c), r⟩ over c ∈ [0,1]^d. */
     private double[] maximiseCorrelation(double[] start, double[] residual, int maxIterations) {
         double[] q = new double[m];
-        ProjectedLbfgs.Objective objective = (c, grad) -> {
-            phases(c, 0, phases);
-            double corr = 0;
-            for (int j = 0; j < m; j++) {
-                SinCos.of(phases[j], cosSin);
-                double cs = cosSin[0];
-                double sn = cosSin[1];
-                corr += cs * residual[j] + sn * residual[m + j];
-                q[j] = cs * residual[m + j] - sn * residual[j];
-            }
-            gradient(q, grad, 0, true);
-            return -corr;
-        };
-        return ProjectedLbfgs.minimize(objective, start, new double[d], ProjectedLbfgs.filled(d, 1.0),
-                maxIterations, STEP_TOLERANCE);
+        ProjectedLbfgs.Objective objective =
+                (c, grad) -> {
+                    phases(c, 0, phases);
+                    double corr = 0;
+                    for (int j = 0; j < m; j++) {
+                        SinCos.of(phases[j], cosSin);
+                        double cs = cosSin[0];
+                        double sn = cosSin[1];
+                        corr += cs * residual[j] + sn * residual[m + j];
+                        q[j] = cs * residual[m + j] - sn * residual[j];
+                    }
+                    gradient(q, grad, 0, true);
+                    return -corr;
+                };
+        return ProjectedLbfgs.minimize(
+                objective,
+                start,
+                new double[d],
+                ProjectedLbfgs.filled(d, 1.0),
+                maxIterations,
+                STEP_TOLERANCE);
     }
 
     /**
-     * The phases ω_j·c (c = p[offset .. offset + d)) of all m frequencies into {@code out}. Each is summed over
-     * t in increasing order from 0, as {@link FrequencyMatrix#phase} does (bit-identical), but t-outer so that
-     * the loop over j runs on contiguous memory and vectorises.
+     * The phases ω_j·c (c = p[offset .. offset + d)) of all m frequencies into {@code out}. Each is
+     * summed over t in increasing order from 0, as {@link FrequencyMatrix#phase} does
+     * (bit-identical), but t-outer so that the loop over j runs on contiguous memory and
+     * vectorises.
      */
     private void phases(double[] p, int offset, double[] out) {
         Arrays.fill(out, 0.0);
@@ -335,10 +369,10 @@ public final class ClOmpr {
     }
 
     /**
-     * grad[offset + t] = Σ_j q_j ω_j[t] (or, with {@code negate}, 0 − q_0 ω_0[t] − q_1 ω_1[t] − …) for t < d,
-     * each accumulated over j in increasing order from 0 as the per-frequency accumulation it replaces
-     * (bit-identical), four coordinates at a time so that four independent sums advance together over
-     * contiguous rows of ω transposed.
+     * grad[offset + t] = Σ_j q_j ω_j[t] (or, with {@code negate}, 0 − q_0 ω_0[t] − q_1 ω_1[t] − …)
+     * for t < d, each accumulated over j in increasing order from 0 as the per-frequency
+     * accumulation it replaces (bit-identical), four coordinates at a time so that four independent
+     * sums advance together over contiguous rows of ω transposed.
      */
     private void gradient(double[] q, double[] grad, int offset, boolean negate) {
         double sign = negate ? -1.0 : 1.0;

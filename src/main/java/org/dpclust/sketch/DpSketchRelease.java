@@ -6,51 +6,60 @@ import org.dpclust.privacy.GeometricMechanism;
 import org.dpclust.privacy.PrivacyRandom;
 
 /**
- * The DP release of one {@link MaskedSketch}: a noisy real-stacked sum of the masked features and (for
- * add/remove neighbours) a noisy count, then the normalised sketch z = noisy_sum / (α_r · divisor), an
- * unbiased-up-to-the-count estimate of E[e^{iω_j·v}] for every j (real parts, then imaginary parts).
+ * The DP release of one {@link MaskedSketch}: a noisy real-stacked sum of the masked features and
+ * (for add/remove neighbours) a noisy count, then the normalised sketch z = noisy_sum / (α_r ·
+ * divisor), an unbiased-up-to-the-count estimate of E[e^{iω_j·v}] for every j (real parts, then
+ * imaginary parts).
  *
  * <h2>Privacy contract</h2>
- * Private: the accumulator's fixed-point sums and count. Public: the frequencies, bounds, r, ε and (for
- * replace-one) the dataset size n. Let Δ = r·⌊√2·2^24 + 1⌋ units ({@link MaskedSketch#addRemoveL1Units()}),
- * i.e. r√2 in real units plus the rounding slack: one record's masked features, whatever its mask.
+ *
+ * Private: the accumulator's fixed-point sums and count. Public: the frequencies, bounds, r, ε and
+ * (for replace-one) the dataset size n. Let Δ = r·⌊√2·2^24 + 1⌋ units ({@link
+ * MaskedSketch#addRemoveL1Units()}), i.e. r√2 in real units plus the rounding slack: one record's
+ * masked features, whatever its mask.
+ *
  * <ul>
- *   <li>{@link #addRemove add/remove one unit} (a record, or a device with at most c records): the sum
- *       changes by at most c·Δ in L1 and the count by at most c. The sum gets the two-sided geometric
- *       mechanism ({@link GeometricMechanism}) at sensitivity c·Δ with ε_sum, the count at sensitivity c
- *       with ε_count, ε_sum + ε_count = ε: pure ε-DP by sequential composition.</li>
- *   <li>{@link #replaceOne replace one record} in a dataset of known size n: removing x and adding x′
- *       changes the sum by at most 2Δ in L1 (x′ has its own keyed mask; where the masks overlap
- *       |cos θ′ − cos θ| + |sin θ′ − sin θ| ≤ 2√2 per feature, the same total), the count not at all.
- *       The sum gets the geometric mechanism at sensitivity 2Δ with all of ε; n is public and used as the
- *       divisor. Pure ε-DP.</li>
+ *   <li>{@link #addRemove add/remove one unit} (a record, or a device with at most c records): the
+ *       sum changes by at most c·Δ in L1 and the count by at most c. The sum gets the two-sided
+ *       geometric mechanism ({@link GeometricMechanism}) at sensitivity c·Δ with ε_sum, the count
+ *       at sensitivity c with ε_count, ε_sum + ε_count = ε: pure ε-DP by sequential composition.
+ *   <li>{@link #replaceOne replace one record} in a dataset of known size n: removing x and adding
+ *       x′ changes the sum by at most 2Δ in L1 (x′ has its own keyed mask; where the masks overlap
+ *       |cos θ′ − cos θ| + |sin θ′ − sin θ| ≤ 2√2 per feature, the same total), the count not at
+ *       all. The sum gets the geometric mechanism at sensitivity 2Δ with all of ε; n is public and
+ *       used as the divisor. Pure ε-DP.
  * </ul>
+ *
  * Everything after the noise (division, the small-count rule, the decoder) is post-processing. The
  * noise is keyed by the caller's {@link PrivacyRandom} (HMAC of the secret and the release context
  * including the accumulator digest), so a replay of the same window reproduces the same release.
  *
  * <h2>Why not the paper's Proposition 1</h2>
+ *
  * Paper 003 prints σ_ξ = 4√2·α_r·m/(√n0·ε) for noise ξ/√(α_r m n0) added to the normalised sketch
- * (1/(α_r n0 √m))·Σ b_x ⊙ e^{iΩᵀx}. Its real-stacked L1 sensitivity under replace-one is
- * r·2√2/(√m α_r n0) = 2√2√m/n0 (independent of α_r), and Laplace with per-part scale
- * (σ_ξ/2)/√(α_r m n0) meets ε only when σ_ξ = 4√2·√α_r·m/(√n0·ε); the printed α_r instead of √α_r
- * under-noises by a factor √α_r (the true guarantee is ε/√α_r), from two compensating typos in its
- * proof (ALGORITHMS.md §3.2). This class calibrates from the derived sensitivity directly: its
- * replace-one noise, rescaled to the paper's normalisation, is exactly the corrected σ_ξ (checked in
- * the tests), never the printed one.
+ * (1/(α_r n0 √m))·Σ b_x ⊙ e^{iΩᵀx}. Its real-stacked L1 sensitivity under replace-one is r·2√2/(√m
+ * α_r n0) = 2√2√m/n0 (independent of α_r), and Laplace with per-part scale (σ_ξ/2)/√(α_r m n0)
+ * meets ε only when σ_ξ = 4√2·√α_r·m/(√n0·ε); the printed α_r instead of √α_r under-noises by a
+ * factor √α_r (the true guarantee is ε/√α_r), from two compensating typos in its proof
+ * (ALGORITHMS.md §3.2). This class calibrates from the derived sensitivity directly: its
+ * replace-one noise, rescaled to the paper's normalisation, is exactly the corrected σ_ξ (checked
+ * in the tests), never the printed one.
  *
  * <h2>Budget split (add/remove)</h2>
- * Unless configured, ε_count/ε_sum = ρ = (4m²)^{−1/3}, i.e. ε_count = ε·ρ/(1 + ρ) (ε/160 at m = 1000,
- * where the peer toolbox gives ε/(2m + 1) = ε/2001). It minimises the expected squared error of z: sum
- * noise adds 2m·(2m/(ε_sum n))² = 8m³/(ε_sum n)², independently of r (Δ/α_r = √2 m), and a count
- * error η scales z by n/(n + η), adding about ‖z‖²·2/(ε_count n)² ≤ 2m/(ε_count n)²; minimising
- * A/ε_sum² + B/ε_count² under ε_sum + ε_count = ε gives (ε_count/ε_sum)³ = B/A = 1/(4m²).
+ *
+ * Unless configured, ε_count/ε_sum = ρ = (4m²)^{−1/3}, i.e. ε_count = ε·ρ/(1 + ρ) (ε/160 at m =
+ * 1000, where the peer toolbox gives ε/(2m + 1) = ε/2001). It minimises the expected squared error
+ * of z: sum noise adds 2m·(2m/(ε_sum n))² = 8m³/(ε_sum n)², independently of r (Δ/α_r = √2 m), and
+ * a count error η scales z by n/(n + η), adding about ‖z‖²·2/(ε_count n)² ≤ 2m/(ε_count n)²;
+ * minimising A/ε_sum² + B/ε_count² under ε_sum + ε_count = ε gives (ε_count/ε_sum)³ = B/A =
+ * 1/(4m²).
  *
  * <h2>Small or negative noisy counts</h2>
- * The divisor is max(noisy count, 1): a noisy count below 1 (possible for tiny windows) would flip or
- * blow up the sketch, while any positive divisor only rescales z, which the decoder's weights absorb
- * (its weights are normalised to sum to 1). Consumers see the noisy count and its noise scale and may
- * ignore windows whose count is within a few noise scales of zero.
+ *
+ * The divisor is max(noisy count, 1): a noisy count below 1 (possible for tiny windows) would flip
+ * or blow up the sketch, while any positive divisor only rescales z, which the decoder's weights
+ * absorb (its weights are normalised to sum to 1). Consumers see the noisy count and its noise
+ * scale and may ignore windows whose count is within a few noise scales of zero.
  */
 public final class DpSketchRelease {
 
@@ -75,16 +84,25 @@ public final class DpSketchRelease {
     /**
      * One release.
      *
-     * @param sketch       z, real-stacked, length 2m (post-processing of noisySum and noisyCount)
-     * @param noisySum     the noised fixed-point sums (the mechanism's direct output)
-     * @param noisyCount   the noised count (add/remove) or the public n (replace-one)
-     * @param divisor      the count used to normalise: max(noisyCount, 1), or n
-     * @param parameters   what a consumer needs to interpret the noise, sorted by key
+     * @param sketch z, real-stacked, length 2m (post-processing of noisySum and noisyCount)
+     * @param noisySum the noised fixed-point sums (the mechanism's direct output)
+     * @param noisyCount the noised count (add/remove) or the public n (replace-one)
+     * @param divisor the count used to normalise: max(noisyCount, 1), or n
+     * @param parameters what a consumer needs to interpret the noise, sorted by key
      */
-    public record Result(double[] sketch, long[] noisySum, long noisyCount, double divisor, double epsilon,
-            Neighbouring neighbouring, Map<String, Double> parameters) {}
+    public record Result(
+            double[] sketch,
+            long[] noisySum,
+            long noisyCount,
+            double divisor,
+            double epsilon,
+            Neighbouring neighbouring,
+            Map<String, Double> parameters) {}
 
-    /** ρ/(1 + ρ) with ρ = (4m²)^{−1/3}: the default share of ε for the count (see the class comment). */
+    /**
+     * ρ/(1 + ρ) with ρ = (4m²)^{−1/3}: the default share of ε for the count (see the class
+     * comment).
+     */
     public static double defaultCountFraction(int m) {
         double rho = Math.cbrt(1.0 / (4.0 * m * (double) m));
         return rho / (1.0 + rho);
@@ -93,50 +111,72 @@ public final class DpSketchRelease {
     /**
      * ε-DP release for add/remove of one unit.
      *
-     * @param countFraction     share of ε for the count in (0, 1), or NaN for the default
+     * @param countFraction share of ε for the count in (0, 1), or NaN for the default
      * @param contributionBound c, records per unit (1 for record units)
-     * @param rng               the release's noise stream (keyed by the accumulator digest)
+     * @param rng the release's noise stream (keyed by the accumulator digest)
      */
-    public static Result addRemove(MaskedSketch sketch, double epsilon, double countFraction, int contributionBound,
+    public static Result addRemove(
+            MaskedSketch sketch,
+            double epsilon,
+            double countFraction,
+            int contributionBound,
             PrivacyRandom rng) {
         checkEpsilon(epsilon);
         if (contributionBound < 1) {
-            throw new IllegalArgumentException("contributionBound must be >= 1, got " + contributionBound);
+            throw new IllegalArgumentException(
+                    "contributionBound must be >= 1, got " + contributionBound);
         }
         int m = sketch.frequencies().size();
         double fraction = Double.isNaN(countFraction) ? defaultCountFraction(m) : countFraction;
         if (!(fraction > 0 && fraction < 1)) {
-            throw new IllegalArgumentException("countFraction must be in (0, 1), got " + countFraction);
+            throw new IllegalArgumentException(
+                    "countFraction must be in (0, 1), got " + countFraction);
         }
         double epsCount = epsilon * fraction;
         double epsSum = epsilon - epsCount;
-        long sumSensitivity = Math.multiplyExact(sketch.addRemoveL1Units(), (long) contributionBound);
+        long sumSensitivity =
+                Math.multiplyExact(sketch.addRemoveL1Units(), (long) contributionBound);
         long[] noisySum = GeometricMechanism.addNoise(sketch.sums(), sumSensitivity, epsSum, rng);
-        long noisyCount = GeometricMechanism.addNoise(sketch.count(), contributionBound, epsCount, rng);
+        long noisyCount =
+                GeometricMechanism.addNoise(sketch.count(), contributionBound, epsCount, rng);
         // ---- post-processing: only noisy values and public inputs below this line ----
         double divisor = Math.max(noisyCount, 1L);
         Map<String, Double> params = parameters(sketch, sumSensitivity, epsSum);
         params.put("epsilon_count", epsCount);
         params.put("count_sensitivity", (double) contributionBound);
         params.put("count_noise_scale", GeometricMechanism.scale(contributionBound, epsCount));
-        return new Result(normalise(noisySum, sketch.alpha(), divisor), noisySum, noisyCount, divisor, epsilon,
-                Neighbouring.ADD_REMOVE, params);
+        return new Result(
+                normalise(noisySum, sketch.alpha(), divisor),
+                noisySum,
+                noisyCount,
+                divisor,
+                epsilon,
+                Neighbouring.ADD_REMOVE,
+                params);
     }
 
     /**
-     * ε-DP release for replace-one neighbours on a dataset of public size n (batch snapshots of a fixed
-     * size). The count is not noised; {@code n} must equal the accumulator's count.
+     * ε-DP release for replace-one neighbours on a dataset of public size n (batch snapshots of a
+     * fixed size). The count is not noised; {@code n} must equal the accumulator's count.
      */
-    public static Result replaceOne(MaskedSketch sketch, long n, double epsilon, PrivacyRandom rng) {
+    public static Result replaceOne(
+            MaskedSketch sketch, long n, double epsilon, PrivacyRandom rng) {
         checkEpsilon(epsilon);
         if (n < 1 || sketch.count() != n) {
-            throw new IllegalArgumentException("replace-one needs the public dataset size n >= 1 equal to the "
-                    + "accumulator's count");
+            throw new IllegalArgumentException(
+                    "replace-one needs the public dataset size n >= 1 equal to the "
+                            + "accumulator's count");
         }
         long sumSensitivity = Math.multiplyExact(2L, sketch.addRemoveL1Units());
         long[] noisySum = GeometricMechanism.addNoise(sketch.sums(), sumSensitivity, epsilon, rng);
         Map<String, Double> params = parameters(sketch, sumSensitivity, epsilon);
-        return new Result(normalise(noisySum, sketch.alpha(), n), noisySum, n, n, epsilon, Neighbouring.REPLACE_ONE,
+        return new Result(
+                normalise(noisySum, sketch.alpha(), n),
+                noisySum,
+                n,
+                n,
+                epsilon,
+                Neighbouring.REPLACE_ONE,
                 params);
     }
 
@@ -145,11 +185,14 @@ public final class DpSketchRelease {
         return normalise(sketch.sums(), sketch.alpha(), Math.max(sketch.count(), 1L));
     }
 
-    private static Map<String, Double> parameters(MaskedSketch sketch, long sumSensitivity, double epsSum) {
+    private static Map<String, Double> parameters(
+            MaskedSketch sketch, long sumSensitivity, double epsSum) {
         Map<String, Double> params = new TreeMap<>();
         params.put("epsilon_sum", epsSum);
         params.put("sum_l1_sensitivity", sumSensitivity / MaskedSketch.SCALE);
-        params.put("sum_noise_scale", GeometricMechanism.scale(sumSensitivity, epsSum) / MaskedSketch.SCALE);
+        params.put(
+                "sum_noise_scale",
+                GeometricMechanism.scale(sumSensitivity, epsSum) / MaskedSketch.SCALE);
         params.put("alpha_r", sketch.alpha());
         return params;
     }

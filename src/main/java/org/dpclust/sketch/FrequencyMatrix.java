@@ -5,52 +5,62 @@ import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
- * The m frequencies ω_1..ω_m ∈ R^d of a random-Fourier-feature sketch, in coordinates normalised to the
- * unit box: a record x with declared bounds [l, u] is seen as v = (x − l) / (u − l) ∈ [0, 1]^d, and its
- * feature j is e^{i ω_j·v}.
+ * The m frequencies ω_1..ω_m ∈ R^d of a random-Fourier-feature sketch, in coordinates normalised to
+ * the unit box: a record x with declared bounds [l, u] is seen as v = (x − l) / (u − l) ∈ [0, 1]^d,
+ * and its feature j is e^{i ω_j·v}.
  *
- * <p>Public object. The matrix is a deterministic function of (m, d, σ, law, seed) and of nothing else;
- * the seed is public randomness (it is published with every sketch so consumers can rebuild Ω), never
- * privacy noise, and σ is chosen without reading private data (see {@link #defaultSigma}). Determinism
- * across JVMs: the uniforms come from {@link SplittableRandom} (SplitMix64, specified by its javadoc),
- * Gaussians from Box–Muller with {@link StrictMath}, and the adapted-radius inverse CDF is computed with
- * StrictMath on a fixed grid.
+ * <p>Public object. The matrix is a deterministic function of (m, d, σ, law, seed) and of nothing
+ * else; the seed is public randomness (it is published with every sketch so consumers can rebuild
+ * Ω), never privacy noise, and σ is chosen without reading private data (see {@link
+ * #defaultSigma}). Determinism across JVMs: the uniforms come from {@link SplittableRandom}
+ * (SplitMix64, specified by its javadoc), Gaussians from Box–Muller with {@link StrictMath}, and
+ * the adapted-radius inverse CDF is computed with StrictMath on a fixed grid.
  *
  * <h2>Laws</h2>
- * Following the authors' toolbox (pycle {@code drawFrequencies_*}, ALGORITHMS.md §3.4), with Σ = σ²I:
+ *
+ * Following the authors' toolbox (pycle {@code drawFrequencies_*}, ALGORITHMS.md §3.4), with Σ =
+ * σ²I:
+ *
  * <ul>
- *   <li>{@link Law#GAUSSIAN}: ω ~ N(0, σ^{-2} I);</li>
- *   <li>{@link Law#ADAPTED_RADIUS}: ω = (R/σ)·φ with φ uniform on S^{d−1} and
- *       p_R(R) ∝ √(R² + R⁴/4)·e^{−R²/2}, sampled by linear interpolation of the inverse CDF tabulated on
- *       2001 equispaced points of [0, 5] (the cumulative sum of the density, as pycle does).</li>
+ *   <li>{@link Law#GAUSSIAN}: ω ~ N(0, σ^{-2} I);
+ *   <li>{@link Law#ADAPTED_RADIUS}: ω = (R/σ)·φ with φ uniform on S^{d−1} and p_R(R) ∝ √(R² +
+ *       R⁴/4)·e^{−R²/2}, sampled by linear interpolation of the inverse CDF tabulated on 2001
+ *       equispaced points of [0, 5] (the cumulative sum of the density, as pycle does).
  * </ul>
  *
  * <h2>Choosing σ and the law</h2>
- * {@link #defaultSigma}(k, d) = k^{−1/d} / (c·√d) with c = {@value #SIGMA_DIVISOR}, in unit-box
- * coordinates, with the law {@link #DEFAULT_LAW}. Rationale: k clusters sharing the unit box occupy a cell
- * of side k^{−1/d} each, and a d-dimensional Gaussian cluster of per-coordinate standard deviation s has
- * radius about s√d, so clusters that fit their cells have s ≈ k^{−1/d}/(c√d); frequencies of norm about
- * 1/s resolve such clusters while the envelope e^{−s²‖ω‖²/2} of their characteristic function keeps the
- * sketch above the noise. The rule reads only the declared bounds (through the normalisation) and k, so
- * it costs no privacy budget. The constant and the law were chosen on the synthetic mixture of paper
- * 003's Figure 3 (a public setting; d = k = 10, box = ±4 marginal standard deviations, n = 2·10⁴,
- * noiseless sketches, m = 1000): with the Gaussian law, σ at 0.94–1.09× this default gave relative SSE
- * 1.007–1.027 over four datasets, 1.25× gave 1.034 and 1.9× 1.10, while below 0.8× decoding failed
- * (relative SSE 2.6–17: the sketch falls under the envelope); the adapted-radius law at its best σ
- * (about 0.4–0.5× this default) gave 1.05–1.12. The rule and σ are reported with every release.
  *
- * <p>Layout: Ω is one row-major {@code double[m·d]} (frequency j occupies {@code [j·d, j·d + d)}), so a
- * record's phase ω_j·v is a contiguous dot product without allocation.
+ * {@link #defaultSigma}(k, d) = k^{−1/d} / (c·√d) with c = {@value #SIGMA_DIVISOR}, in unit-box
+ * coordinates, with the law {@link #DEFAULT_LAW}. Rationale: k clusters sharing the unit box occupy
+ * a cell of side k^{−1/d} each, and a d-dimensional Gaussian cluster of per-coordinate standard
+ * deviation s has radius about s√d, so clusters that fit their cells have s ≈ k^{−1/d}/(c√d);
+ * frequencies of norm about 1/s resolve such clusters while the envelope e^{−s²‖ω‖²/2} of their
+ * characteristic function keeps the sketch above the noise. The rule reads only the declared bounds
+ * (through the normalisation) and k, so it costs no privacy budget. The constant and the law were
+ * chosen on the synthetic mixture of paper 003's Figure 3 (a public setting; d = k = 10, box = ±4
+ * marginal standard deviations, n = 2·10⁴, noiseless sketches, m = 1000): with the Gaussian law, σ
+ * at 0.94–1.09× this default gave relative SSE 1.007–1.027 over four datasets, 1.25× gave 1.034 and
+ * 1.9× 1.10, while below 0.8× decoding failed (relative SSE 2.6–17: the sketch falls under the
+ * envelope); the adapted-radius law at its best σ (about 0.4–0.5× this default) gave 1.05–1.12. The
+ * rule and σ are reported with every release.
+ *
+ * <p>Layout: Ω is one row-major {@code double[m·d]} (frequency j occupies {@code [j·d, j·d + d)}),
+ * so a record's phase ω_j·v is a contiguous dot product without allocation.
  */
 public final class FrequencyMatrix implements Serializable {
     private static final long serialVersionUID = 1L;
 
     /** Divisor c of the default σ rule (see the class comment). */
     public static final double SIGMA_DIVISOR = 1.25;
+
     /** The law used with {@link #defaultSigma} (see the class comment). */
     public static final Law DEFAULT_LAW = Law.GAUSSIAN;
-    /** Frequencies per cluster and dimension in the default size m = 10·k·d (paper 003, Fig. 2–3). */
+
+    /**
+     * Frequencies per cluster and dimension in the default size m = 10·k·d (paper 003, Fig. 2–3).
+     */
     public static final int FREQUENCIES_PER_KD = 10;
+
     private static final int RADIUS_GRID = 2001;
     private static final double RADIUS_MAX = 5.0;
 
@@ -102,9 +112,11 @@ public final class FrequencyMatrix implements Serializable {
     }
 
     /**
-     * Draws m frequencies in R^d from {@code law} with scale σ (unit-box coordinates) and a public seed.
+     * Draws m frequencies in R^d from {@code law} with scale σ (unit-box coordinates) and a public
+     * seed.
      *
-     * @throws IllegalArgumentException if m or d < 1, σ is not finite and positive, or law is EXPLICIT
+     * @throws IllegalArgumentException if m or d < 1, σ is not finite and positive, or law is
+     *     EXPLICIT
      */
     public static FrequencyMatrix draw(int m, int d, double sigma, Law law, long seed) {
         if (m < 1 || d < 1) {
@@ -149,11 +161,13 @@ public final class FrequencyMatrix implements Serializable {
         double[] omega = new double[rows.length * d];
         for (int j = 0; j < rows.length; j++) {
             if (rows[j].length != d) {
-                throw new IllegalArgumentException("row " + j + " has length " + rows[j].length + ", expected " + d);
+                throw new IllegalArgumentException(
+                        "row " + j + " has length " + rows[j].length + ", expected " + d);
             }
             for (int t = 0; t < d; t++) {
                 if (!Double.isFinite(rows[j][t])) {
-                    throw new IllegalArgumentException("frequency (" + j + ", " + t + ") is not finite");
+                    throw new IllegalArgumentException(
+                            "frequency (" + j + ", " + t + ") is not finite");
                 }
             }
             System.arraycopy(rows[j], 0, omega, j * d, d);
@@ -161,7 +175,10 @@ public final class FrequencyMatrix implements Serializable {
         return new FrequencyMatrix(rows.length, d, omega, Law.EXPLICIT, Double.NaN, 0L);
     }
 
-    /** Standard normal by Box–Muller (one value per call; the second one is discarded for simplicity). */
+    /**
+     * Standard normal by Box–Muller (one value per call; the second one is discarded for
+     * simplicity).
+     */
     private static double gaussian(SplittableRandom rng) {
         double u1 = 1.0 - rng.nextDouble(); // (0, 1]
         double u2 = rng.nextDouble();
@@ -238,8 +255,8 @@ public final class FrequencyMatrix implements Serializable {
     }
 
     /**
-     * The phases ω_j·v of frequencies j = 0 .. out.length − 1 into {@code out}, each summed in index order
-     * exactly as {@link #phase} does (bit-identical), without allocation.
+     * The phases ω_j·v of frequencies j = 0 .. out.length − 1 into {@code out}, each summed in
+     * index order exactly as {@link #phase} does (bit-identical), without allocation.
      */
     public void phases(double[] v, double[] out) {
         for (int j = 0, o = 0; j < out.length; j++, o += d) {
@@ -251,7 +268,10 @@ public final class FrequencyMatrix implements Serializable {
         }
     }
 
-    /** The phases ω_{rows[i]}·v into {@code out[i]}, i &lt; rows.length, as {@link #phase} (bit-identical). */
+    /**
+     * The phases ω_{rows[i]}·v into {@code out[i]}, i &lt; rows.length, as {@link #phase}
+     * (bit-identical).
+     */
     public void phases(int[] rows, double[] v, double[] out) {
         for (int i = 0; i < rows.length; i++) {
             int o = rows[i] * d;
@@ -268,7 +288,10 @@ public final class FrequencyMatrix implements Serializable {
         return omega.clone();
     }
 
-    /** True when both matrices have the same shape and bit-identical frequencies (law and seed aside). */
+    /**
+     * True when both matrices have the same shape and bit-identical frequencies (law and seed
+     * aside).
+     */
     public boolean sameFrequencies(FrequencyMatrix other) {
         return other != null && other.m == m && other.d == d && Arrays.equals(other.omega, omega);
     }

@@ -7,44 +7,49 @@ import org.dpclust.privacy.AccumulatorDigest;
 import org.dpclust.privacy.PrivacySecret;
 
 /**
- * Exact, mergeable accumulator of a masked random-Fourier-feature sketch (paper 003, Def. 3, without the
- * noise): for each record x (clamped into the declared bounds and normalised to the unit box, v), the r
- * features j of its mask b_x contribute cos(ω_j·v) to coordinate j and sin(ω_j·v) to coordinate m + j of
- * the real-stacked sum; a record count is kept beside. This is private data (operator state); only
- * {@link DpSketchRelease} turns it into a release.
+ * Exact, mergeable accumulator of a masked random-Fourier-feature sketch (paper 003, Def. 3,
+ * without the noise): for each record x (clamped into the declared bounds and normalised to the
+ * unit box, v), the r features j of its mask b_x contribute cos(ω_j·v) to coordinate j and
+ * sin(ω_j·v) to coordinate m + j of the real-stacked sum; a record count is kept beside. This is
+ * private data (operator state); only {@link DpSketchRelease} turns it into a release.
  *
  * <h2>Masks</h2>
- * The mask of a record is exactly r distinct indices of [0, m), drawn by a partial Fisher–Yates shuffle
- * driven by a keyed pseudo-random function of the record identity alone ({@link SketchMasks}), so it does
- * not depend on arrival order, timing or the other records, and a replay draws the same masks. With r = m
- * every record uses every feature and no key is needed. The masks carry no privacy argument of their own (the
- * sensitivity below holds for every mask); they are keyed so that nobody can choose records whose masks collide.
- * The key setup is paid once per thread ({@link SketchMasks#forThread}), so wrapping a state array per record is
- * cheap.
+ *
+ * The mask of a record is exactly r distinct indices of [0, m), drawn by a partial Fisher–Yates
+ * shuffle driven by a keyed pseudo-random function of the record identity alone ({@link
+ * SketchMasks}), so it does not depend on arrival order, timing or the other records, and a replay
+ * draws the same masks. With r = m every record uses every feature and no key is needed. The masks
+ * carry no privacy argument of their own (the sensitivity below holds for every mask); they are
+ * keyed so that nobody can choose records whose masks collide. The key setup is paid once per
+ * thread ({@link SketchMasks#forThread}), so wrapping a state array per record is cheap.
  *
  * <h2>Fixed point and sensitivity</h2>
- * Each feature value f ∈ [−1, 1] is stored as the integer round(f·2^{@value #FRACTION_BITS}) (round half
- * up, {@link Math#round}) before summation, and sums are exact long arithmetic: merging is exact
- * addition and accumulation order cannot change the state. Since |cos θ| + |sin θ| ≤ √2 and rounding
- * moves each integer by at most 1/2, one record changes the two integers of one masked feature by at most
- * ⌊√2·2^{@value #FRACTION_BITS} + 1⌋ = ⌊√2·2^{@value #FRACTION_BITS}⌋ + 1 units in L1
- * ({@link #featureL1Units()}, computed exactly with an integer square root) and leaves unmasked features
- * alone. Hence adding or removing one record changes the sum by at most r·featureL1Units() in L1
- * ({@link #addRemoveL1Units()}) — r√2 in real units, up to the rounding slack — and the count by 1.
- * (Feature values are computed to within 4e−16, so |cos| + |sin| may exceed √2 by 1e−15; since
- * √2·2^24 = 23726566.23…, that cannot reach the next integer and the bound stands.) Feature values come
- * from {@link SinCos}, plain IEEE arithmetic, so the state (and its digest, which keys the noise) is
- * bit-identical on every JVM. Overflow: sums stay below 2^63 for fewer than 2^38 records.
  *
- * <p>Layout: one {@code long[2m + 1]}: {@code [Σcos_0 .. Σcos_{m−1}, Σsin_0 .. Σsin_{m−1}, count]}, so
- * the state is O(m), independent of the number of records, and lives in Flink state without a custom
- * serializer. Not thread-safe (one instance per key and window).
+ * Each feature value f ∈ [−1, 1] is stored as the integer round(f·2^{@value #FRACTION_BITS}) (round
+ * half up, {@link Math#round}) before summation, and sums are exact long arithmetic: merging is
+ * exact addition and accumulation order cannot change the state. Since |cos θ| + |sin θ| ≤ √2 and
+ * rounding moves each integer by at most 1/2, one record changes the two integers of one masked
+ * feature by at most ⌊√2·2^{@value #FRACTION_BITS} + 1⌋ = ⌊√2·2^{@value #FRACTION_BITS}⌋ + 1 units
+ * in L1 ({@link #featureL1Units()}, computed exactly with an integer square root) and leaves
+ * unmasked features alone. Hence adding or removing one record changes the sum by at most
+ * r·featureL1Units() in L1 ({@link #addRemoveL1Units()}) — r√2 in real units, up to the rounding
+ * slack — and the count by 1. (Feature values are computed to within 4e−16, so |cos| + |sin| may
+ * exceed √2 by 1e−15; since √2·2^24 = 23726566.23…, that cannot reach the next integer and the
+ * bound stands.) Feature values come from {@link SinCos}, plain IEEE arithmetic, so the state (and
+ * its digest, which keys the noise) is bit-identical on every JVM. Overflow: sums stay below 2^63
+ * for fewer than 2^38 records.
+ *
+ * <p>Layout: one {@code long[2m + 1]}: {@code [Σcos_0 .. Σcos_{m−1}, Σsin_0 .. Σsin_{m−1}, count]},
+ * so the state is O(m), independent of the number of records, and lives in Flink state without a
+ * custom serializer. Not thread-safe (one instance per key and window).
  */
 public final class MaskedSketch {
     /** Fraction bits of the fixed-point feature values. */
     public static final int FRACTION_BITS = 24;
+
     /** 2^FRACTION_BITS as a double. */
     public static final double SCALE = 0x1p24;
+
     private static final long FEATURE_L1_UNITS =
             BigInteger.ONE.shiftLeft(2 * FRACTION_BITS + 1).sqrt().longValueExact() + 1;
 
@@ -59,37 +64,55 @@ public final class MaskedSketch {
     private final double[] unit;
     private final double[] phases;
     private final double[] cosSin = new double[2];
-    /** Caller-owned mask derivation, or null: then the thread's {@link SketchMasks#forThread} (r < m only). */
+
+    /**
+     * Caller-owned mask derivation, or null: then the thread's {@link SketchMasks#forThread} (r < m
+     * only).
+     */
     private final SketchMasks masks;
 
     /**
      * @param frequencies public frequency matrix (unit-box coordinates)
-     * @param bounds      declared bounds of the stream; dimension must match the matrix
-     * @param r           features per record, 1 ≤ r ≤ m (α_r = r/m)
-     * @param secret      the stream's secret for masks; may be null only when r = m
+     * @param bounds declared bounds of the stream; dimension must match the matrix
+     * @param r features per record, 1 ≤ r ≤ m (α_r = r/m)
+     * @param secret the stream's secret for masks; may be null only when r = m
      */
-    public MaskedSketch(FrequencyMatrix frequencies, DomainBounds bounds, int r, PrivacySecret secret) {
+    public MaskedSketch(
+            FrequencyMatrix frequencies, DomainBounds bounds, int r, PrivacySecret secret) {
         this(frequencies, bounds, r, secret, null, new long[2 * frequencies.size() + 1]);
     }
 
-    private MaskedSketch(FrequencyMatrix frequencies, DomainBounds bounds, int r, PrivacySecret secret,
-            SketchMasks masks, long[] data) {
+    private MaskedSketch(
+            FrequencyMatrix frequencies,
+            DomainBounds bounds,
+            int r,
+            PrivacySecret secret,
+            SketchMasks masks,
+            long[] data) {
         if (frequencies.dimension() != bounds.dimension()) {
-            throw new IllegalArgumentException("frequency dimension " + frequencies.dimension()
-                    + " != bounds dimension " + bounds.dimension());
+            throw new IllegalArgumentException(
+                    "frequency dimension "
+                            + frequencies.dimension()
+                            + " != bounds dimension "
+                            + bounds.dimension());
         }
         if (r < 1 || r > frequencies.size()) {
-            throw new IllegalArgumentException("r must be in [1, m=" + frequencies.size() + "], got " + r);
+            throw new IllegalArgumentException(
+                    "r must be in [1, m=" + frequencies.size() + "], got " + r);
         }
         if (masks != null && (masks.size() != frequencies.size() || masks.r() != r)) {
-            throw new IllegalArgumentException("masks are for m=" + masks.size() + ", r=" + masks.r());
+            throw new IllegalArgumentException(
+                    "masks are for m=" + masks.size() + ", r=" + masks.r());
         }
         if (secret == null && masks == null && r < frequencies.size()) {
             throw new IllegalArgumentException("a secret is required for masks when r < m");
         }
         if (data.length != 2 * frequencies.size() + 1) {
-            throw new IllegalArgumentException("state has " + data.length + " longs, expected "
-                    + (2 * frequencies.size() + 1));
+            throw new IllegalArgumentException(
+                    "state has "
+                            + data.length
+                            + " longs, expected "
+                            + (2 * frequencies.size() + 1));
         }
         this.frequencies = frequencies;
         this.bounds = bounds;
@@ -104,17 +127,21 @@ public final class MaskedSketch {
     }
 
     /** Wraps (does not copy) a state array produced by {@link #state()}. */
-    public static MaskedSketch wrap(FrequencyMatrix frequencies, DomainBounds bounds, int r, PrivacySecret secret,
+    public static MaskedSketch wrap(
+            FrequencyMatrix frequencies,
+            DomainBounds bounds,
+            int r,
+            PrivacySecret secret,
             long[] state) {
         return new MaskedSketch(frequencies, bounds, r, secret, null, state);
     }
 
     /**
-     * Wraps (does not copy) a state array, deriving masks with a caller-owned {@link SketchMasks} (same m; r is
-     * its r) instead of the thread's; the masks are the same.
+     * Wraps (does not copy) a state array, deriving masks with a caller-owned {@link SketchMasks}
+     * (same m; r is its r) instead of the thread's; the masks are the same.
      */
-    public static MaskedSketch wrap(FrequencyMatrix frequencies, DomainBounds bounds, SketchMasks masks,
-            long[] state) {
+    public static MaskedSketch wrap(
+            FrequencyMatrix frequencies, DomainBounds bounds, SketchMasks masks, long[] state) {
         return new MaskedSketch(frequencies, bounds, masks.r(), null, masks, state);
     }
 
@@ -123,7 +150,9 @@ public final class MaskedSketch {
         return FEATURE_L1_UNITS;
     }
 
-    /** L1 sensitivity in units of the sum when one record is added or removed: r·featureL1Units(). */
+    /**
+     * L1 sensitivity in units of the sum when one record is added or removed: r·featureL1Units().
+     */
     public long addRemoveL1Units() {
         return Math.multiplyExact((long) r, FEATURE_L1_UNITS);
     }
@@ -132,14 +161,17 @@ public final class MaskedSketch {
      * Adds one record. {@code x} is in original coordinates and is clamped into the declared bounds
      * (not modified); {@code identity} keys the record's mask (ignored when r = m).
      *
-     * @throws IllegalArgumentException if x has the wrong length or a non-finite coordinate (the stream's
-     *     validator rejects such records before they reach any accumulator)
+     * @throws IllegalArgumentException if x has the wrong length or a non-finite coordinate (the
+     *     stream's validator rejects such records before they reach any accumulator)
      */
     public void add(double[] x, byte[] identity) {
         apply(x, identity, 1);
     }
 
-    /** Removes a record previously added with the same identity (device contribution bounding evicts). */
+    /**
+     * Removes a record previously added with the same identity (device contribution bounding
+     * evicts).
+     */
     public void subtract(double[] x, byte[] identity) {
         apply(x, identity, -1);
     }
@@ -164,9 +196,9 @@ public final class MaskedSketch {
     }
 
     /**
-     * {@link Math#round}(x), bit-identical for |x| &lt; 2^52 (here |x| ≤ 2^24), through the {@link Math#rint}
-     * intrinsic: rint rounds ties to even, so a tie it rounded down (x − rint(x) = ½, computed exactly) is moved
-     * up, which is Math.round's ties-up rule.
+     * {@link Math#round}(x), bit-identical for |x| &lt; 2^52 (here |x| ≤ 2^24), through the {@link
+     * Math#rint} intrinsic: rint rounds ties to even, so a tie it rounded down (x − rint(x) = ½,
+     * computed exactly) is moved up, which is Math.round's ties-up rule.
      */
     static long roundHalfUp(double x) {
         double r = Math.rint(x);
@@ -175,7 +207,8 @@ public final class MaskedSketch {
 
     private void normalise(double[] x) {
         if (x.length != d) {
-            throw new IllegalArgumentException("record has dimension " + x.length + ", expected " + d);
+            throw new IllegalArgumentException(
+                    "record has dimension " + x.length + ", expected " + d);
         }
         for (int t = 0; t < d; t++) {
             if (!Double.isFinite(x[t])) {
@@ -189,8 +222,8 @@ public final class MaskedSketch {
     }
 
     /**
-     * The record's mask (r distinct feature indices in draw order), or null when r = m (all features).
-     * The returned array is a reused work array.
+     * The record's mask (r distinct feature indices in draw order), or null when r = m (all
+     * features). The returned array is a reused work array.
      */
     int[] maskOf(byte[] identity) {
         if (r == m) {
@@ -202,7 +235,8 @@ public final class MaskedSketch {
 
     /** Adds another accumulator of the same shape (same frequencies, bounds and r) element-wise. */
     public void merge(MaskedSketch other) {
-        if (!other.frequencies.sameFrequencies(frequencies) || other.r != r
+        if (!other.frequencies.sameFrequencies(frequencies)
+                || other.r != r
                 || !Arrays.equals(other.bounds.lowerCopy(), bounds.lowerCopy())
                 || !Arrays.equals(other.bounds.upperCopy(), bounds.upperCopy())) {
             throw new IllegalArgumentException("cannot merge sketches of different shapes");
@@ -243,9 +277,19 @@ public final class MaskedSketch {
         return (double) r / m;
     }
 
-    /** Digest of the exact contents and shape: keys the release's noise (same contents, same noise). */
+    /**
+     * Digest of the exact contents and shape: keys the release's noise (same contents, same noise).
+     */
     public byte[] digest() {
-        return new AccumulatorDigest().add("masked-sketch/v1").add(m).add(d).add(r)
-                .add(frequencies.toArray()).add(bounds.lowerCopy()).add(bounds.upperCopy()).add(data).digest();
+        return new AccumulatorDigest()
+                .add("masked-sketch/v1")
+                .add(m)
+                .add(d)
+                .add(r)
+                .add(frequencies.toArray())
+                .add(bounds.lowerCopy())
+                .add(bounds.upperCopy())
+                .add(data)
+                .digest();
     }
 }

@@ -1,15 +1,15 @@
 package org.dpclust.sketch;
 
 /**
- * Non-negative least squares, min ‖A x − b‖₂ subject to x ≥ 0, by the active-set algorithm of Lawson and
- * Hanson (Solving Least Squares Problems, 1974, ch. 23), run on the normal equations (AᵀA, Aᵀb) because
- * the problems of CL-OMPR are tall and thin (2m rows, at most k + 1 columns).
+ * Non-negative least squares, min ‖A x − b‖₂ subject to x ≥ 0, by the active-set algorithm of
+ * Lawson and Hanson (Solving Least Squares Problems, 1974, ch. 23), run on the normal equations
+ * (AᵀA, Aᵀb) because the problems of CL-OMPR are tall and thin (2m rows, at most k + 1 columns).
  *
- * <p>Contract: returns the exact NNLS solution up to floating-point error for full-column-rank A; the
- * passive-set subproblems are solved by Gaussian elimination with partial pivoting, with a ridge of
- * 1e−12·max diag(AᵀA) so that duplicated columns (two identical atoms) do not make them singular. The
- * loop stops after 3p outer iterations, as in the usual implementations. Public computation (CL-OMPR is
- * post-processing); no randomness.
+ * <p>Contract: returns the exact NNLS solution up to floating-point error for full-column-rank A;
+ * the passive-set subproblems are solved by Gaussian elimination with partial pivoting, with a
+ * ridge of 1e−12·max diag(AᵀA) so that duplicated columns (two identical atoms) do not make them
+ * singular. The loop stops after 3p outer iterations, as in the usual implementations. Public
+ * computation (CL-OMPR is post-processing); no randomness.
  */
 public final class NonNegativeLeastSquares {
     private static final double RIDGE = 1e-12;
@@ -27,8 +27,13 @@ public final class NonNegativeLeastSquares {
         double[] atb = new double[p];
         for (int i = 0; i < p; i++) {
             if (columns[i].length != b.length) {
-                throw new IllegalArgumentException("column " + i + " has length " + columns[i].length
-                        + ", expected " + b.length);
+                throw new IllegalArgumentException(
+                        "column "
+                                + i
+                                + " has length "
+                                + columns[i].length
+                                + ", expected "
+                                + b.length);
             }
             atb[i] = dot(columns[i], b);
             for (int j = 0; j <= i; j++) {
@@ -62,7 +67,9 @@ public final class NonNegativeLeastSquares {
             }
             passive[best] = true;
             while (true) {
-                double[] s = solvePassive(gram, atb, passive, RIDGE * Math.max(maxDiag, Double.MIN_NORMAL));
+                double[] s =
+                        solvePassive(
+                                gram, atb, passive, RIDGE * Math.max(maxDiag, Double.MIN_NORMAL));
                 double step = 1.0;
                 boolean feasible = true;
                 for (int i = 0; i < p; i++) {
@@ -114,7 +121,8 @@ public final class NonNegativeLeastSquares {
     }
 
     /** Unconstrained least squares on the passive set (zeros elsewhere). */
-    private static double[] solvePassive(double[][] gram, double[] atb, boolean[] passive, double ridge) {
+    private static double[] solvePassive(
+            double[][] gram, double[] atb, boolean[] passive, double ridge) {
         int p = atb.length;
         int[] idx = new int[p];
         int q = 0;

@@ -3,18 +3,18 @@ package org.dpclust.sketch;
 import java.util.Arrays;
 
 /**
- * Box-constrained minimisation by projected limited-memory BFGS, a compact variant of L-BFGS-B (Byrd, Lu,
- * Nocedal, Zhu 1995) in the form used by CL-OMPR's reference implementation (scipy L-BFGS-B with
- * ftol): at every iterate the variables held at a bound by the gradient are frozen, the L-BFGS two-loop
- * recursion gives a direction on the free variables, and a projected backtracking (Armijo) line search
- * keeps every trial point inside the box.
+ * Box-constrained minimisation by projected limited-memory BFGS, a compact variant of L-BFGS-B
+ * (Byrd, Lu, Nocedal, Zhu 1995) in the form used by CL-OMPR's reference implementation (scipy
+ * L-BFGS-B with ftol): at every iterate the variables held at a bound by the gradient are frozen,
+ * the L-BFGS two-loop recursion gives a direction on the free variables, and a projected
+ * backtracking (Armijo) line search keeps every trial point inside the box.
  *
- * <p>Contract: minimises a differentiable f over {lower ≤ x ≤ upper} (bounds may be infinite) from the
- * projection of x0, returning a feasible point whose value is never above f(P(x0)). It stops after
- * {@code maxIterations} iterations, when the relative decrease (f_k − f_{k+1}) / max(|f_k|, |f_{k+1}|,
- * 1e-300) falls to {@code ftol} or below (scipy's criterion without its floor of 1), or when the projected
- * gradient vanishes. Deterministic, no randomness, no allocation inside the line search beyond work
- * arrays created per call.
+ * <p>Contract: minimises a differentiable f over {lower ≤ x ≤ upper} (bounds may be infinite) from
+ * the projection of x0, returning a feasible point whose value is never above f(P(x0)). It stops
+ * after {@code maxIterations} iterations, when the relative decrease (f_k − f_{k+1}) / max(|f_k|,
+ * |f_{k+1}|, 1e-300) falls to {@code ftol} or below (scipy's criterion without its floor of 1), or
+ * when the projected gradient vanishes. Deterministic, no randomness, no allocation inside the line
+ * search beyond work arrays created per call.
  */
 public final class ProjectedLbfgs {
     private static final int MEMORY = 10;
@@ -30,7 +30,12 @@ public final class ProjectedLbfgs {
     }
 
     /** Minimises {@code f} over the box; see the class comment. Returns a new array. */
-    public static double[] minimize(Objective f, double[] x0, double[] lower, double[] upper, int maxIterations,
+    public static double[] minimize(
+            Objective f,
+            double[] x0,
+            double[] lower,
+            double[] upper,
+            int maxIterations,
             double ftol) {
         int n = x0.length;
         if (lower.length != n || upper.length != n) {
@@ -76,7 +81,9 @@ public final class ProjectedLbfgs {
             }
             if (stored > 0) {
                 int last = Math.floorMod(head - 1, MEMORY);
-                double gamma = dotFree(s[last], y[last], free) / Math.max(dotFree(y[last], y[last], free), 1e-300);
+                double gamma =
+                        dotFree(s[last], y[last], free)
+                                / Math.max(dotFree(y[last], y[last], free), 1e-300);
                 if (gamma > 0) {
                     for (int i = 0; i < n; i++) {
                         dir[i] *= gamma;
@@ -147,7 +154,8 @@ public final class ProjectedLbfgs {
             System.arraycopy(xNew, 0, x, 0, n);
             System.arraycopy(gNew, 0, g, 0, n);
             fx = fNew;
-            if (previous - fx <= ftol * Math.max(Math.max(Math.abs(previous), Math.abs(fx)), 1e-300)) {
+            if (previous - fx
+                    <= ftol * Math.max(Math.max(Math.abs(previous), Math.abs(fx)), 1e-300)) {
                 break;
             }
         }

@@ -1,20 +1,25 @@
 package org.dpclust.sketch;
 
 /**
- * Sine and cosine of one argument with a single range reduction, in plain IEEE double arithmetic (fdlibm's
- * Cody–Waite reduction by π/2 with a three-part π/2 and its {@code __kernel_sin}/{@code __kernel_cos}
- * polynomials, without the tail correction). Java evaluates +, −, ×, / exactly as IEEE 754 prescribes on
- * every JVM (strict semantics since Java 17), so the results are bit-identical everywhere, which is what
- * keeps a sketch accumulator (and the digest that keys its noise) reproducible on replay, at about a
- * third of the cost of {@link StrictMath#sin} plus {@link StrictMath#cos}.
+ * Sine and cosine of one argument with a single range reduction, in plain IEEE double arithmetic
+ * (fdlibm's Cody–Waite reduction by π/2 with a three-part π/2 and its {@code __kernel_sin}/{@code
+ * __kernel_cos} polynomials, without the tail correction). Java evaluates +, −, ×, / exactly as
+ * IEEE 754 prescribes on every JVM (strict semantics since Java 17), so the results are
+ * bit-identical everywhere, which is what keeps a sketch accumulator (and the digest that keys its
+ * noise) reproducible on replay, at about a third of the cost of {@link StrictMath#sin} plus {@link
+ * StrictMath#cos}.
  *
  * <p>Accuracy: within 4e−16 of the true values for |x| ≤ {@value #REDUCTION_LIMIT} (checked against
  * StrictMath in the tests); beyond that it falls back to StrictMath. Both values lie in [−1, 1].
  * Public computation; no privacy role beyond being deterministic.
  */
 public final class SinCos {
-    /** Largest |x| reduced here: n = round(x·2/π) < 2^20, so n·PIO2_1 (33 significant bits) is exact. */
+    /**
+     * Largest |x| reduced here: n = round(x·2/π) < 2^20, so n·PIO2_1 (33 significant bits) is
+     * exact.
+     */
     static final double REDUCTION_LIMIT = 1.0e6;
+
     private static final double INV_PIO2 = 6.36619772367581382433e-01;
     private static final double PIO2_1 = 1.57079632673412561417e+00;
     private static final double PIO2_2 = 6.07710050630396597660e-11;
@@ -45,7 +50,8 @@ public final class SinCos {
         double r = ((x - n * PIO2_1) - n * PIO2_2) - n * PIO2_3;
         double z = r * r;
         double s = r + z * r * (S1 + z * (S2 + z * (S3 + z * (S4 + z * (S5 + z * S6)))));
-        double c = 1.0 - 0.5 * z + z * z * (C1 + z * (C2 + z * (C3 + z * (C4 + z * (C5 + z * C6)))));
+        double c =
+                1.0 - 0.5 * z + z * z * (C1 + z * (C2 + z * (C3 + z * (C4 + z * (C5 + z * C6)))));
         switch (((int) n) & 3) {
             case 0 -> {
                 out[0] = c;

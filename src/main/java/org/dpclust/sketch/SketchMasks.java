@@ -5,19 +5,25 @@ import org.dpclust.privacy.PrivacySecret;
 import org.dpclust.privacy.RecordPrf;
 
 /**
- * Derives the mask of a record — exactly r distinct feature indices of [0, m) — as a keyed pseudo-random
- * function of the record identity alone: a partial Fisher–Yates shuffle of [0, m) driven by
- * {@link RecordPrf}(secret, {@value #DOMAIN}) of the identity (draw i picks uniformly, exactly, among the
- * m − i indices not yet drawn). So the mask does not depend on arrival order, timing or other records, a
- * replay draws the same mask, and without the secret nobody can choose records whose masks collide.
+ * Derives the mask of a record — exactly r distinct feature indices of [0, m) — as a keyed
+ * pseudo-random function of the record identity alone: a partial Fisher–Yates shuffle of [0, m)
+ * driven by {@link RecordPrf}(secret, {@value #DOMAIN}) of the identity (draw i picks uniformly,
+ * exactly, among the m − i indices not yet drawn). So the mask does not depend on arrival order,
+ * timing or other records, a replay draws the same mask, and without the secret nobody can choose
+ * records whose masks collide.
  *
- * <p>Cost: a CBC-MAC over the identity and about r/4 AES-CTR blocks per record (two JCA calls), no allocation
- * (the shuffle runs in a reused permutation and is undone in O(r)). Construction costs a few microseconds and O(m)
- * memory, so one is reused per thread ({@link #forThread}) or owned by the caller. Not thread-safe.
+ * <p>Cost: a CBC-MAC over the identity and about r/4 AES-CTR blocks per record (two JCA calls), no
+ * allocation (the shuffle runs in a reused permutation and is undone in O(r)). Construction costs a
+ * few microseconds and O(m) memory, so one is reused per thread ({@link #forThread}) or owned by
+ * the caller. Not thread-safe.
  */
 public final class SketchMasks {
-    /** Domain-separation prefix of the mask PRF (v1 drew from PrivacyRandom's AES-CTR stream per record). */
+    /**
+     * Domain-separation prefix of the mask PRF (v1 drew from PrivacyRandom's AES-CTR stream per
+     * record).
+     */
     static final String DOMAIN = "dpclust/sketch-mask/v2";
+
     /** The last SketchMasks built on each thread (see {@link #forThread}). */
     private static final ThreadLocal<SketchMasks> LAST_ON_THREAD = new ThreadLocal<>();
 
@@ -30,8 +36,8 @@ public final class SketchMasks {
     private final int[] mask;
 
     /**
-     * @param m      number of features
-     * @param r      features per record, 1 ≤ r ≤ m
+     * @param m number of features
+     * @param r features per record, 1 ≤ r ≤ m
      * @param secret the stream's secret (not null)
      */
     public SketchMasks(int m, int r, PrivacySecret secret) {
@@ -54,9 +60,10 @@ public final class SketchMasks {
     }
 
     /**
-     * The calling thread's SketchMasks for (m, r, secret): the one it used last when that matches (same secret
-     * object), else a new one that replaces it. Code that wraps a state array per record thus pays the key setup
-     * once per thread, and no instance is ever shared between threads.
+     * The calling thread's SketchMasks for (m, r, secret): the one it used last when that matches
+     * (same secret object), else a new one that replaces it. Code that wraps a state array per
+     * record thus pays the key setup once per thread, and no instance is ever shared between
+     * threads.
      */
     public static SketchMasks forThread(int m, int r, PrivacySecret secret) {
         SketchMasks s = LAST_ON_THREAD.get();
@@ -76,8 +83,8 @@ public final class SketchMasks {
     }
 
     /**
-     * The mask of {@code identity}: r distinct indices of [0, m) in draw order. The returned array is a reused
-     * work array, overwritten by the next call.
+     * The mask of {@code identity}: r distinct indices of [0, m) in draw order. The returned array
+     * is a reused work array, overwritten by the next call.
      */
     public int[] of(byte[] identity) {
         if (identity == null) {

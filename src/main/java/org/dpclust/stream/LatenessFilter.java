@@ -13,10 +13,11 @@ import org.dpclust.io.OutboundRecord;
 
 /**
  * Allowed lateness 0: a record whose window has already been closed by the watermark goes to the
- * dead-letter topic with reason {@code late}. Runs right after validation (watermarks come from the source, per partition), before keyBy.
- * A record that passes here is late downstream only when its source partition has just resumed from idle
- * (the combined watermark after the shuffle may be ahead of this subtask's): {@link WindowPreAggregator}
- * dead-letters those. Strips the original bytes from records that pass.
+ * dead-letter topic with reason {@code late}. Runs right after validation (watermarks come from the
+ * source, per partition), before keyBy. A record that passes here is late downstream only when its
+ * source partition has just resumed from idle (the combined watermark after the shuffle may be
+ * ahead of this subtask's): {@link WindowPreAggregator} dead-letters those. Strips the original
+ * bytes from records that pass.
  */
 public class LatenessFilter extends ProcessFunction<ValidRecord, ValidRecord> {
     public static final OutputTag<OutboundRecord> LATE = new OutputTag<>("late") {};
@@ -39,7 +40,12 @@ public class LatenessFilter extends ProcessFunction<ValidRecord, ValidRecord> {
         streams.forEach(s -> byId.put(s.id(), s));
         lateTotal = new LongCounter();
         getRuntimeContext().addAccumulator(ACC_LATE, lateTotal);
-        late = getRuntimeContext().getMetricGroup().addGroup("dpclust").addGroup("rejected").counter(Rejections.LATE);
+        late =
+                getRuntimeContext()
+                        .getMetricGroup()
+                        .addGroup("dpclust")
+                        .addGroup("rejected")
+                        .counter(Rejections.LATE);
     }
 
     @Override
@@ -50,9 +56,23 @@ public class LatenessFilter extends ProcessFunction<ValidRecord, ValidRecord> {
         if (windowEnd - 1 <= watermark) {
             late.inc();
             lateTotal.add(1);
-            ctx.output(LATE, Rejections.deadLetter(dlqTopic, Rejections.LATE,
-                    "window [" + (windowEnd - s.windowMillis()) + ", " + windowEnd + ") closed at watermark " + watermark,
-                    r.streamId, r.eventTime, r.original, r.topic, r.partition, r.offset));
+            ctx.output(
+                    LATE,
+                    Rejections.deadLetter(
+                            dlqTopic,
+                            Rejections.LATE,
+                            "window ["
+                                    + (windowEnd - s.windowMillis())
+                                    + ", "
+                                    + windowEnd
+                                    + ") closed at watermark "
+                                    + watermark,
+                            r.streamId,
+                            r.eventTime,
+                            r.original,
+                            r.topic,
+                            r.partition,
+                            r.offset));
             return;
         }
         r.original = null;

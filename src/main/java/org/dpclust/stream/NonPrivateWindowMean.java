@@ -9,12 +9,13 @@ import org.apache.flink.util.Collector;
 import org.dpclust.io.OutboundRecord;
 
 /**
- * The baseline of the end-to-end benchmark ({@code pipeline-nonprivate}): the exact per-window mean of a
- * stream's records, no privacy at all. Never part of the job — it exists so the cost of the private summaries
- * can be stated as a ratio on the same pipeline. Accumulator: {@code double[d + 1]} (sums, then the count),
- * a primitive array with Flink's own serializer.
+ * The baseline of the end-to-end benchmark ({@code pipeline-nonprivate}): the exact per-window mean
+ * of a stream's records, no privacy at all. Never part of the job — it exists so the cost of the
+ * private summaries can be stated as a ratio on the same pipeline. Accumulator: {@code double[d +
+ * 1]} (sums, then the count), a primitive array with Flink's own serializer.
  */
-public final class NonPrivateWindowMean implements AggregateFunction<ValidRecord, double[], double[]> {
+public final class NonPrivateWindowMean
+        implements AggregateFunction<ValidRecord, double[], double[]> {
     private final int dimension;
 
     public NonPrivateWindowMean(int dimension) {
@@ -48,8 +49,12 @@ public final class NonPrivateWindowMean implements AggregateFunction<ValidRecord
         return a;
     }
 
-    /** Emits the window's mean as one outbound record: window start, count, then the d mean coordinates. */
-    public static final class Output extends ProcessWindowFunction<double[], OutboundRecord, String, TimeWindow> {
+    /**
+     * Emits the window's mean as one outbound record: window start, count, then the d mean
+     * coordinates.
+     */
+    public static final class Output
+            extends ProcessWindowFunction<double[], OutboundRecord, String, TimeWindow> {
         private final String topic;
 
         public Output(String topic) {
@@ -57,7 +62,11 @@ public final class NonPrivateWindowMean implements AggregateFunction<ValidRecord
         }
 
         @Override
-        public void process(String streamId, Context ctx, Iterable<double[]> sums, Collector<OutboundRecord> out) {
+        public void process(
+                String streamId,
+                Context ctx,
+                Iterable<double[]> sums,
+                Collector<OutboundRecord> out) {
             double[] acc = sums.iterator().next();
             int d = acc.length - 1;
             ByteBuffer b = ByteBuffer.allocate(16 + 8 * d);
@@ -65,7 +74,9 @@ public final class NonPrivateWindowMean implements AggregateFunction<ValidRecord
             for (int j = 0; j < d; j++) {
                 b.putDouble(acc[j] / acc[d]);
             }
-            out.collect(new OutboundRecord(topic, streamId.getBytes(StandardCharsets.UTF_8), b.array()));
+            out.collect(
+                    new OutboundRecord(
+                            topic, streamId.getBytes(StandardCharsets.UTF_8), b.array()));
         }
     }
 }

@@ -17,16 +17,18 @@ import org.dpclust.io.OutboundRecord;
 import org.dpclust.io.RawRecord;
 
 /**
- * Validates raw input, decoded once upstream (by the Kafka deserializer, {@link RawRecord#decode}; a record
- * that arrives undecoded is decoded here): undecodable bytes, unknown streams, a wrong dimension and NaN/Inf
- * values go to the dead-letter side output with their reason and original bytes; out-of-bounds values are
- * clamped into the declared bounds (and counted). Operator-side: metrics and dead letters are trusted
- * outputs, not DP releases.
+ * Validates raw input, decoded once upstream (by the Kafka deserializer, {@link RawRecord#decode};
+ * a record that arrives undecoded is decoded here): undecodable bytes, unknown streams, a wrong
+ * dimension and NaN/Inf values go to the dead-letter side output with their reason and original
+ * bytes; out-of-bounds values are clamped into the declared bounds (and counted). Operator-side:
+ * metrics and dead letters are trusted outputs, not DP releases.
  */
 public class RecordValidator extends ProcessFunction<RawRecord, ValidRecord> {
     public static final OutputTag<OutboundRecord> DEAD_LETTERS = new OutputTag<>("dead-letters") {};
+
     /** Job accumulators (operator-side counts, read from the job result by tests and the demo). */
     public static final String ACC_RECORDS_IN = "records_in";
+
     public static final String ACC_REJECTED = "records_rejected_invalid";
 
     private final List<StreamSpec> streams;
@@ -66,7 +68,8 @@ public class RecordValidator extends ProcessFunction<RawRecord, ValidRecord> {
     public void processElement(RawRecord raw, Context ctx, Collector<ValidRecord> out) {
         recordsIn.inc();
         recordsInTotal.add(1);
-        if (!raw.decoded) { // the Kafka source's deserializer has decoded it already; other sources may not
+        if (!raw.decoded) { // the Kafka source's deserializer has decoded it already; other sources
+            // may not
             raw.decode(codec);
         }
         if (raw.undecodable != null) {
@@ -76,19 +79,35 @@ public class RecordValidator extends ProcessFunction<RawRecord, ValidRecord> {
         long eventTime = raw.eventTime;
         DomainBounds b = bounds.get(raw.streamId);
         if (b == null) {
-            reject(ctx, raw, Rejections.UNKNOWN_STREAM, "stream '" + raw.streamId + "' is not configured",
-                    raw.streamId, eventTime);
+            reject(
+                    ctx,
+                    raw,
+                    Rejections.UNKNOWN_STREAM,
+                    "stream '" + raw.streamId + "' is not configured",
+                    raw.streamId,
+                    eventTime);
             return;
         }
         if (raw.features.length != b.dimension()) {
-            reject(ctx, raw, Rejections.WRONG_DIMENSION, "expected " + b.dimension() + " features, got "
-                    + raw.features.length, raw.streamId, eventTime);
+            reject(
+                    ctx,
+                    raw,
+                    Rejections.WRONG_DIMENSION,
+                    "expected " + b.dimension() + " features, got " + raw.features.length,
+                    raw.streamId,
+                    eventTime);
             return;
         }
         double[] x = raw.features.clone();
         for (int j = 0; j < x.length; j++) {
             if (!Double.isFinite(x[j])) {
-                reject(ctx, raw, Rejections.NON_FINITE, "feature " + j + " is " + x[j], raw.streamId, eventTime);
+                reject(
+                        ctx,
+                        raw,
+                        Rejections.NON_FINITE,
+                        "feature " + j + " is " + x[j],
+                        raw.streamId,
+                        eventTime);
                 return;
             }
         }
@@ -107,10 +126,26 @@ public class RecordValidator extends ProcessFunction<RawRecord, ValidRecord> {
         out.collect(v);
     }
 
-    private void reject(Context ctx, RawRecord raw, String reason, String detail, String streamId, Long eventTime) {
+    private void reject(
+            Context ctx,
+            RawRecord raw,
+            String reason,
+            String detail,
+            String streamId,
+            Long eventTime) {
         rejected.get(reason).inc();
         rejectedTotal.add(1);
-        ctx.output(DEAD_LETTERS, Rejections.deadLetter(dlqTopic, reason, detail, streamId, eventTime, raw.value,
-                raw.topic, raw.partition, raw.offset));
+        ctx.output(
+                DEAD_LETTERS,
+                Rejections.deadLetter(
+                        dlqTopic,
+                        reason,
+                        detail,
+                        streamId,
+                        eventTime,
+                        raw.value,
+                        raw.topic,
+                        raw.partition,
+                        raw.offset));
     }
 }

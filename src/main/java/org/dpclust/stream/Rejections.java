@@ -12,25 +12,42 @@ public final class Rejections {
     public static final String UNKNOWN_STREAM = "unknown_stream";
     public static final String LATE = "late";
 
-    public static final String[] ALL = {UNDECODABLE, WRONG_DIMENSION, NON_FINITE, UNKNOWN_STREAM, LATE};
+    public static final String[] ALL = {
+        UNDECODABLE, WRONG_DIMENSION, NON_FINITE, UNKNOWN_STREAM, LATE
+    };
 
     private static final AvroCodec<RejectedRecord> CODEC = AvroCodec.rejected();
 
     private Rejections() {}
 
-    public static OutboundRecord deadLetter(String dlqTopic, String reason, String detail, String streamId,
-            Long eventTime, byte[] original, String topic, int partition, long offset) {
-        RejectedRecord r = RejectedRecord.newBuilder()
-                .setReason(reason)
-                .setDetail(detail)
-                .setStreamId(streamId)
-                .setEventTime(eventTime == null ? null : java.time.Instant.ofEpochMilli(eventTime))
-                .setSourceTopic(topic == null ? "" : topic)
-                .setSourcePartition(partition)
-                .setSourceOffset(offset)
-                .setOriginal(java.nio.ByteBuffer.wrap(original))
-                .build();
-        byte[] key = streamId == null ? null : streamId.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    public static OutboundRecord deadLetter(
+            String dlqTopic,
+            String reason,
+            String detail,
+            String streamId,
+            Long eventTime,
+            byte[] original,
+            String topic,
+            int partition,
+            long offset) {
+        RejectedRecord r =
+                RejectedRecord.newBuilder()
+                        .setReason(reason)
+                        .setDetail(detail)
+                        .setStreamId(streamId)
+                        .setEventTime(
+                                eventTime == null
+                                        ? null
+                                        : java.time.Instant.ofEpochMilli(eventTime))
+                        .setSourceTopic(topic == null ? "" : topic)
+                        .setSourcePartition(partition)
+                        .setSourceOffset(offset)
+                        .setOriginal(java.nio.ByteBuffer.wrap(original))
+                        .build();
+        byte[] key =
+                streamId == null
+                        ? null
+                        : streamId.getBytes(java.nio.charset.StandardCharsets.UTF_8);
         return new OutboundRecord(dlqTopic, key, CODEC.encode(r));
     }
 }

@@ -9,18 +9,19 @@ import org.dpclust.avro.BudgetEventKind;
 import org.dpclust.avro.BudgetStatus;
 import org.dpclust.avro.CentroidRelease;
 import org.dpclust.avro.SketchRelease;
-import org.dpclust.sketch.DpSketchRelease;
-import org.dpclust.sketch.FrequencyMatrix;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.io.AvroCodec;
 import org.dpclust.io.OutboundRecord;
 import org.dpclust.kmeans.DpClusterStatistics;
 import org.dpclust.privacy.PrivacyLedger;
+import org.dpclust.sketch.DpSketchRelease;
+import org.dpclust.sketch.FrequencyMatrix;
 
 /**
  * Builds the published Avro messages of a window: the {@link CentroidRelease} and the ledger's
- * {@link BudgetStatus}. Only public values enter them (released centroids and weights, public parameters,
- * epsilons), and nothing depends on wall-clock time, so a replayed window encodes byte-identically.
+ * {@link BudgetStatus}. Only public values enter them (released centroids and weights, public
+ * parameters, epsilons), and nothing depends on wall-clock time, so a replayed window encodes
+ * byte-identically.
  */
 public final class ReleaseAssembler {
     private static final AvroCodec<CentroidRelease> RELEASES = AvroCodec.centroids();
@@ -29,8 +30,15 @@ public final class ReleaseAssembler {
 
     private ReleaseAssembler() {}
 
-    public static CentroidRelease release(StreamSpec s, String algorithm, String mode, String guarantee,
-            long windowStart, long windowEnd, int windowsCovered, DpClusterStatistics.Release r,
+    public static CentroidRelease release(
+            StreamSpec s,
+            String algorithm,
+            String mode,
+            String guarantee,
+            long windowStart,
+            long windowEnd,
+            int windowsCovered,
+            DpClusterStatistics.Release r,
             PrivacyLedger.Decision d) {
         List<List<Double>> centroids = new ArrayList<>();
         for (double[] c : r.centroids()) {
@@ -63,9 +71,18 @@ public final class ReleaseAssembler {
                 .build();
     }
 
-    /** The published DP sketch of a window (everything a consumer needs to rebuild Ω and decode or merge it). */
-    public static SketchRelease sketch(StreamSpec s, long windowStart, long windowEnd, FrequencyMatrix f, int r,
-            DpSketchRelease.Result noisy, PrivacyLedger.Decision d) {
+    /**
+     * The published DP sketch of a window (everything a consumer needs to rebuild Ω and decode or
+     * merge it).
+     */
+    public static SketchRelease sketch(
+            StreamSpec s,
+            long windowStart,
+            long windowEnd,
+            FrequencyMatrix f,
+            int r,
+            DpSketchRelease.Result noisy,
+            PrivacyLedger.Decision d) {
         return SketchRelease.newBuilder()
                 .setSchemaVersion(1)
                 .setStreamId(s.id())
@@ -91,10 +108,12 @@ public final class ReleaseAssembler {
     }
 
     public static OutboundRecord toOutbound(String topic, SketchRelease r) {
-        return new OutboundRecord(topic, r.getStreamId().getBytes(StandardCharsets.UTF_8), SKETCHES.encode(r));
+        return new OutboundRecord(
+                topic, r.getStreamId().getBytes(StandardCharsets.UTF_8), SKETCHES.encode(r));
     }
 
-    public static BudgetStatus budget(StreamSpec s, String source, String algorithm, PrivacyLedger.Decision d) {
+    public static BudgetStatus budget(
+            StreamSpec s, String source, String algorithm, PrivacyLedger.Decision d) {
         return BudgetStatus.newBuilder()
                 .setSchemaVersion(1)
                 .setStreamId(s.id())
@@ -114,13 +133,22 @@ public final class ReleaseAssembler {
     }
 
     public static OutboundRecord toOutbound(String topic, CentroidRelease r) {
-        return new OutboundRecord(topic, r.getStreamId().getBytes(StandardCharsets.UTF_8), RELEASES.encode(r));
+        return new OutboundRecord(
+                topic, r.getStreamId().getBytes(StandardCharsets.UTF_8), RELEASES.encode(r));
     }
 
-    /** Key for compaction: the latest CHARGE per (stream, interval) is its total; refusals keep their own key. */
+    /**
+     * Key for compaction: the latest CHARGE per (stream, interval) is its total; refusals keep
+     * their own key.
+     */
     public static OutboundRecord toOutbound(String topic, BudgetStatus b) {
-        String key = b.getStreamId() + "|" + (b.getKind() == BudgetEventKind.REFUSED ? "refused|" : "")
-                + b.getWindowStart().toEpochMilli() + ":" + b.getWindowEnd().toEpochMilli();
+        String key =
+                b.getStreamId()
+                        + "|"
+                        + (b.getKind() == BudgetEventKind.REFUSED ? "refused|" : "")
+                        + b.getWindowStart().toEpochMilli()
+                        + ":"
+                        + b.getWindowEnd().toEpochMilli();
         return new OutboundRecord(topic, key.getBytes(StandardCharsets.UTF_8), BUDGET.encode(b));
     }
 

@@ -7,30 +7,41 @@ import org.dpclust.privacy.PrivacyLedger;
 import org.dpclust.sketch.DpSketchRelease;
 
 /**
- * What the keyed operator ({@link StreamClusteringFunction}) hands to the {@link SketchDecoder} for one
- * accepted {@code ckm} release: the already-released DP sketch (the normalised z and its divisor), the
- * release's public noise parameters and the ledger decision that charged it. Everything here is public —
- * it is the published {@code SketchRelease} plus the budget status of the same window — so decoding it
- * downstream is post-processing. A Flink POJO (strings, longs, doubles and primitive or string arrays only;
- * the parameters are two parallel arrays sorted by name, not a map).
+ * What the keyed operator ({@link StreamClusteringFunction}) hands to the {@link SketchDecoder} for
+ * one accepted {@code ckm} release: the already-released DP sketch (the normalised z and its
+ * divisor), the release's public noise parameters and the ledger decision that charged it.
+ * Everything here is public — it is the published {@code SketchRelease} plus the budget status of
+ * the same window — so decoding it downstream is post-processing. A Flink POJO (strings, longs,
+ * doubles and primitive or string arrays only; the parameters are two parallel arrays sorted by
+ * name, not a map).
  */
 public class ReleasedSketch {
     /** The type to declare on the side output (a POJO: no Kryo). */
-    public static final TypeInformation<ReleasedSketch> TYPE = TypeInformation.of(ReleasedSketch.class);
+    public static final TypeInformation<ReleasedSketch> TYPE =
+            TypeInformation.of(ReleasedSketch.class);
 
     public String streamId;
     public long windowStart;
     public long windowEnd;
+
     /** z, real-stacked, length 2m. */
     public double[] sketch;
+
     /** The count z was normalised by: the decoded weights are scaled by it to estimated records. */
     public double divisor;
+
     /** Names of the release's noise parameters, sorted. */
     public String[] parameterNames;
+
     /** Values of the noise parameters, aligned with {@link #parameterNames}. */
     public double[] parameterValues;
-    /** The ledger decision: the interval charged, epsilon, totals, cap and the budget period's bounds. */
+
+    /**
+     * The ledger decision: the interval charged, epsilon, totals, cap and the budget period's
+     * bounds.
+     */
     public long intervalStart;
+
     public long intervalEnd;
     public double epsilon;
     public double intervalTotal;
@@ -42,7 +53,11 @@ public class ReleasedSketch {
     public ReleasedSketch() {}
 
     /** The release of one window's sketch under an accepted ledger decision. */
-    public static ReleasedSketch of(String streamId, long windowStart, long windowEnd, DpSketchRelease.Result noisy,
+    public static ReleasedSketch of(
+            String streamId,
+            long windowStart,
+            long windowEnd,
+            DpSketchRelease.Result noisy,
             PrivacyLedger.Decision decision) {
         ReleasedSketch r = new ReleasedSketch();
         r.streamId = streamId;
@@ -75,7 +90,14 @@ public class ReleasedSketch {
 
     /** The accepted ledger decision that charged this release. */
     public PrivacyLedger.Decision decision() {
-        return new PrivacyLedger.Decision(true, new PrivacyLedger.Interval(intervalStart, intervalEnd), epsilon,
-                intervalTotal, spent, cap, periodStart, periodEnd);
+        return new PrivacyLedger.Decision(
+                true,
+                new PrivacyLedger.Interval(intervalStart, intervalEnd),
+                epsilon,
+                intervalTotal,
+                spent,
+                cap,
+                periodStart,
+                periodEnd);
     }
 }

@@ -20,6 +20,7 @@ import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 import org.dpclust.avro.BudgetStatus;
 import org.dpclust.avro.CentroidRelease;
+import org.dpclust.config.CkmSettings;
 import org.dpclust.config.PrivacyUnit;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.config.Summary;
@@ -27,68 +28,78 @@ import org.dpclust.io.OutboundRecord;
 import org.dpclust.kmeans.ClusterStatistics;
 import org.dpclust.kmeans.DpClusterStatistics;
 import org.dpclust.kmedian.HstWindowSummary;
-import org.dpclust.sketch.DpSketchRelease;
-import org.dpclust.sketch.MaskedSketch;
-import org.dpclust.config.CkmSettings;
 import org.dpclust.privacy.ContributionBound;
 import org.dpclust.privacy.PrivacyLedger;
 import org.dpclust.privacy.PrivacyRandom;
 import org.dpclust.privacy.PrivacySecret;
 import org.dpclust.privacy.RecordHasher;
 import org.dpclust.privacy.ReleaseContext;
+import org.dpclust.sketch.DpSketchRelease;
+import org.dpclust.sketch.MaskedSketch;
 
 /**
- * Phase 2 of the window aggregation: one keyed, event-time operator per stream (key = stream id). Its input
- * is {@link WindowPartial}s from phase 1 ({@link WindowPreAggregator}): exact partial summaries, merged into
- * the window's keyed state with one state read and write per partial (not per record), or, for device-unit
- * streams, single records that are contribution-bounded here. Per tumbling window it keeps the window's
- * summaries — never raw records — and, when the watermark passes the window's end, checks the ledger and
- * releases in the fixed summary order. Everything algorithmic is in the core ({@link ClusterStatistics},
- * {@link DpClusterStatistics}, {@link PrivacyLedger}, {@link ContributionBound}); this class only holds
- * state and calls it.
+ * Phase 2 of the window aggregation: one keyed, event-time operator per stream (key = stream id).
+ * Its input is {@link WindowPartial}s from phase 1 ({@link WindowPreAggregator}): exact partial
+ * summaries, merged into the window's keyed state with one state read and write per partial (not
+ * per record), or, for device-unit streams, single records that are contribution-bounded here. Per
+ * tumbling window it keeps the window's summaries — never raw records — and, when the watermark
+ * passes the window's end, checks the ledger and releases in the fixed summary order. Everything
+ * algorithmic is in the core ({@link ClusterStatistics}, {@link DpClusterStatistics}, {@link
+ * PrivacyLedger}, {@link ContributionBound}); this class only holds state and calls it.
  *
  * <p>State per stream: per open window, the statistics accumulator (O(cells·d) longs) and, with
- * {@code dp-hst}, one count per point of the public universe (O(|U|) longs; node counts are derived at the
- * release); the last released centroids (O(k·d)); the ledger entries of the current budget period; for
- * device units, additionally the ≤ c kept records per device and open window (their keyed hash, event
- * time and raw clamped features, so a record displaced by one with a smaller hash is subtracted exactly). All window state and the window's timer are
- * gone once the window has fired.
+ * {@code dp-hst}, one count per point of the public universe (O(|U|) longs; node counts are derived
+ * at the release); the last released centroids (O(k·d)); the ledger entries of the current budget
+ * period; for device units, additionally the ≤ c kept records per device and open window (their
+ * keyed hash, event time and raw clamped features, so a record displaced by one with a smaller hash
+ * is subtracted exactly). All window state and the window's timer are gone once the window has
+ * fired.
  *
- * <p>Determinism: what enters a window's accumulator does not depend on arrival order or timing (the
- * partition is public and fixed, device bounding keeps the c smallest keyed hashes), and the noise is keyed
- * by HMAC(secret, stream, window, algorithm, mechanism and its parameters, digest of the accumulator). A
- * window replayed after a failure therefore produces a byte-identical release, and a re-release of the same
- * window under other parameters (a redeploy with a new epsilon) draws independent noise.
+ * <p>Determinism: what enters a window's accumulator does not depend on arrival order or timing
+ * (the partition is public and fixed, device bounding keeps the c smallest keyed hashes), and the
+ * noise is keyed by HMAC(secret, stream, window, algorithm, mechanism and its parameters, digest of
+ * the accumulator). A window replayed after a failure therefore produces a byte-identical release,
+ * and a re-release of the same window under other parameters (a redeploy with a new epsilon) draws
+ * independent noise.
  *
  * <p>Empty windows are released too: whether a window had records must not be observable, so from a
- * stream's first record on, every window fires (its timer is chained from the previous window's), and a
- * window without records is released from its all-zero accumulator — noise only, charged like any other.
- * The one thing the release pattern does reveal is the window of a stream's first record; treat a stream's
- * activation time as public. The chain stops at the end of a bounded input (watermark = +∞).
+ * stream's first record on, every window fires (its timer is chained from the previous window's),
+ * and a window without records is released from its all-zero accumulator — noise only, charged like
+ * any other. The one thing the release pattern does reveal is the window of a stream's first
+ * record; treat a stream's activation time as public. The chain stops at the end of a bounded input
+ * (watermark = +∞).
  *
- * <p>Output: encoded {@link CentroidRelease}s ({@code stats}, {@code dp-hst}), {@code ckm} sketch releases
- * and {@link BudgetStatus}es as {@link OutboundRecord}s; the {@code ckm} centroids are decoded from the
- * released sketch downstream, by the {@link SketchDecoder} fed from the side output {@link #RELEASED_SKETCHES}.
+ * <p>Output: encoded {@link CentroidRelease}s ({@code stats}, {@code dp-hst}), {@code ckm} sketch
+ * releases and {@link BudgetStatus}es as {@link OutboundRecord}s; the {@code ckm} centroids are
+ * decoded from the released sketch downstream, by the {@link SketchDecoder} fed from the side
+ * output {@link #RELEASED_SKETCHES}.
  */
-public class StreamClusteringFunction extends KeyedProcessFunction<String, WindowPartial, OutboundRecord> {
+public class StreamClusteringFunction
+        extends KeyedProcessFunction<String, WindowPartial, OutboundRecord> {
     /** Job accumulator: records that entered a window (operator-side). */
     public static final String ACC_WINDOWED = "records_windowed";
+
     /**
-     * Job accumulator: nanoseconds spent releasing windows (ledger, noise), summed over subtasks; the ckm
-     * decoding is {@link SketchDecoder#ACC_DECODE_NANOS}.
+     * Job accumulator: nanoseconds spent releasing windows (ledger, noise), summed over subtasks;
+     * the ckm decoding is {@link SketchDecoder#ACC_DECODE_NANOS}.
      */
     public static final String ACC_RELEASE_NANOS = "release_nanos";
+
     static final String GUARANTEE_DP = "dp";
+
     /**
-     * Side output: every accepted {@code ckm} release's DP sketch, for the {@link SketchDecoder} downstream,
-     * which emits the window's {@code ckm} centroids (decoding is post-processing, kept off this operator).
+     * Side output: every accepted {@code ckm} release's DP sketch, for the {@link SketchDecoder}
+     * downstream, which emits the window's {@code ckm} centroids (decoding is post-processing, kept
+     * off this operator).
      */
     public static final OutputTag<ReleasedSketch> RELEASED_SKETCHES =
             new OutputTag<>("released-sketches", ReleasedSketch.TYPE);
 
     /** Key (window start) and value (a summary's long array) types of the per-window map states. */
     static final TypeInformation<Long> WINDOW_KEY = Types.LONG;
-    static final TypeInformation<long[]> WINDOW_VALUE = PrimitiveArrayTypeInfo.LONG_PRIMITIVE_ARRAY_TYPE_INFO;
+
+    static final TypeInformation<long[]> WINDOW_VALUE =
+            PrimitiveArrayTypeInfo.LONG_PRIMITIVE_ARRAY_TYPE_INFO;
 
     private final List<StreamSpec> streams;
     private final PrivacySecret secret;
@@ -113,11 +124,15 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Windo
     private transient Map<String, Double> spentGauge;
 
     /**
-     * @param ledgerSnapshot totals read from the budget topic at start-up (stream → interval key → epsilon);
-     *                       used for a stream whose ledger is not in restored state
+     * @param ledgerSnapshot totals read from the budget topic at start-up (stream → interval key →
+     *     epsilon); used for a stream whose ledger is not in restored state
      */
-    public StreamClusteringFunction(List<StreamSpec> streams, PrivacySecret secret,
-            Map<String, Map<String, Double>> ledgerSnapshot, String centroidsTopic, String sketchesTopic,
+    public StreamClusteringFunction(
+            List<StreamSpec> streams,
+            PrivacySecret secret,
+            Map<String, Map<String, Double>> ledgerSnapshot,
+            String centroidsTopic,
+            String sketchesTopic,
             String budgetTopic) {
         this.streams = streams;
         this.secret = secret;
@@ -143,26 +158,55 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Windo
         getRuntimeContext().addAccumulator(ACC_RELEASE_NANOS, releaseNanos);
         releases = group.counter("releases");
         refused = group.counter("refused_releases");
-        accumulators = getRuntimeContext().getMapState(new MapStateDescriptor<>("window-statistics", WINDOW_KEY, WINDOW_VALUE));
-        sketches = getRuntimeContext().getMapState(new MapStateDescriptor<>("window-sketch", WINDOW_KEY, WINDOW_VALUE));
-        hstCounts = getRuntimeContext().getMapState(new MapStateDescriptor<>("window-hst-counts", WINDOW_KEY, WINDOW_VALUE));
-        kept = getRuntimeContext().getMapState(new MapStateDescriptor<>("device-kept-records", Types.STRING,
-                PrimitiveArrayTypeInfo.LONG_PRIMITIVE_ARRAY_TYPE_INFO));
-        centroids = getRuntimeContext().getState(new ValueStateDescriptor<>("released-centroids",
-                PrimitiveArrayTypeInfo.DOUBLE_PRIMITIVE_ARRAY_TYPE_INFO));
-        ledgerEntries = getRuntimeContext().getMapState(new MapStateDescriptor<>("ledger", Types.STRING, Types.DOUBLE));
-        ledgerSeeded = getRuntimeContext().getState(new ValueStateDescriptor<>("ledger-seeded", Types.BOOLEAN));
+        accumulators =
+                getRuntimeContext()
+                        .getMapState(
+                                new MapStateDescriptor<>(
+                                        "window-statistics", WINDOW_KEY, WINDOW_VALUE));
+        sketches =
+                getRuntimeContext()
+                        .getMapState(
+                                new MapStateDescriptor<>(
+                                        "window-sketch", WINDOW_KEY, WINDOW_VALUE));
+        hstCounts =
+                getRuntimeContext()
+                        .getMapState(
+                                new MapStateDescriptor<>(
+                                        "window-hst-counts", WINDOW_KEY, WINDOW_VALUE));
+        kept =
+                getRuntimeContext()
+                        .getMapState(
+                                new MapStateDescriptor<>(
+                                        "device-kept-records",
+                                        Types.STRING,
+                                        PrimitiveArrayTypeInfo.LONG_PRIMITIVE_ARRAY_TYPE_INFO));
+        centroids =
+                getRuntimeContext()
+                        .getState(
+                                new ValueStateDescriptor<>(
+                                        "released-centroids",
+                                        PrimitiveArrayTypeInfo.DOUBLE_PRIMITIVE_ARRAY_TYPE_INFO));
+        ledgerEntries =
+                getRuntimeContext()
+                        .getMapState(
+                                new MapStateDescriptor<>("ledger", Types.STRING, Types.DOUBLE));
+        ledgerSeeded =
+                getRuntimeContext()
+                        .getState(new ValueStateDescriptor<>("ledger-seeded", Types.BOOLEAN));
     }
 
     @Override
-    public void processElement(WindowPartial p, Context ctx, Collector<OutboundRecord> out) throws Exception {
+    public void processElement(WindowPartial p, Context ctx, Collector<OutboundRecord> out)
+            throws Exception {
         StreamRuntime rt = runtime.get(p.streamId);
         StreamSpec s = rt.spec();
         long windowStart = p.record != null ? s.windowStart(p.record.eventTime) : p.windowStart;
         long windowEnd = windowStart + s.windowMillis();
         if (windowEnd - 1 <= ctx.timerService().currentWatermark()) {
-            // cannot happen: phase 1 dead-letters records behind its watermark and hands over every partial before
-            // its watermark passes the window or its input goes idle; dropping keeps "each window fires once"
+            // cannot happen: phase 1 dead-letters records behind its watermark and hands over every
+            // partial before
+            // its watermark passes the window or its input goes idle; dropping keeps "each window
+            // fires once"
             return;
         }
         windowed.add(p.records);
@@ -178,9 +222,16 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Windo
         ctx.timerService().registerEventTimeTimer(windowEnd - 1);
     }
 
-    /** The window's summaries from state (wrapped, not copied), or empty ones (a window without records is released too). */
+    /**
+     * The window's summaries from state (wrapped, not copied), or empty ones (a window without
+     * records is released too).
+     */
     private WindowSummaries load(StreamRuntime rt, long windowStart) throws Exception {
-        return WindowSummaries.wrap(rt, secret, windowStart, accumulators.get(windowStart),
+        return WindowSummaries.wrap(
+                rt,
+                secret,
+                windowStart,
+                accumulators.get(windowStart),
                 rt.frequencies() == null ? null : sketches.get(windowStart),
                 rt.hst() == null ? null : hstCounts.get(windowStart));
     }
@@ -196,12 +247,12 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Windo
     }
 
     /**
-     * Keeps the device's c records with the smallest keyed hash. Each kept entry is
-     * [hash, event time, raw bits of the clamped features], enough to recompute exactly what the record
-     * added to every summary, so a displaced record is subtracted exactly.
+     * Keeps the device's c records with the smallest keyed hash. Each kept entry is [hash, event
+     * time, raw bits of the clamped features], enough to recompute exactly what the record added to
+     * every summary, so a displaced record is subtracted exactly.
      */
-    private void offerDeviceRecord(StreamRuntime rt, long windowStart, ValidRecord r, WindowSummaries w)
-            throws Exception {
+    private void offerDeviceRecord(
+            StreamRuntime rt, long windowStart, ValidRecord r, WindowSummaries w) throws Exception {
         StreamSpec s = rt.spec();
         int d = s.dimension();
         int stride = 2 + d;
@@ -238,7 +289,8 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Windo
     }
 
     @Override
-    public void onTimer(long timestamp, OnTimerContext ctx, Collector<OutboundRecord> out) throws Exception {
+    public void onTimer(long timestamp, OnTimerContext ctx, Collector<OutboundRecord> out)
+            throws Exception {
         long started = System.nanoTime();
         try {
             release(timestamp, ctx, out);
@@ -247,13 +299,15 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Windo
         }
     }
 
-    private void release(long timestamp, OnTimerContext ctx, Collector<OutboundRecord> out) throws Exception {
+    private void release(long timestamp, OnTimerContext ctx, Collector<OutboundRecord> out)
+            throws Exception {
         String streamId = ctx.getCurrentKey();
         StreamRuntime rt = runtime.get(streamId);
         StreamSpec s = rt.spec();
         long windowStart = timestamp + 1 - s.windowMillis();
         long windowEnd = timestamp + 1;
-        WindowSummaries w = load(rt, windowStart); // empty if the window had no records: it is released too
+        WindowSummaries w =
+                load(rt, windowStart); // empty if the window had no records: it is released too
         accumulators.remove(windowStart);
         sketches.remove(windowStart);
         hstCounts.remove(windowStart);
@@ -264,8 +318,11 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Windo
         PrivacyLedger ledger = loadLedger(s);
         for (Summary summary : s.summaries()) {
             PrivacyLedger.Decision decision =
-                    ledger.charge(new PrivacyLedger.Interval(windowStart, windowEnd), s.epsilonPerRelease());
-            BudgetStatus status = ReleaseAssembler.budget(s, "stream", summary.wireName(), decision);
+                    ledger.charge(
+                            new PrivacyLedger.Interval(windowStart, windowEnd),
+                            s.epsilonPerRelease());
+            BudgetStatus status =
+                    ReleaseAssembler.budget(s, "stream", summary.wireName(), decision);
             if (!decision.accepted()) {
                 refused.inc();
                 out.collect(ReleaseAssembler.toOutbound(budgetTopic, status));
@@ -279,58 +336,140 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Windo
                 out.collect(ReleaseAssembler.toOutbound(budgetTopic, status));
                 continue;
             }
-            DpClusterStatistics.Release r = switch (summary) {
-                case STATS -> releaseStats(rt, streamId, windowStart, w.stats);
-                case CKM -> throw new IllegalStateException("ckm centroids are decoded by the SketchDecoder");
-                case DP_HST -> releaseHst(rt, streamId, windowStart, w.hst);
-            };
-            CentroidRelease release = ReleaseAssembler.release(s, summary.wireName(), "stream", GUARANTEE_DP,
-                    windowStart, windowEnd, 1, r, decision);
+            DpClusterStatistics.Release r =
+                    switch (summary) {
+                        case STATS -> releaseStats(rt, streamId, windowStart, w.stats);
+                        case CKM ->
+                                throw new IllegalStateException(
+                                        "ckm centroids are decoded by the SketchDecoder");
+                        case DP_HST -> releaseHst(rt, streamId, windowStart, w.hst);
+                    };
+            CentroidRelease release =
+                    ReleaseAssembler.release(
+                            s,
+                            summary.wireName(),
+                            "stream",
+                            GUARANTEE_DP,
+                            windowStart,
+                            windowEnd,
+                            1,
+                            r,
+                            decision);
             out.collect(ReleaseAssembler.toOutbound(centroidsTopic, release));
             releases.inc();
             out.collect(ReleaseAssembler.toOutbound(budgetTopic, status));
         }
     }
 
-    private DpClusterStatistics.Release releaseStats(StreamRuntime rt, String streamId, long windowStart,
-            ClusterStatistics stats) throws Exception {
+    private DpClusterStatistics.Release releaseStats(
+            StreamRuntime rt, String streamId, long windowStart, ClusterStatistics stats)
+            throws Exception {
         StreamSpec s = rt.spec();
-        PrivacyRandom rng = PrivacyRandom.forRelease(secret, new ReleaseContext(streamId, windowStart,
-                Summary.STATS.wireName(), DpClusterStatistics.mechanismId(s.epsilonPerRelease(),
-                        s.statsCountFraction(), s.unitContribution(), s.statsCells()), stats.digest()));
-        DpClusterStatistics.Release r = DpClusterStatistics.release(stats, rt.codec(), currentCentroids(rt),
-                s.epsilonPerRelease(), s.statsCountFraction(), s.unitContribution(), s.statsUpdate(), rng);
+        PrivacyRandom rng =
+                PrivacyRandom.forRelease(
+                        secret,
+                        new ReleaseContext(
+                                streamId,
+                                windowStart,
+                                Summary.STATS.wireName(),
+                                DpClusterStatistics.mechanismId(
+                                        s.epsilonPerRelease(),
+                                        s.statsCountFraction(),
+                                        s.unitContribution(),
+                                        s.statsCells()),
+                                stats.digest()));
+        DpClusterStatistics.Release r =
+                DpClusterStatistics.release(
+                        stats,
+                        rt.codec(),
+                        currentCentroids(rt),
+                        s.epsilonPerRelease(),
+                        s.statsCountFraction(),
+                        s.unitContribution(),
+                        s.statsUpdate(),
+                        rng);
         centroids.update(flatten(r.centroids()));
         return r;
     }
 
     /**
-     * Publishes the DP sketch on the sketches topic and hands it to the {@link SketchDecoder} (side output
-     * {@link #RELEASED_SKETCHES}), which emits the window's ckm centroids.
+     * Publishes the DP sketch on the sketches topic and hands it to the {@link SketchDecoder} (side
+     * output {@link #RELEASED_SKETCHES}), which emits the window's ckm centroids.
      */
-    private void releaseCkm(StreamRuntime rt, String streamId, long windowStart, long windowEnd,
-            MaskedSketch sketch, PrivacyLedger.Decision decision, OnTimerContext ctx, Collector<OutboundRecord> out) {
+    private void releaseCkm(
+            StreamRuntime rt,
+            String streamId,
+            long windowStart,
+            long windowEnd,
+            MaskedSketch sketch,
+            PrivacyLedger.Decision decision,
+            OnTimerContext ctx,
+            Collector<OutboundRecord> out) {
         StreamSpec s = rt.spec();
         CkmSettings c = s.ckm();
-        PrivacyRandom rng = PrivacyRandom.forRelease(secret, new ReleaseContext(streamId, windowStart,
-                Summary.CKM.wireName(), "masked-sketch-geometric-v1(epsilon=" + s.epsilonPerRelease() + ",c="
-                        + s.unitContribution() + "," + c + ")", sketch.digest()));
-        DpSketchRelease.Result noisy = DpSketchRelease.addRemove(sketch, s.epsilonPerRelease(), c.countFraction(),
-                s.unitContribution(), rng);
-        out.collect(ReleaseAssembler.toOutbound(sketchesTopic,
-                ReleaseAssembler.sketch(s, windowStart, windowEnd, rt.frequencies(), c.r(), noisy, decision)));
-        ctx.output(RELEASED_SKETCHES, ReleasedSketch.of(streamId, windowStart, windowEnd, noisy, decision));
+        PrivacyRandom rng =
+                PrivacyRandom.forRelease(
+                        secret,
+                        new ReleaseContext(
+                                streamId,
+                                windowStart,
+                                Summary.CKM.wireName(),
+                                "masked-sketch-geometric-v1(epsilon="
+                                        + s.epsilonPerRelease()
+                                        + ",c="
+                                        + s.unitContribution()
+                                        + ","
+                                        + c
+                                        + ")",
+                                sketch.digest()));
+        DpSketchRelease.Result noisy =
+                DpSketchRelease.addRemove(
+                        sketch,
+                        s.epsilonPerRelease(),
+                        c.countFraction(),
+                        s.unitContribution(),
+                        rng);
+        out.collect(
+                ReleaseAssembler.toOutbound(
+                        sketchesTopic,
+                        ReleaseAssembler.sketch(
+                                s,
+                                windowStart,
+                                windowEnd,
+                                rt.frequencies(),
+                                c.r(),
+                                noisy,
+                                decision)));
+        ctx.output(
+                RELEASED_SKETCHES,
+                ReleasedSketch.of(streamId, windowStart, windowEnd, noisy, decision));
     }
 
-    private DpClusterStatistics.Release releaseHst(StreamRuntime rt, String streamId, long windowStart,
-            long[] multiplicities) {
+    private DpClusterStatistics.Release releaseHst(
+            StreamRuntime rt, String streamId, long windowStart, long[] multiplicities) {
         StreamSpec s = rt.spec();
         byte[] digest = new org.dpclust.privacy.AccumulatorDigest().add(multiplicities).digest();
-        PrivacyRandom rng = PrivacyRandom.forRelease(secret, new ReleaseContext(streamId, windowStart,
-                Summary.DP_HST.wireName(), HstWindowSummary.mechanismId(s.epsilonPerRelease(), s.unitContribution(),
-                        s.hstUniverse(), s.hstMaxLevels()), digest));
-        HstWindowSummary.Release h = rt.hst().release(multiplicities, s.k(), s.epsilonPerRelease(),
-                s.unitContribution(), rng);
+        PrivacyRandom rng =
+                PrivacyRandom.forRelease(
+                        secret,
+                        new ReleaseContext(
+                                streamId,
+                                windowStart,
+                                Summary.DP_HST.wireName(),
+                                HstWindowSummary.mechanismId(
+                                        s.epsilonPerRelease(),
+                                        s.unitContribution(),
+                                        s.hstUniverse(),
+                                        s.hstMaxLevels()),
+                                digest));
+        HstWindowSummary.Release h =
+                rt.hst()
+                        .release(
+                                multiplicities,
+                                s.k(),
+                                s.epsilonPerRelease(),
+                                s.unitContribution(),
+                                rng);
         return new DpClusterStatistics.Release(h.centroids(), new double[0], h.parameters());
     }
 
@@ -379,14 +518,17 @@ public class StreamClusteringFunction extends KeyedProcessFunction<String, Windo
             }
             ledgerSeeded.update(true);
         }
-        PrivacyLedger ledger = new PrivacyLedger(s.cap(), s.budgetPeriodMillis(), s.privacyUnit() == PrivacyUnit.DEVICE);
+        PrivacyLedger ledger =
+                new PrivacyLedger(
+                        s.cap(), s.budgetPeriodMillis(), s.privacyUnit() == PrivacyUnit.DEVICE);
         for (Map.Entry<String, Double> e : ledgerEntries.entries()) {
             ledger.restore(PrivacyLedger.Interval.parse(e.getKey()), e.getValue());
         }
         return ledger;
     }
 
-    private void storeLedger(PrivacyLedger ledger, PrivacyLedger.Interval charged) throws Exception {
+    private void storeLedger(PrivacyLedger ledger, PrivacyLedger.Interval charged)
+            throws Exception {
         ledgerEntries.put(charged.key(), ledger.entries().get(charged));
         long periodStart = ledger.periodStart(charged.start());
         List<String> old = new ArrayList<>();

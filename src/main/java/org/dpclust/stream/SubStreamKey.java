@@ -7,11 +7,12 @@ import org.apache.flink.api.java.functions.KeySelector;
 import org.dpclust.config.StreamSpec;
 
 /**
- * The key of phase 1 ({@link WindowPreAggregator}): (stream, salt), with salt = a public hash of the record's
- * device id and event time modulo the stream's {@code salt_buckets} S. With S = 1 (the default) the key is the
- * stream id itself. The salt only routes records — the summaries are merged per (stream, window) before any
- * noise — so it is not secret and need not be. Keys are precomputed strings: no allocation per record.
- * Salting applies to record-unit streams only (the configuration refuses it for device units).
+ * The key of phase 1 ({@link WindowPreAggregator}): (stream, salt), with salt = a public hash of
+ * the record's device id and event time modulo the stream's {@code salt_buckets} S. With S = 1 (the
+ * default) the key is the stream id itself. The salt only routes records — the summaries are merged
+ * per (stream, window) before any noise — so it is not secret and need not be. Keys are precomputed
+ * strings: no allocation per record. Salting applies to record-unit streams only (the configuration
+ * refuses it for device units).
  */
 public final class SubStreamKey implements KeySelector<ValidRecord, String> {
     private final Map<String, String[]> keys = new HashMap<>();

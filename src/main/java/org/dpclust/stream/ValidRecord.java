@@ -3,8 +3,8 @@ package org.dpclust.stream;
 /**
  * A decoded, validated record whose features are already clamped into the stream's declared bounds.
  * Operator-side (private) data. {@code original} and the Kafka coordinates are kept only until the
- * lateness check (so a late record reaches the dead-letter topic unchanged) and are dropped before keyBy.
- * A Flink POJO.
+ * lateness check (so a late record reaches the dead-letter topic unchanged) and are dropped before
+ * keyBy. A Flink POJO.
  */
 public class ValidRecord {
     public String streamId;
@@ -24,10 +24,12 @@ public class ValidRecord {
     }
 
     /** The identity of a record with these fields (also of a kept record rebuilt from state). */
-    public static byte[] identity(String streamId, String deviceId, long eventTime, double[] features) {
+    public static byte[] identity(
+            String streamId, String deviceId, long eventTime, double[] features) {
         byte[] s = streamId.getBytes(java.nio.charset.StandardCharsets.UTF_8);
         byte[] d = deviceId.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(8 + s.length + d.length + 8 + 8 * features.length);
+        java.nio.ByteBuffer b =
+                java.nio.ByteBuffer.allocate(8 + s.length + d.length + 8 + 8 * features.length);
         b.putInt(s.length).put(s).putInt(d.length).put(d).putLong(eventTime);
         for (double f : features) {
             b.putLong(Double.doubleToRawLongBits(f));

@@ -1,32 +1,35 @@
 package org.dpclust.stream;
 
 /**
- * What phase 1 ({@link WindowPreAggregator}) hands to phase 2 ({@link StreamClusteringFunction}) for one
- * (stream, window): either the exact partial accumulators of some of the window's records (fixed-point long
- * sums and counts: {@code statistics}, {@code sketch}, {@code hst}; a summary that is off is null), or —
- * for device-unit streams, whose contribution bounding needs all of a device's records in one place — one
- * {@code record} to be bounded and accumulated by phase 2. Operator-side (private, never published): a
- * partial is not noised. Partials of one window add up element-wise; integer addition is associative and
- * commutative, so how the window's records were split into partials cannot change the merged bytes.
- * A Flink POJO (every field has an explicit serializer: strings, longs, primitive arrays, the POJO
- * {@link ValidRecord}).
+ * What phase 1 ({@link WindowPreAggregator}) hands to phase 2 ({@link StreamClusteringFunction})
+ * for one (stream, window): either the exact partial accumulators of some of the window's records
+ * (fixed-point long sums and counts: {@code statistics}, {@code sketch}, {@code hst}; a summary
+ * that is off is null), or — for device-unit streams, whose contribution bounding needs all of a
+ * device's records in one place — one {@code record} to be bounded and accumulated by phase 2.
+ * Operator-side (private, never published): a partial is not noised. Partials of one window add up
+ * element-wise; integer addition is associative and commutative, so how the window's records were
+ * split into partials cannot change the merged bytes. A Flink POJO (every field has an explicit
+ * serializer: strings, longs, primitive arrays, the POJO {@link ValidRecord}).
  */
 public class WindowPartial {
     public String streamId;
     public long windowStart;
+
     /** Records folded into this partial (1 for a record partial). */
     public long records;
+
     public long[] statistics;
     public long[] sketch;
     public long[] hst;
+
     /** Set only for a device-unit record passed through phase 1 unaggregated. */
     public ValidRecord record;
 
     public WindowPartial() {}
 
     /**
-     * A single record, to be accumulated by phase 2 itself (device units, and operator tests); phase 2 takes
-     * its window from the record's event time.
+     * A single record, to be accumulated by phase 2 itself (device units, and operator tests);
+     * phase 2 takes its window from the record's event time.
      */
     public static WindowPartial of(ValidRecord r) {
         WindowPartial p = new WindowPartial();

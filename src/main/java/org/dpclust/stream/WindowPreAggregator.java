@@ -1,10 +1,10 @@
 package org.dpclust.stream;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.time.Instant;
 import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
@@ -22,32 +22,39 @@ import org.dpclust.io.OutboundRecord;
 import org.dpclust.privacy.PrivacySecret;
 
 /**
- * Phase 1 of the two-phase window aggregation (keyed by {@link SubStreamKey}: stream, salt). Accumulates the
- * window summaries of record-unit streams in memory, one {@link WindowSummaries} per open (stream, window) —
- * no state access, no serialization and no allocation per record — and hands them to phase 2
- * ({@link StreamClusteringFunction}, keyed by stream) as {@link WindowPartial}s:
- * <ul>
- *   <li>before forwarding a watermark, the partials of every window the watermark closes, so phase 2 has all
- *       of a window's partials before its timer fires;</li>
- *   <li>before every checkpoint barrier ({@link #prepareSnapshotPreBarrier}), all partials — so this operator
- *       holds nothing at a checkpoint: what it had accumulated is in flight before the barrier and ends up in
- *       phase 2's checkpointed state, and records after the barrier are replayed from the source after a
- *       failure. Exactly-once without any state of its own;</li>
- *   <li>before forwarding an IDLE watermark status, all partials (phase 2 stops waiting for an idle channel's
- *       watermark, so nothing may be held back behind one);</li>
- *   <li>at the end of input, all partials.</li>
- * </ul>
- * Device-unit streams are passed through one record per partial: contribution bounding needs all of a
- * device's records of a window in one place, and phase 2 is keyed by stream.
+ * Phase 1 of the two-phase window aggregation (keyed by {@link SubStreamKey}: stream, salt).
+ * Accumulates the window summaries of record-unit streams in memory, one {@link WindowSummaries}
+ * per open (stream, window) — no state access, no serialization and no allocation per record — and
+ * hands them to phase 2 ({@link StreamClusteringFunction}, keyed by stream) as {@link
+ * WindowPartial}s:
  *
- * <p>Privacy: nothing here is released; partials are exact operator-side sums. Noise is added once per
- * (stream, window) by phase 2 on the merged accumulator, which is the same long array whatever the split
- * (integer addition), so the release is byte-identical for any number of salt buckets and any parallelism.
- * Memory: one summary per open (stream, window) per subtask (O(m + cells·d + |U|) longs each).
+ * <ul>
+ *   <li>before forwarding a watermark, the partials of every window the watermark closes, so phase
+ *       2 has all of a window's partials before its timer fires;
+ *   <li>before every checkpoint barrier ({@link #prepareSnapshotPreBarrier}), all partials — so
+ *       this operator holds nothing at a checkpoint: what it had accumulated is in flight before
+ *       the barrier and ends up in phase 2's checkpointed state, and records after the barrier are
+ *       replayed from the source after a failure. Exactly-once without any state of its own;
+ *   <li>before forwarding an IDLE watermark status, all partials (phase 2 stops waiting for an idle
+ *       channel's watermark, so nothing may be held back behind one);
+ *   <li>at the end of input, all partials.
+ * </ul>
+ *
+ * Device-unit streams are passed through one record per partial: contribution bounding needs all of
+ * a device's records of a window in one place, and phase 2 is keyed by stream.
+ *
+ * <p>Privacy: nothing here is released; partials are exact operator-side sums. Noise is added once
+ * per (stream, window) by phase 2 on the merged accumulator, which is the same long array whatever
+ * the split (integer addition), so the release is byte-identical for any number of salt buckets and
+ * any parallelism. Memory: one summary per open (stream, window) per subtask (O(m + cells·d + |U|)
+ * longs each).
  */
 public final class WindowPreAggregator extends AbstractStreamOperator<WindowPartial>
         implements OneInputStreamOperator<ValidRecord, WindowPartial>, BoundedOneInput {
-    /** Records found behind this operator's watermark (see {@link #processElement}), as dead letters. */
+    /**
+     * Records found behind this operator's watermark (see {@link #processElement}), as dead
+     * letters.
+     */
     public static final OutputTag<OutboundRecord> LATE = new OutputTag<>("late-after-shuffle") {};
 
     private final List<StreamSpec> streams;
@@ -59,7 +66,9 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
     private transient Map<String, OpenWindows> open;
     private transient long watermark;
 
-    /** The open windows of one stream on this subtask (usually one or two: a short list, no boxing). */
+    /**
+     * The open windows of one stream on this subtask (usually one or two: a short list, no boxing).
+     */
     private static final class OpenWindows {
         final StreamRuntime rt;
         final boolean deviceUnit;
@@ -101,11 +110,12 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
     }
 
     /**
-     * Folds a record into its window. A record can be behind this operator's watermark although it passed the
-     * {@link LatenessFilter}: when an idle source partition resumes, its filter subtask's watermark is behind
-     * the combined watermark here (Flink never moves a combined watermark back). Such a record goes to the
-     * dead-letter topic with reason {@code late} — its features as clamped, re-encoded, since the original
-     * bytes are dropped before the shuffle — instead of into a window that may already have fired.
+     * Folds a record into its window. A record can be behind this operator's watermark although it
+     * passed the {@link LatenessFilter}: when an idle source partition resumes, its filter
+     * subtask's watermark is behind the combined watermark here (Flink never moves a combined
+     * watermark back). Such a record goes to the dead-letter topic with reason {@code late} — its
+     * features as clamped, re-encoded, since the original bytes are dropped before the shuffle —
+     * instead of into a window that may already have fired.
      */
     @Override
     public void processElement(StreamRecord<ValidRecord> element) {
@@ -116,7 +126,9 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
         if (windowStart + s.windowMillis() - 1 <= watermark) {
             late.inc();
             lateTotal.add(1);
-            output.collect(LATE, new StreamRecord<>(deadLetter(r, windowStart, s.windowMillis()), r.eventTime));
+            output.collect(
+                    LATE,
+                    new StreamRecord<>(deadLetter(r, windowStart, s.windowMillis()), r.eventTime));
             return;
         }
         if (o.deviceUnit) {
@@ -131,12 +143,32 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
         for (double f : r.features) {
             features.add(f);
         }
-        byte[] reencoded = AvroCodec.telemetry().encode(TelemetryRecord.newBuilder().setStreamId(r.streamId)
-                .setDeviceId(r.deviceId).setEventTime(Instant.ofEpochMilli(r.eventTime)).setFeatures(features).build());
-        return Rejections.deadLetter(dlqTopic, Rejections.LATE, "window [" + windowStart + ", " + (windowStart + size)
-                + ") closed at watermark " + watermark + " after the shuffle (a source partition resumed from idle); "
-                + "original bytes not kept past validation: features re-encoded as clamped", r.streamId, r.eventTime,
-                reencoded, null, -1, -1);
+        byte[] reencoded =
+                AvroCodec.telemetry()
+                        .encode(
+                                TelemetryRecord.newBuilder()
+                                        .setStreamId(r.streamId)
+                                        .setDeviceId(r.deviceId)
+                                        .setEventTime(Instant.ofEpochMilli(r.eventTime))
+                                        .setFeatures(features)
+                                        .build());
+        return Rejections.deadLetter(
+                dlqTopic,
+                Rejections.LATE,
+                "window ["
+                        + windowStart
+                        + ", "
+                        + (windowStart + size)
+                        + ") closed at watermark "
+                        + watermark
+                        + " after the shuffle (a source partition resumed from idle); "
+                        + "original bytes not kept past validation: features re-encoded as clamped",
+                r.streamId,
+                r.eventTime,
+                reencoded,
+                null,
+                -1,
+                -1);
     }
 
     @Override
@@ -147,8 +179,9 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
     }
 
     /**
-     * Before this subtask's input is declared idle, all partials: phase 2 leaves idle channels out of its
-     * watermark, so a partial held across an idle period could reach it after the window fired and be lost.
+     * Before this subtask's input is declared idle, all partials: phase 2 leaves idle channels out
+     * of its watermark, so a partial held across an idle period could reach it after the window
+     * fired and be lost.
      */
     @Override
     public void processWatermarkStatus(WatermarkStatus status) throws Exception {
@@ -175,7 +208,10 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
         super.finish();
     }
 
-    /** Emits (and forgets) the partials of every window whose last millisecond is at or before {@code until}. */
+    /**
+     * Emits (and forgets) the partials of every window whose last millisecond is at or before
+     * {@code until}.
+     */
     private void flush(long until) {
         for (Map.Entry<String, OpenWindows> e : open.entrySet()) {
             OpenWindows o = e.getValue();

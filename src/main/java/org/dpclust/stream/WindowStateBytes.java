@@ -14,18 +14,21 @@ import org.dpclust.privacy.PrivacySecret;
 
 /**
  * The serialized size of one open window's keyed state in {@link StreamClusteringFunction} for one
- * record-unit stream, per summary: the map-state entry (window start → long array) that the operator keeps,
- * written with the operator's own Flink serializers. Statistics are always kept (the {@code stats} entry);
- * {@code ckm} and {@code dp-hst} entries exist when those summaries are on. Excludes what every keyed state
- * backend adds around an entry (key group, stream key, state name), which does not depend on the records.
+ * record-unit stream, per summary: the map-state entry (window start → long array) that the
+ * operator keeps, written with the operator's own Flink serializers. Statistics are always kept
+ * (the {@code stats} entry); {@code ckm} and {@code dp-hst} entries exist when those summaries are
+ * on. Excludes what every keyed state backend adds around an entry (key group, stream key, state
+ * name), which does not depend on the records.
  */
 public final class WindowStateBytes {
     private WindowStateBytes() {}
 
     /** Bytes per summary after accumulating {@code records} (all of the stream, in one window). */
-    public static Map<Summary, Long> of(StreamSpec s, PrivacySecret secret, Iterable<ValidRecord> records) {
+    public static Map<Summary, Long> of(
+            StreamSpec s, PrivacySecret secret, Iterable<ValidRecord> records) {
         if (s.privacyUnit() != PrivacyUnit.RECORD) {
-            throw new IllegalArgumentException("record-unit streams only (device units also keep <= c records per device)");
+            throw new IllegalArgumentException(
+                    "record-unit streams only (device units also keep <= c records per device)");
         }
         StreamRuntime rt = StreamRuntime.of(s);
         WindowSummaries w = null;
@@ -52,7 +55,8 @@ public final class WindowStateBytes {
     private static long entryBytes(long windowStart, long[] value) {
         SerializerConfigImpl config = new SerializerConfigImpl();
         TypeSerializer<Long> key = StreamClusteringFunction.WINDOW_KEY.createSerializer(config);
-        TypeSerializer<long[]> values = StreamClusteringFunction.WINDOW_VALUE.createSerializer(config);
+        TypeSerializer<long[]> values =
+                StreamClusteringFunction.WINDOW_VALUE.createSerializer(config);
         DataOutputSerializer out = new DataOutputSerializer(8 * value.length + 16);
         try {
             key.serialize(windowStart, out);

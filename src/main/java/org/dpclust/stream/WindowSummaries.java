@@ -7,13 +7,13 @@ import org.dpclust.sketch.MaskedSketch;
 import org.dpclust.sketch.SketchMasks;
 
 /**
- * The exact (un-noised, operator-side) summaries of one (stream, window): cluster statistics, masked sketch
- * ({@code ckm} on) and counts per point of the HST universe ({@code dp-hst} on), each a fixed-point long
- * array whose size depends on the configuration only, never on the number of records. Adding a record,
- * subtracting an evicted one and merging another window's partial are integer additions, so the result does
- * not depend on order or on how records were split. Reuses its work arrays; the sketch's mask derivation is
- * the thread's, looked up once per instance: no allocation per record besides the record identity the mask
- * is keyed by. Not thread-safe.
+ * The exact (un-noised, operator-side) summaries of one (stream, window): cluster statistics,
+ * masked sketch ({@code ckm} on) and counts per point of the HST universe ({@code dp-hst} on), each
+ * a fixed-point long array whose size depends on the configuration only, never on the number of
+ * records. Adding a record, subtracting an evicted one and merging another window's partial are
+ * integer additions, so the result does not depend on order or on how records were split. Reuses
+ * its work arrays; the sketch's mask derivation is the thread's, looked up once per instance: no
+ * allocation per record besides the record identity the mask is keyed by. Not thread-safe.
  */
 final class WindowSummaries {
     final long windowStart;
@@ -24,20 +24,33 @@ final class WindowSummaries {
     private final long[] encoded;
     long records;
 
-    private WindowSummaries(StreamRuntime rt, PrivacySecret secret, long windowStart, long[] stats, long[] sketch, long[] hst) {
+    private WindowSummaries(
+            StreamRuntime rt,
+            PrivacySecret secret,
+            long windowStart,
+            long[] stats,
+            long[] sketch,
+            long[] hst) {
         this.rt = rt;
         this.windowStart = windowStart;
         int cells = rt.spec().statsCells();
         int d = rt.spec().dimension();
-        this.stats = stats == null ? new ClusterStatistics(cells, d) : ClusterStatistics.wrap(cells, d, stats);
+        this.stats =
+                stats == null
+                        ? new ClusterStatistics(cells, d)
+                        : ClusterStatistics.wrap(cells, d, stats);
         if (rt.frequencies() != null) {
             DomainBounds b = rt.codec().bounds();
             int r = rt.spec().ckm().r();
             int m = rt.frequencies().size();
             long[] state = sketch == null ? new long[2 * m + 1] : sketch;
-            // the thread's mask derivation, looked up once per window here rather than once per record
-            this.sketch = r < m ? MaskedSketch.wrap(rt.frequencies(), b, SketchMasks.forThread(m, r, secret), state)
-                    : MaskedSketch.wrap(rt.frequencies(), b, r, secret, state);
+            // the thread's mask derivation, looked up once per window here rather than once per
+            // record
+            this.sketch =
+                    r < m
+                            ? MaskedSketch.wrap(
+                                    rt.frequencies(), b, SketchMasks.forThread(m, r, secret), state)
+                            : MaskedSketch.wrap(rt.frequencies(), b, r, secret, state);
         } else {
             this.sketch = null;
         }
@@ -45,14 +58,21 @@ final class WindowSummaries {
         this.encoded = new long[d];
     }
 
-    /** Empty summaries (a window without records is released too); the secret keys the sketch masks. */
+    /**
+     * Empty summaries (a window without records is released too); the secret keys the sketch masks.
+     */
     static WindowSummaries empty(StreamRuntime rt, PrivacySecret secret, long windowStart) {
         return new WindowSummaries(rt, secret, windowStart, null, null, null);
     }
 
     /** Wraps (does not copy) state arrays; a null array stands for an empty summary. */
-    static WindowSummaries wrap(StreamRuntime rt, PrivacySecret secret, long windowStart, long[] stats,
-            long[] sketch, long[] hst) {
+    static WindowSummaries wrap(
+            StreamRuntime rt,
+            PrivacySecret secret,
+            long windowStart,
+            long[] stats,
+            long[] sketch,
+            long[] hst) {
         return new WindowSummaries(rt, secret, windowStart, stats, sketch, hst);
     }
 
@@ -73,7 +93,9 @@ final class WindowSummaries {
         records++;
     }
 
-    /** Removes a record added before with the same features and identity (device bounding evicts). */
+    /**
+     * Removes a record added before with the same features and identity (device bounding evicts).
+     */
     void subtract(double[] x, byte[] identity) {
         rt.codec().encode(x, encoded);
         stats.subtract(rt.cells().nearest(x), encoded);
@@ -103,14 +125,18 @@ final class WindowSummaries {
             return;
         }
         if (part.length != into.length) {
-            throw new IllegalArgumentException("partial has " + part.length + " longs, expected " + into.length);
+            throw new IllegalArgumentException(
+                    "partial has " + part.length + " longs, expected " + into.length);
         }
         for (int i = 0; i < into.length; i++) {
             into[i] += part[i];
         }
     }
 
-    /** This window's summaries as a partial for phase 2 (hands over the arrays; do not use this afterwards). */
+    /**
+     * This window's summaries as a partial for phase 2 (hands over the arrays; do not use this
+     * afterwards).
+     */
     WindowPartial toPartial(String streamId) {
         WindowPartial p = new WindowPartial();
         p.streamId = streamId;

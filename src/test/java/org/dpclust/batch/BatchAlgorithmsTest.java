@@ -16,8 +16,10 @@ import org.dpclust.privacy.PrivacySecret;
 import org.junit.jupiter.api.Test;
 
 class BatchAlgorithmsTest {
-    private static final PrivacySecret SECRET = PrivacySecret.fromHex("00112233445566778899aabbccddeeff");
-    private static final DomainBounds BOX = new DomainBounds(new double[] {0, 0}, new double[] {100, 100});
+    private static final PrivacySecret SECRET =
+            PrivacySecret.fromHex("00112233445566778899aabbccddeeff");
+    private static final DomainBounds BOX =
+            new DomainBounds(new double[] {0, 0}, new double[] {100, 100});
     private static final double[][] CENTERS = {{20, 20}, {50, 80}, {80, 30}};
 
     private static double[][] blobs(int n, long seed) {
@@ -45,14 +47,19 @@ class BatchAlgorithmsTest {
 
     @Test
     void unknownNameIsAnErrorNamingTheOptionAndTheKnownNames() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> BatchAlgorithms.get("kmedian"));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> BatchAlgorithms.get("kmedian"));
         assertTrue(e.getMessage().startsWith("--algorithm"), e.getMessage());
-        assertTrue(e.getMessage().contains("lloyd") && e.getMessage().contains("stats"), e.getMessage());
+        assertTrue(
+                e.getMessage().contains("lloyd") && e.getMessage().contains("stats"),
+                e.getMessage());
     }
 
     @Test
     void aSecondAlgorithmWithTheSameNameIsRejected() {
-        assertThrows(IllegalArgumentException.class, () -> BatchAlgorithms.register(new LloydAlgorithm()));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> BatchAlgorithms.register(new LloydAlgorithm()));
     }
 
     @Test
@@ -66,15 +73,22 @@ class BatchAlgorithmsTest {
     void statsReleasesNearTheBlobsAndIsDeterministicPerSnapshot() {
         PrivacyLedger.Interval i = new PrivacyLedger.Interval(0, 1000);
         BatchAlgorithm stats = BatchAlgorithms.get("stats");
-        SnapshotRelease.Outcome a = SnapshotRelease.run(stats, params(1.0), blobs(3000, 2), "s", i, null, SECRET);
-        SnapshotRelease.Outcome b = SnapshotRelease.run(stats, params(1.0), blobs(3000, 2), "s", i, null, SECRET);
-        SnapshotRelease.Outcome c = SnapshotRelease.run(stats, params(1.0), blobs(3000, 3), "s", i, null, SECRET);
-        assertTrue(ClusteringMetrics.meanMatchedDistance(CENTERS, a.result().centroids()) < 5,
+        SnapshotRelease.Outcome a =
+                SnapshotRelease.run(stats, params(1.0), blobs(3000, 2), "s", i, null, SECRET);
+        SnapshotRelease.Outcome b =
+                SnapshotRelease.run(stats, params(1.0), blobs(3000, 2), "s", i, null, SECRET);
+        SnapshotRelease.Outcome c =
+                SnapshotRelease.run(stats, params(1.0), blobs(3000, 3), "s", i, null, SECRET);
+        assertTrue(
+                ClusteringMetrics.meanMatchedDistance(CENTERS, a.result().centroids()) < 5,
                 "stats centroids far from the true centres");
         for (int j = 0; j < 3; j++) {
             assertArrayEquals(a.result().centroids()[j], b.result().centroids()[j], 0.0);
         }
-        assertNotEquals(a.result().weights()[0], c.result().weights()[0], "different snapshots, same noise");
+        assertNotEquals(
+                a.result().weights()[0],
+                c.result().weights()[0],
+                "different snapshots, same noise");
         assertEquals("dp", stats.guarantee());
         assertNull(a.decision());
     }
@@ -84,12 +98,34 @@ class BatchAlgorithmsTest {
         BatchAlgorithm stats = BatchAlgorithms.get("stats");
         BatchParams noBounds = new BatchParams(3, 1.0, null, 1, 1, 64, Double.NaN, 1);
         PrivacyLedger.Interval i = new PrivacyLedger.Interval(0, 1);
-        assertTrue(assertThrows(IllegalArgumentException.class,
-                () -> SnapshotRelease.run(stats, noBounds, blobs(30, 1), "s", i, null, SECRET))
-                .getMessage().startsWith("--bounds"));
-        assertTrue(assertThrows(IllegalArgumentException.class,
-                () -> SnapshotRelease.run(stats, params(Double.NaN), blobs(30, 1), "s", i, null, SECRET))
-                .getMessage().startsWith("--epsilon"));
+        assertTrue(
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () ->
+                                        SnapshotRelease.run(
+                                                stats,
+                                                noBounds,
+                                                blobs(30, 1),
+                                                "s",
+                                                i,
+                                                null,
+                                                SECRET))
+                        .getMessage()
+                        .startsWith("--bounds"));
+        assertTrue(
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () ->
+                                        SnapshotRelease.run(
+                                                stats,
+                                                params(Double.NaN),
+                                                blobs(30, 1),
+                                                "s",
+                                                i,
+                                                null,
+                                                SECRET))
+                        .getMessage()
+                        .startsWith("--epsilon"));
     }
 
     @Test
@@ -97,10 +133,12 @@ class BatchAlgorithmsTest {
         PrivacyLedger ledger = new PrivacyLedger(1.5, 86_400_000L, false);
         PrivacyLedger.Interval i = new PrivacyLedger.Interval(0, 600_000);
         BatchAlgorithm stats = BatchAlgorithms.get("stats");
-        SnapshotRelease.Outcome first = SnapshotRelease.run(stats, params(1.0), blobs(300, 1), "s", i, ledger, SECRET);
+        SnapshotRelease.Outcome first =
+                SnapshotRelease.run(stats, params(1.0), blobs(300, 1), "s", i, ledger, SECRET);
         assertTrue(first.decision().accepted());
         assertEquals(1.0, first.decision().spent(), 1e-12);
-        SnapshotRelease.Outcome second = SnapshotRelease.run(stats, params(1.0), blobs(300, 1), "s", i, ledger, SECRET);
+        SnapshotRelease.Outcome second =
+                SnapshotRelease.run(stats, params(1.0), blobs(300, 1), "s", i, ledger, SECRET);
         assertTrue(second.refused());
         assertNull(second.result());
         assertEquals(1.0, ledger.spent(0), 1e-12);

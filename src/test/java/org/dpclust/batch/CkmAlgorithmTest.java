@@ -13,14 +13,21 @@ import org.dpclust.privacy.PrivacyLedger;
 import org.dpclust.privacy.PrivacySecret;
 import org.junit.jupiter.api.Test;
 
-/** {@code ckm} through the registry and {@link SnapshotRelease}, on three well-separated public blobs. */
+/**
+ * {@code ckm} through the registry and {@link SnapshotRelease}, on three well-separated public
+ * blobs.
+ */
 class CkmAlgorithmTest {
-    private static final PrivacySecret SECRET = PrivacySecret.fromHex("00112233445566778899aabbccddeeff");
-    private static final DomainBounds BOX = new DomainBounds(new double[] {0, 0}, new double[] {100, 100});
+    private static final PrivacySecret SECRET =
+            PrivacySecret.fromHex("00112233445566778899aabbccddeeff");
+    private static final DomainBounds BOX =
+            new DomainBounds(new double[] {0, 0}, new double[] {100, 100});
     private static final PrivacyLedger.Interval INTERVAL = new PrivacyLedger.Interval(0, 1000);
+
     /** Three well-separated public blobs (sd 2 % of the box width) in the declared box. */
     private static final DriftingGaussianMixture MIXTURE =
             new DriftingGaussianMixture(BOX.lowerCopy(), BOX.upperCopy(), 3, 0.02, 0.0, 9);
+
     private static final double[][] CENTERS = MIXTURE.centers(0);
 
     private static double[][] blobs(int n, long window) {
@@ -41,18 +48,23 @@ class CkmAlgorithmTest {
     @Test
     void releasesNearTheBlobsDeterministicallyPerSnapshot() {
         BatchAlgorithm ckm = BatchAlgorithms.get("ckm");
-        SnapshotRelease.Outcome a = SnapshotRelease.run(ckm, params(1.0, BOX), blobs(3000, 2), "s", INTERVAL, null,
-                SECRET);
-        SnapshotRelease.Outcome b = SnapshotRelease.run(ckm, params(1.0, BOX), blobs(3000, 2), "s", INTERVAL, null,
-                SECRET);
-        SnapshotRelease.Outcome c = SnapshotRelease.run(ckm, params(1.0, BOX), blobs(3000, 3), "s", INTERVAL, null,
-                SECRET);
+        SnapshotRelease.Outcome a =
+                SnapshotRelease.run(
+                        ckm, params(1.0, BOX), blobs(3000, 2), "s", INTERVAL, null, SECRET);
+        SnapshotRelease.Outcome b =
+                SnapshotRelease.run(
+                        ckm, params(1.0, BOX), blobs(3000, 2), "s", INTERVAL, null, SECRET);
+        SnapshotRelease.Outcome c =
+                SnapshotRelease.run(
+                        ckm, params(1.0, BOX), blobs(3000, 3), "s", INTERVAL, null, SECRET);
         double matched = ClusteringMetrics.meanMatchedDistance(CENTERS, a.result().centroids());
         assertTrue(matched < 3, "ckm centroids " + matched + " from the true centres");
         for (int j = 0; j < 3; j++) {
             assertArrayEquals(a.result().centroids()[j], b.result().centroids()[j], 0.0);
         }
-        assertNotEquals(a.result().parameters().get("noisy_count"), c.result().parameters().get("noisy_count"),
+        assertNotEquals(
+                a.result().parameters().get("noisy_count"),
+                c.result().parameters().get("noisy_count"),
                 "different snapshots, same noise");
         double total = a.result().weights()[0] + a.result().weights()[1] + a.result().weights()[2];
         assertEquals(3000, total, 100, "weights should sum to the noisy count");
@@ -63,12 +75,31 @@ class CkmAlgorithmTest {
     @Test
     void needsBoundsAndAFiniteEpsilon() {
         BatchAlgorithm ckm = BatchAlgorithms.get("ckm");
-        IllegalArgumentException noBounds = assertThrows(IllegalArgumentException.class,
-                () -> SnapshotRelease.run(ckm, params(1.0, null), blobs(30, 1), "s", INTERVAL, null, SECRET));
+        IllegalArgumentException noBounds =
+                assertThrows(
+                        IllegalArgumentException.class,
+                        () ->
+                                SnapshotRelease.run(
+                                        ckm,
+                                        params(1.0, null),
+                                        blobs(30, 1),
+                                        "s",
+                                        INTERVAL,
+                                        null,
+                                        SECRET));
         assertTrue(noBounds.getMessage().startsWith("--bounds"), noBounds.getMessage());
-        IllegalArgumentException noEps = assertThrows(IllegalArgumentException.class,
-                () -> SnapshotRelease.run(ckm, params(Double.POSITIVE_INFINITY, BOX), blobs(30, 1), "s", INTERVAL,
-                        null, SECRET));
+        IllegalArgumentException noEps =
+                assertThrows(
+                        IllegalArgumentException.class,
+                        () ->
+                                SnapshotRelease.run(
+                                        ckm,
+                                        params(Double.POSITIVE_INFINITY, BOX),
+                                        blobs(30, 1),
+                                        "s",
+                                        INTERVAL,
+                                        null,
+                                        SECRET));
         assertTrue(noEps.getMessage().startsWith("--epsilon"), noEps.getMessage());
     }
 }

@@ -33,22 +33,39 @@ public class KMedianAlgorithmTest {
     public static double[][] demand() {
         SplittableRandom rng = new SplittableRandom(5);
         double[][] centres = {{0, 0}, {100, 0}, {0, 100}};
-        return IntStream.range(0, 90).mapToObj(i -> new double[] {centres[i % 3][0] + rng.nextDouble() * 2 - 1,
-                centres[i % 3][1] + rng.nextDouble() * 2 - 1}).toArray(double[][]::new);
+        return IntStream.range(0, 90)
+                .mapToObj(
+                        i ->
+                                new double[] {
+                                    centres[i % 3][0] + rng.nextDouble() * 2 - 1,
+                                    centres[i % 3][1] + rng.nextDouble() * 2 - 1
+                                })
+                .toArray(double[][]::new);
     }
 
     static BatchParams params(double epsilon, KMedianUniverse u) {
-        return new BatchParams(3, epsilon, null, 11L, 1, BatchParams.defaultCells(3), Double.NaN, 1).withUniverse(u);
+        return new BatchParams(3, epsilon, null, 11L, 1, BatchParams.defaultCells(3), Double.NaN, 1)
+                .withUniverse(u);
     }
 
     static BatchResult release(String name, double epsilon, KMedianUniverse u) {
-        return SnapshotRelease.run(BatchAlgorithms.get(name), params(epsilon, u), demand(), "test-stream",
-                new PrivacyLedger.Interval(0, 1), null, TestRandoms.SECRET).result();
+        return SnapshotRelease.run(
+                        BatchAlgorithms.get(name),
+                        params(epsilon, u),
+                        demand(),
+                        "test-stream",
+                        new PrivacyLedger.Interval(0, 1),
+                        null,
+                        TestRandoms.SECRET)
+                .result();
     }
 
     /** Which of the three clusters each centroid lies in (by its x, y). */
     public static int[] clusters(double[][] centroids) {
-        return Arrays.stream(centroids).mapToInt(c -> c[0] > 50 ? 1 : c[1] > 50 ? 2 : 0).sorted().toArray();
+        return Arrays.stream(centroids)
+                .mapToInt(c -> c[0] > 50 ? 1 : c[1] > 50 ? 2 : 0)
+                .sorted()
+                .toArray();
     }
 
     @Test
@@ -62,17 +79,23 @@ public class KMedianAlgorithmTest {
     @Test
     void everyAlgorithmReturnsKDistinctUniversePointsAndTheSearchesFindTheThreeClusters() {
         KMedianUniverse u = KMedianUniverse.vectors(universe(), KMedianUniverse.Kind.L1);
-        for (String name : new String[] {"kmedian++", "local-search", "dp-local-search", "dp-hst-local-search"}) {
+        for (String name :
+                new String[] {
+                    "kmedian++", "local-search", "dp-local-search", "dp-hst-local-search"
+                }) {
             // large epsilon: the exponential mechanism concentrates on the best swaps
             BatchResult r = release(name, 200, u);
             assertEquals(3, r.centroids().length, name);
-            assertEquals(3, Arrays.stream(r.centroids()).map(Arrays::toString).distinct().count(), name);
+            assertEquals(
+                    3, Arrays.stream(r.centroids()).map(Arrays::toString).distinct().count(), name);
             for (double[] c : r.centroids()) {
-                assertTrue(Arrays.stream(universe()).anyMatch(p -> Arrays.equals(p, c)), name + ": not in U: "
-                        + Arrays.toString(c));
+                assertTrue(
+                        Arrays.stream(universe()).anyMatch(p -> Arrays.equals(p, c)),
+                        name + ": not in U: " + Arrays.toString(c));
             }
             if (!name.equals("kmedian++")) {
-                assertArrayEquals(new int[] {0, 1, 2}, clusters(r.centroids()), name + " misses a cluster");
+                assertArrayEquals(
+                        new int[] {0, 1, 2}, clusters(r.centroids()), name + " misses a cluster");
             }
             assertEquals(204, r.parameters().get("delta"), 1e-9, name + ": exact l1 diameter of U");
         }
@@ -96,13 +119,25 @@ public class KMedianAlgorithmTest {
     @Test
     void aGraphUniverseTakesNodeIds() {
         // two triangles joined by a long edge
-        KMedianUniverse g = KMedianUniverse.graph(6, new int[] {0, 1, 2, 3, 4, 5, 2}, new int[] {1, 2, 0, 4, 5, 3, 3},
-                new double[] {1, 1, 1, 1, 1, 1, 50});
+        KMedianUniverse g =
+                KMedianUniverse.graph(
+                        6,
+                        new int[] {0, 1, 2, 3, 4, 5, 2},
+                        new int[] {1, 2, 0, 4, 5, 3, 3},
+                        new double[] {1, 1, 1, 1, 1, 1, 50});
         assertEquals(52, g.diameter(), 1e-9);
         double[][] nodes = {{0}, {1}, {1}, {2}, {3}, {4}, {4}, {5}};
         BatchParams p = new BatchParams(2, 50, null, 3L, 1, 64, Double.NaN, 1).withUniverse(g);
-        BatchResult r = SnapshotRelease.run(BatchAlgorithms.get("dp-hst-local-search"), p, nodes, "g",
-                new PrivacyLedger.Interval(0, 1), null, TestRandoms.SECRET).result();
+        BatchResult r =
+                SnapshotRelease.run(
+                                BatchAlgorithms.get("dp-hst-local-search"),
+                                p,
+                                nodes,
+                                "g",
+                                new PrivacyLedger.Interval(0, 1),
+                                null,
+                                TestRandoms.SECRET)
+                        .result();
         assertEquals(2, r.centroids().length);
         double[] ids = Arrays.stream(r.centroids()).mapToDouble(c -> c[0]).sorted().toArray();
         assertTrue(ids[0] <= 2 && ids[1] >= 3, "one centre per triangle: " + Arrays.toString(ids));
@@ -113,8 +148,10 @@ public class KMedianAlgorithmTest {
     @Test
     void withoutAUniverseTheErrorNamesTheOption() {
         BatchParams p = new BatchParams(3, 1, null, 1L, 1, 64, Double.NaN, 1);
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> BatchAlgorithms.get("local-search").run(demand(), p, null));
+        IllegalArgumentException e =
+                assertThrows(
+                        IllegalArgumentException.class,
+                        () -> BatchAlgorithms.get("local-search").run(demand(), p, null));
         assertTrue(e.getMessage().startsWith("--universe"), e.getMessage());
     }
 }

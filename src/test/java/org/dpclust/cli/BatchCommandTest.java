@@ -32,16 +32,33 @@ class BatchCommandTest {
     }
 
     @Test
-    void lloydOnS1FindsTheTrueCentroidsWithinOnePercentOfTheDomainWidth(@TempDir Path out) throws Exception {
-        Run r = run("batch", "--algorithm", "lloyd", "--input", S1.toString(), "--k", "15", "--output",
-                out.toString());
+    void lloydOnS1FindsTheTrueCentroidsWithinOnePercentOfTheDomainWidth(@TempDir Path out)
+            throws Exception {
+        Run r =
+                run(
+                        "batch",
+                        "--algorithm",
+                        "lloyd",
+                        "--input",
+                        S1.toString(),
+                        "--k",
+                        "15",
+                        "--output",
+                        out.toString());
         assertEquals(0, r.exit(), r.err());
         double[][] found = DatasetLoader.loadCsv(out.resolve("centroids.csv")).points();
         double[][] truth = DatasetLoader.loadCsv(S1.resolveSibling("s1.centroids.csv")).points();
         Dataset s1 = DatasetLoader.loadCsv(S1);
-        double width = IntStream.range(0, s1.dimension()).mapToObj(j -> Arrays.stream(s1.points())
-                .mapToDouble(p -> p[j]).summaryStatistics()).mapToDouble(st -> st.getMax() - st.getMin()).max()
-                .orElseThrow();
+        double width =
+                IntStream.range(0, s1.dimension())
+                        .mapToObj(
+                                j ->
+                                        Arrays.stream(s1.points())
+                                                .mapToDouble(p -> p[j])
+                                                .summaryStatistics())
+                        .mapToDouble(st -> st.getMax() - st.getMin())
+                        .max()
+                        .orElseThrow();
         assertEquals(15, found.length);
         double matched = ClusteringMetrics.meanMatchedDistance(truth, found) / width;
         System.err.println("s1 lloyd: mean matched distance / domain width = " + matched);
@@ -53,7 +70,17 @@ class BatchCommandTest {
 
     @Test
     void nonPrivateOutputToKafkaIsRefusedNamingTheOption() {
-        Run r = run("batch", "--algorithm", "lloyd", "--input", S1.toString(), "--k", "15", "--output", "kafka");
+        Run r =
+                run(
+                        "batch",
+                        "--algorithm",
+                        "lloyd",
+                        "--input",
+                        S1.toString(),
+                        "--k",
+                        "15",
+                        "--output",
+                        "kafka");
         assertEquals(2, r.exit());
         assertTrue(r.err().contains("--output kafka") && r.err().contains("non-private"), r.err());
     }
@@ -62,20 +89,85 @@ class BatchCommandTest {
     void configurationErrorsNameTheOption(@TempDir Path dir) throws Exception {
         String s1 = S1.toString();
         assertError("--algorithm", run("batch", "--algorithm", "nope", "--input", s1, "--k", "3"));
-        assertError("--epsilon", run("batch", "--algorithm", "stats", "--input", s1, "--k", "3", "--bounds", "0,0;1,1"));
-        assertError("--bounds", run("batch", "--algorithm", "stats", "--input", s1, "--k", "3", "--epsilon", "1",
-                "--bounds", "0,0;1"));
-        assertError("--bounds", run("batch", "--algorithm", "stats", "--input", s1, "--k", "3", "--epsilon", "1",
-                "--bounds", "0,x;1,1"));
-        assertError("--bounds", run("batch", "--algorithm", "stats", "--input", s1, "--k", "3", "--epsilon", "1"));
+        assertError(
+                "--epsilon",
+                run(
+                        "batch",
+                        "--algorithm",
+                        "stats",
+                        "--input",
+                        s1,
+                        "--k",
+                        "3",
+                        "--bounds",
+                        "0,0;1,1"));
+        assertError(
+                "--bounds",
+                run(
+                        "batch",
+                        "--algorithm",
+                        "stats",
+                        "--input",
+                        s1,
+                        "--k",
+                        "3",
+                        "--epsilon",
+                        "1",
+                        "--bounds",
+                        "0,0;1"));
+        assertError(
+                "--bounds",
+                run(
+                        "batch",
+                        "--algorithm",
+                        "stats",
+                        "--input",
+                        s1,
+                        "--k",
+                        "3",
+                        "--epsilon",
+                        "1",
+                        "--bounds",
+                        "0,x;1,1"));
+        assertError(
+                "--bounds",
+                run("batch", "--algorithm", "stats", "--input", s1, "--k", "3", "--epsilon", "1"));
         assertError("--k", run("batch", "--algorithm", "lloyd", "--input", s1));
-        assertError("--config", run("batch", "--algorithm", "stats", "--input", "kafka:telemetry.v1", "--k", "3",
-                "--epsilon", "1", "--bounds", "0,0;1,1", "--output", "kafka"));
-        assertError("--config", run("batch", "--algorithm", "lloyd", "--input", s1, "--k", "3", "--stream", "x"));
-        assertError("--input", run("batch", "--algorithm", "lloyd", "--input", dir.resolve("missing.csv").toString(),
-                "--k", "3", "--output", dir.toString()));
+        assertError(
+                "--config",
+                run(
+                        "batch",
+                        "--algorithm",
+                        "stats",
+                        "--input",
+                        "kafka:telemetry.v1",
+                        "--k",
+                        "3",
+                        "--epsilon",
+                        "1",
+                        "--bounds",
+                        "0,0;1,1",
+                        "--output",
+                        "kafka"));
+        assertError(
+                "--config",
+                run("batch", "--algorithm", "lloyd", "--input", s1, "--k", "3", "--stream", "x"));
+        assertError(
+                "--input",
+                run(
+                        "batch",
+                        "--algorithm",
+                        "lloyd",
+                        "--input",
+                        dir.resolve("missing.csv").toString(),
+                        "--k",
+                        "3",
+                        "--output",
+                        dir.toString()));
         Path cfg = dir.resolve("c.yaml");
-        Files.writeString(cfg, """
+        Files.writeString(
+                cfg,
+                """
                 streams:
                   - id: s
                     dimension: 2
@@ -89,15 +181,74 @@ class BatchCommandTest {
                     privacy_unit: record
                     summaries: [stats]
                 """);
-        assertError("--stream", run("batch", "--algorithm", "stats", "--input", "kafka:t", "--config", cfg.toString(),
-                "--stream", "other", "--epsilon", "1", "--output", "kafka"));
-        assertError("--from", run("batch", "--algorithm", "stats", "--input", "kafka:t", "--config", cfg.toString(),
-                "--stream", "s", "--epsilon", "1", "--output", "kafka", "--from", "yesterday", "--to",
-                "2026-01-01T00:00:00Z"));
-        assertError("--output", run("batch", "--algorithm", "stats", "--input", "kafka:t", "--config", cfg.toString(),
-                "--stream", "s", "--epsilon", "1", "--output", dir.toString()));
-        assertError("--bounds", run("batch", "--algorithm", "stats", "--input", s1, "--config", cfg.toString(),
-                "--stream", "s", "--epsilon", "1", "--bounds", "0,0;1,1"));
+        assertError(
+                "--stream",
+                run(
+                        "batch",
+                        "--algorithm",
+                        "stats",
+                        "--input",
+                        "kafka:t",
+                        "--config",
+                        cfg.toString(),
+                        "--stream",
+                        "other",
+                        "--epsilon",
+                        "1",
+                        "--output",
+                        "kafka"));
+        assertError(
+                "--from",
+                run(
+                        "batch",
+                        "--algorithm",
+                        "stats",
+                        "--input",
+                        "kafka:t",
+                        "--config",
+                        cfg.toString(),
+                        "--stream",
+                        "s",
+                        "--epsilon",
+                        "1",
+                        "--output",
+                        "kafka",
+                        "--from",
+                        "yesterday",
+                        "--to",
+                        "2026-01-01T00:00:00Z"));
+        assertError(
+                "--output",
+                run(
+                        "batch",
+                        "--algorithm",
+                        "stats",
+                        "--input",
+                        "kafka:t",
+                        "--config",
+                        cfg.toString(),
+                        "--stream",
+                        "s",
+                        "--epsilon",
+                        "1",
+                        "--output",
+                        dir.toString()));
+        assertError(
+                "--bounds",
+                run(
+                        "batch",
+                        "--algorithm",
+                        "stats",
+                        "--input",
+                        s1,
+                        "--config",
+                        cfg.toString(),
+                        "--stream",
+                        "s",
+                        "--epsilon",
+                        "1",
+                        "--bounds",
+                        "0,0;1,1"));
     }
 
     private static void assertError(String option, Run r) {
@@ -109,9 +260,23 @@ class BatchCommandTest {
     void statsOnACsvFileWithDeclaredBoundsWritesADpSummary(@TempDir Path out) throws Exception {
         Path secret = out.resolve("secret");
         Files.writeString(secret, "000102030405060708090a0b0c0d0e0f");
-        Run r = run("batch", "--algorithm", "stats", "--input", S1.toString(), "--k", "15", "--epsilon", "1",
-                "--bounds", "0,0;1000000,1000000", "--secret-file", secret.toString(), "--output",
-                out.resolve("o").toString());
+        Run r =
+                run(
+                        "batch",
+                        "--algorithm",
+                        "stats",
+                        "--input",
+                        S1.toString(),
+                        "--k",
+                        "15",
+                        "--epsilon",
+                        "1",
+                        "--bounds",
+                        "0,0;1000000,1000000",
+                        "--secret-file",
+                        secret.toString(),
+                        "--output",
+                        out.resolve("o").toString());
         assertEquals(0, r.exit(), r.err());
         JsonNode summary = new ObjectMapper().readTree(out.resolve("o/summary.json").toFile());
         assertEquals("dp", summary.get("guarantee").asText());

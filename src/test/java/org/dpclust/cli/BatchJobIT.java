@@ -37,9 +37,10 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
- * {@code dpclust batch --algorithm stats} ({@link org.dpclust.jobs.BatchJob}) over a bounded topic on a real in-process KRaft broker, in a
- * Flink MiniCluster (BATCH mode): exactly one committed release, the CHARGE on the budget topic, and a
- * second run beyond the cap refused (REFUSED status, no release).
+ * {@code dpclust batch --algorithm stats} ({@link org.dpclust.jobs.BatchJob}) over a bounded topic
+ * on a real in-process KRaft broker, in a Flink MiniCluster (BATCH mode): exactly one committed
+ * release, the CHARGE on the budget topic, and a second run beyond the cap refused (REFUSED status,
+ * no release).
  */
 class BatchJobIT {
     private static final Instant T0 = Instant.parse("2026-03-01T00:00:00Z");
@@ -48,8 +49,13 @@ class BatchJobIT {
     private static final String INPUT = "telemetry-batch-it";
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).setConfiguration(DemoCommand.miniClusterConfig()).build());
+    static final MiniClusterExtension FLINK =
+            new MiniClusterExtension(
+                    new MiniClusterResourceConfiguration.Builder()
+                            .setNumberTaskManagers(1)
+                            .setNumberSlotsPerTaskManager(2)
+                            .setConfiguration(DemoCommand.miniClusterConfig())
+                            .build());
 
     private static EmbeddedKafka kafka;
 
@@ -84,7 +90,8 @@ class BatchJobIT {
                     privacy_unit: record
                     summaries: [stats]
                     public_seed: 3
-                """.formatted(kafka.bootstrapServers(), INPUT);
+                """
+                .formatted(kafka.bootstrapServers(), INPUT);
     }
 
     private record Run(int exit, String out, String err) {}
@@ -97,10 +104,28 @@ class BatchJobIT {
         PrintStream stdout = System.out;
         System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
         try {
-            int exit = cl.execute("batch", "--algorithm", "stats", "--input", "kafka:" + INPUT, "--config",
-                    config.toString(), "--stream", "fleet", "--from", T0.toString(), "--to", T1.toString(),
-                    "--epsilon", Double.toString(epsilon), "--output", "kafka", "--secret-file", secret.toString(),
-                    "--json");
+            int exit =
+                    cl.execute(
+                            "batch",
+                            "--algorithm",
+                            "stats",
+                            "--input",
+                            "kafka:" + INPUT,
+                            "--config",
+                            config.toString(),
+                            "--stream",
+                            "fleet",
+                            "--from",
+                            T0.toString(),
+                            "--to",
+                            T1.toString(),
+                            "--epsilon",
+                            Double.toString(epsilon),
+                            "--output",
+                            "kafka",
+                            "--secret-file",
+                            secret.toString(),
+                            "--json");
             return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString());
         } finally {
             System.setOut(stdout);
@@ -108,7 +133,8 @@ class BatchJobIT {
     }
 
     @Test
-    void statsBatchReleasesOnceChargesTheLedgerAndIsRefusedBeyondTheCap(@TempDir Path dir) throws Exception {
+    void statsBatchReleasesOnceChargesTheLedgerAndIsRefusedBeyondTheCap(@TempDir Path dir)
+            throws Exception {
         Path config = dir.resolve("dpclust.yaml");
         Files.writeString(config, yaml());
         Path secret = dir.resolve("secret.hex");
@@ -119,8 +145,13 @@ class BatchJobIT {
         try (TelemetryProducer p = new TelemetryProducer(kafka.bootstrapServers(), INPUT)) {
             for (int i = 0; i < 3000; i++) {
                 double[] c = CENTERS[i % 3];
-                p.send("fleet", "dev-" + (i % 50), T0.toEpochMilli() + i * 150L,
-                        new double[] {c[0] + 2 * rng.nextGaussian(), c[1] + 2 * rng.nextGaussian()});
+                p.send(
+                        "fleet",
+                        "dev-" + (i % 50),
+                        T0.toEpochMilli() + i * 150L,
+                        new double[] {
+                            c[0] + 2 * rng.nextGaussian(), c[1] + 2 * rng.nextGaussian()
+                        });
             }
             for (int i = 0; i < 200; i++) { // outside the public interval: dropped, not released
                 p.send("fleet", "dev-late", T1.toEpochMilli() + i, new double[] {95, 95});
@@ -144,9 +175,12 @@ class BatchJobIT {
         assertEquals(T0, r.getWindowStart());
         assertEquals(T1, r.getWindowEnd());
         assertEquals(10, r.getWindowsCovered());
-        double[][] centroids = r.getCentroids().stream()
-                .map(c -> c.stream().mapToDouble(Double::doubleValue).toArray()).toArray(double[][]::new);
-        assertTrue(ClusteringMetrics.meanMatchedDistance(CENTERS, centroids) < 5,
+        double[][] centroids =
+                r.getCentroids().stream()
+                        .map(c -> c.stream().mapToDouble(Double::doubleValue).toArray())
+                        .toArray(double[][]::new);
+        assertTrue(
+                ClusteringMetrics.meanMatchedDistance(CENTERS, centroids) < 5,
                 "released centroids far from the true centres: " + r.getCentroids());
 
         AvroCodec<BudgetStatus> budget = AvroCodec.budget();
@@ -162,7 +196,10 @@ class BatchJobIT {
         Run second = batch(config, secret, 1.0); // 1.0 + 1.0 > cap 1.5
         assertEquals(3, second.exit(), second.err());
         assertTrue(second.out().contains("\"status\":\"refused\""), second.out());
-        assertEquals(1, readAll(cfg.kafka().centroidsTopic(), releases).size(), "a refused run released something");
+        assertEquals(
+                1,
+                readAll(cfg.kafka().centroidsTopic(), releases).size(),
+                "a refused run released something");
         List<BudgetStatus> after = readAll(cfg.kafka().budgetTopic(), budget);
         assertEquals(2, after.size());
         BudgetStatus refused = after.get(1);
@@ -172,22 +209,36 @@ class BatchJobIT {
         assertEquals(1.0, refused.getSpent(), 1e-12, "a refusal reports the spend before it");
     }
 
-    /** A k-median algorithm over a public universe on a bounded Kafka topic: one committed dp release, charged. */
+    /**
+     * A k-median algorithm over a public universe on a bounded Kafka topic: one committed dp
+     * release, charged.
+     */
     @Test
-    void dpHstLocalSearchOnAKafkaTopicSnapsRecordsToThePublicUniverse(@TempDir Path dir) throws Exception {
+    void dpHstLocalSearchOnAKafkaTopicSnapsRecordsToThePublicUniverse(@TempDir Path dir)
+            throws Exception {
         String input = "batch-it-kmedian.in";
         Path config = dir.resolve("dpclust.yaml");
-        Files.writeString(config, yaml().replace("input: " + INPUT, "input: " + input)
-                .replace("transactional_id_prefix: batch-it", "transactional_id_prefix: batch-it-kmedian")
-                .replace("id: fleet", "id: depot").replace("budget_cap: 1.5", "budget_cap: 10")
-                .replace("topics:", "topics:\n    centroids: kmedian.centroids\n    budget: kmedian.budget"));
+        Files.writeString(
+                config,
+                yaml().replace("input: " + INPUT, "input: " + input)
+                        .replace(
+                                "transactional_id_prefix: batch-it",
+                                "transactional_id_prefix: batch-it-kmedian")
+                        .replace("id: fleet", "id: depot")
+                        .replace("budget_cap: 1.5", "budget_cap: 10")
+                        .replace(
+                                "topics:",
+                                "topics:\n    centroids: kmedian.centroids\n    budget: kmedian.budget"));
         Path secret = dir.resolve("secret.hex");
         Files.writeString(secret, "8f1e2d3c4b5a69788796a5b4c3d2e1f0");
         Path universe = dir.resolve("universe.csv");
         StringBuilder u = new StringBuilder("x1,x2\n");
         SplittableRandom pub = new SplittableRandom(9); // public randomness (not privacy noise)
         for (int i = 0; i < 300; i++) {
-            u.append(100 * pub.nextDouble()).append(',').append(100 * pub.nextDouble()).append('\n');
+            u.append(100 * pub.nextDouble())
+                    .append(',')
+                    .append(100 * pub.nextDouble())
+                    .append('\n');
         }
         Files.writeString(universe, u.toString());
         DpclustConfig cfg = ConfigLoader.load(config);
@@ -196,19 +247,46 @@ class BatchJobIT {
         try (TelemetryProducer p = new TelemetryProducer(kafka.bootstrapServers(), input)) {
             for (int i = 0; i < 1500; i++) {
                 double[] c = CENTERS[i % 3];
-                p.send("depot", "dev-" + (i % 50), T0.toEpochMilli() + i * 300L,
-                        new double[] {c[0] + 2 * rng.nextGaussian(), c[1] + 2 * rng.nextGaussian()});
+                p.send(
+                        "depot",
+                        "dev-" + (i % 50),
+                        T0.toEpochMilli() + i * 300L,
+                        new double[] {
+                            c[0] + 2 * rng.nextGaussian(), c[1] + 2 * rng.nextGaussian()
+                        });
             }
         }
         CommandLine cl = DpclustCommand.commandLine();
         StringWriter err = new StringWriter();
         cl.setErr(new PrintWriter(err, true));
-        int exit = cl.execute("batch", "--algorithm", "dp-hst-local-search", "--input", "kafka:" + input, "--config",
-                config.toString(), "--stream", "depot", "--universe", universe.toString(), "--metric", "l2",
-                "--from", T0.toString(), "--to", T1.toString(), "--epsilon", "1.0", "--output", "kafka",
-                "--secret-file", secret.toString());
+        int exit =
+                cl.execute(
+                        "batch",
+                        "--algorithm",
+                        "dp-hst-local-search",
+                        "--input",
+                        "kafka:" + input,
+                        "--config",
+                        config.toString(),
+                        "--stream",
+                        "depot",
+                        "--universe",
+                        universe.toString(),
+                        "--metric",
+                        "l2",
+                        "--from",
+                        T0.toString(),
+                        "--to",
+                        T1.toString(),
+                        "--epsilon",
+                        "1.0",
+                        "--output",
+                        "kafka",
+                        "--secret-file",
+                        secret.toString());
         assertEquals(0, exit, err.toString());
-        List<CentroidRelease> published = readAll(cfg.kafka().centroidsTopic(), AvroCodec.centroids());
+        List<CentroidRelease> published =
+                readAll(cfg.kafka().centroidsTopic(), AvroCodec.centroids());
         assertEquals(1, published.size());
         CentroidRelease r = published.get(0);
         assertEquals("dp-hst-local-search", r.getAlgorithm());
@@ -219,10 +297,16 @@ class BatchJobIT {
             double nearest = Double.POSITIVE_INFINITY;
             for (String row : rows) {
                 String[] xy = row.split(",");
-                nearest = Math.min(nearest, Math.hypot(c.get(0) - Double.parseDouble(xy[0]),
-                        c.get(1) - Double.parseDouble(xy[1])));
+                nearest =
+                        Math.min(
+                                nearest,
+                                Math.hypot(
+                                        c.get(0) - Double.parseDouble(xy[0]),
+                                        c.get(1) - Double.parseDouble(xy[1])));
             }
-            assertTrue(nearest < 1e-4, "a centre is a point of the public universe: " + c + " (" + nearest + ")");
+            assertTrue(
+                    nearest < 1e-4,
+                    "a centre is a point of the public universe: " + c + " (" + nearest + ")");
         }
         List<BudgetStatus> statuses = readAll(cfg.kafka().budgetTopic(), AvroCodec.budget());
         assertEquals(1, statuses.size());
@@ -230,8 +314,8 @@ class BatchJobIT {
         assertEquals("dp-hst-local-search", statuses.get(0).getAlgorithm());
     }
 
-    private static <T extends org.apache.avro.specific.SpecificRecordBase> List<T> readAll(String topic,
-            AvroCodec<T> codec) throws Exception {
+    private static <T extends org.apache.avro.specific.SpecificRecordBase> List<T> readAll(
+            String topic, AvroCodec<T> codec) throws Exception {
         List<T> out = new ArrayList<>();
         try (TopicReader reader = new TopicReader(kafka.bootstrapServers(), topic)) {
             for (ConsumerRecord<byte[], byte[]> rec : reader.readToEnd(Duration.ofSeconds(30))) {

@@ -37,18 +37,31 @@ class BenchCommandTest {
         return rows;
     }
 
-    /** The keys of a per-record row measured against its bound, and a positive finite fraction_of_bound. */
+    /**
+     * The keys of a per-record row measured against its bound, and a positive finite
+     * fraction_of_bound.
+     */
     static void assertBoundRow(JsonNode r, String benchmark) {
         assertEquals(benchmark, r.get("benchmark").asText(), r.toString());
-        for (String key : List.of("benchmark", "ns_per_record", "records_per_second", "bound_ns_per_record",
-                "fraction_of_bound", "cores", "jvm")) {
+        for (String key :
+                List.of(
+                        "benchmark",
+                        "ns_per_record",
+                        "records_per_second",
+                        "bound_ns_per_record",
+                        "fraction_of_bound",
+                        "cores",
+                        "jvm")) {
             assertTrue(r.has(key), "row without " + key + ": " + r);
         }
         assertTrue(r.get("ns_per_record").asDouble() > 0, r.toString());
         double fraction = r.get("fraction_of_bound").asDouble();
-        // a ratio of two timings taken in the same run: positive and finite; its size is the benchmark's result,
+        // a ratio of two timings taken in the same run: positive and finite; its size is the
+        // benchmark's result,
         // not something a quick run on a shared machine can assert
-        assertTrue(fraction > 0 && Double.isFinite(fraction), "fraction_of_bound " + fraction + ": " + r);
+        assertTrue(
+                fraction > 0 && Double.isFinite(fraction),
+                "fraction_of_bound " + fraction + ": " + r);
     }
 
     @Test
@@ -59,8 +72,12 @@ class BenchCommandTest {
             assertBoundRow(rows.get(i), "sketch-update");
             assertTrue(rows.get(i).has("r"), rows.get(i).toString());
         }
-        assertEquals(List.of(1000, 100, 10), List.of(rows.get(0).get("r").asInt(), rows.get(1).get("r").asInt(),
-                rows.get(2).get("r").asInt()));
+        assertEquals(
+                List.of(1000, 100, 10),
+                List.of(
+                        rows.get(0).get("r").asInt(),
+                        rows.get(1).get("r").asInt(),
+                        rows.get(2).get("r").asInt()));
         JsonNode decode = rows.get(3);
         assertEquals("clompr-decode", decode.get("benchmark").asText());
         assertTrue(decode.get("decode_seconds").asDouble() > 0, decode.toString());
@@ -71,7 +88,10 @@ class BenchCommandTest {
     void withoutJsonPrintsAMarkdownTable() {
         String out = run("bench", "sketch", "--quick");
         assertTrue(out.startsWith("| benchmark | r |"), out);
-        assertTrue(out.contains("ns_per_record") && out.contains("decode_seconds") && out.contains("sketch-update"),
+        assertTrue(
+                out.contains("ns_per_record")
+                        && out.contains("decode_seconds")
+                        && out.contains("sketch-update"),
                 out);
     }
 

@@ -22,13 +22,18 @@ class CkmBatchCommandTest {
     private static final double[][] CENTERS = {{2, 2}, {5, 8}, {8, 3}};
 
     @Test
-    void ckmOnACsvWithDeclaredBoundsWritesADpSummaryAndCentroidsNearTheBlobs(@TempDir Path dir) throws Exception {
+    void ckmOnACsvWithDeclaredBoundsWritesADpSummaryAndCentroidsNearTheBlobs(@TempDir Path dir)
+            throws Exception {
         StringBuilder csv = new StringBuilder("x1,x2\n");
         SplittableRandom rng = new SplittableRandom(4); // public randomness (not privacy noise)
         for (int i = 0; i < 2000; i++) {
             double[] c = CENTERS[i % 3];
-            csv.append(String.format(Locale.ROOT, "%.5f,%.5f%n", c[0] + 0.3 * rng.nextGaussian(),
-                    c[1] + 0.3 * rng.nextGaussian()));
+            csv.append(
+                    String.format(
+                            Locale.ROOT,
+                            "%.5f,%.5f%n",
+                            c[0] + 0.3 * rng.nextGaussian(),
+                            c[1] + 0.3 * rng.nextGaussian()));
         }
         Path input = dir.resolve("blobs.csv");
         Files.writeString(input, csv);
@@ -37,8 +42,23 @@ class CkmBatchCommandTest {
         CommandLine cl = DpclustCommand.commandLine();
         StringWriter err = new StringWriter();
         cl.setErr(new PrintWriter(err, true));
-        int exit = cl.execute("batch", "--algorithm", "ckm", "--input", input.toString(), "--k", "3", "--epsilon", "1",
-                "--bounds", "0,0;10,10", "--secret-file", secret.toString(), "--output", dir.resolve("o").toString());
+        int exit =
+                cl.execute(
+                        "batch",
+                        "--algorithm",
+                        "ckm",
+                        "--input",
+                        input.toString(),
+                        "--k",
+                        "3",
+                        "--epsilon",
+                        "1",
+                        "--bounds",
+                        "0,0;10,10",
+                        "--secret-file",
+                        secret.toString(),
+                        "--output",
+                        dir.resolve("o").toString());
         assertEquals(0, exit, err.toString());
         JsonNode summary = new ObjectMapper().readTree(dir.resolve("o/summary.json").toFile());
         assertEquals("ckm", summary.get("algorithm").asText());

@@ -17,10 +17,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The commands a user chains: generate → stream (bounded replay) → consume, on a real in-process broker. */
+/**
+ * The commands a user chains: generate → stream (bounded replay) → consume, on a real in-process
+ * broker.
+ */
 class CliIT {
-    @TempDir
-    Path dir;
+    @TempDir Path dir;
 
     private static String run(String... args) {
         PrintStream old = System.out;
@@ -40,30 +42,79 @@ class CliIT {
     void generateStreamAndConsume() throws Exception {
         try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
             Path config = dir.resolve("dpclust.yaml");
-            Files.writeString(config, new String(DemoCommand.class.getResourceAsStream("/demo-config.yaml").readAllBytes(),
-                    StandardCharsets.UTF_8).replace("localhost:9092", kafka.bootstrapServers()));
+            Files.writeString(
+                    config,
+                    new String(
+                                    DemoCommand.class
+                                            .getResourceAsStream("/demo-config.yaml")
+                                            .readAllBytes(),
+                                    StandardCharsets.UTF_8)
+                            .replace("localhost:9092", kafka.bootstrapServers()));
             Path secret = dir.resolve("secret.hex");
-            Files.writeString(secret, "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff\n");
+            Files.writeString(
+                    secret, "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff\n");
 
-            JsonNode generated = new ObjectMapper().readTree(run("generate", "--config", config.toString(),
-                    "--windows", "3", "--records-per-window", "2000", "--malformed-per-window", "4"));
+            JsonNode generated =
+                    new ObjectMapper()
+                            .readTree(
+                                    run(
+                                            "generate",
+                                            "--config",
+                                            config.toString(),
+                                            "--windows",
+                                            "3",
+                                            "--records-per-window",
+                                            "2000",
+                                            "--malformed-per-window",
+                                            "4"));
             assertEquals(3 * 2 * 2004, generated.get("records").asLong());
 
-            run("stream", "--config", config.toString(), "--secret-file", secret.toString(), "--create-topics");
+            run(
+                    "stream",
+                    "--config",
+                    config.toString(),
+                    "--secret-file",
+                    secret.toString(),
+                    "--create-topics");
 
             List<JsonNode> releases = new ArrayList<>();
-            for (String line : run("consume", "--bootstrap-servers", kafka.bootstrapServers()).split("\n")) {
+            for (String line :
+                    run("consume", "--bootstrap-servers", kafka.bootstrapServers()).split("\n")) {
                 if (!line.isBlank()) {
                     releases.add(new ObjectMapper().readTree(line));
                 }
             }
-            assertEquals(6, releases.size(), "3 windows x 2 streams: " + releases.stream().map(r -> r.get("stream_id").asText() + "@" + r.get("window_start").asText()).toList());
+            assertEquals(
+                    6,
+                    releases.size(),
+                    "3 windows x 2 streams: "
+                            + releases.stream()
+                                    .map(
+                                            r ->
+                                                    r.get("stream_id").asText()
+                                                            + "@"
+                                                            + r.get("window_start").asText())
+                                    .toList());
             assertTrue(releases.stream().allMatch(r -> r.get("guarantee").asText().equals("dp")));
-            List<String> dead = List.of(run("consume", "--bootstrap-servers", kafka.bootstrapServers(),
-                    "--kind", "dead_letters").split("\n"));
+            List<String> dead =
+                    List.of(
+                            run(
+                                            "consume",
+                                            "--bootstrap-servers",
+                                            kafka.bootstrapServers(),
+                                            "--kind",
+                                            "dead_letters")
+                                    .split("\n"));
             assertEquals(24, dead.stream().filter(l -> !l.isBlank()).count());
-            List<String> budget = List.of(run("consume", "--bootstrap-servers", kafka.bootstrapServers(),
-                    "--kind", "budget").split("\n"));
+            List<String> budget =
+                    List.of(
+                            run(
+                                            "consume",
+                                            "--bootstrap-servers",
+                                            kafka.bootstrapServers(),
+                                            "--kind",
+                                            "budget")
+                                    .split("\n"));
             assertEquals(6, budget.stream().filter(l -> l.contains("\"CHARGE\"")).count());
         }
     }
@@ -71,12 +122,16 @@ class CliIT {
     @Test
     void invalidConfigurationFailsAtStartUpNamingTheOption() throws Exception {
         Path config = dir.resolve("bad.yaml");
-        Files.writeString(config, "streams:\n  - {id: s, dimension: 2, lower: [0, 0], upper: [1, 1], k: 2,"
-                + " window: PT10S, epsilon_per_release: 0, budget_cap: 1}\n");
+        Files.writeString(
+                config,
+                "streams:\n  - {id: s, dimension: 2, lower: [0, 0], upper: [1, 1], k: 2,"
+                        + " window: PT10S, epsilon_per_release: 0, budget_cap: 1}\n");
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         var cl = DpclustCommand.commandLine();
         cl.setErr(new java.io.PrintWriter(err, true, StandardCharsets.UTF_8));
         assertEquals(2, cl.execute("stream", "--config", config.toString()));
-        assertTrue(err.toString(StandardCharsets.UTF_8).contains("streams[0].epsilon_per_release"), err.toString());
+        assertTrue(
+                err.toString(StandardCharsets.UTF_8).contains("streams[0].epsilon_per_release"),
+                err.toString());
     }
 }

@@ -51,23 +51,24 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The dashboard in a real browser during the demo pipeline: an in-process KRaft broker, the demo's two
- * streams (2-D and 3-D) of synthetic telemetry, the streaming job in a Flink MiniCluster, and a
- * {@link DashboardServer} following the topics from before the job starts. Headless Chromium (Debian's
- * {@code /usr/bin/chromium}; the test fails if it is missing) loads the page; the dumped DOM must draw every
- * release read back from the centroids topic with its exact released coordinates, at the position the
- * declared domain maps them to, and each release's spent and cap (the few windows here all fit in the page's
- * trail). Writes a screenshot to target/dashboard.png (docs/dashboard.png is a committed copy).
+ * The dashboard in a real browser during the demo pipeline: an in-process KRaft broker, the demo's
+ * two streams (2-D and 3-D) of synthetic telemetry, the streaming job in a Flink MiniCluster, and a
+ * {@link DashboardServer} following the topics from before the job starts. Headless Chromium
+ * (Debian's {@code /usr/bin/chromium}; the test fails if it is missing) loads the page; the dumped
+ * DOM must draw every release read back from the centroids topic with its exact released
+ * coordinates, at the position the declared domain maps them to, and each release's spent and cap
+ * (the few windows here all fit in the page's trail). Writes a screenshot to target/dashboard.png
+ * (docs/dashboard.png is a committed copy).
  */
 class DashboardIT {
     private static final int WINDOWS = 3;
     private static final Pattern ATTR = Pattern.compile("([\\w:-]+)=\"([^\"]*)\"");
-    private static final Pattern SCATTER = Pattern.compile("<svg\\b([^>]*\\bclass=\"scatter\"[^>]*)>(.*?)</svg>", Pattern.DOTALL);
+    private static final Pattern SCATTER =
+            Pattern.compile("<svg\\b([^>]*\\bclass=\"scatter\"[^>]*)>(.*?)</svg>", Pattern.DOTALL);
     private static final Pattern CIRCLE = Pattern.compile("<circle\\b([^>]*)>");
     private static final Pattern RECT = Pattern.compile("<rect\\b([^>]*)>");
 
-    @TempDir
-    Path tmp;
+    @TempDir Path tmp;
 
     @Test
     @Timeout(300)
@@ -76,41 +77,74 @@ class DashboardIT {
         ObjectMapper json = new ObjectMapper();
         DpclustConfig base = DemoCommand.demoConfig();
         try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
-            DpclustConfig cfg = base.withKafka(base.kafka().withBootstrapServers(kafka.bootstrapServers()));
+            DpclustConfig cfg =
+                    base.withKafka(base.kafka().withBootstrapServers(kafka.bootstrapServers()));
             TopicAdmin.ensureTopics(cfg.kafka(), 2);
-            try (DashboardServer dashboard = new DashboardServer(kafka.bootstrapServers(), cfg.kafka().centroidsTopic(),
-                    cfg.kafka().budgetTopic(), 0).start()) {
-                // the demo: synthetic telemetry, then the streaming job in a MiniCluster, while the dashboard follows
-                SyntheticTelemetry scenario = new SyntheticTelemetry(cfg.streams(), DemoCommand.START.toEpochMilli(),
-                        WINDOWS, 2000, 4, 500, 2026);
-                try (TelemetryProducer producer = new TelemetryProducer(kafka.bootstrapServers(), cfg.kafka().inputTopic())) {
+            try (DashboardServer dashboard =
+                    new DashboardServer(
+                                    kafka.bootstrapServers(),
+                                    cfg.kafka().centroidsTopic(),
+                                    cfg.kafka().budgetTopic(),
+                                    0)
+                            .start()) {
+                // the demo: synthetic telemetry, then the streaming job in a MiniCluster, while the
+                // dashboard follows
+                SyntheticTelemetry scenario =
+                        new SyntheticTelemetry(
+                                cfg.streams(),
+                                DemoCommand.START.toEpochMilli(),
+                                WINDOWS,
+                                2000,
+                                4,
+                                500,
+                                2026);
+                try (TelemetryProducer producer =
+                        new TelemetryProducer(kafka.bootstrapServers(), cfg.kafka().inputTopic())) {
                     scenario.write(producer);
                 }
                 byte[] key = new byte[32];
                 new SecureRandom().nextBytes(key);
-                Map<String, Map<String, Double>> ledger = BudgetTopicReader.read(kafka.bootstrapServers(),
-                        cfg.kafka().budgetTopic(), Duration.ofSeconds(30));
-                StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(1,
-                        DemoCommand.miniClusterConfig());
-                JobClient job = StreamingJob.fromKafka(cfg, PrivacySecret.of(key), ledger).executeAsync(env);
+                Map<String, Map<String, Double>> ledger =
+                        BudgetTopicReader.read(
+                                kafka.bootstrapServers(),
+                                cfg.kafka().budgetTopic(),
+                                Duration.ofSeconds(30));
+                StreamExecutionEnvironment env =
+                        StreamExecutionEnvironment.createLocalEnvironment(
+                                1, DemoCommand.miniClusterConfig());
+                JobClient job =
+                        StreamingJob.fromKafka(cfg, PrivacySecret.of(key), ledger)
+                                .executeAsync(env);
                 job.getJobExecutionResult().get(240, TimeUnit.SECONDS);
 
                 List<CentroidRelease> releases = new ArrayList<>();
                 AvroCodec<CentroidRelease> codec = AvroCodec.centroids();
-                try (TopicReader reader = new TopicReader(kafka.bootstrapServers(), cfg.kafka().centroidsTopic())) {
+                try (TopicReader reader =
+                        new TopicReader(kafka.bootstrapServers(), cfg.kafka().centroidsTopic())) {
                     for (var r : reader.readToEnd(Duration.ofSeconds(30))) {
                         releases.add(codec.decode(r.value()));
                     }
                 }
                 Set<String> budgetKeys = new TreeSet<>();
                 AvroCodec<BudgetStatus> budget = AvroCodec.budget();
-                try (TopicReader reader = new TopicReader(kafka.bootstrapServers(), cfg.kafka().budgetTopic())) {
+                try (TopicReader reader =
+                        new TopicReader(kafka.bootstrapServers(), cfg.kafka().budgetTopic())) {
                     for (var r : reader.readToEnd(Duration.ofSeconds(30))) {
                         BudgetStatus b = budget.decode(r.value());
-                        budgetKeys.add(b.getStreamId() + "|" + b.getWindowStart() + "|" + b.getKind() + "|" + b.getAlgorithm());
+                        budgetKeys.add(
+                                b.getStreamId()
+                                        + "|"
+                                        + b.getWindowStart()
+                                        + "|"
+                                        + b.getKind()
+                                        + "|"
+                                        + b.getAlgorithm());
                     }
                 }
-                assertEquals(WINDOWS * cfg.streams().size(), releases.size(), "releases on the centroids topic");
+                assertEquals(
+                        WINDOWS * cfg.streams().size(),
+                        releases.size(),
+                        "releases on the centroids topic");
 
                 JsonNode state = awaitState(dashboard, json, releases.size());
                 assertEquals(0, state.get("undecodable").asLong());
@@ -118,24 +152,36 @@ class DashboardIT {
                 for (JsonNode s : state.get("streams")) {
                     events += s.get("budget_events").size();
                 }
-                assertEquals(budgetKeys.size(), events, "budget events served, one per ledger key: " + budgetKeys);
+                assertEquals(
+                        budgetKeys.size(),
+                        events,
+                        "budget events served, one per ledger key: " + budgetKeys);
 
                 String dom = runChromium(chromium, "--dump-dom", dashboard.url());
                 assertDrawn(dom, releases, json);
 
-                Path png = Path.of(System.getProperty("basedir", ".")).resolve("target/dashboard.png").toAbsolutePath();
+                Path png =
+                        Path.of(System.getProperty("basedir", "."))
+                                .resolve("target/dashboard.png")
+                                .toAbsolutePath();
                 Files.createDirectories(png.getParent());
                 long before = System.currentTimeMillis();
                 runChromium(chromium, "--screenshot=" + png, dashboard.url());
-                assertTrue(Files.isRegularFile(png) && Files.getLastModifiedTime(png).toMillis() >= before - 2000,
+                assertTrue(
+                        Files.isRegularFile(png)
+                                && Files.getLastModifiedTime(png).toMillis() >= before - 2000,
                         "screenshot written to " + png);
                 assertScreenshotShowsCentroids(png.toFile());
             }
         }
     }
 
-    /** Every release drawn with its released values, placed by the declared domain; spent and cap per release. */
-    private static void assertDrawn(String dom, List<CentroidRelease> releases, ObjectMapper json) throws IOException {
+    /**
+     * Every release drawn with its released values, placed by the declared domain; spent and cap
+     * per release.
+     */
+    private static void assertDrawn(String dom, List<CentroidRelease> releases, ObjectMapper json)
+            throws IOException {
         Map<String, List<Map<String, String>>> circlesByStream = new HashMap<>();
         Map<String, Map<String, String>> domainByStream = new HashMap<>();
         Matcher svg = SCATTER.matcher(dom);
@@ -155,46 +201,77 @@ class DashboardIT {
                 }
             }
         }
-        Set<String> streams = releases.stream().map(CentroidRelease::getStreamId).collect(Collectors.toCollection(TreeSet::new));
+        Set<String> streams =
+                releases.stream()
+                        .map(CentroidRelease::getStreamId)
+                        .collect(Collectors.toCollection(TreeSet::new));
         assertEquals(streams, circlesByStream.keySet(), "one plot per stream in the DOM:\n" + dom);
 
         Map<String, CentroidRelease> latest = new HashMap<>();
         for (CentroidRelease r : releases) {
-            latest.merge(r.getStreamId(), r, (a, b) -> a.getWindowStart().isAfter(b.getWindowStart()) ? a : b);
+            latest.merge(
+                    r.getStreamId(),
+                    r,
+                    (a, b) -> a.getWindowStart().isAfter(b.getWindowStart()) ? a : b);
         }
         int drawn = 0;
         for (CentroidRelease r : releases) {
             String stream = r.getStreamId();
-            List<Map<String, String>> mine = circlesByStream.get(stream).stream()
-                    .filter(a -> a.get("data-window-start").equals(r.getWindowStart().toString())
-                            && a.get("data-window-end").equals(r.getWindowEnd().toString())
-                            && a.get("data-algorithm").equals(r.getAlgorithm()))
-                    .toList();
-            assertEquals(r.getCentroids().size(), mine.size(), stream + " " + r.getWindowStart() + ": one circle per centroid");
+            List<Map<String, String>> mine =
+                    circlesByStream.get(stream).stream()
+                            .filter(
+                                    a ->
+                                            a.get("data-window-start")
+                                                            .equals(r.getWindowStart().toString())
+                                                    && a.get("data-window-end")
+                                                            .equals(r.getWindowEnd().toString())
+                                                    && a.get("data-algorithm")
+                                                            .equals(r.getAlgorithm()))
+                            .toList();
+            assertEquals(
+                    r.getCentroids().size(),
+                    mine.size(),
+                    stream + " " + r.getWindowStart() + ": one circle per centroid");
             Map<String, String> domain = domainByStream.get(stream);
             assertNotNull(domain, stream + ": domain rectangle");
-            double x0 = num(domain, "x"), y0 = num(domain, "y"), w = num(domain, "width"), h = num(domain, "height");
+            double x0 = num(domain, "x"),
+                    y0 = num(domain, "y"),
+                    w = num(domain, "width"),
+                    h = num(domain, "height");
             List<Double> lo = r.getDomainLower(), hi = r.getDomainUpper();
             for (Map<String, String> a : mine) {
                 int j = Integer.parseInt(a.get("data-index"));
                 List<Double> released = r.getCentroids().get(j);
                 double[] coords = json.readValue(a.get("data-coords"), double[].class);
-                assertEquals(released.size(), coords.length, stream + " centroid " + j + ": dimension");
+                assertEquals(
+                        released.size(), coords.length, stream + " centroid " + j + ": dimension");
                 for (int i = 0; i < coords.length; i++) {
-                    assertEquals(released.get(i), coords[i], 0.0, stream + " " + r.getWindowStart() + " centroid " + j + "[" + i + "]");
+                    assertEquals(
+                            released.get(i),
+                            coords[i],
+                            0.0,
+                            stream + " " + r.getWindowStart() + " centroid " + j + "[" + i + "]");
                 }
                 double cx = x0 + (released.get(0) - lo.get(0)) / (hi.get(0) - lo.get(0)) * w;
                 double cy = y0 + h - (released.get(1) - lo.get(1)) / (hi.get(1) - lo.get(1)) * h;
                 assertEquals(cx, num(a, "cx"), 1e-6, stream + " centroid " + j + ": x position");
-                assertEquals(cy, num(a, "cy"), 1e-6, stream + " centroid " + j + ": y position (first two coordinates)");
-                assertEquals(String.valueOf(r == latest.get(stream)), a.get("data-latest"), "latest flag");
+                assertEquals(
+                        cy,
+                        num(a, "cy"),
+                        1e-6,
+                        stream + " centroid " + j + ": y position (first two coordinates)");
+                assertEquals(
+                        String.valueOf(r == latest.get(stream)),
+                        a.get("data-latest"),
+                        "latest flag");
                 drawn++;
             }
             Matcher bars = RECT.matcher(dom);
             List<Map<String, String>> spent = new ArrayList<>();
             while (bars.find()) {
                 Map<String, String> b = attrs(bars.group(1));
-                if ("spent".equals(b.get("class")) && stream.equals(b.get("data-stream"))
+                if ("spent".equals(b.get("class"))
+                        && stream.equals(b.get("data-stream"))
                         && r.getWindowStart().toString().equals(b.get("data-window-start"))) {
                     spent.add(b);
                 }
@@ -206,14 +283,24 @@ class DashboardIT {
         assertEquals(releases.stream().mapToInt(r -> r.getCentroids().size()).sum(), drawn);
         for (String stream : streams) {
             int d = latest.get(stream).getDomainLower().size();
-            Matcher p = Pattern.compile("<p\\b[^>]*class=\"projection\"[^>]*data-dimension=\"" + d + "\"[^>]*>([^<]*)</p>").matcher(
-                    dom.substring(dom.indexOf("data-stream=\"" + stream + "\"")));
+            Matcher p =
+                    Pattern.compile(
+                                    "<p\\b[^>]*class=\"projection\"[^>]*data-dimension=\""
+                                            + d
+                                            + "\"[^>]*>([^<]*)</p>")
+                            .matcher(dom.substring(dom.indexOf("data-stream=\"" + stream + "\"")));
             assertTrue(p.find(), stream + ": projection note");
-            assertEquals(d > 2, p.group(1).contains("projection onto the first two coordinates"), stream + ": " + p.group(1));
+            assertEquals(
+                    d > 2,
+                    p.group(1).contains("projection onto the first two coordinates"),
+                    stream + ": " + p.group(1));
         }
     }
 
-    /** The demo's latest centroids use the page's first colour (#1f77b4): it must appear in the screenshot. */
+    /**
+     * The demo's latest centroids use the page's first colour (#1f77b4): it must appear in the
+     * screenshot.
+     */
     private static void assertScreenshotShowsCentroids(File png) throws IOException {
         BufferedImage img = ImageIO.read(png);
         assertNotNull(img, "a PNG: " + png);
@@ -231,12 +318,18 @@ class DashboardIT {
         assertTrue(blue > 100, "centroid-coloured pixels in the screenshot: " + blue);
     }
 
-    private static JsonNode awaitState(DashboardServer dashboard, ObjectMapper json, int releases) throws Exception {
+    private static JsonNode awaitState(DashboardServer dashboard, ObjectMapper json, int releases)
+            throws Exception {
         HttpClient http = HttpClient.newHttpClient();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (true) {
-            String body = http.send(HttpRequest.newBuilder(URI.create(dashboard.url() + "api/state")).build(),
-                    HttpResponse.BodyHandlers.ofString()).body();
+            String body =
+                    http.send(
+                                    HttpRequest.newBuilder(
+                                                    URI.create(dashboard.url() + "api/state"))
+                                            .build(),
+                                    HttpResponse.BodyHandlers.ofString())
+                            .body();
             JsonNode state = json.readTree(body);
             int n = 0;
             for (JsonNode s : state.get("streams")) {
@@ -257,11 +350,29 @@ class DashboardIT {
         Path profile = Files.createTempDirectory(tmp, "chromium-profile");
         Path out = tmp.resolve("chromium-" + System.nanoTime() + ".out");
         Path err = tmp.resolve("chromium-" + System.nanoTime() + ".err");
-        List<String> cmd = new ArrayList<>(List.of(chromium.toString(), "--headless", "--no-sandbox", "--disable-gpu",
-                "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
-                "--disable-sync", "--hide-scrollbars", "--user-data-dir=" + profile, "--virtual-time-budget=8000",
-                "--window-size=1200,800", mode, url));
-        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        List<String> cmd =
+                new ArrayList<>(
+                        List.of(
+                                chromium.toString(),
+                                "--headless",
+                                "--no-sandbox",
+                                "--disable-gpu",
+                                "--disable-quic",
+                                "--no-first-run",
+                                "--disable-background-networking",
+                                "--disable-component-update",
+                                "--disable-sync",
+                                "--hide-scrollbars",
+                                "--user-data-dir=" + profile,
+                                "--virtual-time-budget=8000",
+                                "--window-size=1200,800",
+                                mode,
+                                url));
+        Process p =
+                new ProcessBuilder(cmd)
+                        .redirectOutput(out.toFile())
+                        .redirectError(err.toFile())
+                        .start();
         if (!p.waitFor(120, TimeUnit.SECONDS)) {
             p.destroyForcibly();
             fail("chromium did not finish in 120 s: " + Files.readString(err));
@@ -270,7 +381,10 @@ class DashboardIT {
         return Files.readString(out, StandardCharsets.UTF_8);
     }
 
-    /** Debian's chromium on the PATH or at /usr/bin/chromium; a missing browser fails the test (.ci/run installs it). */
+    /**
+     * Debian's chromium on the PATH or at /usr/bin/chromium; a missing browser fails the test
+     * (.ci/run installs it).
+     */
     private static Path chromium() {
         for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
             Path p = Path.of(dir, "chromium");
@@ -279,7 +393,9 @@ class DashboardIT {
             }
         }
         Path p = Path.of("/usr/bin/chromium");
-        assertTrue(Files.isExecutable(p), "headless Chromium is required: apt-get install -y chromium (.ci/run does)");
+        assertTrue(
+                Files.isExecutable(p),
+                "headless Chromium is required: apt-get install -y chromium (.ci/run does)");
         return p;
     }
 
@@ -287,8 +403,13 @@ class DashboardIT {
         Map<String, String> out = new LinkedHashMap<>();
         Matcher m = ATTR.matcher(s);
         while (m.find()) {
-            out.put(m.group(1), m.group(2).replace("&quot;", "\"").replace("&lt;", "<").replace("&gt;", ">")
-                    .replace("&amp;", "&"));
+            out.put(
+                    m.group(1),
+                    m.group(2)
+                            .replace("&quot;", "\"")
+                            .replace("&lt;", "<")
+                            .replace("&gt;", ">")
+                            .replace("&amp;", "&"));
         }
         return out;
     }

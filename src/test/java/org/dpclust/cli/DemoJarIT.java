@@ -21,22 +21,33 @@ import java.util.jar.JarFile;
 import org.junit.jupiter.api.Test;
 
 /**
- * The packaged jars as a user runs them: {@code java -jar target/dpclust.jar demo --windows 5 --json} in a
- * fresh JVM (in-process broker, MiniCluster, the shaded services files), checked against the foundation
- * issue's acceptance criteria; and the job jar's contents (Flink provided, connector bundled).
+ * The packaged jars as a user runs them: {@code java -jar target/dpclust.jar demo --windows 5
+ * --json} in a fresh JVM (in-process broker, MiniCluster, the shaded services files), checked
+ * against the foundation issue's acceptance criteria; and the job jar's contents (Flink provided,
+ * connector bundled).
  */
 class DemoJarIT {
     private static final Path CLI_JAR = Path.of("target", "dpclust.jar");
     private static final Path JOB_JAR = Path.of("target", "dpclust-job.jar");
 
     @Test
-    void theDemoReleasesFiveWindowsPerStreamCloseToTheTruthAndRejectsExactlyTheMalformedRecords() throws Exception {
+    void theDemoReleasesFiveWindowsPerStreamCloseToTheTruthAndRejectsExactlyTheMalformedRecords()
+            throws Exception {
         assertTrue(Files.exists(CLI_JAR), "run after `mvn package`");
         File stdout = File.createTempFile("demo", ".jsonl");
-        Process p = new ProcessBuilder(javaBin(), "-Xmx1g", "-jar", CLI_JAR.toString(), "demo", "--windows", "5", "--json")
-                .redirectOutput(stdout)
-                .redirectError(ProcessBuilder.Redirect.INHERIT)
-                .start();
+        Process p =
+                new ProcessBuilder(
+                                javaBin(),
+                                "-Xmx1g",
+                                "-jar",
+                                CLI_JAR.toString(),
+                                "demo",
+                                "--windows",
+                                "5",
+                                "--json")
+                        .redirectOutput(stdout)
+                        .redirectError(ProcessBuilder.Redirect.INHERIT)
+                        .start();
         assertTrue(p.waitFor(5, TimeUnit.MINUTES), "the demo exits by itself within 5 minutes");
         assertEquals(0, p.exitValue());
         List<JsonNode> lines = new ArrayList<>();
@@ -53,13 +64,17 @@ class DemoJarIT {
             assertEquals(1.0, r.get("epsilon").asDouble(), 0.0);
             assertNotNull(r.get("true_centers"));
             if (n > 2) {
-                assertTrue(r.get("matched_error").asDouble() < 0.05,
+                assertTrue(
+                        r.get("matched_error").asDouble() < 0.05,
                         stream + " release " + n + " matched error " + r.get("matched_error"));
             }
         }
         assertTrue(perStream.size() >= 2, "at least two streams");
-        perStream.values().forEach(n -> assertTrue(n >= 5, "at least 5 releases per stream: " + perStream));
-        assertEquals(summary.get("malformed_injected").asLong(), summary.get("rejected_total").asLong());
+        perStream
+                .values()
+                .forEach(n -> assertTrue(n >= 5, "at least 5 releases per stream: " + perStream));
+        assertEquals(
+                summary.get("malformed_injected").asLong(), summary.get("rejected_total").asLong());
         assertTrue(summary.get("malformed_injected").asLong() > 0);
         assertEquals(lines.size(), summary.get("releases").asInt());
     }
@@ -68,16 +83,27 @@ class DemoJarIT {
     void theJobJarBundlesTheConnectorButNotFlink() throws Exception {
         assertTrue(Files.exists(JOB_JAR), "run after `mvn package`");
         try (JarFile jar = new JarFile(JOB_JAR.toFile())) {
-            assertEquals("org.dpclust.jobs.StreamingJob", jar.getManifest().getMainAttributes().getValue("Main-Class"));
+            assertEquals(
+                    "org.dpclust.jobs.StreamingJob",
+                    jar.getManifest().getMainAttributes().getValue("Main-Class"));
             assertNotNull(jar.getEntry("org/dpclust/jobs/StreamingJob.class"));
-            assertNotNull(jar.getEntry("org/apache/flink/connector/kafka/source/KafkaSource.class"));
+            assertNotNull(
+                    jar.getEntry("org/apache/flink/connector/kafka/source/KafkaSource.class"));
             assertNotNull(jar.getEntry("org/apache/avro/Schema.class"));
-            assertNull(jar.getEntry("org/apache/flink/streaming/api/environment/StreamExecutionEnvironment.class"),
+            assertNull(
+                    jar.getEntry(
+                            "org/apache/flink/streaming/api/environment/StreamExecutionEnvironment.class"),
                     "Flink itself is provided by the cluster");
             assertNull(jar.getEntry("org/apache/flink/runtime/minicluster/MiniCluster.class"));
-            assertNull(jar.getEntry("org/apache/logging/log4j/core/Logger.class"), "logging is the cluster's");
-            assertNull(jar.getEntry("org/apache/kafka/common/test/KafkaClusterTestKit.class"), "no broker in the job");
-            assertFalse(jar.stream().anyMatch(e -> e.getName().startsWith("org/junit/")), "no test frameworks");
+            assertNull(
+                    jar.getEntry("org/apache/logging/log4j/core/Logger.class"),
+                    "logging is the cluster's");
+            assertNull(
+                    jar.getEntry("org/apache/kafka/common/test/KafkaClusterTestKit.class"),
+                    "no broker in the job");
+            assertFalse(
+                    jar.stream().anyMatch(e -> e.getName().startsWith("org/junit/")),
+                    "no test frameworks");
         }
     }
 

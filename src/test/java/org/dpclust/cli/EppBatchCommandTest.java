@@ -43,8 +43,22 @@ class EppBatchCommandTest {
     @Test
     void epp1OnSeedsWritesEppCentroidsThatClusterLikeLloyd(@TempDir Path dir) throws Exception {
         StringWriter err = new StringWriter();
-        int exit = run(err, "batch", "--algorithm", "epp-1", "--input", SEEDS.toString(), "--k", "3", "--epsilon",
-                "0.1", "--secret-file", secret(dir).toString(), "--output", dir.resolve("o").toString());
+        int exit =
+                run(
+                        err,
+                        "batch",
+                        "--algorithm",
+                        "epp-1",
+                        "--input",
+                        SEEDS.toString(),
+                        "--k",
+                        "3",
+                        "--epsilon",
+                        "0.1",
+                        "--secret-file",
+                        secret(dir).toString(),
+                        "--output",
+                        dir.resolve("o").toString());
         assertEquals(0, exit, err.toString());
         JsonNode summary = new ObjectMapper().readTree(dir.resolve("o/summary.json").toFile());
         assertEquals("epp", summary.get("guarantee").asText());
@@ -55,7 +69,9 @@ class EppBatchCommandTest {
         double[][] centroids = DatasetLoader.loadCsv(dir.resolve("o/centroids.csv")).points();
         assertEquals(3, centroids.length);
         Dataset seeds = DatasetLoader.loadCsv(SEEDS);
-        double nmi = ClusteringMetrics.nmi(ClusteringMetrics.assign(seeds.points(), centroids), seeds.labels());
+        double nmi =
+                ClusteringMetrics.nmi(
+                        ClusteringMetrics.assign(seeds.points(), centroids), seeds.labels());
         assertTrue(nmi > 0.6, "NMI of epp-1 on seeds: " + nmi);
     }
 
@@ -63,15 +79,42 @@ class EppBatchCommandTest {
     void eppOutputToKafkaIsRefusedNamingTheOption() {
         for (String alg : new String[] {"epp-1", "epp-2"}) {
             StringWriter err = new StringWriter();
-            int exit = run(err, "batch", "--algorithm", alg, "--input", SEEDS.toString(), "--k", "3", "--epsilon",
-                    "0.1", "--output", "kafka");
+            int exit =
+                    run(
+                            err,
+                            "batch",
+                            "--algorithm",
+                            alg,
+                            "--input",
+                            SEEDS.toString(),
+                            "--k",
+                            "3",
+                            "--epsilon",
+                            "0.1",
+                            "--output",
+                            "kafka");
             assertEquals(2, exit, err.toString());
-            assertTrue(err.toString().contains("--output kafka") && err.toString().contains("epp"), err.toString());
+            assertTrue(
+                    err.toString().contains("--output kafka") && err.toString().contains("epp"),
+                    err.toString());
         }
-        // a kafka input needs --output kafka, so an EPP run can never reach a stream's topic or ledger
+        // a kafka input needs --output kafka, so an EPP run can never reach a stream's topic or
+        // ledger
         StringWriter err = new StringWriter();
-        int exit = run(err, "batch", "--algorithm", "epp-1", "--input", "kafka:telemetry.v1", "--k", "3",
-                "--epsilon", "0.1", "--output", "kafka");
+        int exit =
+                run(
+                        err,
+                        "batch",
+                        "--algorithm",
+                        "epp-1",
+                        "--input",
+                        "kafka:telemetry.v1",
+                        "--k",
+                        "3",
+                        "--epsilon",
+                        "0.1",
+                        "--output",
+                        "kafka");
         assertEquals(2, exit);
         assertTrue(err.toString().contains("--output kafka"), err.toString());
     }
@@ -79,12 +122,40 @@ class EppBatchCommandTest {
     @Test
     void dpKmNeedsDeclaredBoundsAndIsPaperClaimed(@TempDir Path dir) throws Exception {
         StringWriter err = new StringWriter();
-        assertEquals(2, run(err, "batch", "--algorithm", "dp-km", "--input", SEEDS.toString(), "--k", "3",
-                "--epsilon", "1", "--output", dir.resolve("x").toString()));
+        assertEquals(
+                2,
+                run(
+                        err,
+                        "batch",
+                        "--algorithm",
+                        "dp-km",
+                        "--input",
+                        SEEDS.toString(),
+                        "--k",
+                        "3",
+                        "--epsilon",
+                        "1",
+                        "--output",
+                        dir.resolve("x").toString()));
         assertTrue(err.toString().contains("--bounds"), err.toString());
-        int exit = run(new StringWriter(), "batch", "--algorithm", "dp-km", "--input", SEEDS.toString(), "--k", "3",
-                "--epsilon", "1", "--bounds", "10,12,0.8,4,2,0,4;22,18,1,7,5,9,7", "--secret-file",
-                secret(dir).toString(), "--output", dir.resolve("o").toString());
+        int exit =
+                run(
+                        new StringWriter(),
+                        "batch",
+                        "--algorithm",
+                        "dp-km",
+                        "--input",
+                        SEEDS.toString(),
+                        "--k",
+                        "3",
+                        "--epsilon",
+                        "1",
+                        "--bounds",
+                        "10,12,0.8,4,2,0,4;22,18,1,7,5,9,7",
+                        "--secret-file",
+                        secret(dir).toString(),
+                        "--output",
+                        dir.resolve("o").toString());
         assertEquals(0, exit);
         JsonNode summary = new ObjectMapper().readTree(dir.resolve("o/summary.json").toFile());
         assertEquals("paper-claimed", summary.get("guarantee").asText());

@@ -7,7 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.junit.jupiter.api.Test;
 
 class ConfigLoaderTest {
-    private static final String VALID = """
+    private static final String VALID =
+            """
             kafka: {bootstrap_servers: "b:9092"}
             streams:
               - id: s1
@@ -37,8 +38,11 @@ class ConfigLoaderTest {
         assertEquals("b:9092", c.kafka().bootstrapServers());
         assertTrue(s.statsCells() >= s.k());
         assertEquals(org.dpclust.kmeans.DpClusterStatistics.Update.MEAN, s.statsUpdate());
-        assertEquals(org.dpclust.kmeans.DpClusterStatistics.Update.EXPDP_ZONE, ConfigLoader.parse(VALID
-                + "    stats: {update: expdp-zone}\n").stream("s1").orElseThrow().statsUpdate());
+        assertEquals(
+                org.dpclust.kmeans.DpClusterStatistics.Update.EXPDP_ZONE,
+                ConfigLoader.parse(VALID + "    stats: {update: expdp-zone}\n").stream("s1")
+                        .orElseThrow()
+                        .statsUpdate());
     }
 
     @Test
@@ -50,18 +54,26 @@ class ConfigLoaderTest {
     @Test
     void errorsNameTheOption() {
         assertEquals("streams[0].k", option(VALID.replace("k: 3", "k: 0")));
-        assertEquals("streams[0].upper[1]", option(VALID.replace("upper: [1, 2]", "upper: [1, -1]")));
+        assertEquals(
+                "streams[0].upper[1]", option(VALID.replace("upper: [1, 2]", "upper: [1, -1]")));
         assertEquals("streams[0].lower", option(VALID.replace("lower: [0, 0]", "lower: [0]")));
         assertEquals("streams[0].windw", option(VALID.replace("window:", "windw:")));
         assertEquals("streams[0].window", option(VALID.replace("window: PT10S", "window: ten")));
-        assertEquals("streams[0].epsilon_per_release", option(VALID.replace("epsilon_per_release: 0.5", "epsilon_per_release: -1")));
+        assertEquals(
+                "streams[0].epsilon_per_release",
+                option(VALID.replace("epsilon_per_release: 0.5", "epsilon_per_release: -1")));
         assertEquals("streams[0].budget_cap", option(VALID.replace("    budget_cap: 10\n", "")));
         assertEquals("streams[0].privacy_unit", option(VALID + "    privacy_unit: household\n"));
         assertEquals("streams[0].budget_period", option(VALID + "    budget_period: PT15S\n"));
         assertEquals("streams[0].summaries[0]", option(VALID + "    summaries: [magic]\n"));
-        assertEquals("streams[0].stats.update", option(VALID + "    stats: {update: expdp_zone}\n"));
-        assertEquals("kafka.transaction_timeout", option(VALID.replace("kafka: {", "kafka: {transaction_timeout: PT20M, ")));
-        assertEquals("kafka.starting_offsets", option(VALID.replace("kafka: {", "kafka: {starting_offsets: never, ")));
+        assertEquals(
+                "streams[0].stats.update", option(VALID + "    stats: {update: expdp_zone}\n"));
+        assertEquals(
+                "kafka.transaction_timeout",
+                option(VALID.replace("kafka: {", "kafka: {transaction_timeout: PT20M, ")));
+        assertEquals(
+                "kafka.starting_offsets",
+                option(VALID.replace("kafka: {", "kafka: {starting_offsets: never, ")));
         assertEquals("streams", option("kafka: {}\nstreams: []\n"));
         assertEquals("streams[1].id", option(VALID + VALID.substring(VALID.indexOf("  - id"))));
     }
@@ -69,25 +81,38 @@ class ConfigLoaderTest {
     @Test
     void theDecoderRunsAtTheJobParallelismUnlessSet() {
         assertEquals(0, ConfigLoader.parse(VALID).job().decodeParallelism());
-        assertEquals(1, ConfigLoader.parse("job: {decode_parallelism: 1}\n" + VALID).job().decodeParallelism());
+        assertEquals(
+                1,
+                ConfigLoader.parse("job: {decode_parallelism: 1}\n" + VALID)
+                        .job()
+                        .decodeParallelism());
         assertEquals("job.decode_parallelism", option("job: {decode_parallelism: -1}\n" + VALID));
     }
 
     @Test
     void deviceUnitsCarryTheirContributionBound() {
-        StreamSpec s = ConfigLoader.parse(VALID + "    privacy_unit: device\n    device_contribution_bound: 5\n")
-                .streams().get(0);
+        StreamSpec s =
+                ConfigLoader.parse(
+                                VALID
+                                        + "    privacy_unit: device\n    device_contribution_bound: 5\n")
+                        .streams()
+                        .get(0);
         assertEquals(PrivacyUnit.DEVICE, s.privacyUnit());
         assertEquals(5, s.unitContribution());
-        assertEquals("streams[0].device_contribution_bound", option(VALID + "    device_contribution_bound: 5\n"));
+        assertEquals(
+                "streams[0].device_contribution_bound",
+                option(VALID + "    device_contribution_bound: 5\n"));
     }
 
     @Test
     void saltBucketsDefaultToOneAndAreRefusedForDeviceUnits() {
         assertEquals(1, ConfigLoader.parse(VALID).streams().get(0).saltBuckets());
-        assertEquals(4, ConfigLoader.parse(VALID + "    salt_buckets: 4\n").streams().get(0).saltBuckets());
+        assertEquals(
+                4,
+                ConfigLoader.parse(VALID + "    salt_buckets: 4\n").streams().get(0).saltBuckets());
         assertEquals("streams[0].salt_buckets", option(VALID + "    salt_buckets: 0\n"));
-        assertEquals("streams[0].salt_buckets",
+        assertEquals(
+                "streams[0].salt_buckets",
                 option(VALID + "    privacy_unit: device\n    salt_buckets: 2\n"));
     }
 }

@@ -11,15 +11,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class SecretSourceTest {
-    @TempDir
-    Path dir;
+    @TempDir Path dir;
 
     @Test
     void readsAHexSecretFile() throws Exception {
         Path f = dir.resolve("s");
         Files.writeString(f, "000102030405060708090a0b0c0d0e0f\n");
         PrivacySecret s = SecretSource.resolve(f);
-        assertArrayEquals(PrivacySecret.fromHex("000102030405060708090a0b0c0d0e0f").hmacSha256(new byte[] {1}),
+        assertArrayEquals(
+                PrivacySecret.fromHex("000102030405060708090a0b0c0d0e0f")
+                        .hmacSha256(new byte[] {1}),
                 s.hmacSha256(new byte[] {1}));
     }
 
@@ -27,8 +28,12 @@ class SecretSourceTest {
     void rejectsShortOrMalformedSecretsNamingTheSource() throws Exception {
         Path f = dir.resolve("s");
         Files.writeString(f, "abcd");
-        assertEquals("--secret-file " + f, assertThrows(ConfigException.class, () -> SecretSource.resolve(f)).option());
+        assertEquals(
+                "--secret-file " + f,
+                assertThrows(ConfigException.class, () -> SecretSource.resolve(f)).option());
         Files.writeString(f, "zz0102030405060708090a0b0c0d0e0f");
-        assertEquals("--secret-file " + f, assertThrows(ConfigException.class, () -> SecretSource.resolve(f)).option());
+        assertEquals(
+                "--secret-file " + f,
+                assertThrows(ConfigException.class, () -> SecretSource.resolve(f)).option());
     }
 }

@@ -14,21 +14,44 @@ class DashboardStateTest {
     private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
 
     private static CentroidRelease release(String stream, int window, double x) {
-        return CentroidRelease.newBuilder().setStreamId(stream)
-                .setWindowStart(T0.plusSeconds(10L * window)).setWindowEnd(T0.plusSeconds(10L * window + 10))
-                .setAlgorithm("stats").setMode("stream").setK(1).setCentroids(List.of(List.of(x, 1.0, 2.0)))
-                .setWeights(List.of(5.0)).setEpsilon(1.0).setSpent(window + 1.0).setCap(10.0)
-                .setBudgetPeriodStart(T0).setBudgetPeriodEnd(T0.plusSeconds(86_400)).setNeighbouring("add-remove")
-                .setPrivacyUnit("record").setGuarantee("dp").setDomainLower(List.of(0.0, 0.0, 0.0))
-                .setDomainUpper(List.of(10.0, 10.0, 10.0)).build();
+        return CentroidRelease.newBuilder()
+                .setStreamId(stream)
+                .setWindowStart(T0.plusSeconds(10L * window))
+                .setWindowEnd(T0.plusSeconds(10L * window + 10))
+                .setAlgorithm("stats")
+                .setMode("stream")
+                .setK(1)
+                .setCentroids(List.of(List.of(x, 1.0, 2.0)))
+                .setWeights(List.of(5.0))
+                .setEpsilon(1.0)
+                .setSpent(window + 1.0)
+                .setCap(10.0)
+                .setBudgetPeriodStart(T0)
+                .setBudgetPeriodEnd(T0.plusSeconds(86_400))
+                .setNeighbouring("add-remove")
+                .setPrivacyUnit("record")
+                .setGuarantee("dp")
+                .setDomainLower(List.of(0.0, 0.0, 0.0))
+                .setDomainUpper(List.of(10.0, 10.0, 10.0))
+                .build();
     }
 
     private static BudgetStatus charge(String stream, int window, double total) {
-        return BudgetStatus.newBuilder().setStreamId(stream).setKind(BudgetEventKind.CHARGE).setSource("stream")
-                .setAlgorithm("stats").setWindowStart(T0.plusSeconds(10L * window))
-                .setWindowEnd(T0.plusSeconds(10L * window + 10)).setEpsilon(1.0).setWindowTotal(total)
-                .setSpent(total).setCap(10.0).setPeriodStart(T0).setPeriodEnd(T0.plusSeconds(86_400))
-                .setPrivacyUnit("record").build();
+        return BudgetStatus.newBuilder()
+                .setStreamId(stream)
+                .setKind(BudgetEventKind.CHARGE)
+                .setSource("stream")
+                .setAlgorithm("stats")
+                .setWindowStart(T0.plusSeconds(10L * window))
+                .setWindowEnd(T0.plusSeconds(10L * window + 10))
+                .setEpsilon(1.0)
+                .setWindowTotal(total)
+                .setSpent(total)
+                .setCap(10.0)
+                .setPeriodStart(T0)
+                .setPeriodEnd(T0.plusSeconds(86_400))
+                .setPrivacyUnit("record")
+                .build();
     }
 
     @Test
@@ -40,7 +63,10 @@ class DashboardStateTest {
         state.add(release("b", 2, 1.0)); // a replayed window: same release again
         state.add(release("a", 0, 4.0));
         state.add(charge("b", 2, 1.0));
-        state.add(charge("b", 2, 2.0)); // the latest total per ledger key wins, as on the compacted topic
+        state.add(
+                charge(
+                        "b", 2,
+                        2.0)); // the latest total per ledger key wins, as on the compacted topic
         state.skipped();
 
         Map<String, Object> snap = state.snapshot();
@@ -51,8 +77,10 @@ class DashboardStateTest {
         Map<String, Object> b = streams.get(1);
         assertEquals(3, b.get("dimension"));
         List<Map<String, Object>> rel = (List<Map<String, Object>>) b.get("releases");
-        assertEquals(List.of("2026-01-01T00:00:20Z", "2026-01-01T00:01:40Z"),
-                rel.stream().map(r -> r.get("window_start")).toList(), "numeric window order, not string order of keys");
+        assertEquals(
+                List.of("2026-01-01T00:00:20Z", "2026-01-01T00:01:40Z"),
+                rel.stream().map(r -> r.get("window_start")).toList(),
+                "numeric window order, not string order of keys");
         assertEquals(List.of(List.of(1.0, 1.0, 2.0)), rel.get(0).get("centroids"));
         List<Map<String, Object>> events = (List<Map<String, Object>>) b.get("budget_events");
         assertEquals(1, events.size());

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 
 class CkmExperimentTest {
@@ -21,15 +20,22 @@ class CkmExperimentTest {
 
     @Test
     void gridReturnsCellsAlphaMajorOnSharedData() {
-        List<CkmExperiment.Cell> cells = CkmExperiment.grid(2_000, new double[] {1.0, 0.5},
-                new double[] {Double.POSITIVE_INFINITY}, 1, 5, 1);
+        List<CkmExperiment.Cell> cells =
+                CkmExperiment.grid(
+                        2_000,
+                        new double[] {1.0, 0.5},
+                        new double[] {Double.POSITIVE_INFINITY},
+                        1,
+                        5,
+                        1);
         assertEquals(2, cells.size());
         assertEquals(1.0, cells.get(0).alphaR());
         assertEquals(0.5, cells.get(1).alphaR());
         for (CkmExperiment.Cell c : cells) {
             assertTrue(c.medianRelativeSse() >= 0.99 && c.medianRelativeSse() < 3, c.summary());
         }
-        assertThrows(IllegalArgumentException.class,
+        assertThrows(
+                IllegalArgumentException.class,
                 () -> CkmExperiment.grid(2_000, new double[] {0.0}, new double[] {1.0}, 1, 5, 1));
     }
 }

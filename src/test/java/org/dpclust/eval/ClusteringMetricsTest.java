@@ -18,11 +18,13 @@ class ClusteringMetricsTest {
     private static final int[] MRS_CLUSTERS = {
         1, 1, 1, 1, 1, 1,
         2, 2, 2, 2, 2, 2,
-        3, 3, 3, 3, 3};
+        3, 3, 3, 3, 3
+    };
     private static final int[] MRS_CLASSES = {
         0, 0, 0, 0, 0, 1,
         0, 1, 1, 1, 1, 2,
-        0, 0, 2, 2, 2};
+        0, 0, 2, 2, 2
+    };
 
     @Test
     void purityOfTextbookExample() {
@@ -38,8 +40,10 @@ class ClusteringMetricsTest {
         // (Normalising by max(H) instead would give 0.357908, so the tolerance tells them apart.)
         assertEquals(0.36, ClusteringMetrics.nmi(MRS_CLUSTERS, MRS_CLASSES), 0.005);
         assertEquals(0.364562, ClusteringMetrics.nmi(MRS_CLUSTERS, MRS_CLASSES), 1e-6);
-        assertEquals(ClusteringMetrics.nmi(MRS_CLUSTERS, MRS_CLASSES),
-                ClusteringMetrics.nmi(MRS_CLASSES, MRS_CLUSTERS), 1e-12);
+        assertEquals(
+                ClusteringMetrics.nmi(MRS_CLUSTERS, MRS_CLASSES),
+                ClusteringMetrics.nmi(MRS_CLASSES, MRS_CLUSTERS),
+                1e-12);
     }
 
     @Test
@@ -53,18 +57,32 @@ class ClusteringMetricsTest {
         // By hand from the MRS contingency table: Σ C(n_ij,2) = 10+6+1+3 = 20; cluster sizes 6,6,5
         // give Σ C(a,2) = 40; class sizes 8,5,4 give Σ C(b,2) = 44; C(17,2) = 136.
         // ARI = (20 − 40·44/136) / (42 − 40·44/136) = 960 / 3952 = 60/247.
-        assertEquals(60.0 / 247.0, ClusteringMetrics.adjustedRandIndex(MRS_CLUSTERS, MRS_CLASSES), 1e-12);
+        assertEquals(
+                60.0 / 247.0,
+                ClusteringMetrics.adjustedRandIndex(MRS_CLUSTERS, MRS_CLASSES),
+                1e-12);
     }
 
     @Test
     void adjustedRandIndexSmallCases() {
         // Identical partitions (up to renaming): 1.
-        assertEquals(1.0, ClusteringMetrics.adjustedRandIndex(new int[] {0, 0, 1, 1, 2}, new int[] {7, 7, 3, 3, 9}), 1e-12);
+        assertEquals(
+                1.0,
+                ClusteringMetrics.adjustedRandIndex(
+                        new int[] {0, 0, 1, 1, 2}, new int[] {7, 7, 3, 3, 9}),
+                1e-12);
         // By hand: a = {0,0,1,1}, b = {0,0,1,2}: Σ C(n_ij,2) = 1, Σ C(a,2) = 2, Σ C(b,2) = 1,
-        // C(4,2) = 6, E = 1/3, ARI = (1 − 1/3) / (1.5 − 1/3) = 4/7 (also the scikit-learn doc value 0.57).
-        assertEquals(4.0 / 7.0, ClusteringMetrics.adjustedRandIndex(new int[] {0, 0, 1, 1}, new int[] {0, 0, 1, 2}), 1e-12);
+        // C(4,2) = 6, E = 1/3, ARI = (1 − 1/3) / (1.5 − 1/3) = 4/7 (also the scikit-learn doc value
+        // 0.57).
+        assertEquals(
+                4.0 / 7.0,
+                ClusteringMetrics.adjustedRandIndex(new int[] {0, 0, 1, 1}, new int[] {0, 0, 1, 2}),
+                1e-12);
         // One block vs all singletons: index 0, expected 0, max 3 → 0.
-        assertEquals(0.0, ClusteringMetrics.adjustedRandIndex(new int[] {0, 0, 0, 0}, new int[] {0, 1, 2, 3}), 1e-12);
+        assertEquals(
+                0.0,
+                ClusteringMetrics.adjustedRandIndex(new int[] {0, 0, 0, 0}, new int[] {0, 1, 2, 3}),
+                1e-12);
     }
 
     @Test
@@ -79,19 +97,23 @@ class ClusteringMetricsTest {
     @Test
     void nmiOfIndependentPartitionsIsZero() {
         // a splits {0,1 | 2,3}, b splits {0,2 | 1,3}: every cell has 1 point, I = 0.
-        assertEquals(0.0, ClusteringMetrics.nmi(new int[] {0, 0, 1, 1}, new int[] {0, 1, 0, 1}), 1e-12);
+        assertEquals(
+                0.0, ClusteringMetrics.nmi(new int[] {0, 0, 1, 1}, new int[] {0, 1, 0, 1}), 1e-12);
     }
 
     @Test
     void mismatchedLengthsAreRejected() {
-        assertThrows(IllegalArgumentException.class, () -> ClusteringMetrics.nmi(new int[] {0, 1}, new int[] {0}));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> ClusteringMetrics.nmi(new int[] {0, 1}, new int[] {0}));
     }
 
     @Test
     void sseKMedianCostAndAssignmentByHand() {
         double[][] points = {{0, 0}, {3, 4}, {10, 0}, {10, 2}};
         double[][] centroids = {{0, 0}, {10, 1}};
-        // nearest: (0,0)->0 d=0; (3,4)->0 d=5 (d²=25; to (10,1): 49+9=58); (10,0)->1 d=1; (10,2)->1 d=1
+        // nearest: (0,0)->0 d=0; (3,4)->0 d=5 (d²=25; to (10,1): 49+9=58); (10,0)->1 d=1; (10,2)->1
+        // d=1
         assertArrayEquals(new int[] {0, 0, 1, 1}, ClusteringMetrics.assign(points, centroids));
         assertEquals(0 + 25 + 1 + 1, ClusteringMetrics.sse(points, centroids), 1e-12);
         assertEquals(0 + 5 + 1 + 1, ClusteringMetrics.kMedianCost(points, centroids), 1e-12);
@@ -99,7 +121,9 @@ class ClusteringMetricsTest {
 
     @Test
     void assignmentTiesGoToLowestIndex() {
-        assertArrayEquals(new int[] {0}, ClusteringMetrics.assign(new double[][] {{1}}, new double[][] {{0}, {2}}));
+        assertArrayEquals(
+                new int[] {0},
+                ClusteringMetrics.assign(new double[][] {{1}}, new double[][] {{0}, {2}}));
     }
 
     @Test
@@ -125,14 +149,19 @@ class ClusteringMetricsTest {
         // 100↔102 = 0.02, 100↔105 = 0.05, 103↔102 = 1/103, 103↔105 = 2/103.
         // Greedy (cheapest pair first) takes 103↔102 then 100↔105: 0.0597.
         // Optimal is 100↔102 + 103↔105 = 0.02 + 2/103; AP = half of that.
-        double ap = ClusteringMetrics.averagePerturbation(new double[][] {{100}, {103}}, new double[][] {{102}, {105}});
+        double ap =
+                ClusteringMetrics.averagePerturbation(
+                        new double[][] {{100}, {103}}, new double[][] {{102}, {105}});
         assertEquals((0.02 + 2.0 / 103.0) / 2.0, ap, 1e-12);
     }
 
     @Test
     void averagePerturbationRejectsZeroNormOriginal() {
-        assertThrows(IllegalArgumentException.class,
-                () -> ClusteringMetrics.averagePerturbation(new double[][] {{0, 0}}, new double[][] {{1, 1}}));
+        assertThrows(
+                IllegalArgumentException.class,
+                () ->
+                        ClusteringMetrics.averagePerturbation(
+                                new double[][] {{0, 0}}, new double[][] {{1, 1}}));
     }
 
     @Test

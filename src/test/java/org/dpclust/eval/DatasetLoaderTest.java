@@ -13,10 +13,10 @@ import java.nio.file.Path;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** Loads every shared CSV (shapes from datasets/README.md) and checks malformed-input errors. */
 class DatasetLoaderTest {
@@ -49,11 +49,26 @@ class DatasetLoaderTest {
 
     @Test
     void theParameterListCoversEveryCsvInTheSharedDirectory() throws IOException {
-        Set<String> expected = Set.of("iris", "house", "s1", "s1.centroids", "s1_su2016", "s1_su2016.centroids",
-                "birch2", "birch2_sub25k", "mnist10k", "digits8x8", "seeds", "ukm");
+        Set<String> expected =
+                Set.of(
+                        "iris",
+                        "house",
+                        "s1",
+                        "s1.centroids",
+                        "s1_su2016",
+                        "s1_su2016.centroids",
+                        "birch2",
+                        "birch2_sub25k",
+                        "mnist10k",
+                        "digits8x8",
+                        "seeds",
+                        "ukm");
         try (Stream<Path> files = Files.list(DatasetLoader.sharedDatasets())) {
-            Set<String> present = files.map(p -> p.getFileName().toString()).filter(f -> f.endsWith(".csv"))
-                    .map(f -> f.substring(0, f.length() - 4)).collect(Collectors.toSet());
+            Set<String> present =
+                    files.map(p -> p.getFileName().toString())
+                            .filter(f -> f.endsWith(".csv"))
+                            .map(f -> f.substring(0, f.length() - 4))
+                            .collect(Collectors.toSet());
             assertEquals(expected, present);
         }
     }
@@ -74,7 +89,8 @@ class DatasetLoaderTest {
     void malformedNumberNamesFileLineAndColumn(@TempDir Path dir) throws IOException {
         Path csv = dir.resolve("bad.csv");
         Files.writeString(csv, "x1,x2,label\n1,2,0\n3,abc,1\n");
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> DatasetLoader.loadCsv(csv));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> DatasetLoader.loadCsv(csv));
         assertTrue(e.getMessage().contains(csv.toString()), e.getMessage());
         assertTrue(e.getMessage().contains("line 3"), e.getMessage());
         assertTrue(e.getMessage().contains("column 2"), e.getMessage());
@@ -84,17 +100,20 @@ class DatasetLoaderTest {
     void wrongFieldCountAndBadLabelAreReported(@TempDir Path dir) throws IOException {
         Path shortRow = dir.resolve("short.csv");
         Files.writeString(shortRow, "x1,x2,x3\n1,2,3\n\n4,5\n");
-        IllegalArgumentException e1 = assertThrows(IllegalArgumentException.class, () -> DatasetLoader.loadCsv(shortRow));
+        IllegalArgumentException e1 =
+                assertThrows(IllegalArgumentException.class, () -> DatasetLoader.loadCsv(shortRow));
         assertTrue(e1.getMessage().contains("line 4, column 3"), e1.getMessage());
 
         Path longRow = dir.resolve("long.csv");
         Files.writeString(longRow, "x1,x2\n1,2,3\n");
-        IllegalArgumentException e2 = assertThrows(IllegalArgumentException.class, () -> DatasetLoader.loadCsv(longRow));
+        IllegalArgumentException e2 =
+                assertThrows(IllegalArgumentException.class, () -> DatasetLoader.loadCsv(longRow));
         assertTrue(e2.getMessage().contains("line 2, column 3"), e2.getMessage());
 
         Path badLabel = dir.resolve("label.csv");
         Files.writeString(badLabel, "x1,label\n1,0\n2,1.5\n");
-        IllegalArgumentException e3 = assertThrows(IllegalArgumentException.class, () -> DatasetLoader.loadCsv(badLabel));
+        IllegalArgumentException e3 =
+                assertThrows(IllegalArgumentException.class, () -> DatasetLoader.loadCsv(badLabel));
         assertTrue(e3.getMessage().contains("line 3, column 2 (label)"), e3.getMessage());
     }
 
@@ -116,7 +135,8 @@ class DatasetLoaderTest {
             assertEquals(dir.toAbsolutePath().normalize(), DatasetLoader.sharedDatasets());
             Path missing = dir.resolve("nope");
             System.setProperty(DatasetLoader.DATASETS_PROPERTY, missing.toString());
-            IllegalStateException e = assertThrows(IllegalStateException.class, DatasetLoader::sharedDatasets);
+            IllegalStateException e =
+                    assertThrows(IllegalStateException.class, DatasetLoader::sharedDatasets);
             assertTrue(e.getMessage().contains(missing.toString()), e.getMessage());
             assertTrue(e.getMessage().contains(DatasetLoader.DATASETS_PROPERTY), e.getMessage());
         } finally {

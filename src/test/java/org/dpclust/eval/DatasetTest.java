@@ -9,7 +9,9 @@ import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Checks shuffling, subsampling and windowing on a data set whose labels encode the coordinates. */
+/**
+ * Checks shuffling, subsampling and windowing on a data set whose labels encode the coordinates.
+ */
 class DatasetTest {
 
     /** Ten 1-D points whose coordinate equals 10 × their label, so pairing can be checked. */
@@ -33,10 +35,17 @@ class DatasetTest {
 
     @Test
     void rejectsRaggedRowsAndWrongLabelCount() {
-        assertThrows(IllegalArgumentException.class,
+        assertThrows(
+                IllegalArgumentException.class,
                 () -> new Dataset("x", new double[][] {{1, 2}, {3}}, null, DomainScaling.none()));
-        assertThrows(IllegalArgumentException.class,
-                () -> new Dataset("x", new double[][] {{1}, {3}}, new int[] {1}, DomainScaling.none()));
+        assertThrows(
+                IllegalArgumentException.class,
+                () ->
+                        new Dataset(
+                                "x",
+                                new double[][] {{1}, {3}},
+                                new int[] {1},
+                                DomainScaling.none()));
     }
 
     @Test

@@ -11,7 +11,11 @@ import org.junit.jupiter.api.Test;
 class DomainScalingTest {
 
     private static Dataset sample() {
-        return new Dataset("s", new double[][] {{2, 5}, {4, 5}, {6, 5}}, new int[] {0, 1, 1}, DomainScaling.none());
+        return new Dataset(
+                "s",
+                new double[][] {{2, 5}, {4, 5}, {6, 5}},
+                new int[] {0, 1, 1},
+                DomainScaling.none());
     }
 
     @Test
@@ -23,14 +27,21 @@ class DomainScalingTest {
         assertArrayEquals(new double[] {1, 0}, scaled.points()[2], 1e-12);
         assertArrayEquals(new int[] {0, 1, 1}, scaled.labels());
         assertTrue(scaled.scaling().dataDerived());
-        assertTrue(scaled.scaling().describe().contains("cannot be labelled dp"), scaled.scaling().describe());
+        assertTrue(
+                scaled.scaling().describe().contains("cannot be labelled dp"),
+                scaled.scaling().describe());
     }
 
     @Test
     void declaredBoundsClampAndMapAndAreNotDataDerived() {
         // declared x in [0, 4], y in [0, 10]; target [-1, 1]² ; x = 6 is clamped to 4.
-        Dataset scaled = DomainScaling.toDeclaredBounds(sample(), new double[] {0, 0}, new double[] {4, 10},
-                new double[] {-1, -1}, new double[] {1, 1});
+        Dataset scaled =
+                DomainScaling.toDeclaredBounds(
+                        sample(),
+                        new double[] {0, 0},
+                        new double[] {4, 10},
+                        new double[] {-1, -1},
+                        new double[] {1, 1});
         assertArrayEquals(new double[] {0, 0}, scaled.points()[0], 1e-12);
         assertArrayEquals(new double[] {1, 0}, scaled.points()[1], 1e-12);
         assertArrayEquals(new double[] {1, 0}, scaled.points()[2], 1e-12);
@@ -40,17 +51,36 @@ class DomainScalingTest {
 
     @Test
     void dataDerivedIsStickyAcrossLaterSteps() {
-        Dataset twice = DomainScaling.toDeclaredBounds(DomainScaling.toUnitBoxByOwnMinMax(sample()),
-                new double[] {0, 0}, new double[] {1, 1}, new double[] {0, 0}, new double[] {1, 1});
+        Dataset twice =
+                DomainScaling.toDeclaredBounds(
+                        DomainScaling.toUnitBoxByOwnMinMax(sample()),
+                        new double[] {0, 0},
+                        new double[] {1, 1},
+                        new double[] {0, 0},
+                        new double[] {1, 1});
         assertTrue(twice.scaling().dataDerived());
         assertFalse(DomainScaling.none().dataDerived());
     }
 
     @Test
     void rejectsBadBounds() {
-        assertThrows(IllegalArgumentException.class, () -> DomainScaling.toDeclaredBounds(sample(),
-                new double[] {0}, new double[] {1}, new double[] {0}, new double[] {1}));
-        assertThrows(IllegalArgumentException.class, () -> DomainScaling.toDeclaredBounds(sample(),
-                new double[] {1, 0}, new double[] {1, 1}, new double[] {0, 0}, new double[] {1, 1}));
+        assertThrows(
+                IllegalArgumentException.class,
+                () ->
+                        DomainScaling.toDeclaredBounds(
+                                sample(),
+                                new double[] {0},
+                                new double[] {1},
+                                new double[] {0},
+                                new double[] {1}));
+        assertThrows(
+                IllegalArgumentException.class,
+                () ->
+                        DomainScaling.toDeclaredBounds(
+                                sample(),
+                                new double[] {1, 0},
+                                new double[] {1, 1},
+                                new double[] {0, 0},
+                                new double[] {1, 1}));
     }
 }

@@ -21,7 +21,11 @@ class JsonRowsTest {
     void printsOneParsableObjectPerLineWithKeysInOrder() throws Exception {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         JsonRows rows = new JsonRows(new PrintStream(bytes, true, StandardCharsets.UTF_8));
-        rows.row().put("zeta", 1).put("benchmark", "lloyd_s1").put("records_per_second", 2.5e6).print();
+        rows.row()
+                .put("zeta", 1)
+                .put("benchmark", "lloyd_s1")
+                .put("records_per_second", 2.5e6)
+                .print();
         Map<String, Object> second = new LinkedHashMap<>();
         second.put("b_key", true);
         second.put("a_key", null);
@@ -39,7 +43,9 @@ class JsonRowsTest {
 
     @Test
     void rejectsNonSnakeCaseKeys() {
-        JsonRows rows = new JsonRows(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        JsonRows rows =
+                new JsonRows(
+                        new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
         assertThrows(IllegalArgumentException.class, () -> rows.row().put("recordsPerSecond", 1));
         assertThrows(IllegalArgumentException.class, () -> rows.row().put("records-per-second", 1));
         assertThrows(IllegalArgumentException.class, () -> rows.row().put("_x", 1));

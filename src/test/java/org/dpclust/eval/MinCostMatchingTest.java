@@ -19,7 +19,8 @@ class MinCostMatchingTest {
 
     @Test
     void classicThreeByThree() {
-        // Textbook worker/job example (Wikipedia "Hungarian algorithm", matrix a1..c3 = 2,3,3 / 3,2,3 / 3,3,2):
+        // Textbook worker/job example (Wikipedia "Hungarian algorithm", matrix a1..c3 = 2,3,3 /
+        // 3,2,3 / 3,3,2):
         // the diagonal, total 6, is the unique optimum.
         double[][] cost = {{2, 3, 3}, {3, 2, 3}, {3, 3, 2}};
         assertArrayEquals(new int[] {0, 1, 2}, MinCostMatching.solve(cost));

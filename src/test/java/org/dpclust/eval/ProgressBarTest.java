@@ -16,8 +16,13 @@ class ProgressBarTest {
     void nonInteractivePrintsAtMostOneLinePerTenPercentPlusFinal() {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         AtomicLong clock = new AtomicLong();
-        ProgressBar bar = new ProgressBar("lloyd", 1000, new PrintStream(bytes, true, StandardCharsets.UTF_8),
-                false, clock::get);
+        ProgressBar bar =
+                new ProgressBar(
+                        "lloyd",
+                        1000,
+                        new PrintStream(bytes, true, StandardCharsets.UTF_8),
+                        false,
+                        clock::get);
         for (int i = 0; i < 1000; i++) {
             bar.step();
         }
@@ -36,8 +41,13 @@ class ProgressBarTest {
     void interactiveRedrawsAtMostFiveTimesPerSecond() {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         AtomicLong clock = new AtomicLong();
-        ProgressBar bar = new ProgressBar("s1", 100, new PrintStream(bytes, true, StandardCharsets.UTF_8),
-                true, clock::get);
+        ProgressBar bar =
+                new ProgressBar(
+                        "s1",
+                        100,
+                        new PrintStream(bytes, true, StandardCharsets.UTF_8),
+                        true,
+                        clock::get);
         // 100 steps over 1 second (10 ms apart) → redraws at 0, 200, 400, 600, 800 ms: 5
         for (int i = 0; i < 100; i++) {
             clock.set(i * 10_000_000L);
@@ -47,6 +57,9 @@ class ProgressBarTest {
         String out = bytes.toString(StandardCharsets.UTF_8);
         long redraws = out.chars().filter(c -> c == '\r').count() - 1; // minus the final line's \r
         assertEquals(5, redraws, out);
-        assertTrue(out.endsWith("done in 1.0 s\n") || out.endsWith("done in 1.0 s" + System.lineSeparator()), out);
+        assertTrue(
+                out.endsWith("done in 1.0 s\n")
+                        || out.endsWith("done in 1.0 s" + System.lineSeparator()),
+                out);
     }
 }

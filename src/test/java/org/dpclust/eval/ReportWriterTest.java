@@ -18,7 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
 class ReportWriterTest {
 
     /** The 8-byte PNG signature (PNG specification, §5.2). */
-    private static final byte[] PNG_SIGNATURE = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+    private static final byte[] PNG_SIGNATURE = {
+        (byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'
+    };
 
     @Test
     void writesReadmeWithAllSectionsAndAPngPlot(@TempDir Path dir) throws IOException {
@@ -27,7 +29,9 @@ class ReportWriterTest {
         report.recordCommand("dpclust evaluate --dataset s1");
         report.recordSeed("lloyd", 1234L);
         report.recordNote("scaling: min-max [DATA-DERIVED]");
-        report.addTable("Quality", List.of("epsilon", "relative_sse", "algo|rithm"),
+        report.addTable(
+                "Quality",
+                List.of("epsilon", "relative_sse", "algo|rithm"),
                 List.of(List.of(0.5, 1.2345678, "a|b"), List.of(1, 1.0, "c")));
         Map<String, double[][]> series = new LinkedHashMap<>();
         series.put("dplloyd", new double[][] {{0.1, 1, 10}, {5, 2, 1.1}});
@@ -53,9 +57,18 @@ class ReportWriterTest {
     @Test
     void rejectsRowOfWrongWidthAndNonPositiveLogValues(@TempDir Path dir) {
         ReportWriter report = new ReportWriter(dir, "t");
-        assertThrows(IllegalArgumentException.class,
+        assertThrows(
+                IllegalArgumentException.class,
                 () -> report.addTable("t", List.of("a", "b"), List.of(List.of(1))));
-        assertThrows(IllegalArgumentException.class, () -> report.addLinePlot("p", "p", "x", "y",
-                Map.of("s", new double[][] {{1, 2}, {1, 0}}), true));
+        assertThrows(
+                IllegalArgumentException.class,
+                () ->
+                        report.addLinePlot(
+                                "p",
+                                "p",
+                                "x",
+                                "y",
+                                Map.of("s", new double[][] {{1, 2}, {1, 0}}),
+                                true));
     }
 }

@@ -26,7 +26,11 @@ class DiametersTest {
                 VectorMetric m = new VectorMetric(p, norm);
                 double brute = m.exactDiameter();
                 int pivot = Diameters.nearestToMean(p, m);
-                assertEquals(brute, Diameters.exact(m, pivot).diameter(), 1e-9 * brute, norm + " " + integral);
+                assertEquals(
+                        brute,
+                        Diameters.exact(m, pivot).diameter(),
+                        1e-9 * brute,
+                        norm + " " + integral);
                 Diameters.Exact e = Diameters.exactVectors(p, norm, pivot);
                 assertEquals(brute, e.diameter(), 1e-9 * brute, norm + " " + integral);
                 assertTrue(e.pairsEvaluated() < 300 * 299 / 2, "no pruning at all");

@@ -10,9 +10,13 @@ import org.junit.jupiter.api.Test;
 class NearestPointIndexTest {
     /** 5 and 7 reach every leaf kernel combination (first4 + add, first4 + add2 + add). */
     private static final int[] DIMENSIONS = {1, 2, 3, 5, 7, 10, 20};
+
     private static final int[] SIZES = {1, 2, 5, 64, 300, 4096};
 
-    /** Every query's answer against {@link NearestPoint#of} on the same points; returns the number of queries. */
+    /**
+     * Every query's answer against {@link NearestPoint#of} on the same points; returns the number
+     * of queries.
+     */
     private static int check(String label, double[] pts, int d, double[][] queries) {
         NearestPointIndex index = NearestPointIndex.of(pts.clone(), d);
         for (double[] x : queries) {
@@ -58,7 +62,10 @@ class NearestPointIndexTest {
         return p;
     }
 
-    /** Points on the integer grid {0..3}^d (random cells, repeats allowed): half-integer queries tie exactly. */
+    /**
+     * Points on the integer grid {0..3}^d (random cells, repeats allowed): half-integer queries tie
+     * exactly.
+     */
     private static double[] grid(SplittableRandom rng, int n, int d) {
         double[] p = new double[n * d];
         for (int i = 0; i < p.length; i++) {
@@ -67,7 +74,9 @@ class NearestPointIndexTest {
         return p;
     }
 
-    /** In the box, on and next to the points, on the half-integer lattice and far outside the box. */
+    /**
+     * In the box, on and next to the points, on the half-integer lattice and far outside the box.
+     */
     private static double[][] queries(SplittableRandom rng, double[] pts, int d, int count) {
         int n = pts.length / d;
         double[][] q = new double[count][d];
@@ -76,13 +85,14 @@ class NearestPointIndexTest {
             int kind = i % 5;
             for (int t = 0; t < d; t++) {
                 double v = pts[p * d + t];
-                q[i][t] = switch (kind) {
-                    case 0 -> rng.nextDouble(-0.1, 1.1);
-                    case 1 -> v;
-                    case 2 -> v + 1e-3 * rng.nextGaussian();
-                    case 3 -> rng.nextInt(9) * 0.5 - 0.5;
-                    default -> rng.nextDouble(-1e3, 1e3);
-                };
+                q[i][t] =
+                        switch (kind) {
+                            case 0 -> rng.nextDouble(-0.1, 1.1);
+                            case 1 -> v;
+                            case 2 -> v + 1e-3 * rng.nextGaussian();
+                            case 3 -> rng.nextInt(9) * 0.5 - 0.5;
+                            default -> rng.nextDouble(-1e3, 1e3);
+                        };
             }
         }
         return q;
@@ -110,8 +120,10 @@ class NearestPointIndexTest {
 
     @Test
     void exactTiesGoToTheLowestIndexWhereverTheTreePutsThem() {
-        // 4096 points in 2-d: pairs mirrored about x = 0.5 (equal distances from every query on that line,
-        // bit for bit: (0.5 - a)^2 == (0.5 - (1 - a))^2 when 1 - a is exact), the mirror at the lower index half
+        // 4096 points in 2-d: pairs mirrored about x = 0.5 (equal distances from every query on
+        // that line,
+        // bit for bit: (0.5 - a)^2 == (0.5 - (1 - a))^2 when 1 - a is exact), the mirror at the
+        // lower index half
         // the time.
         SplittableRandom rng = new SplittableRandom(5);
         int n = 4096;
@@ -138,10 +150,17 @@ class NearestPointIndexTest {
         double[] pts = uniform(rng, 500, 3);
         double inf = Double.POSITIVE_INFINITY;
         double[][] q = {
-            {Double.NaN, 0.5, 0.5}, {inf, 0.5, 0.5}, {-inf, inf, 0}, {1e200, 0, 0}, {1e-200, 1e-200, 1e-200},
-            {Double.MAX_VALUE, -Double.MAX_VALUE, 0}, {Double.MIN_VALUE, 0, 0}};
+            {Double.NaN, 0.5, 0.5},
+            {inf, 0.5, 0.5},
+            {-inf, inf, 0},
+            {1e200, 0, 0},
+            {1e-200, 1e-200, 1e-200},
+            {Double.MAX_VALUE, -Double.MAX_VALUE, 0},
+            {Double.MIN_VALUE, 0, 0}
+        };
         check("non-finite queries", pts, 3, q);
-        pts[7] = Double.NaN; // a point with a NaN coordinate: the index falls back to the plain search
+        pts[7] = Double.NaN; // a point with a NaN coordinate: the index falls back to the plain
+        // search
         check("NaN point", pts, 3, queries(rng, pts, 3, 500));
         pts[7] = inf;
         check("infinite point", pts, 3, queries(rng, pts, 3, 500));

@@ -40,7 +40,9 @@ class NearestPointTest {
                     }
                     int got = NearestPoint.of(pts, d, x);
                     assertEquals(plain(pts, d, x), got, "d=" + d + " n=" + n);
-                    assertEquals(Double.doubleToRawLongBits(NearestPoint.squaredDistance(pts, d, got, x)),
+                    assertEquals(
+                            Double.doubleToRawLongBits(
+                                    NearestPoint.squaredDistance(pts, d, got, x)),
                             Double.doubleToRawLongBits(distance(pts, d, got, x)));
                 }
             }

@@ -48,7 +48,8 @@ class PublicPointSetTest {
             out.writeObject(s);
         }
         PublicPointSet copy;
-        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+        try (ObjectInputStream in =
+                new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
             copy = (PublicPointSet) in.readObject();
         }
         assertNearestAsPlainSearch(copy, 4);

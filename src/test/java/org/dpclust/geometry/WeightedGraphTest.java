@@ -55,7 +55,11 @@ class WeightedGraphTest {
             WeightedGraph g = new WeightedGraph(n, from, to, w, cacheRows);
             for (int i = 0; i < n; i++) {
                 for (int j = 0; j < n; j++) {
-                    assertEquals(expected[i][j], g.distance(i, j), 1e-9, "trial " + trial + " " + i + "," + j);
+                    assertEquals(
+                            expected[i][j],
+                            g.distance(i, j),
+                            1e-9,
+                            "trial " + trial + " " + i + "," + j);
                 }
                 assertArrayEquals(expected[i], g.distancesFrom(i), 1e-9);
             }
@@ -78,9 +82,11 @@ class WeightedGraphTest {
 
     @Test
     void rejectsDisconnectedAndNegative() {
-        assertThrows(IllegalArgumentException.class,
+        assertThrows(
+                IllegalArgumentException.class,
                 () -> new WeightedGraph(3, new int[] {0}, new int[] {1}, new double[] {1}));
-        assertThrows(IllegalArgumentException.class,
+        assertThrows(
+                IllegalArgumentException.class,
                 () -> new WeightedGraph(2, new int[] {0}, new int[] {1}, new double[] {-1}));
     }
 

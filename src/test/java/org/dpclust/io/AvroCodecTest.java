@@ -17,8 +17,12 @@ import org.junit.jupiter.api.Test;
 
 class AvroCodecTest {
     private static TelemetryRecord record() {
-        return TelemetryRecord.newBuilder().setStreamId("s").setDeviceId("d")
-                .setEventTime(Instant.ofEpochMilli(1234)).setFeatures(List.of(1.0, -2.5)).build();
+        return TelemetryRecord.newBuilder()
+                .setStreamId("s")
+                .setDeviceId("d")
+                .setEventTime(Instant.ofEpochMilli(1234))
+                .setFeatures(List.of(1.0, -2.5))
+                .build();
     }
 
     @Test
@@ -32,37 +36,60 @@ class AvroCodecTest {
     }
 
     /**
-     * Features and centroids are {@code array<double>}: they must come back bit for bit, including values a float
-     * cannot hold (Avro 1.12.0 narrowed every decoded array element to float, AVRO-4108).
+     * Features and centroids are {@code array<double>}: they must come back bit for bit, including
+     * values a float cannot hold (Avro 1.12.0 narrowed every decoded array element to float,
+     * AVRO-4108).
      */
     @Test
     void doubleArraysRoundTripBitForBit() throws IOException {
-        List<Double> values = List.of(0.1, Math.PI, -1e-300, Double.MAX_VALUE, 1.0 / 3, Math.nextUp(1.0));
+        List<Double> values =
+                List.of(0.1, Math.PI, -1e-300, Double.MAX_VALUE, 1.0 / 3, Math.nextUp(1.0));
         TelemetryRecord r = TelemetryRecord.newBuilder(record()).setFeatures(values).build();
-        assertEquals(values, AvroCodec.telemetry().decode(AvroCodec.telemetry().encode(r)).getFeatures());
+        assertEquals(
+                values,
+                AvroCodec.telemetry().decode(AvroCodec.telemetry().encode(r)).getFeatures());
     }
 
     @Test
     void garbageIsAReadableError() {
         AvroCodec<TelemetryRecord> c = AvroCodec.telemetry();
-        assertTrue(assertThrows(IOException.class, () -> c.decode("hello".getBytes())).getMessage().contains("single-object"));
+        assertTrue(
+                assertThrows(IOException.class, () -> c.decode("hello".getBytes()))
+                        .getMessage()
+                        .contains("single-object"));
         byte[] ok = c.encode(record());
         byte[] truncated = java.util.Arrays.copyOf(ok, ok.length - 3);
         assertThrows(IOException.class, () -> c.decode(truncated));
-        byte[] otherType = AvroCodec.rejected().encode(org.dpclust.avro.RejectedRecord.newBuilder().setReason("x")
-                .setDetail("y").setSourceTopic("t").setSourcePartition(0).setSourceOffset(0)
-                .setOriginal(java.nio.ByteBuffer.wrap(new byte[0])).build());
-        assertTrue(assertThrows(IOException.class, () -> c.decode(otherType)).getMessage().contains("fingerprint"));
+        byte[] otherType =
+                AvroCodec.rejected()
+                        .encode(
+                                org.dpclust.avro.RejectedRecord.newBuilder()
+                                        .setReason("x")
+                                        .setDetail("y")
+                                        .setSourceTopic("t")
+                                        .setSourcePartition(0)
+                                        .setSourceOffset(0)
+                                        .setOriginal(java.nio.ByteBuffer.wrap(new byte[0]))
+                                        .build());
+        assertTrue(
+                assertThrows(IOException.class, () -> c.decode(otherType))
+                        .getMessage()
+                        .contains("fingerprint"));
     }
 
-    /** Every schema in avro/ must be shipped as a version, unchanged: edit by adding a version, never in place. */
+    /**
+     * Every schema in avro/ must be shipped as a version, unchanged: edit by adding a version,
+     * never in place.
+     */
     @Test
     void everyCurrentSchemaIsAShippedVersion() throws IOException {
         try (Stream<Path> files = Files.list(Path.of("avro"))) {
             for (Path f : files.filter(p -> p.toString().endsWith(".avsc")).toList()) {
                 Schema current = new Schema.Parser().parse(f.toFile());
-                assertTrue(SchemaHistory.versionsOf(current.getFullName()).contains(current),
-                        f + " is not among the shipped versions in src/main/resources/avro-history");
+                assertTrue(
+                        SchemaHistory.versionsOf(current.getFullName()).contains(current),
+                        f
+                                + " is not among the shipped versions in src/main/resources/avro-history");
             }
         }
     }

@@ -17,15 +17,24 @@ import org.junit.jupiter.api.Test;
 class RawRecordDeserializerTest {
     private static RawRecord deserialized(byte[] value) {
         List<RawRecord> out = new ArrayList<>();
-        new RawRecordDeserializer().deserialize(new ConsumerRecord<>("in", 2, 7, null, value), new ListCollector<>(out));
+        new RawRecordDeserializer()
+                .deserialize(
+                        new ConsumerRecord<>("in", 2, 7, null, value), new ListCollector<>(out));
         assertEquals(1, out.size());
         return out.get(0);
     }
 
     @Test
     void aTelemetryRecordIsDecodedOnceWithItsBytesAndCoordinates() {
-        byte[] good = AvroCodec.telemetry().encode(TelemetryRecord.newBuilder().setStreamId("s").setDeviceId("d")
-                .setEventTime(Instant.ofEpochMilli(5)).setFeatures(List.of(0.5, 0.25)).build());
+        byte[] good =
+                AvroCodec.telemetry()
+                        .encode(
+                                TelemetryRecord.newBuilder()
+                                        .setStreamId("s")
+                                        .setDeviceId("d")
+                                        .setEventTime(Instant.ofEpochMilli(5))
+                                        .setFeatures(List.of(0.5, 0.25))
+                                        .build());
         RawRecord r = deserialized(good);
         assertTrue(r.decoded);
         assertNull(r.undecodable);
@@ -43,10 +52,14 @@ class RawRecordDeserializerTest {
     void undecodableBytesPassWithTheirReasonAndNoEventTime() {
         RawRecord bad = deserialized("garbage".getBytes());
         assertTrue(bad.decoded);
-        assertEquals(Long.MIN_VALUE, bad.eventTime, "no event time: the validator routes it to the dead letters");
+        assertEquals(
+                Long.MIN_VALUE,
+                bad.eventTime,
+                "no event time: the validator routes it to the dead letters");
         assertTrue(bad.undecodable.startsWith("not Avro single-object encoding"), bad.undecodable);
         assertNull(bad.features);
-        assertArrayEquals("garbage".getBytes(), bad.value, "original bytes kept for the dead-letter topic");
+        assertArrayEquals(
+                "garbage".getBytes(), bad.value, "original bytes kept for the dead-letter topic");
         RawRecord empty = deserialized(null);
         assertTrue(empty.undecodable != null);
         assertArrayEquals(new byte[0], empty.value);

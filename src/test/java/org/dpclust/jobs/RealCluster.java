@@ -28,11 +28,11 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.Uuid;
 
 /**
- * A Kafka broker and a standalone Flink session cluster as separate JVMs on the loopback interface, started
- * from Maven Central jars (the classpaths {@code maven-dependency-plugin} writes to target/kafka.classpath and
- * target/flink.classpath in pre-integration-test), as PLATFORM.md describes. Every child JVM has an explicit
- * heap, logs to a file under target/real-cluster/ and is destroyed by {@link #close} (and by a shutdown hook
- * if the test JVM dies first).
+ * A Kafka broker and a standalone Flink session cluster as separate JVMs on the loopback interface,
+ * started from Maven Central jars (the classpaths {@code maven-dependency-plugin} writes to
+ * target/kafka.classpath and target/flink.classpath in pre-integration-test), as PLATFORM.md
+ * describes. Every child JVM has an explicit heap, logs to a file under target/real-cluster/ and is
+ * destroyed by {@link #close} (and by a shutdown hook if the test JVM dies first).
  */
 final class RealCluster implements AutoCloseable {
     static final Path TARGET = Path.of("target").toAbsolutePath();
@@ -40,7 +40,8 @@ final class RealCluster implements AutoCloseable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private final List<Process> children = new CopyOnWriteArrayList<>();
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final String kafkaClasspath;
     private final String flinkClasspath;
     private final Path flinkConf;
@@ -57,14 +58,17 @@ final class RealCluster implements AutoCloseable {
         brokerPort = freePort();
         restPort = freePort();
         flinkConf = HOME.resolve("flink-conf");
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> children.forEach(Process::destroyForcibly)));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(() -> children.forEach(Process::destroyForcibly)));
     }
 
     private static String classpath(String file) throws IOException {
         Path p = TARGET.resolve(file);
         if (!Files.isRegularFile(p)) {
-            throw new IllegalStateException(p + " is missing: run through `mvn verify` (maven-dependency-plugin "
-                    + "writes it in pre-integration-test)");
+            throw new IllegalStateException(
+                    p
+                            + " is missing: run through `mvn verify` (maven-dependency-plugin "
+                            + "writes it in pre-integration-test)");
         }
         return Files.readString(p).trim();
     }
@@ -81,62 +85,97 @@ final class RealCluster implements AutoCloseable {
         return flinkConf;
     }
 
-    /** KRaft, combined broker and controller, one node: format the storage, then run {@code kafka.Kafka}. */
+    /**
+     * KRaft, combined broker and controller, one node: format the storage, then run {@code
+     * kafka.Kafka}.
+     */
     void startKafka() throws Exception {
         int controllerPort = freePort();
         Path props = HOME.resolve("server.properties");
-        Files.writeString(props, String.join("\n",
-                "process.roles=broker,controller",
-                "node.id=1",
-                "controller.quorum.voters=1@127.0.0.1:" + controllerPort,
-                "listeners=PLAINTEXT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort,
-                "advertised.listeners=PLAINTEXT://127.0.0.1:" + brokerPort,
-                "controller.listener.names=CONTROLLER",
-                "inter.broker.listener.name=PLAINTEXT",
-                "listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT",
-                "log.dirs=" + HOME.resolve("kafka-data"),
-                "num.partitions=1",
-                "offsets.topic.replication.factor=1",
-                "offsets.topic.num.partitions=1",
-                "transaction.state.log.replication.factor=1",
-                "transaction.state.log.min.isr=1",
-                "transaction.state.log.num.partitions=1",
-                "transaction.max.timeout.ms=900000",
-                "group.initial.rebalance.delay.ms=0",
-                ""));
+        Files.writeString(
+                props,
+                String.join(
+                        "\n",
+                        "process.roles=broker,controller",
+                        "node.id=1",
+                        "controller.quorum.voters=1@127.0.0.1:" + controllerPort,
+                        "listeners=PLAINTEXT://127.0.0.1:"
+                                + brokerPort
+                                + ",CONTROLLER://127.0.0.1:"
+                                + controllerPort,
+                        "advertised.listeners=PLAINTEXT://127.0.0.1:" + brokerPort,
+                        "controller.listener.names=CONTROLLER",
+                        "inter.broker.listener.name=PLAINTEXT",
+                        "listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT",
+                        "log.dirs=" + HOME.resolve("kafka-data"),
+                        "num.partitions=1",
+                        "offsets.topic.replication.factor=1",
+                        "offsets.topic.num.partitions=1",
+                        "transaction.state.log.replication.factor=1",
+                        "transaction.state.log.min.isr=1",
+                        "transaction.state.log.num.partitions=1",
+                        "transaction.max.timeout.ms=900000",
+                        "group.initial.rebalance.delay.ms=0",
+                        ""));
         Path log4j = log4jConfig();
-        Process format = start("kafka-format", kafkaClasspath, "128m", List.of("-Dlog4j.configurationFile=" + log4j),
-                "kafka.tools.StorageTool", List.of("format", "-t", Uuid.randomUuid().toString(), "-c", props.toString()),
-                Map.of());
+        Process format =
+                start(
+                        "kafka-format",
+                        kafkaClasspath,
+                        "128m",
+                        List.of("-Dlog4j.configurationFile=" + log4j),
+                        "kafka.tools.StorageTool",
+                        List.of(
+                                "format",
+                                "-t",
+                                Uuid.randomUuid().toString(),
+                                "-c",
+                                props.toString()),
+                        Map.of());
         awaitExit(format, "kafka-format", Duration.ofSeconds(60));
-        start("kafka", kafkaClasspath, "384m", List.of("-Dlog4j.configurationFile=" + log4j, "-XX:+UseSerialGC"),
-                "kafka.Kafka", List.of(props.toString()), Map.of());
+        start(
+                "kafka",
+                kafkaClasspath,
+                "384m",
+                List.of("-Dlog4j.configurationFile=" + log4j, "-XX:+UseSerialGC"),
+                "kafka.Kafka",
+                List.of(props.toString()),
+                Map.of());
         Properties p = new Properties();
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
         p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 5_000);
         p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 2_000);
         try (Admin admin = Admin.create(p)) {
-            await("the Kafka broker to serve requests", Duration.ofSeconds(60), () -> {
-                try {
-                    return !admin.describeCluster().nodes().get(3, TimeUnit.SECONDS).isEmpty();
-                } catch (Exception e) {
-                    return false;
-                }
-            });
+            await(
+                    "the Kafka broker to serve requests",
+                    Duration.ofSeconds(60),
+                    () -> {
+                        try {
+                            return !admin.describeCluster()
+                                    .nodes()
+                                    .get(3, TimeUnit.SECONDS)
+                                    .isEmpty();
+                        } catch (Exception e) {
+                            return false;
+                        }
+                    });
         }
     }
 
     /**
-     * Writes the cluster's config.yaml (Flink 2.x format): checkpointing every second, exactly once, RocksDB with
-     * checkpoints under target/, fixed-delay restarts, fast heartbeats so a killed TaskManager is noticed in
-     * seconds; then starts the JobManager and one TaskManager and waits for its slots.
+     * Writes the cluster's config.yaml (Flink 2.x format): checkpointing every second, exactly
+     * once, RocksDB with checkpoints under target/, fixed-delay restarts, fast heartbeats so a
+     * killed TaskManager is noticed in seconds; then starts the JobManager and one TaskManager and
+     * waits for its slots.
      */
     void startFlink() throws Exception {
         Files.createDirectories(flinkConf);
         Path checkpoints = HOME.resolve("checkpoints");
         Path tmp = HOME.resolve("tmp");
         Files.createDirectories(tmp);
-        Files.writeString(flinkConf.resolve("config.yaml"), """
+        Files.writeString(
+                flinkConf.resolve("config.yaml"),
+                """
                 jobmanager:
                   rpc:
                     address: 127.0.0.1
@@ -183,18 +222,30 @@ final class RealCluster implements AutoCloseable {
                   fixed-delay:
                     attempts: 10
                     delay: 1s
-                """.formatted(freePort(), restPort, tmp, checkpoints.toUri()));
+                """
+                        .formatted(freePort(), restPort, tmp, checkpoints.toUri()));
         Files.copy(log4jConfig(), flinkConf.resolve("log4j-console.properties"));
         List<String> jm = resourceParams("GET_JM_RESOURCE_PARAMS");
-        List<String> jmArgs = new ArrayList<>(List.of("--configDir", flinkConf.toString(), "--executionMode", "cluster"));
+        List<String> jmArgs =
+                new ArrayList<>(
+                        List.of("--configDir", flinkConf.toString(), "--executionMode", "cluster"));
         jmArgs.addAll(dynamicProperties(jm.get(1)));
-        start("jobmanager", flinkClasspath, null, flinkJvmOptions(jm.get(0), "jobmanager"),
-                "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint", jmArgs, Map.of());
+        start(
+                "jobmanager",
+                flinkClasspath,
+                null,
+                flinkJvmOptions(jm.get(0), "jobmanager"),
+                "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint",
+                jmArgs,
+                Map.of());
         await("the JobManager's REST API", Duration.ofSeconds(90), () -> rest("/overview") != null);
         startTaskManager();
     }
 
-    /** Starts a TaskManager JVM and waits until the JobManager lists it (a TaskManager id it did not list before). */
+    /**
+     * Starts a TaskManager JVM and waits until the JobManager lists it (a TaskManager id it did not
+     * list before).
+     */
     void startTaskManager() throws Exception {
         java.util.Set<String> before = taskManagerIds();
         List<String> tm = resourceParams("GET_TM_RESOURCE_PARAMS");
@@ -202,13 +253,23 @@ final class RealCluster implements AutoCloseable {
         args.addAll(dynamicProperties(tm.get(1)));
         taskManagers++;
         String name = "taskmanager-" + taskManagers;
-        taskManager = start(name, flinkClasspath, null, flinkJvmOptions(tm.get(0), name),
-                "org.apache.flink.runtime.taskexecutor.TaskManagerRunner", args, Map.of());
+        taskManager =
+                start(
+                        name,
+                        flinkClasspath,
+                        null,
+                        flinkJvmOptions(tm.get(0), name),
+                        "org.apache.flink.runtime.taskexecutor.TaskManagerRunner",
+                        args,
+                        Map.of());
         Process started = taskManager;
-        await(name + " to register with the JobManager", Duration.ofSeconds(90), () -> {
-            assertAlive(started, name);
-            return !before.containsAll(taskManagerIds());
-        });
+        await(
+                name + " to register with the JobManager",
+                Duration.ofSeconds(90),
+                () -> {
+                    assertAlive(started, name);
+                    return !before.containsAll(taskManagerIds());
+                });
     }
 
     private java.util.Set<String> taskManagerIds() {
@@ -220,7 +281,10 @@ final class RealCluster implements AutoCloseable {
         return ids;
     }
 
-    /** Kills the current TaskManager process (SIGKILL: no shutdown hooks, no goodbye to the JobManager). */
+    /**
+     * Kills the current TaskManager process (SIGKILL: no shutdown hooks, no goodbye to the
+     * JobManager).
+     */
     void killTaskManager() throws InterruptedException {
         taskManager.destroyForcibly();
         if (!taskManager.waitFor(30, TimeUnit.SECONDS)) {
@@ -235,8 +299,15 @@ final class RealCluster implements AutoCloseable {
         Path log = HOME.resolve("flink-run-" + System.nanoTime() + ".log");
         List<String> jvm = new ArrayList<>(moduleOpens());
         jvm.add("-Dlog4j.configurationFile=" + flinkConf.resolve("log4j-console.properties"));
-        Process client = start(log.getFileName().toString().replace(".log", ""), flinkClasspath, "256m", jvm,
-                "org.apache.flink.client.cli.CliFrontend", args, Map.of("FLINK_CONF_DIR", flinkConf.toString()));
+        Process client =
+                start(
+                        log.getFileName().toString().replace(".log", ""),
+                        flinkClasspath,
+                        "256m",
+                        jvm,
+                        "org.apache.flink.client.cli.CliFrontend",
+                        args,
+                        Map.of("FLINK_CONF_DIR", flinkConf.toString()));
         awaitExit(client, "flink run", Duration.ofSeconds(120));
         String out = Files.readString(log);
         Matcher m = Pattern.compile("JobID ([0-9a-f]{32})").matcher(out);
@@ -247,18 +318,30 @@ final class RealCluster implements AutoCloseable {
     }
 
     void cancel(String jobId) throws Exception {
-        HttpRequest req = HttpRequest.newBuilder(URI.create(restUrl() + "/jobs/" + jobId + "?mode=cancel"))
-                .method("PATCH", HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofSeconds(10)).build();
+        HttpRequest req =
+                HttpRequest.newBuilder(URI.create(restUrl() + "/jobs/" + jobId + "?mode=cancel"))
+                        .method("PATCH", HttpRequest.BodyPublishers.noBody())
+                        .timeout(Duration.ofSeconds(10))
+                        .build();
         http.send(req, HttpResponse.BodyHandlers.ofString());
-        await("job " + jobId + " to be cancelled", Duration.ofSeconds(60),
+        await(
+                "job " + jobId + " to be cancelled",
+                Duration.ofSeconds(60),
                 () -> "CANCELED".equals(rest("/jobs/" + jobId).path("state").asText()));
     }
 
-    /** GET on the JobManager's REST API; null when it does not answer (yet) or answers with an error. */
+    /**
+     * GET on the JobManager's REST API; null when it does not answer (yet) or answers with an
+     * error.
+     */
     JsonNode rest(String path) {
         try {
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(restUrl() + path))
-                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> r =
+                    http.send(
+                            HttpRequest.newBuilder(URI.create(restUrl() + path))
+                                    .timeout(Duration.ofSeconds(5))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
             return r.statusCode() == 200 ? JSON.readTree(r.body()) : null;
         } catch (IOException e) {
             return null;
@@ -268,12 +351,21 @@ final class RealCluster implements AutoCloseable {
         }
     }
 
-    /** The two BASH_JAVA_UTILS_EXEC_RESULT lines of BashJavaUtils: JVM memory flags, then dynamic properties. */
+    /**
+     * The two BASH_JAVA_UTILS_EXEC_RESULT lines of BashJavaUtils: JVM memory flags, then dynamic
+     * properties.
+     */
     private List<String> resourceParams(String command) throws Exception {
         String name = "bash-java-utils-" + command.toLowerCase().replace('_', '-');
-        Process p = start(name, flinkClasspath, "128m", List.of(),
-                "org.apache.flink.runtime.util.bash.BashJavaUtils", List.of(command, "--configDir", flinkConf.toString()),
-                Map.of());
+        Process p =
+                start(
+                        name,
+                        flinkClasspath,
+                        "128m",
+                        List.of(),
+                        "org.apache.flink.runtime.util.bash.BashJavaUtils",
+                        List.of(command, "--configDir", flinkConf.toString()),
+                        Map.of());
         awaitExit(p, name, Duration.ofSeconds(60));
         List<String> result = new ArrayList<>();
         for (String line : Files.readAllLines(HOME.resolve(name + ".log"))) {
@@ -304,30 +396,44 @@ final class RealCluster implements AutoCloseable {
     /** The test JVM's own --add-opens (the pom's flink.jvm.opens), passed on to the Flink JVMs. */
     private static List<String> moduleOpens() {
         return ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-                .filter(a -> a.startsWith("--add-opens")).toList();
+                .filter(a -> a.startsWith("--add-opens"))
+                .toList();
     }
 
     private Path log4jConfig() throws IOException {
         Path p = HOME.resolve("log4j2-children.properties");
         if (!Files.exists(p)) {
-            Files.writeString(p, String.join("\n",
-                    "rootLogger.level = INFO",
-                    "rootLogger.appenderRef.console.ref = console",
-                    "appender.console.name = console",
-                    "appender.console.type = Console",
-                    "appender.console.layout.type = PatternLayout",
-                    "appender.console.layout.pattern = %d{HH:mm:ss,SSS} %-5p %c{1.} - %m%n",
-                    "logger.kafka.name = kafka", "logger.kafka.level = WARN",
-                    "logger.kafkaclients.name = org.apache.kafka", "logger.kafkaclients.level = WARN",
-                    "logger.statechange.name = state.change.logger", "logger.statechange.level = WARN",
-                    ""));
+            Files.writeString(
+                    p,
+                    String.join(
+                            "\n",
+                            "rootLogger.level = INFO",
+                            "rootLogger.appenderRef.console.ref = console",
+                            "appender.console.name = console",
+                            "appender.console.type = Console",
+                            "appender.console.layout.type = PatternLayout",
+                            "appender.console.layout.pattern = %d{HH:mm:ss,SSS} %-5p %c{1.} - %m%n",
+                            "logger.kafka.name = kafka",
+                            "logger.kafka.level = WARN",
+                            "logger.kafkaclients.name = org.apache.kafka",
+                            "logger.kafkaclients.level = WARN",
+                            "logger.statechange.name = state.change.logger",
+                            "logger.statechange.level = WARN",
+                            ""));
         }
         return p;
     }
 
     /** Starts a child JVM with output (stdout and stderr) to target/real-cluster/NAME.log. */
-    private Process start(String name, String classpath, String heap, List<String> jvmOptions, String mainClass,
-            List<String> args, Map<String, String> env) throws IOException {
+    private Process start(
+            String name,
+            String classpath,
+            String heap,
+            List<String> jvmOptions,
+            String mainClass,
+            List<String> args,
+            Map<String, String> env)
+            throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         if (heap != null) {
@@ -341,35 +447,48 @@ final class RealCluster implements AutoCloseable {
         cmd.add(classpath);
         cmd.add(mainClass);
         cmd.addAll(args);
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
-                .redirectOutput(HOME.resolve(name + ".log").toFile());
+        ProcessBuilder pb =
+                new ProcessBuilder(cmd)
+                        .redirectErrorStream(true)
+                        .redirectOutput(HOME.resolve(name + ".log").toFile());
         pb.environment().putAll(env);
         Process p = pb.start();
         children.add(p);
         return p;
     }
 
-    private static void awaitExit(Process p, String name, Duration timeout) throws InterruptedException {
+    private static void awaitExit(Process p, String name, Duration timeout)
+            throws InterruptedException {
         if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
             p.destroyForcibly();
             throw new IllegalStateException(name + " did not finish within " + timeout);
         }
         if (p.exitValue() != 0) {
-            throw new IllegalStateException(name + " exited with " + p.exitValue() + "; see " + HOME);
+            throw new IllegalStateException(
+                    name + " exited with " + p.exitValue() + "; see " + HOME);
         }
     }
 
     private static void assertAlive(Process p, String name) {
         if (!p.isAlive()) {
-            throw new IllegalStateException(name + " exited with " + p.exitValue() + "; see " + HOME);
+            throw new IllegalStateException(
+                    name + " exited with " + p.exitValue() + "; see " + HOME);
         }
     }
 
-    static void await(String what, Duration timeout, BooleanSupplier done) throws InterruptedException {
+    static void await(String what, Duration timeout, BooleanSupplier done)
+            throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!done.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out after " + timeout + " waiting for " + what + " (logs: " + HOME + ")");
+                throw new AssertionError(
+                        "timed out after "
+                                + timeout
+                                + " waiting for "
+                                + what
+                                + " (logs: "
+                                + HOME
+                                + ")");
             }
             Thread.sleep(250);
         }

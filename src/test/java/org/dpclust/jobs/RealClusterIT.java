@@ -40,15 +40,15 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The deployed topology with real processes: a Kafka broker JVM, a standalone Flink cluster (JobManager and
- * TaskManager JVMs, RocksDB state backend) and target/dpclust-job.jar submitted with {@code flink run -d}.
- * The job runs unbounded; a "tick" record per stream two windows after the data moves the watermark past the
- * last data window and the empty one after it.
+ * The deployed topology with real processes: a Kafka broker JVM, a standalone Flink cluster
+ * (JobManager and TaskManager JVMs, RocksDB state backend) and target/dpclust-job.jar submitted
+ * with {@code flink run -d}. The job runs unbounded; a "tick" record per stream two windows after
+ * the data moves the watermark past the last data window and the empty one after it.
  *
- * <p>First an undisturbed run; then the same input on fresh topics under another transactional-id prefix, with
- * the TaskManager process killed (SIGKILL) while window 3 is open, after checkpoints, and a new TaskManager
- * started. Its releases must be byte-identical, per stream and window, with no duplicates for a
- * {@code read_committed} consumer.
+ * <p>First an undisturbed run; then the same input on fresh topics under another transactional-id
+ * prefix, with the TaskManager process killed (SIGKILL) while window 3 is open, after checkpoints,
+ * and a new TaskManager started. Its releases must be byte-identical, per stream and window, with
+ * no duplicates for a {@code read_committed} consumer.
  */
 @Tag("cluster")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -56,9 +56,15 @@ class RealClusterIT {
     private static final long START = 1_767_225_600_000L; // 2026-01-01T00:00:00Z
     private static final long W = 10_000;
     private static final int PER_WINDOW = 2000;
-    /** Data windows 0..5; the tick in window 7 closes windows 0..6 (6 is released from empty summaries). */
+
+    /**
+     * Data windows 0..5; the tick in window 7 closes windows 0..6 (6 is released from empty
+     * summaries).
+     */
     private static final int RELEASED_WINDOWS = 7;
-    private static final String SECRET = "8f1e2d3c4b5a69788796a5b4c3d2e1f00112233445566778899aabbccddeeff0";
+
+    private static final String SECRET =
+            "8f1e2d3c4b5a69788796a5b4c3d2e1f00112233445566778899aabbccddeeff0";
 
     private static RealCluster cluster;
     private static Map<String, byte[]> undisturbed;
@@ -80,7 +86,9 @@ class RealClusterIT {
 
     private static Path config(String name) throws IOException {
         Path file = RealCluster.HOME.resolve(name + ".yaml");
-        Files.writeString(file, """
+        Files.writeString(
+                file,
+                """
                 kafka:
                   bootstrap_servers: "unused:9092"
                   topics: {input: %1$s.in, centroids: %1$s.centroids, sketches: %1$s.sketches, budget: %1$s.budget, dlq: %1$s.dlq}
@@ -99,7 +107,8 @@ class RealClusterIT {
                      budget_cap: 100, public_seed: 1}
                   - {id: b, dimension: 3, lower: [-1, -1, -1], upper: [1, 1, 1], k: 2, window: PT10S,
                      epsilon_per_release: 1.0, budget_cap: 100, public_seed: 2}
-                """.formatted(name));
+                """
+                        .formatted(name));
         return file;
     }
 
@@ -111,13 +120,15 @@ class RealClusterIT {
 
     /** Windows [from, from + n) of the scenario, the same bytes in every run. */
     private static void write(DpclustConfig c, int from, int n) {
-        try (TelemetryProducer p = new TelemetryProducer(cluster.bootstrapServers(), c.kafka().inputTopic())) {
+        try (TelemetryProducer p =
+                new TelemetryProducer(cluster.bootstrapServers(), c.kafka().inputTopic())) {
             new SyntheticTelemetry(c.streams(), START + from * W, n, PER_WINDOW, 0, 50, 7).write(p);
         }
     }
 
     private static void writeTicks(DpclustConfig c) {
-        try (TelemetryProducer p = new TelemetryProducer(cluster.bootstrapServers(), c.kafka().inputTopic())) {
+        try (TelemetryProducer p =
+                new TelemetryProducer(cluster.bootstrapServers(), c.kafka().inputTopic())) {
             long t = START + RELEASED_WINDOWS * W + 5_000;
             p.send("a", "tick", t, new double[] {0.5, 0.5});
             p.send("b", "tick", t, new double[] {0, 0, 0});
@@ -129,14 +140,23 @@ class RealClusterIT {
         Properties p = new Properties();
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
         try (Admin admin = Admin.create(p)) {
-            admin.createTopics(List.of(new NewTopic(c.kafka().inputTopic(), 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            admin.createTopics(List.of(new NewTopic(c.kafka().inputTopic(), 1, (short) 1)))
+                    .all()
+                    .get(30, TimeUnit.SECONDS);
         }
     }
 
     private static String submit(Path config) throws Exception {
-        return cluster.submit(RealCluster.TARGET.resolve("dpclust-job.jar"), List.of("--config", config.toString(),
-                "--secret-file", RealCluster.HOME.resolve("secret.hex").toString(), "--create-topics",
-                "--bootstrap-servers", cluster.bootstrapServers()));
+        return cluster.submit(
+                RealCluster.TARGET.resolve("dpclust-job.jar"),
+                List.of(
+                        "--config",
+                        config.toString(),
+                        "--secret-file",
+                        RealCluster.HOME.resolve("secret.hex").toString(),
+                        "--create-topics",
+                        "--bootstrap-servers",
+                        cluster.bootstrapServers()));
     }
 
     private static Set<String> expected(int windows) {
@@ -154,18 +174,31 @@ class RealClusterIT {
     }
 
     /**
-     * Follows the centroids topic as a {@code read_committed} consumer until every key in {@code want} was
-     * released; fails on a duplicate (stream, window) and at the timeout.
+     * Follows the centroids topic as a {@code read_committed} consumer until every key in {@code
+     * want} was released; fails on a duplicate (stream, window) and at the timeout.
      */
-    private static Map<String, byte[]> awaitReleases(DpclustConfig c, Set<String> want, Duration timeout)
-            throws Exception {
-        RealCluster.await("topic " + c.kafka().centroidsTopic(), Duration.ofSeconds(60), () -> topicExists(c));
+    private static Map<String, byte[]> awaitReleases(
+            DpclustConfig c, Set<String> want, Duration timeout) throws Exception {
+        RealCluster.await(
+                "topic " + c.kafka().centroidsTopic(),
+                Duration.ofSeconds(60),
+                () -> topicExists(c));
         Map<String, byte[]> seen = new TreeMap<>();
         long deadline = System.nanoTime() + timeout.toNanos();
-        try (TopicReader r = new TopicReader(cluster.bootstrapServers(), c.kafka().centroidsTopic())) {
+        try (TopicReader r =
+                new TopicReader(cluster.bootstrapServers(), c.kafka().centroidsTopic())) {
             while (!seen.keySet().containsAll(want)) {
-                assertTrue(System.nanoTime() < deadline, "timed out after " + timeout + "; released " + seen.keySet()
-                        + ", waiting for " + want + " (logs: " + RealCluster.HOME + ")");
+                assertTrue(
+                        System.nanoTime() < deadline,
+                        "timed out after "
+                                + timeout
+                                + "; released "
+                                + seen.keySet()
+                                + ", waiting for "
+                                + want
+                                + " (logs: "
+                                + RealCluster.HOME
+                                + ")");
                 r.poll(Duration.ofMillis(500), rec -> add(seen, rec));
             }
         }
@@ -176,7 +209,10 @@ class RealClusterIT {
         Properties p = new Properties();
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
         try (Admin admin = Admin.create(p)) {
-            return admin.listTopics().names().get(10, TimeUnit.SECONDS).contains(c.kafka().centroidsTopic());
+            return admin.listTopics()
+                    .names()
+                    .get(10, TimeUnit.SECONDS)
+                    .contains(c.kafka().centroidsTopic());
         } catch (Exception e) {
             return false;
         }
@@ -186,23 +222,32 @@ class RealClusterIT {
         try {
             CentroidRelease r = AvroCodec.centroids().decode(rec.value());
             String k = key(r.getStreamId(), r.getWindowStart().toEpochMilli());
-            assertTrue(seen.put(k, rec.value()) == null, "no duplicates for a read_committed consumer: " + k);
+            assertTrue(
+                    seen.put(k, rec.value()) == null,
+                    "no duplicates for a read_committed consumer: " + k);
             assertEquals("dp", r.getGuarantee());
         } catch (IOException e) {
             throw new AssertionError("undecodable release at offset " + rec.offset(), e);
         }
     }
 
-    /** Everything committed on the centroids topic, read from the beginning by a fresh read_committed consumer. */
+    /**
+     * Everything committed on the centroids topic, read from the beginning by a fresh
+     * read_committed consumer.
+     */
     private static Map<String, byte[]> committedReleases(DpclustConfig c) {
         Map<String, byte[]> all = new TreeMap<>();
-        try (TopicReader r = new TopicReader(cluster.bootstrapServers(), c.kafka().centroidsTopic())) {
+        try (TopicReader r =
+                new TopicReader(cluster.bootstrapServers(), c.kafka().centroidsTopic())) {
             r.readToEnd(Duration.ofSeconds(60)).forEach(rec -> add(all, rec));
         }
         return all;
     }
 
-    /** Cancels the job after a failure; a failure to cancel is attached to the original one, never replaces it. */
+    /**
+     * Cancels the job after a failure; a failure to cancel is attached to the original one, never
+     * replaces it.
+     */
     private static void cancelAfter(String job, Throwable failure) {
         try {
             cluster.cancel(job);
@@ -232,7 +277,8 @@ class RealClusterIT {
             JsonNode checkpointConfig = cluster.rest("/jobs/" + job + "/checkpoints/config");
             assertNotNull(checkpointConfig, "checkpoint configuration of job " + job);
             assertEquals("exactly_once", checkpointConfig.path("mode").asText());
-            assertTrue(checkpointConfig.path("state_backend").asText().contains("RocksDB"),
+            assertTrue(
+                    checkpointConfig.path("state_backend").asText().contains("RocksDB"),
                     "state backend: " + checkpointConfig.path("state_backend"));
             awaitReleases(c, expected(RELEASED_WINDOWS), Duration.ofSeconds(90));
         } catch (Exception | Error e) {
@@ -241,7 +287,10 @@ class RealClusterIT {
         }
         cluster.cancel(job);
         undisturbed = committedReleases(c);
-        assertEquals(expected(RELEASED_WINDOWS), undisturbed.keySet(), "2 streams x 7 windows, each once");
+        assertEquals(
+                expected(RELEASED_WINDOWS),
+                undisturbed.keySet(),
+                "2 streams x 7 windows, each once");
     }
 
     @Test
@@ -255,41 +304,54 @@ class RealClusterIT {
         write(c, 0, 3);
         String job = submit(file);
         try {
-            // windows 0 and 1 released and committed: at least one checkpoint has completed with them
+            // windows 0 and 1 released and committed: at least one checkpoint has completed with
+            // them
             awaitReleases(c, expected(2), Duration.ofSeconds(60));
             int checkpointsBefore = completedCheckpoints(job);
             assertTrue(checkpointsBefore >= 1, "a checkpoint completed before the kill");
             write(c, 3, 1);
-            // window 2 closes only once records of window 3 were read: the watermark is now inside window 3,
+            // window 2 closes only once records of window 3 were read: the watermark is now inside
+            // window 3,
             // which holds records and cannot close (nothing later has been written)
             awaitReleases(c, expected(3), Duration.ofSeconds(60));
             int checkpointsAtKill = completedCheckpoints(job);
             cluster.killTaskManager();
             Map<String, byte[]> atKill = committedReleases(c);
-            assertFalse(atKill.containsKey(key("a", START + 3 * W)) || atKill.containsKey(key("b", START + 3 * W)),
+            assertFalse(
+                    atKill.containsKey(key("a", START + 3 * W))
+                            || atKill.containsKey(key("b", START + 3 * W)),
                     "window 3 was still open when the TaskManager was killed");
             // the REST statistics are cached for a few seconds: the counts are lower bounds
-            System.out.printf("RealClusterIT: TaskManager killed mid-window 3; REST reported >= %d completed checkpoints "
-                    + "(>= %d before window 3 was written); %d releases committed%n", checkpointsAtKill,
-                    checkpointsBefore, atKill.size());
+            System.out.printf(
+                    "RealClusterIT: TaskManager killed mid-window 3; REST reported >= %d completed checkpoints "
+                            + "(>= %d before window 3 was written); %d releases committed%n",
+                    checkpointsAtKill, checkpointsBefore, atKill.size());
 
             cluster.startTaskManager();
             write(c, 4, 2);
             writeTicks(c);
             awaitReleases(c, expected(RELEASED_WINDOWS), Duration.ofSeconds(120));
-            JsonNode restored = cluster.rest("/jobs/" + job + "/checkpoints").path("latest").path("restored");
+            JsonNode restored =
+                    cluster.rest("/jobs/" + job + "/checkpoints").path("latest").path("restored");
             assertTrue(restored.has("id"), "the job was restored from a checkpoint: " + restored);
-            System.out.printf("RealClusterIT: restored from checkpoint %s%n", restored.path("id").asText());
+            System.out.printf(
+                    "RealClusterIT: restored from checkpoint %s%n", restored.path("id").asText());
         } catch (Exception | Error e) {
             cancelAfter(job, e);
             throw e;
         }
         cluster.cancel(job);
         Map<String, byte[]> disturbed = committedReleases(c);
-        assertEquals(undisturbed.keySet(), disturbed.keySet(), "the same (stream, window) releases, each once");
+        assertEquals(
+                undisturbed.keySet(),
+                disturbed.keySet(),
+                "the same (stream, window) releases, each once");
         for (String k : undisturbed.keySet()) {
-            assertArrayEquals(undisturbed.get(k), disturbed.get(k), "release " + k + " is byte-identical");
+            assertArrayEquals(
+                    undisturbed.get(k), disturbed.get(k), "release " + k + " is byte-identical");
         }
-        System.out.printf("RealClusterIT: %d releases byte-identical to the undisturbed run%n", disturbed.size());
+        System.out.printf(
+                "RealClusterIT: %d releases byte-identical to the undisturbed run%n",
+                disturbed.size());
     }
 }

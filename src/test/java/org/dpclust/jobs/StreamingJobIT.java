@@ -53,19 +53,22 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The streaming job end to end on a real Kafka broker (in-process KRaft) and a Flink MiniCluster, reading
- * everything back as a {@code read_committed} consumer would. Every test uses its own topics.
+ * The streaming job end to end on a real Kafka broker (in-process KRaft) and a Flink MiniCluster,
+ * reading everything back as a {@code read_committed} consumer would. Every test uses its own
+ * topics.
  */
 class StreamingJobIT {
     private static final long START = 1_767_225_600_000L; // 2026-01-01T00:00:00Z
     private static final long W = 10_000;
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1)
-            .setNumberSlotsPerTaskManager(2)
-            .setConfiguration(clusterConfig())
-            .build());
+    static final MiniClusterExtension FLINK =
+            new MiniClusterExtension(
+                    new MiniClusterResourceConfiguration.Builder()
+                            .setNumberTaskManagers(1)
+                            .setNumberSlotsPerTaskManager(2)
+                            .setConfiguration(clusterConfig())
+                            .build());
 
     private static EmbeddedKafka kafka;
 
@@ -91,8 +94,10 @@ class StreamingJobIT {
         return config(name, streamExtra, bounded, 1);
     }
 
-    private static DpclustConfig config(String name, String streamExtra, boolean bounded, int parallelism) {
-        String yaml = """
+    private static DpclustConfig config(
+            String name, String streamExtra, boolean bounded, int parallelism) {
+        String yaml =
+                """
                 kafka:
                   bootstrap_servers: "%s"
                   topics: {input: %s.in, centroids: %s.centroids, sketches: %s.sketches, budget: %s.budget, dlq: %s.dlq}
@@ -127,17 +132,41 @@ class StreamingJobIT {
                     budget_cap: 100
                     public_seed: 2
                 %s
-                """.formatted(kafka.bootstrapServers(), name, name, name, name, name, name, name, bounded, parallelism,
-                streamExtra, streamExtra);
+                """
+                        .formatted(
+                                kafka.bootstrapServers(),
+                                name,
+                                name,
+                                name,
+                                name,
+                                name,
+                                name,
+                                name,
+                                bounded,
+                                parallelism,
+                                streamExtra,
+                                streamExtra);
         DpclustConfig c = ConfigLoader.parse(yaml);
         TopicAdmin.ensureTopics(c.kafka(), 2);
         return c;
     }
 
-    private static SyntheticTelemetry.Written write(DpclustConfig c, String topic, int fromWindow, int windows,
-            int perWindow, int malformed) {
+    private static SyntheticTelemetry.Written write(
+            DpclustConfig c,
+            String topic,
+            int fromWindow,
+            int windows,
+            int perWindow,
+            int malformed) {
         try (TelemetryProducer p = new TelemetryProducer(kafka.bootstrapServers(), topic)) {
-            return new SyntheticTelemetry(c.streams(), START + fromWindow * W, windows, perWindow, malformed, 50, 7)
+            return new SyntheticTelemetry(
+                            c.streams(),
+                            START + fromWindow * W,
+                            windows,
+                            perWindow,
+                            malformed,
+                            50,
+                            7)
                     .write(p);
         }
     }
@@ -152,12 +181,19 @@ class StreamingJobIT {
         return env;
     }
 
-    private static JobExecutionResult runBounded(DpclustConfig c, KafkaRecordDeserializationSchema<RawRecord> deser,
-            String restart) throws Exception {
-        Map<String, Map<String, Double>> ledger = BudgetTopicReader.read(kafka.bootstrapServers(),
-                c.kafka().budgetTopic(), Duration.ofSeconds(30));
-        StreamingJob job = new StreamingJob(KafkaEndpoints.source(c, deser), KafkaEndpoints.sink(c), c,
-                TestRandoms.SECRET, ledger);
+    private static JobExecutionResult runBounded(
+            DpclustConfig c, KafkaRecordDeserializationSchema<RawRecord> deser, String restart)
+            throws Exception {
+        Map<String, Map<String, Double>> ledger =
+                BudgetTopicReader.read(
+                        kafka.bootstrapServers(), c.kafka().budgetTopic(), Duration.ofSeconds(30));
+        StreamingJob job =
+                new StreamingJob(
+                        KafkaEndpoints.source(c, deser),
+                        KafkaEndpoints.sink(c),
+                        c,
+                        TestRandoms.SECRET,
+                        ledger);
         return job.executeAsync(env(restart)).getJobExecutionResult().get();
     }
 
@@ -192,14 +228,20 @@ class StreamingJobIT {
         List<CentroidRelease> rel = releases(c);
         Set<String> seen = new HashSet<>();
         for (CentroidRelease r : rel) {
-            assertTrue(seen.add(r.getStreamId() + "@" + r.getWindowStart()), "each (stream, window) exactly once");
+            assertTrue(
+                    seen.add(r.getStreamId() + "@" + r.getWindowStart()),
+                    "each (stream, window) exactly once");
             assertEquals("dp", r.getGuarantee());
             int window = (int) ((r.getWindowStart().toEpochMilli() - START) / W);
             double[][] truth = w.trueCenters().get(r.getStreamId()).get(window);
-            double[][] dp = r.getCentroids().stream().map(x -> x.stream().mapToDouble(Double::doubleValue).toArray())
-                    .toArray(double[][]::new);
+            double[][] dp =
+                    r.getCentroids().stream()
+                            .map(x -> x.stream().mapToDouble(Double::doubleValue).toArray())
+                            .toArray(double[][]::new);
             double width = r.getStreamId().equals("a") ? 1 : 2;
-            assertTrue(org.dpclust.eval.ClusteringMetrics.meanMatchedDistance(truth, dp) / width < 0.05,
+            assertTrue(
+                    org.dpclust.eval.ClusteringMetrics.meanMatchedDistance(truth, dp) / width
+                            < 0.05,
                     "release " + r.getStreamId() + "@" + window + " is near the true centres");
         }
         assertEquals(8, rel.size(), "4 windows x 2 streams");
@@ -209,16 +251,23 @@ class StreamingJobIT {
             RejectedRecord rej = AvroCodec.rejected().decode(r.value());
             reasons.merge(rej.getReason(), 1L, Long::sum);
         }
-        assertEquals(w.malformedByReason(), reasons, "every malformed record is a dead letter with its reason");
+        assertEquals(
+                w.malformedByReason(),
+                reasons,
+                "every malformed record is a dead letter with its reason");
 
         long in = result.<Long>getAccumulatorResult(RecordValidator.ACC_RECORDS_IN);
         long windowed = result.<Long>getAccumulatorResult(StreamClusteringFunction.ACC_WINDOWED);
         long invalid = result.<Long>getAccumulatorResult(RecordValidator.ACC_REJECTED);
         long late = result.<Long>getAccumulatorResult(LatenessFilter.ACC_LATE);
         assertEquals(w.records(), in, "records in");
-        assertEquals(in, windowed + invalid + late, "records in = records in windows + records rejected");
+        assertEquals(
+                in,
+                windowed + invalid + late,
+                "records in = records in windows + records rejected");
         assertEquals(w.valid(), windowed);
-        assertEquals(8, budget(c).stream().filter(b -> b.getKind() == BudgetEventKind.CHARGE).count());
+        assertEquals(
+                8, budget(c).stream().filter(b -> b.getKind() == BudgetEventKind.CHARGE).count());
     }
 
     @Test
@@ -235,29 +284,39 @@ class StreamingJobIT {
             assertEquals("dp", sk.getGuarantee());
             assertEquals(2 * sk.getM(), sk.getSketch().size());
         }
-        List<CentroidRelease> ckm = releases(c).stream().filter(r -> r.getAlgorithm().equals("ckm")).toList();
+        List<CentroidRelease> ckm =
+                releases(c).stream().filter(r -> r.getAlgorithm().equals("ckm")).toList();
         assertEquals(6, ckm.size());
         for (CentroidRelease r : ckm) {
             int window = (int) ((r.getWindowStart().toEpochMilli() - START) / W);
             double[][] truth = w.trueCenters().get(r.getStreamId()).get(window);
-            double[][] dp = r.getCentroids().stream().map(x -> x.stream().mapToDouble(Double::doubleValue).toArray())
-                    .toArray(double[][]::new);
+            double[][] dp =
+                    r.getCentroids().stream()
+                            .map(x -> x.stream().mapToDouble(Double::doubleValue).toArray())
+                            .toArray(double[][]::new);
             double width = r.getStreamId().equals("a") ? 1 : 2;
             double err = org.dpclust.eval.ClusteringMetrics.meanMatchedDistance(truth, dp) / width;
-            assertTrue(err < 0.1, "ckm release " + r.getStreamId() + "@" + window + " matched error " + err);
+            assertTrue(
+                    err < 0.1,
+                    "ckm release " + r.getStreamId() + "@" + window + " matched error " + err);
             assertEquals(2.0, r.getSpent(), 0.0, "stats and ckm on the same window");
         }
     }
 
     @Test
     void theCapStopsReleasesAndPublishesBudgetStatus() throws Exception {
-        DpclustConfig c = config("cap", "    privacy_unit: device\n    device_contribution_bound: 2\n    budget_cap: 2.5\n"
-                .replace("budget_cap: 2.5\n", ""), true);
+        DpclustConfig c =
+                config(
+                        "cap",
+                        "    privacy_unit: device\n    device_contribution_bound: 2\n    budget_cap: 2.5\n"
+                                .replace("budget_cap: 2.5\n", ""),
+                        true);
         c = ConfigLoader.parse(capYaml(c));
         write(c, c.kafka().inputTopic(), 0, 4, 1000, 0);
         runBounded(c, new RawRecordDeserializer(), "none");
         assertEquals(4, releases(c).size(), "2 per stream");
-        List<BudgetStatus> refused = budget(c).stream().filter(b -> b.getKind() == BudgetEventKind.REFUSED).toList();
+        List<BudgetStatus> refused =
+                budget(c).stream().filter(b -> b.getKind() == BudgetEventKind.REFUSED).toList();
         assertEquals(4, refused.size(), "windows 2 and 3 of each stream are refused");
         for (BudgetStatus b : refused) {
             assertEquals(2.0, b.getSpent(), 0.0);
@@ -265,7 +324,10 @@ class StreamingJobIT {
         }
     }
 
-    /** The same configuration with cap 2.5 on every stream (budget_cap is declared before the extras). */
+    /**
+     * The same configuration with cap 2.5 on every stream (budget_cap is declared before the
+     * extras).
+     */
     private static String capYaml(DpclustConfig c) {
         return """
                 kafka:
@@ -281,22 +343,36 @@ class StreamingJobIT {
                      budget_cap: 2.5, privacy_unit: device, device_contribution_bound: 2, public_seed: 1}
                   - {id: b, dimension: 3, lower: [-1, -1, -1], upper: [1, 1, 1], k: 2, window: PT10S,
                      epsilon_per_release: 1.0, budget_cap: 2.5, privacy_unit: device, device_contribution_bound: 2, public_seed: 2}
-                """.formatted(c.kafka().bootstrapServers());
+                """
+                .formatted(c.kafka().bootstrapServers());
     }
 
     @Test
     void aRestartWithoutStateReloadsTheSpendFromTheBudgetTopic() throws Exception {
-        DpclustConfig c = ConfigLoader.parse(capYaml(config("cap", "", true)).replace("cap.", "restart.")
-                .replace("group_id: cap", "group_id: restart").replace("transactional_id_prefix: cap",
-                        "transactional_id_prefix: restart").replace("budget_cap: 2.5", "budget_cap: 3.0"));
+        DpclustConfig c =
+                ConfigLoader.parse(
+                        capYaml(config("cap", "", true))
+                                .replace("cap.", "restart.")
+                                .replace("group_id: cap", "group_id: restart")
+                                .replace(
+                                        "transactional_id_prefix: cap",
+                                        "transactional_id_prefix: restart")
+                                .replace("budget_cap: 2.5", "budget_cap: 3.0"));
         TopicAdmin.ensureTopics(c.kafka(), 1);
         write(c, c.kafka().inputTopic(), 0, 2, 1000, 0);
         runBounded(c, new RawRecordDeserializer(), "none");
         assertEquals(4, releases(c).size());
         // a new job, no state: it only knows what the budget topic says (2.0 spent per stream)
-        DpclustConfig next = ConfigLoader.parse(capYaml(c).replace("cap.in", "restart.in2").replace("cap.", "restart.")
-                .replace("group_id: cap", "group_id: restart2").replace("transactional_id_prefix: cap",
-                        "transactional_id_prefix: restart2").replace("budget_cap: 2.5", "budget_cap: 3.0"));
+        DpclustConfig next =
+                ConfigLoader.parse(
+                        capYaml(c)
+                                .replace("cap.in", "restart.in2")
+                                .replace("cap.", "restart.")
+                                .replace("group_id: cap", "group_id: restart2")
+                                .replace(
+                                        "transactional_id_prefix: cap",
+                                        "transactional_id_prefix: restart2")
+                                .replace("budget_cap: 2.5", "budget_cap: 3.0"));
         TopicAdmin.ensureTopics(next.kafka(), 1);
         write(next, next.kafka().inputTopic(), 2, 3, 1000, 0);
         runBounded(next, new RawRecordDeserializer(), "none");
@@ -306,10 +382,15 @@ class StreamingJobIT {
             assertEquals(START + 2 * W, r.getWindowStart().toEpochMilli());
             assertEquals(3.0, r.getSpent(), 0.0, "spend continues from the budget topic");
         }
-        assertEquals(4, budget(next).stream().filter(b -> b.getKind() == BudgetEventKind.REFUSED).count());
+        assertEquals(
+                4,
+                budget(next).stream().filter(b -> b.getKind() == BudgetEventKind.REFUSED).count());
     }
 
-    /** Fails the source once, mid-window, after some checkpoints; throttled so that checkpoints happen first. */
+    /**
+     * Fails the source once, mid-window, after some checkpoints; throttled so that checkpoints
+     * happen first.
+     */
     static final class FailOnce implements KafkaRecordDeserializationSchema<RawRecord> {
         static final AtomicBoolean FAILED = new AtomicBoolean();
         static final AtomicLong SEEN = new AtomicLong();
@@ -321,7 +402,8 @@ class StreamingJobIT {
         }
 
         @Override
-        public void deserialize(ConsumerRecord<byte[], byte[]> r, Collector<RawRecord> out) throws IOException {
+        public void deserialize(ConsumerRecord<byte[], byte[]> r, Collector<RawRecord> out)
+                throws IOException {
             if (SEEN.incrementAndGet() >= failAt && FAILED.compareAndSet(false, true)) {
                 throw new IOException("injected task failure at record " + SEEN.get());
             }
@@ -341,7 +423,9 @@ class StreamingJobIT {
         for (var r : committed(c.kafka().centroidsTopic())) {
             CentroidRelease rel = AvroCodec.centroids().decode(r.value());
             String key = rel.getStreamId() + "@" + rel.getWindowStart() + "/" + rel.getAlgorithm();
-            assertTrue(m.put(key, r.value()) == null, "no duplicates for a read_committed consumer: " + key);
+            assertTrue(
+                    m.put(key, r.value()) == null,
+                    "no duplicates for a read_committed consumer: " + key);
         }
         return m;
     }
@@ -361,22 +445,36 @@ class StreamingJobIT {
         assertSameReleases(undisturbed, disturbed, 8);
     }
 
-    /** Both jobs released the same (stream, window, algorithm)s, byte for byte, and {@code count} of them. */
-    private static void assertSameReleases(DpclustConfig expected, DpclustConfig actual, int count) throws IOException {
+    /**
+     * Both jobs released the same (stream, window, algorithm)s, byte for byte, and {@code count} of
+     * them.
+     */
+    private static void assertSameReleases(DpclustConfig expected, DpclustConfig actual, int count)
+            throws IOException {
         Map<String, byte[]> a = byWindow(expected);
         Map<String, byte[]> b = byWindow(actual);
         assertEquals(count, a.size());
         assertEquals(a.keySet(), b.keySet());
         for (String window : a.keySet()) {
-            assertArrayEquals(a.get(window), b.get(window), "release " + window + " is byte-identical");
+            assertArrayEquals(
+                    a.get(window), b.get(window), "release " + window + " is byte-identical");
         }
     }
 
     @Test
     void saltedAtParallelismTwoWithATaskFailureGivesTheReleasesOfTheUnsaltedJob() throws Exception {
-        DpclustConfig unsalted = config("unsalted", "    summaries: [stats, dp-hst]\n    hst: {universe: 256}\n", true);
-        DpclustConfig salted = config("salted", "    summaries: [stats, dp-hst]\n    hst: {universe: 256}\n"
-                + "    salt_buckets: 4\n", true, 2);
+        DpclustConfig unsalted =
+                config(
+                        "unsalted",
+                        "    summaries: [stats, dp-hst]\n    hst: {universe: 256}\n",
+                        true);
+        DpclustConfig salted =
+                config(
+                        "salted",
+                        "    summaries: [stats, dp-hst]\n    hst: {universe: 256}\n"
+                                + "    salt_buckets: 4\n",
+                        true,
+                        2);
         write(unsalted, unsalted.kafka().inputTopic(), 0, 4, 2500, 0);
         write(salted, salted.kafka().inputTopic(), 0, 4, 2500, 0);
         runBounded(unsalted, new RawRecordDeserializer(), "none");
@@ -392,15 +490,24 @@ class StreamingJobIT {
         DpclustConfig c = config("late", "", false);
         write(c, c.kafka().inputTopic(), 0, 3, 500, 0);
         Map<String, Map<String, Double>> ledger = Map.of();
-        JobClient job = new StreamingJob(KafkaEndpoints.source(c), KafkaEndpoints.sink(c), c, TestRandoms.SECRET, ledger)
-                .executeAsync(env("none"));
+        JobClient job =
+                new StreamingJob(
+                                KafkaEndpoints.source(c),
+                                KafkaEndpoints.sink(c),
+                                c,
+                                TestRandoms.SECRET,
+                                ledger)
+                        .executeAsync(env("none"));
         try {
             long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-            while (releases(c).size() < 4) { // windows 0 and 1 of both streams: the watermark is past window 1
-                assertTrue(System.nanoTime() < deadline, "windows 0 and 1 were not released in time");
+            while (releases(c).size()
+                    < 4) { // windows 0 and 1 of both streams: the watermark is past window 1
+                assertTrue(
+                        System.nanoTime() < deadline, "windows 0 and 1 were not released in time");
                 Thread.sleep(200);
             }
-            try (TelemetryProducer p = new TelemetryProducer(kafka.bootstrapServers(), c.kafka().inputTopic())) {
+            try (TelemetryProducer p =
+                    new TelemetryProducer(kafka.bootstrapServers(), c.kafka().inputTopic())) {
                 p.send("a", "late-device", START + 5_000, new double[] {0.5, 0.5});
             }
             while (true) {
@@ -414,7 +521,9 @@ class StreamingJobIT {
                     assertEquals(START + 5_000, dl.get(0).getEventTime().toEpochMilli());
                     break;
                 }
-                assertTrue(System.nanoTime() < deadline, "the late record did not reach the dead-letter topic");
+                assertTrue(
+                        System.nanoTime() < deadline,
+                        "the late record did not reach the dead-letter topic");
                 Thread.sleep(200);
             }
         } finally {

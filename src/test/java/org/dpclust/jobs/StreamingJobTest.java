@@ -17,9 +17,13 @@ import org.dpclust.stream.ValidRecord;
 import org.dpclust.stream.WindowPartial;
 import org.junit.jupiter.api.Test;
 
-/** The job's record types have Flink's POJO serializer and Kryo is forbidden for everything else. */
+/**
+ * The job's record types have Flink's POJO serializer and Kryo is forbidden for everything else.
+ */
 class StreamingJobTest {
-    private static final DpclustConfig CONFIG = ConfigLoader.parse("""
+    private static final DpclustConfig CONFIG =
+            ConfigLoader.parse(
+                    """
             kafka:
               bootstrap_servers: "127.0.0.1:1"
             streams:
@@ -41,20 +45,33 @@ class StreamingJobTest {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         StreamingJob.forbidKryo(env);
         assertTrue(env.getConfig().getSerializerConfig().hasGenericTypesDisabled());
-        for (Class<?> c : new Class<?>[] {RawRecord.class, ValidRecord.class, WindowPartial.class, ReleasedSketch.class,
-                OutboundRecord.class}) {
+        for (Class<?> c :
+                new Class<?>[] {
+                    RawRecord.class,
+                    ValidRecord.class,
+                    WindowPartial.class,
+                    ReleasedSketch.class,
+                    OutboundRecord.class
+                }) {
             TypeInformation<?> t = TypeInformation.of(c);
-            assertFalse(t instanceof org.apache.flink.api.java.typeutils.GenericTypeInfo, c + " falls back to Kryo");
-            assertTrue(t instanceof org.apache.flink.api.java.typeutils.PojoTypeInfo, c + " is a Flink POJO");
+            assertFalse(
+                    t instanceof org.apache.flink.api.java.typeutils.GenericTypeInfo,
+                    c + " falls back to Kryo");
+            assertTrue(
+                    t instanceof org.apache.flink.api.java.typeutils.PojoTypeInfo,
+                    c + " is a Flink POJO");
         }
     }
 
-    /** Building the stream graph creates every edge's serializer: it fails if any would be Kryo's. */
+    /**
+     * Building the stream graph creates every edge's serializer: it fails if any would be Kryo's.
+     */
     private static StreamExecutionEnvironment wired(boolean nonPrivate) {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         if (nonPrivate) {
             StreamingJob.configure(env, CONFIG);
-            NonPrivateMeanTopology.build(env, KafkaEndpoints.source(CONFIG), KafkaEndpoints.sink(CONFIG), CONFIG);
+            NonPrivateMeanTopology.build(
+                    env, KafkaEndpoints.source(CONFIG), KafkaEndpoints.sink(CONFIG), CONFIG);
         } else {
             StreamingJob.fromKafka(CONFIG, TestRandoms.SECRET, Map.of()).wire(env);
         }

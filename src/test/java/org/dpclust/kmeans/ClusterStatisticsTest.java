@@ -13,7 +13,9 @@ class ClusterStatisticsTest {
         ClusterStatistics s = new ClusterStatistics(8, 3);
         SplittableRandom rng = new SplittableRandom(seed); // public randomness (not privacy noise)
         for (int i = from; i < to; i++) {
-            s.add(rng.nextInt(8), new long[] {rng.nextLong() >> 34, rng.nextLong() >> 34, rng.nextLong() >> 34});
+            s.add(
+                    rng.nextInt(8),
+                    new long[] {rng.nextLong() >> 34, rng.nextLong() >> 34, rng.nextLong() >> 34});
         }
         return s;
     }

@@ -16,8 +16,9 @@ import org.dpclust.privacy.testing.TestRandoms;
 import org.junit.jupiter.api.Test;
 
 /**
- * GUPT's aggregation: a statistical DP test of the strict release on a worst-case neighbouring pair with a
- * halved-noise negative control, the noise scale k·d/(ℓ·ε) and the block assignment's locality.
+ * GUPT's aggregation: a statistical DP test of the strict release on a worst-case neighbouring pair
+ * with a halved-noise negative control, the noise scale k·d/(ℓ·ε) and the block assignment's
+ * locality.
  */
 class GuptKMeansTest {
     private static final DpTester.Options O = DpTester.Options.defaults();
@@ -27,9 +28,9 @@ class GuptKMeansTest {
     private static final long SEED = 7;
 
     /**
-     * D: records in the block that 1.0 does NOT hash to, so the other block is empty and outputs the initial
-     * centroid 0; D' = D + {1.0}: that block's output moves to 1, the average by 1/ℓ — the full sensitivity
-     * k·d/ℓ with k = d = 1.
+     * D: records in the block that 1.0 does NOT hash to, so the other block is empty and outputs
+     * the initial centroid 0; D' = D + {1.0}: that block's output moves to 1, the average by 1/ℓ —
+     * the full sensitivity k·d/ℓ with k = d = 1.
      */
     private static double[][][] worstCasePair() {
         int blockOfOne = GuptKMeans.hashBlocks(new double[][] {{1.0}}, BLOCKS, SEED)[0];
@@ -46,13 +47,37 @@ class GuptKMeansTest {
         return new double[][][] {dd, dPrime};
     }
 
-    private static DpTester.VoteResult release(double epsMechanism, double epsTested, String label) {
+    private static DpTester.VoteResult release(
+            double epsMechanism, double epsTested, String label) {
         double[][][] pair = worstCasePair();
         PrivacyRandom r = TestRandoms.stream(label);
-        DpTester.VoteResult v = DpTester.vote(O, () -> DpTester.testScalar(
-                () -> GuptKMeans.withPublicBlocks(pair[0], INIT, UNIT, BLOCKS, epsMechanism, SEED, r).centroids()[0][0],
-                () -> GuptKMeans.withPublicBlocks(pair[1], INIT, UNIT, BLOCKS, epsMechanism, SEED, r).centroids()[0][0],
-                epsTested, O));
+        DpTester.VoteResult v =
+                DpTester.vote(
+                        O,
+                        () ->
+                                DpTester.testScalar(
+                                        () ->
+                                                GuptKMeans.withPublicBlocks(
+                                                                pair[0],
+                                                                INIT,
+                                                                UNIT,
+                                                                BLOCKS,
+                                                                epsMechanism,
+                                                                SEED,
+                                                                r)
+                                                        .centroids()[0][0],
+                                        () ->
+                                                GuptKMeans.withPublicBlocks(
+                                                                pair[1],
+                                                                INIT,
+                                                                UNIT,
+                                                                BLOCKS,
+                                                                epsMechanism,
+                                                                SEED,
+                                                                r)
+                                                        .centroids()[0][0],
+                                        epsTested,
+                                        O));
         System.out.println("GUPT aggregation " + label + ": " + v.summary());
         return v;
     }
@@ -61,9 +86,12 @@ class GuptKMeansTest {
     void theWorstCasePairMovesTheAverageByTheFullSensitivity() {
         double[][][] pair = worstCasePair();
         assertEquals(4, pair[0].length);
-        double[][][] outD = GuptKMeans.blockOutputs(pair[0], GuptKMeans.hashBlocks(pair[0], BLOCKS, SEED), BLOCKS, INIT);
-        double[][][] outP = GuptKMeans.blockOutputs(pair[1], GuptKMeans.hashBlocks(pair[1], BLOCKS, SEED), BLOCKS,
-                INIT);
+        double[][][] outD =
+                GuptKMeans.blockOutputs(
+                        pair[0], GuptKMeans.hashBlocks(pair[0], BLOCKS, SEED), BLOCKS, INIT);
+        double[][][] outP =
+                GuptKMeans.blockOutputs(
+                        pair[1], GuptKMeans.hashBlocks(pair[1], BLOCKS, SEED), BLOCKS, INIT);
         double avgD = (outD[0][0][0] + outD[1][0][0]) / BLOCKS;
         double avgP = (outP[0][0][0] + outP[1][0][0]) / BLOCKS;
         assertEquals(1.0 / BLOCKS, avgP - avgD, 1e-12);
@@ -88,7 +116,9 @@ class GuptKMeansTest {
         for (int i = 0; i < pts.length; i++) {
             pts[i] = new double[] {2 * g.nextDouble(), 10 * g.nextDouble() - 5};
         }
-        GuptKMeans.Result r = GuptKMeans.withPublicBlocks(pts, init, box, 12, 0.5, 1, TestRandoms.stream("scale"));
+        GuptKMeans.Result r =
+                GuptKMeans.withPublicBlocks(
+                        pts, init, box, 12, 0.5, 1, TestRandoms.stream("scale"));
         double expected = 3.0 * 2 / (12 * 0.5);
         assertEquals(LaplaceMechanism.scale(expected * 0.5, 0.5, 6), r.noiseScale(), 0.0);
         assertEquals(expected, r.noiseScale(), expected * 1e-6);
@@ -103,7 +133,8 @@ class GuptKMeansTest {
         int[] all = GuptKMeans.hashBlocks(pts, 3, 9);
         int[] withoutFirst = GuptKMeans.hashBlocks(Arrays.copyOfRange(pts, 1, 4), 3, 9);
         assertArrayEquals(Arrays.copyOfRange(all, 1, 4), withoutFirst);
-        assertEquals(GuptKMeans.hashBlocks(new double[][] {{-0.0, 0.2}}, 3, 9)[0],
+        assertEquals(
+                GuptKMeans.hashBlocks(new double[][] {{-0.0, 0.2}}, 3, 9)[0],
                 GuptKMeans.hashBlocks(new double[][] {{0.0, 0.2}}, 3, 9)[0]);
     }
 
@@ -116,11 +147,13 @@ class GuptKMeansTest {
         for (int i = 0; i < pts.length; i++) {
             pts[i] = new double[] {i / 150.0};
         }
-        GuptKMeans.Result r = GuptKMeans.strict(pts, INIT, UNIT, 0.8, 1, TestRandoms.stream("strict"));
+        GuptKMeans.Result r =
+                GuptKMeans.strict(pts, INIT, UNIT, 0.8, 1, TestRandoms.stream("strict"));
         assertEquals(0.8, r.epsilon(), 0.0);
         assertEquals("dp", r.guarantee());
         assertEquals(GuptKMeans.blockCount(150), r.blocks(), 2);
-        assertEquals("paper-claimed", GuptKMeans.paper(pts, INIT, UNIT, 0.8, 1, TestRandoms.stream("paper"))
-                .guarantee());
+        assertEquals(
+                "paper-claimed",
+                GuptKMeans.paper(pts, INIT, UNIT, 0.8, 1, TestRandoms.stream("paper")).guarantee());
     }
 }

@@ -65,11 +65,28 @@ class KMeansPlusPlusTest {
         for (int i = 0; i < 50; i++) {
             points[i] = new double[] {i * i};
         }
-        double[][] a = KMeansPlusPlus.seed(points, null, 5, new SplittableRandom(1)); // public randomness (not privacy noise)
+        double[][] a =
+                KMeansPlusPlus.seed(
+                        points,
+                        null,
+                        5,
+                        new SplittableRandom(1)); // public randomness (not privacy noise)
         a[0][0] = -1;
         assertTrue(points[0][0] >= 0 && points[49][0] == 49 * 49);
-        String s1 = java.util.Arrays.deepToString(KMeansPlusPlus.seed(points, null, 5, new SplittableRandom(1))); // public randomness (not privacy noise)
-        String s2 = java.util.Arrays.deepToString(KMeansPlusPlus.seed(points, null, 5, new SplittableRandom(2))); // public randomness (not privacy noise)
+        String s1 =
+                java.util.Arrays.deepToString(
+                        KMeansPlusPlus.seed(
+                                points,
+                                null,
+                                5,
+                                new SplittableRandom(1))); // public randomness (not privacy noise)
+        String s2 =
+                java.util.Arrays.deepToString(
+                        KMeansPlusPlus.seed(
+                                points,
+                                null,
+                                5,
+                                new SplittableRandom(2))); // public randomness (not privacy noise)
         assertNotEquals(s1, s2);
     }
 }

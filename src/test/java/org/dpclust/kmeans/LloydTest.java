@@ -12,7 +12,10 @@ import org.dpclust.eval.Dataset;
 import org.dpclust.eval.DatasetLoader;
 import org.junit.jupiter.api.Test;
 
-/** Checks Lloyd on hand examples, separated blobs, S1 against its ground-truth codebook, and weights. */
+/**
+ * Checks Lloyd on hand examples, separated blobs, S1 against its ground-truth codebook, and
+ * weights.
+ */
 class LloydTest {
 
     @Test
@@ -59,7 +62,11 @@ class LloydTest {
         SplittableRandom rng = new SplittableRandom(11); // public randomness (not privacy noise)
         for (int c = 0; c < centres.length; c++) {
             for (int i = 0; i < per; i++) {
-                points[c * per + i] = new double[] {centres[c][0] + rng.nextDouble(-1, 1), centres[c][1] + rng.nextDouble(-1, 1)};
+                points[c * per + i] =
+                        new double[] {
+                            centres[c][0] + rng.nextDouble(-1, 1),
+                            centres[c][1] + rng.nextDouble(-1, 1)
+                        };
                 truth[c * per + i] = c;
             }
         }
@@ -89,7 +96,9 @@ class LloydTest {
             width = Math.max(width, max - min);
         }
         double fraction = ClusteringMetrics.meanMatchedDistance(truth, r.centroids()) / width;
-        System.out.printf("s1 k=15 Lloyd.best: matched distance %.5f of width, %.3f s, sse %.6g%n", fraction, seconds, r.sse());
+        System.out.printf(
+                "s1 k=15 Lloyd.best: matched distance %.5f of width, %.3f s, sse %.6g%n",
+                fraction, seconds, r.sse());
         assertTrue(fraction < 0.01, "matched distance fraction " + fraction);
     }
 
@@ -141,7 +150,8 @@ class LloydTest {
         double[][] points = {{0}, {1}};
         assertThrows(IllegalArgumentException.class, () -> Lloyd.run(points, 3, 1, 10, 1));
         assertThrows(IllegalArgumentException.class, () -> Lloyd.run(points, 1, 0, 10, 1));
-        assertThrows(IllegalArgumentException.class,
+        assertThrows(
+                IllegalArgumentException.class,
                 () -> Lloyd.runWeighted(points, new double[] {1, -1}, new double[][] {{0}}, 10));
     }
 }

@@ -10,12 +10,14 @@ import org.dpclust.privacy.testing.TestRandoms;
 import org.junit.jupiter.api.Test;
 
 /**
- * PrivGene: the utility sensitivity derived in the class comment, checked by brute force over neighbouring pairs;
- * the budget split; and that the exponential-mechanism selection prefers low SSE.
+ * PrivGene: the utility sensitivity derived in the class comment, checked by brute force over
+ * neighbouring pairs; the budget split; and that the exponential-mechanism selection prefers low
+ * SSE.
  */
 class PrivGeneKMeansTest {
     /** A box with unequal widths, so a sensitivity using max width or d would be caught. */
-    private static final DomainBounds BOX = new DomainBounds(new double[] {0, -1}, new double[] {2, 0});
+    private static final DomainBounds BOX =
+            new DomainBounds(new double[] {0, -1}, new double[] {2, 0});
 
     private static List<double[]> grid() {
         List<double[]> g = new ArrayList<>();
@@ -39,7 +41,8 @@ class PrivGeneKMeansTest {
                 for (double[] c2 : g) {
                     double[][] cand = {c1, c2};
                     double u = PrivGeneKMeans.utility(d, cand);
-                    for (double[] x : g) { // D' = D + {x}; removal is the same pair read the other way
+                    for (double[] x :
+                            g) { // D' = D + {x}; removal is the same pair read the other way
                         double[][] dPrime = java.util.Arrays.copyOf(d, d.length + 1);
                         dPrime[d.length] = x;
                         double change = Math.abs(PrivGeneKMeans.utility(dPrime, cand) - u);
@@ -49,7 +52,11 @@ class PrivGeneKMeansTest {
                 }
             }
         }
-        assertEquals(delta, worst, 1e-12, "the bound is attained (record and candidates at opposite corners)");
+        assertEquals(
+                delta,
+                worst,
+                1e-12,
+                "the bound is attained (record and candidates at opposite corners)");
     }
 
     @Test
@@ -60,15 +67,18 @@ class PrivGeneKMeansTest {
                 assertEquals(Math.max(2, Math.floor(1.25e-3 * n * eps / 10)), s.generations(), 0.0);
                 assertEquals(eps, s.total(), eps * 1e-12, "n=" + n + " eps=" + eps);
                 assertEquals(eps / s.generations(), s.finalEpsilon(), 0.0);
-                assertEquals(s.finalEpsilon() / PrivGeneKMeans.PARENTS, s.selectionEpsilon(), 1e-15);
+                assertEquals(
+                        s.finalEpsilon() / PrivGeneKMeans.PARENTS, s.selectionEpsilon(), 1e-15);
             }
         }
         double[][] pts = blobs(400);
         double[][] init = SnapshotStatistics.publicInitialCentroids(BOX, 2, 1);
-        PrivGeneKMeans.Result strict = PrivGeneKMeans.strict(pts, init, BOX, 0.7, 1, TestRandoms.stream("pg"));
+        PrivGeneKMeans.Result strict =
+                PrivGeneKMeans.strict(pts, init, BOX, 0.7, 1, TestRandoms.stream("pg"));
         assertEquals(0.7, strict.epsilon(), 1e-12);
         assertEquals("dp", strict.guarantee());
-        PrivGeneKMeans.Result paper = PrivGeneKMeans.paper(pts, init, BOX, 0.7, 1, TestRandoms.stream("pg-paper"));
+        PrivGeneKMeans.Result paper =
+                PrivGeneKMeans.paper(pts, init, BOX, 0.7, 1, TestRandoms.stream("pg-paper"));
         assertEquals(0.7, paper.epsilon(), 1e-12);
         assertEquals("paper-claimed", paper.guarantee());
     }
@@ -89,17 +99,29 @@ class PrivGeneKMeansTest {
         double[][] pts = blobs(400);
         double[][] init = {{1.0, -0.9}, {1.1, -0.1}};
         PrivGeneKMeans.Schedule ample = new PrivGeneKMeans.Schedule(6, 50.0, 500.0);
-        double[][] out = PrivGeneKMeans.run(pts, init, BOX, ample, 3, TestRandoms.stream("pg-ample"));
+        double[][] out =
+                PrivGeneKMeans.run(pts, init, BOX, ample, 3, TestRandoms.stream("pg-ample"));
         double sse = -PrivGeneKMeans.utility(pts, out);
         double initSse = -PrivGeneKMeans.utility(pts, init);
         double lloydSse = Lloyd.runFrom(pts, init, 100).sse();
-        System.out.println("PrivGene ample budget: SSE " + sse + ", init " + initSse + ", Lloyd " + lloydSse);
+        System.out.println(
+                "PrivGene ample budget: SSE " + sse + ", init " + initSse + ", Lloyd " + lloydSse);
         assertTrue(sse < initSse / 2, "SSE " + sse + " vs initial " + initSse);
-        // with almost no budget the selection is near uniform: on average much worse than with ample budget
+        // with almost no budget the selection is near uniform: on average much worse than with
+        // ample budget
         double tiny = 0;
         for (int r = 0; r < 5; r++) {
-            tiny += -PrivGeneKMeans.utility(pts, PrivGeneKMeans.run(pts, init, BOX,
-                    new PrivGeneKMeans.Schedule(6, 1e-6, 1e-5), 3 + r, TestRandoms.stream("pg-tiny" + r))) / 5;
+            tiny +=
+                    -PrivGeneKMeans.utility(
+                                    pts,
+                                    PrivGeneKMeans.run(
+                                            pts,
+                                            init,
+                                            BOX,
+                                            new PrivGeneKMeans.Schedule(6, 1e-6, 1e-5),
+                                            3 + r,
+                                            TestRandoms.stream("pg-tiny" + r)))
+                            / 5;
         }
         assertTrue(tiny > 2 * sse, "tiny-budget SSE " + tiny + " vs ample " + sse);
     }

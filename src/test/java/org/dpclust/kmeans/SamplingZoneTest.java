@@ -12,8 +12,8 @@ import org.dpclust.privacy.testing.TestRandoms;
 import org.junit.jupiter.api.Test;
 
 /**
- * Goodness of fit of every ExpDP sampler (λ, γ, (δ, α), the d &gt; 2 rotation direction) against its density,
- * and the geometry of the zones (inside the convergent zone; PAST_FUTURE projection).
+ * Goodness of fit of every ExpDP sampler (λ, γ, (δ, α), the d &gt; 2 rotation direction) against
+ * its density, and the geometry of the zones (inside the convergent zone; PAST_FUTURE projection).
  */
 class SamplingZoneTest {
     private static final int N = 40_000;
@@ -43,7 +43,9 @@ class SamplingZoneTest {
             xs[i] = SamplingZone.sampleLambda(r);
         }
         assertTrue(ks(xs, expCdf(2, 0.5, 1)) < StatsUtil.ksCritical(N));
-        assertTrue(ks(xs, x -> (x - 0.5) / 0.5) > StatsUtil.ksCritical(N), "the test must reject the uniform density");
+        assertTrue(
+                ks(xs, x -> (x - 0.5) / 0.5) > StatsUtil.ksCritical(N),
+                "the test must reject the uniform density");
     }
 
     @Test
@@ -77,7 +79,9 @@ class SamplingZoneTest {
         return Math.acos(Math.max(-1, Math.min(1, dot / Math.sqrt(na * nb))));
     }
 
-    /** Expected (δ, |α|) bin probabilities of the target density, by numerical integration over α. */
+    /**
+     * Expected (δ, |α|) bin probabilities of the target density, by numerical integration over α.
+     */
     private static double[] expected(SamplingZone z, double eps, int aBins, int dBins) {
         double aMax = z.maxAngle();
         double lo = 2 * z.lambda() - 1;
@@ -91,8 +95,10 @@ class SamplingZoneTest {
             for (int b = 0; b < dBins; b++) {
                 double bl = lo + (1 - lo) * b / dBins;
                 double bh = lo + (1 - lo) * (b + 1) / dBins;
-                double m = Math.exp(-eps * a / (2 * Math.PI))
-                        * SamplingZone.exponentialMass(eps / 4, Math.max(ch[0], bl), Math.min(ch[1], bh));
+                double m =
+                        Math.exp(-eps * a / (2 * Math.PI))
+                                * SamplingZone.exponentialMass(
+                                        eps / 4, Math.max(ch[0], bl), Math.min(ch[1], bh));
                 p[ab * dBins + b] += m;
                 total += m;
             }
@@ -134,7 +140,8 @@ class SamplingZoneTest {
                 double[] s = z.sample(eps, r);
                 double delta = SamplingZone.distance(s, mean);
                 double a = angle(mean, x, s);
-                assertTrue(SamplingZone.distance(s, centre) <= z.radius() + 1e-12, "outside the zone");
+                assertTrue(
+                        SamplingZone.distance(s, centre) <= z.radius() + 1e-12, "outside the zone");
                 int ab = Math.min(aBins - 1, (int) (a / aMax * aBins));
                 int db = Math.min(dBins - 1, (int) ((delta - lo) / (1 - lo) * dBins));
                 obs[ab * dBins + db]++;
@@ -143,7 +150,9 @@ class SamplingZoneTest {
             double fit = chiSquare(obs, expected(z, eps, aBins, dBins));
             assertTrue(fit < StatsUtil.chiSquareCritical(df), "d=" + d + ": chi2=" + fit);
             double wrong = chiSquare(obs, expected(z, 0, aBins, dBins));
-            assertTrue(wrong > StatsUtil.chiSquareCritical(df), "the flat density must be rejected, chi2=" + wrong);
+            assertTrue(
+                    wrong > StatsUtil.chiSquareCritical(df),
+                    "the flat density must be rejected, chi2=" + wrong);
         }
     }
 
@@ -177,10 +186,14 @@ class SamplingZoneTest {
             double big = z.convergentRadius();
             assertEquals(SamplingZone.distance(prev, mean), big, 1e-12 * scale);
             assertEquals(big, z.controllerDistance(), 1e-9 * big, "X is on the border");
-            assertTrue(SamplingZone.distance(z.centre(), mean) + z.radius() <= big * (1 + 1e-12), "zone inside");
+            assertTrue(
+                    SamplingZone.distance(z.centre(), mean) + z.radius() <= big * (1 + 1e-12),
+                    "zone inside");
             assertTrue(z.lambda() >= 0.5 && z.lambda() <= 1);
             double[] s = z.sample(0.1 + 10 * r.nextDouble(), r);
-            assertTrue(SamplingZone.distance(s, mean) <= big * (1 + 1e-12), "draw inside the convergent zone");
+            assertTrue(
+                    SamplingZone.distance(s, mean) <= big * (1 + 1e-12),
+                    "draw inside the convergent zone");
             assertFalse(z.projected());
         }
     }
@@ -206,14 +219,22 @@ class SamplingZoneTest {
             if (z.projected()) {
                 projected++;
                 assertEquals(big, z.controllerDistance(), 1e-12 * big, "projected onto the border");
-                assertTrue(angle(mean, future, z.controller()) < 1e-6, "projected along the ray to S^(t+1)");
+                assertTrue(
+                        angle(mean, future, z.controller()) < 1e-6,
+                        "projected along the ray to S^(t+1)");
             } else {
                 assertTrue(Arrays.equals(future, z.controller()), "X inside the zone is kept");
             }
-            assertTrue(SamplingZone.distance(z.centre(), mean) + z.radius() <= big * (1 + 1e-12), "zone inside");
+            assertTrue(
+                    SamplingZone.distance(z.centre(), mean) + z.radius() <= big * (1 + 1e-12),
+                    "zone inside");
             double[] s = z.sample(1.0, r);
-            assertTrue(SamplingZone.distance(s, mean) <= big * (1 + 1e-12), "draw inside the convergent zone");
+            assertTrue(
+                    SamplingZone.distance(s, mean) <= big * (1 + 1e-12),
+                    "draw inside the convergent zone");
         }
-        assertTrue(projected > 1000, "the property test must exercise the projection, got " + projected);
+        assertTrue(
+                projected > 1000,
+                "the property test must exercise the projection, got " + projected);
     }
 }

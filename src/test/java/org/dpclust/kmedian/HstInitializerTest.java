@@ -74,7 +74,9 @@ class HstInitializerTest {
     @Test
     void fewerLeavesThanKAreFilledInPiOrder() {
         Metric m = VectorMetric.l2(clusters(2, 10, 2));
-        Hst t = Hst.build(m, m.exactDiameter(), new Hst.Options(4, 1, false)); // one level: 2 leaves
+        Hst t =
+                Hst.build(
+                        m, m.exactDiameter(), new Hst.Options(4, 1, false)); // one level: 2 leaves
         assertEquals(2, t.nodeCount() - 1);
         int[] demand = {0, 1, 2, 15};
         int[] centres = NdpHstInitializer.initialize(t, demand, 5);
@@ -92,8 +94,10 @@ class HstInitializerTest {
         Arrays.setAll(demand, i -> i);
         var rng = TestRandoms.stream("dp-hst-init");
         // at ε = 10^6 the noise is 0 with overwhelming probability
-        assertTrue(Arrays.equals(NdpHstInitializer.initialize(t, demand, 4),
-                DpHstInitializer.initialize(t, demand, 4, 1e6, rng)));
+        assertTrue(
+                Arrays.equals(
+                        NdpHstInitializer.initialize(t, demand, 4),
+                        DpHstInitializer.initialize(t, demand, 4, 1e6, rng)));
         for (int rep = 0; rep < 20; rep++) {
             long[] noisy = DpHstInitializer.noisyCounts(t, demand, 0.1, rng);
             assertEquals(0, noisy[0], "root count is not released");

@@ -31,7 +31,8 @@ class HstTest {
             assertEquals(1, t.universeCount(t.leafOf(x)), "leaf of " + x + " is not a singleton");
             for (int y = 0; y < m.size(); y++) {
                 double rho = m.distance(x, y);
-                assertTrue(t.treeDistance(x, y) >= rho * (1 - 1e-12),
+                assertTrue(
+                        t.treeDistance(x, y) >= rho * (1 - 1e-12),
                         "pair " + x + "," + y + ": tree " + t.treeDistance(x, y) + " < " + rho);
             }
         }

@@ -22,10 +22,13 @@ class KMedianPrivacyTest {
     // ---- (a) DP-HST node counts ------------------------------------------------------------
 
     /**
-     * 1-D points in l1, tree capped at L = 2 levels (β = 1). Few levels keep the whitened projection
-     * close to the full privacy loss (with many levels the sum of L Laplace terms hides the tails).
+     * 1-D points in l1, tree capped at L = 2 levels (β = 1). Few levels keep the whitened
+     * projection close to the full privacy loss (with many levels the sum of L Laplace terms hides
+     * the tails).
      */
-    private static final Metric LINE = VectorMetric.l1(new double[][] {{0}, {1}, {3}, {7}, {15}, {16}});
+    private static final Metric LINE =
+            VectorMetric.l1(new double[][] {{0}, {1}, {3}, {7}, {15}, {16}});
+
     private static final Hst TREE = Hst.build(LINE, 16, new Hst.Options(3, 2, false));
 
     private static int deepestPoint() {
@@ -37,7 +40,8 @@ class KMedianPrivacyTest {
         throw new IllegalStateException("no leaf at level 1");
     }
 
-    private static DpTester.VoteResult nodeCounts(double epsMechanism, double epsTested, String label) {
+    private static DpTester.VoteResult nodeCounts(
+            double epsMechanism, double epsTested, String label) {
         int p = deepestPoint();
         int[] path = TREE.pathBelowRoot(p); // one node per level, h = 1..L
         int[] d = {0, 4, 5};
@@ -47,11 +51,26 @@ class KMedianPrivacyTest {
             direction[a] = DpHstInitializer.levelEpsilon(TREE, TREE.level(path[a]), 1.0);
         }
         PrivacyRandom r = TestRandoms.stream(label);
-        DpTester.VoteResult v = DpTester.vote(O, () -> DpTester.testProjected(
-                () -> along(path, DpHstInitializer.noisyCounts(TREE, d, epsMechanism, r)),
-                () -> along(path, DpHstInitializer.noisyCounts(TREE, dPrime, epsMechanism, r)),
-                direction, epsTested, O));
-        System.out.println("DP-HST node counts " + label + " (L = " + TREE.levels() + "): " + v.summary());
+        DpTester.VoteResult v =
+                DpTester.vote(
+                        O,
+                        () ->
+                                DpTester.testProjected(
+                                        () ->
+                                                along(
+                                                        path,
+                                                        DpHstInitializer.noisyCounts(
+                                                                TREE, d, epsMechanism, r)),
+                                        () ->
+                                                along(
+                                                        path,
+                                                        DpHstInitializer.noisyCounts(
+                                                                TREE, dPrime, epsMechanism, r)),
+                                        direction,
+                                        epsTested,
+                                        O));
+        System.out.println(
+                "DP-HST node counts " + label + " (L = " + TREE.levels() + "): " + v.summary());
         return v;
     }
 
@@ -82,9 +101,12 @@ class KMedianPrivacyTest {
     // 0.5, and halved noise (ε_draw = 2) tested at 0.5 must fail. (At ε_draw itself a halved-noise
     // control could not fail: its true loss is exactly the tested ε.)
 
-    private static final Metric UNIFORM = VectorMetric.l1(new double[][] {
-        {1, 0, 0, 0, 0, 0}, {0, 1, 0, 0, 0, 0}, {0, 0, 1, 0, 0, 0},
-        {0, 0, 0, 1, 0, 0}, {0, 0, 0, 0, 1, 0}, {0, 0, 0, 0, 0, 1}});
+    private static final Metric UNIFORM =
+            VectorMetric.l1(
+                    new double[][] {
+                        {1, 0, 0, 0, 0, 0}, {0, 1, 0, 0, 0, 0}, {0, 0, 1, 0, 0, 0},
+                        {0, 0, 0, 1, 0, 0}, {0, 0, 0, 0, 1, 0}, {0, 0, 0, 0, 0, 1}
+                    });
     private static final int Y_STAR = 1;
 
     private static DemandCosts costs(int... demand) {
@@ -96,10 +118,15 @@ class KMedianPrivacyTest {
         SwapState onDPrime = new SwapState(costs(0, Y_STAR), new int[] {0});
         assertEquals(1, DpLocalSearch.decode(onD, 0)[1]);
         PrivacyRandom r = TestRandoms.stream(label);
-        DpTester.VoteResult v = DpTester.vote(O, () -> DpTester.testDiscrete(
-                () -> DpLocalSearch.selectSwap(onD, epsDraw, r),
-                () -> DpLocalSearch.selectSwap(onDPrime, epsDraw, r),
-                epsTested, O));
+        DpTester.VoteResult v =
+                DpTester.vote(
+                        O,
+                        () ->
+                                DpTester.testDiscrete(
+                                        () -> DpLocalSearch.selectSwap(onD, epsDraw, r),
+                                        () -> DpLocalSearch.selectSwap(onDPrime, epsDraw, r),
+                                        epsTested,
+                                        O));
         System.out.println("DP local search swap " + label + ": " + v.summary());
         return v;
     }
@@ -114,15 +141,29 @@ class KMedianPrivacyTest {
         assertFalse(swap(2.0, 0.5, "dpls-swap-neg").passedByMajority());
     }
 
-    private static DpTester.VoteResult finalSelection(double epsDraw, double epsTested, String label) {
-        List<int[]> iterates = List.of(new int[] {Y_STAR}, new int[] {2}, new int[] {3}, new int[] {4}, new int[] {5});
+    private static DpTester.VoteResult finalSelection(
+            double epsDraw, double epsTested, String label) {
+        List<int[]> iterates =
+                List.of(
+                        new int[] {Y_STAR},
+                        new int[] {2},
+                        new int[] {3},
+                        new int[] {4},
+                        new int[] {5});
         DemandCosts onD = costs(0);
         DemandCosts onDPrime = costs(0, Y_STAR);
         PrivacyRandom r = TestRandoms.stream(label);
-        DpTester.VoteResult v = DpTester.vote(O, () -> DpTester.testDiscrete(
-                () -> DpLocalSearch.selectFinal(onD, iterates, epsDraw, r),
-                () -> DpLocalSearch.selectFinal(onDPrime, iterates, epsDraw, r),
-                epsTested, O));
+        DpTester.VoteResult v =
+                DpTester.vote(
+                        O,
+                        () ->
+                                DpTester.testDiscrete(
+                                        () -> DpLocalSearch.selectFinal(onD, iterates, epsDraw, r),
+                                        () ->
+                                                DpLocalSearch.selectFinal(
+                                                        onDPrime, iterates, epsDraw, r),
+                                        epsTested,
+                                        O));
         System.out.println("DP local search final selection " + label + ": " + v.summary());
         return v;
     }

@@ -23,13 +23,17 @@ class LocalSearchTest {
         SplittableRandom rng = new SplittableRandom(5);
         for (int trial = 0; trial < 30; trial++) {
             int n = 10 + rng.nextInt(60);
-            Metric m = rng.nextBoolean() ? VectorMetric.l1(HstTest.randomPoints(n, 3, trial))
-                    : VectorMetric.l2(HstTest.randomPoints(n, 3, trial));
+            Metric m =
+                    rng.nextBoolean()
+                            ? VectorMetric.l1(HstTest.randomPoints(n, 3, trial))
+                            : VectorMetric.l2(HstTest.randomPoints(n, 3, trial));
             int[] demand = rng.ints(5 + rng.nextInt(40), 0, n).toArray();
             int power = 1 + rng.nextInt(2);
             DemandCosts c = DemandCosts.of(m, demand, power, m.diameterUpperBound());
             int k = 1 + rng.nextInt(Math.min(8, n - 1));
-            int[] f = KMedianPlusPlus.select(m, java.util.stream.IntStream.range(0, n).toArray(), k, 1, rng);
+            int[] f =
+                    KMedianPlusPlus.select(
+                            m, java.util.stream.IntStream.range(0, n).toArray(), k, 1, rng);
             SwapState s = new SwapState(c, f);
             assertEquals(c.cost(f), s.cost(), 1e-9 * (1 + s.cost()));
             double[] deltas = new double[k];
@@ -75,7 +79,8 @@ class LocalSearchTest {
                         continue;
                     }
                     double after = c.cost(swapped(f, i, y));
-                    assertTrue(after > (1 - alpha / k) * cost - 1e-9 * cost,
+                    assertTrue(
+                            after > (1 - alpha / k) * cost - 1e-9 * cost,
                             "swap " + i + "->" + y + " improves " + cost + " to " + after);
                 }
             }
@@ -96,9 +101,11 @@ class LocalSearchTest {
             assertEquals(4, Arrays.stream(f).distinct().count());
             hits += Arrays.stream(f).map(x -> x / 25).distinct().count() == 4 ? 1 : 0;
         }
-        assertTrue(hits >= 45, "D² sampling should nearly always hit all separated clusters: " + hits);
+        assertTrue(
+                hits >= 45, "D² sampling should nearly always hit all separated clusters: " + hits);
         int[] dup = {3, 3, 3, 7};
-        assertEquals(2, Arrays.stream(KMedianPlusPlus.select(m, dup, 2, 1, rng)).distinct().count());
+        assertEquals(
+                2, Arrays.stream(KMedianPlusPlus.select(m, dup, 2, 1, rng)).distinct().count());
     }
 
     @Test
@@ -110,7 +117,9 @@ class LocalSearchTest {
         DpLocalSearch.Result r = DpLocalSearch.run(c, init, 1e4, 6, TestRandoms.stream("dpls-run"));
         assertEquals(7, r.iterates().size());
         assertTrue(Arrays.equals(r.centres(), r.iterates().get(r.chosenIterate())));
-        assertTrue(c.cost(r.centres()) < 0.2 * c.cost(init), c.cost(r.centres()) + " vs " + c.cost(init));
+        assertTrue(
+                c.cost(r.centres()) < 0.2 * c.cost(init),
+                c.cost(r.centres()) + " vs " + c.cost(init));
         Hst t = Hst.build(m, m.diameterUpperBound(), new Hst.Options(2, 8, true));
         DpHstLocalSearch.Result combined =
                 DpHstLocalSearch.run(t, demand, c, 3, 1e4, 4, TestRandoms.stream("dphst-run"));

@@ -38,8 +38,10 @@ class ContributionBoundTest {
         Collections.sort(sorted);
         long[] expected = sorted.subList(0, 5).stream().mapToLong(Long::longValue).toArray();
         for (int trial = 0; trial < 20; trial++) {
-            Collections.shuffle(hashes, new java.util.Random(trial)); // public randomness (not privacy noise)
-            assertEquals(Arrays.toString(expected), Arrays.toString(keep(hashes, 5)), "order " + trial);
+            Collections.shuffle(
+                    hashes, new java.util.Random(trial)); // public randomness (not privacy noise)
+            assertEquals(
+                    Arrays.toString(expected), Arrays.toString(keep(hashes, 5)), "order " + trial);
         }
     }
 

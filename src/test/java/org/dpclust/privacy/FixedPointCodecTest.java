@@ -8,7 +8,8 @@ import org.dpclust.geometry.DomainBounds;
 import org.junit.jupiter.api.Test;
 
 class FixedPointCodecTest {
-    private final DomainBounds box = new DomainBounds(new double[] {-50, 0, 3}, new double[] {50, 100, 3.5});
+    private final DomainBounds box =
+            new DomainBounds(new double[] {-50, 0, 3}, new double[] {50, 100, 3.5});
     private final FixedPointCodec codec = new FixedPointCodec(box);
 
     @Test

@@ -18,14 +18,19 @@ import org.junit.jupiter.api.Test;
 class RecordPrfTest {
     private static final byte[] DOMAIN = "test/record-prf/v1".getBytes(StandardCharsets.UTF_8);
 
-    /** Reference: the CBC-MAC by a fresh zero-IV AES/CBC cipher, then AES-CTR by a fresh ECB cipher. */
+    /**
+     * Reference: the CBC-MAC by a fresh zero-IV AES/CBC cipher, then AES-CTR by a fresh ECB cipher.
+     */
     private static int[] reference(PrivacySecret secret, byte[] id, int words) throws Exception {
         byte[] kMac = secret.hmacSha256(RecordPrf.label(RecordPrf.MAC_LABEL, DOMAIN));
         byte[] kCtr = secret.hmacSha256(RecordPrf.label(RecordPrf.CTR_LABEL, DOMAIN));
         byte[] msg = new byte[16 * ((8 + id.length + 15) / 16)];
         ByteBuffer.wrap(msg).putLong(id.length).put(id);
         Cipher cbc = Cipher.getInstance("AES/CBC/NoPadding");
-        cbc.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(kMac, "AES"), new IvParameterSpec(new byte[16]));
+        cbc.init(
+                Cipher.ENCRYPT_MODE,
+                new SecretKeySpec(kMac, "AES"),
+                new IvParameterSpec(new byte[16]));
         byte[] ct = cbc.doFinal(msg);
         byte[] tag = Arrays.copyOfRange(ct, ct.length - 16, ct.length);
         byte[] blocks = new byte[16 * ((words + 3) / 4)];
@@ -49,14 +54,22 @@ class RecordPrfTest {
         for (int i = 0; i < longKey.length; i++) {
             longKey[i] = (byte) (3 * i + 1);
         }
-        for (PrivacySecret secret : new PrivacySecret[] {TestRandoms.SECRET, PrivacySecret.of(longKey)}) {
+        for (PrivacySecret secret :
+                new PrivacySecret[] {TestRandoms.SECRET, PrivacySecret.of(longKey)}) {
             RecordPrf prf = RecordPrf.of(secret, DOMAIN, 8);
-            // several identities in a row: each must start from a zero IV despite the reused CBC cipher
-            for (byte[] id : new byte[][] {new byte[0], {1, 2, 3}, new byte[8], new byte[200], {9, 8, 7}, {1, 2, 3}}) {
+            // several identities in a row: each must start from a zero IV despite the reused CBC
+            // cipher
+            for (byte[] id :
+                    new byte[][] {
+                        new byte[0], {1, 2, 3}, new byte[8], new byte[200], {9, 8, 7}, {1, 2, 3}
+                    }) {
                 prf.reset(id);
                 int[] expected = reference(secret, id, 70); // 70 words cross a refill
                 for (int w = 0; w < expected.length; w++) {
-                    assertEquals(expected[w], prf.nextInt(), "identity length " + id.length + ", word " + w);
+                    assertEquals(
+                            expected[w],
+                            prf.nextInt(),
+                            "identity length " + id.length + ", word " + w);
                 }
             }
         }
@@ -122,7 +135,10 @@ class RecordPrfTest {
 
     @Test
     void rejectsNullIdentityAndNonPositiveWordCounts() {
-        assertThrows(IllegalArgumentException.class, () -> RecordPrf.of(TestRandoms.SECRET, DOMAIN, 8).reset(null));
-        assertThrows(IllegalArgumentException.class, () -> RecordPrf.of(TestRandoms.SECRET, DOMAIN, 0));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> RecordPrf.of(TestRandoms.SECRET, DOMAIN, 8).reset(null));
+        assertThrows(
+                IllegalArgumentException.class, () -> RecordPrf.of(TestRandoms.SECRET, DOMAIN, 0));
     }
 }

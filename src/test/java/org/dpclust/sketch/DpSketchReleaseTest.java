@@ -17,9 +17,11 @@ class DpSketchReleaseTest {
     private static final DpTester.Options O = DpTester.Options.defaults();
     private static final DomainBounds UNIT = new DomainBounds(new double[] {0}, new double[] {1});
 
-    // ---- add/remove: worst-case pair. Both frequencies are π/4, so the added record x = 1 has phase π/4
+    // ---- add/remove: worst-case pair. Both frequencies are π/4, so the added record x = 1 has
+    // phase π/4
     // on whichever feature its mask picks: |cos| + |sin| = √2, the full per-feature sensitivity.
-    private static final FrequencyMatrix QUARTER = FrequencyMatrix.of(new double[][] {{Math.PI / 4}, {Math.PI / 4}});
+    private static final FrequencyMatrix QUARTER =
+            FrequencyMatrix.of(new double[][] {{Math.PI / 4}, {Math.PI / 4}});
 
     private static MaskedSketch addRemoveBase() {
         MaskedSketch s = new MaskedSketch(QUARTER, UNIT, 1, TestRandoms.SECRET);
@@ -60,7 +62,8 @@ class DpSketchReleaseTest {
         return d;
     }
 
-    private static DpTester.VoteResult addRemoveVote(double epsMechanism, double epsTested, String label) {
+    private static DpTester.VoteResult addRemoveVote(
+            double epsMechanism, double epsTested, String label) {
         MaskedSketch d = addRemoveBase();
         MaskedSketch dPrime = addRemoveNeighbour();
         long l1 = 0;
@@ -69,19 +72,39 @@ class DpSketchReleaseTest {
         for (int i = 0; i < a.length; i++) {
             l1 += Math.abs(a[i] - b[i]);
         }
-        assertTrue(l1 >= d.addRemoveL1Units() - 2, "the pair must use the whole sensitivity: " + l1);
-        return projectedVote("add/remove", label, epsTested, difference(exact(d), exact(dPrime)),
+        assertTrue(
+                l1 >= d.addRemoveL1Units() - 2, "the pair must use the whole sensitivity: " + l1);
+        return projectedVote(
+                "add/remove",
+                label,
+                epsTested,
+                difference(exact(d), exact(dPrime)),
                 rng -> DpSketchRelease.addRemove(d, epsMechanism, 0.01, 1, rng),
                 rng -> DpSketchRelease.addRemove(dPrime, epsMechanism, 0.01, 1, rng));
     }
 
-    /** Majority vote of DpTester.testProjected on the mechanism's direct output (noisy sums, noisy count). */
-    private static DpTester.VoteResult projectedVote(String relation, String label, double epsTested, double[] dir,
+    /**
+     * Majority vote of DpTester.testProjected on the mechanism's direct output (noisy sums, noisy
+     * count).
+     */
+    private static DpTester.VoteResult projectedVote(
+            String relation,
+            String label,
+            double epsTested,
+            double[] dir,
             Function<PrivacyRandom, DpSketchRelease.Result> onD,
             Function<PrivacyRandom, DpSketchRelease.Result> onDPrime) {
         PrivacyRandom rng = TestRandoms.stream(label);
-        DpTester.VoteResult v = DpTester.vote(O, () -> DpTester.testProjected(
-                () -> output(onD.apply(rng)), () -> output(onDPrime.apply(rng)), dir, epsTested, O));
+        DpTester.VoteResult v =
+                DpTester.vote(
+                        O,
+                        () ->
+                                DpTester.testProjected(
+                                        () -> output(onD.apply(rng)),
+                                        () -> output(onDPrime.apply(rng)),
+                                        dir,
+                                        epsTested,
+                                        O));
         System.out.println("DpSketchRelease " + relation + " " + label + ": " + v.summary());
         return v;
     }
@@ -98,7 +121,8 @@ class DpSketchReleaseTest {
 
     // ---- replace-one: one feature at 5π/4; x = 1 has phase 5π/4, x' = 0.2 has phase π/4: the two
     // records' features are opposite, |Δcos| + |Δsin| = 2√2.
-    private static final FrequencyMatrix FIVE_QUARTERS = FrequencyMatrix.of(new double[][] {{5 * Math.PI / 4}});
+    private static final FrequencyMatrix FIVE_QUARTERS =
+            FrequencyMatrix.of(new double[][] {{5 * Math.PI / 4}});
 
     private static MaskedSketch replaceSketch(double x) {
         MaskedSketch s = new MaskedSketch(FIVE_QUARTERS, UNIT, 1, null);
@@ -107,12 +131,17 @@ class DpSketchReleaseTest {
         return s;
     }
 
-    private static DpTester.VoteResult replaceVote(double epsMechanism, double epsTested, String label) {
+    private static DpTester.VoteResult replaceVote(
+            double epsMechanism, double epsTested, String label) {
         MaskedSketch d = replaceSketch(1.0);
         MaskedSketch dPrime = replaceSketch(0.2);
         double[] dir = difference(exact(d), exact(dPrime));
         assertTrue(Math.abs(dir[0]) + Math.abs(dir[1]) >= 2 * d.addRemoveL1Units() - 4);
-        return projectedVote("replace-one", label, epsTested, dir,
+        return projectedVote(
+                "replace-one",
+                label,
+                epsTested,
+                dir,
                 rng -> DpSketchRelease.replaceOne(d, 2, epsMechanism, rng),
                 rng -> DpSketchRelease.replaceOne(dPrime, 2, epsMechanism, rng));
     }
@@ -131,9 +160,9 @@ class DpSketchReleaseTest {
 
     /**
      * Rescaled to paper 003's normalisation, the replace-one noise is the corrected σ_ξ =
-     * 4√2·√α_r·m/(√n0·ε): per-part Laplace scale of the noise on the normalised sketch
-     * (1/(α_r n0 √m))·Σ is b/(α_r n0 √m) = (σ_ξ/2)/√(α_r m n0), i.e. σ_ξ = 2b/√(α_r n0).
-     * The printed formula (α_r instead of √α_r) would be √α_r times smaller.
+     * 4√2·√α_r·m/(√n0·ε): per-part Laplace scale of the noise on the normalised sketch (1/(α_r n0
+     * √m))·Σ is b/(α_r n0 √m) = (σ_ξ/2)/√(α_r m n0), i.e. σ_ξ = 2b/√(α_r n0). The printed formula
+     * (α_r instead of √α_r) would be √α_r times smaller.
      */
     @Test
     void replaceOneNoiseIsTheCorrectedSigmaXiNotThePrintedOne() {
@@ -143,12 +172,17 @@ class DpSketchReleaseTest {
         double eps = 0.5;
         double alpha = (double) r / m;
         FrequencyMatrix f = FrequencyMatrix.draw(m, 2, 0.3, FrequencyMatrix.Law.GAUSSIAN, 5);
-        MaskedSketch s = new MaskedSketch(f, new DomainBounds(new double[] {0, 0}, new double[] {1, 1}), r,
-                TestRandoms.SECRET);
+        MaskedSketch s =
+                new MaskedSketch(
+                        f,
+                        new DomainBounds(new double[] {0, 0}, new double[] {1, 1}),
+                        r,
+                        TestRandoms.SECRET);
         for (int i = 0; i < n0; i++) {
             s.add(new double[] {i / (double) n0, 0.5}, new byte[] {(byte) i, (byte) (i >> 8)});
         }
-        DpSketchRelease.Result res = DpSketchRelease.replaceOne(s, n0, eps, TestRandoms.stream("sigma-xi"));
+        DpSketchRelease.Result res =
+                DpSketchRelease.replaceOne(s, n0, eps, TestRandoms.stream("sigma-xi"));
         double b = res.parameters().get("sum_noise_scale");
         double sigmaXi = 2 * b / Math.sqrt(alpha * n0);
         double corrected = 4 * Math.sqrt(2) * Math.sqrt(alpha) * m / (Math.sqrt(n0) * eps);
@@ -161,7 +195,9 @@ class DpSketchReleaseTest {
     @Test
     void defaultBudgetSplitAndSmallCountRule() {
         assertEquals(1 / (1 + Math.cbrt(4e6)), DpSketchRelease.defaultCountFraction(1000), 1e-15);
-        assertTrue(DpSketchRelease.defaultCountFraction(1000) > 10.0 / 2001, "much more than the toolbox's share");
+        assertTrue(
+                DpSketchRelease.defaultCountFraction(1000) > 10.0 / 2001,
+                "much more than the toolbox's share");
         MaskedSketch empty = new MaskedSketch(QUARTER, UNIT, 2, null);
         PrivacyRandom rng = TestRandoms.stream("small-count");
         boolean sawNonPositive = false;
@@ -183,12 +219,15 @@ class DpSketchReleaseTest {
     @Test
     void largeEpsilonGivesTheExactSketchAndReplaceOneChecksN() {
         MaskedSketch s = addRemoveNeighbour();
-        DpSketchRelease.Result res = DpSketchRelease.addRemove(s, 1e9, Double.NaN, 1, TestRandoms.stream("exact"));
+        DpSketchRelease.Result res =
+                DpSketchRelease.addRemove(s, 1e9, Double.NaN, 1, TestRandoms.stream("exact"));
         assertArrayEquals(DpSketchRelease.exactSketch(s), res.sketch(), 1e-6);
         assertEquals("add-remove", res.neighbouring().label());
-        assertThrows(IllegalArgumentException.class,
+        assertThrows(
+                IllegalArgumentException.class,
                 () -> DpSketchRelease.replaceOne(s, 2, 1.0, TestRandoms.stream("n")));
-        assertThrows(IllegalArgumentException.class,
+        assertThrows(
+                IllegalArgumentException.class,
                 () -> DpSketchRelease.addRemove(s, 0.0, Double.NaN, 1, TestRandoms.stream("e")));
     }
 }

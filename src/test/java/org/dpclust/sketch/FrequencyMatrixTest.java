@@ -49,7 +49,8 @@ class FrequencyMatrixTest {
             den += p;
         }
         double sigma = 0.5;
-        FrequencyMatrix f = FrequencyMatrix.draw(40_000, 3, sigma, FrequencyMatrix.Law.ADAPTED_RADIUS, 9);
+        FrequencyMatrix f =
+                FrequencyMatrix.draw(40_000, 3, sigma, FrequencyMatrix.Law.ADAPTED_RADIUS, 9);
         double meanRadius = 0;
         for (int j = 0; j < f.size(); j++) {
             double s = 0;
@@ -64,9 +65,13 @@ class FrequencyMatrixTest {
     @Test
     void defaultsFollowTheStatedRules() {
         assertEquals(1000, FrequencyMatrix.defaultSize(10, 10));
-        assertEquals(Math.pow(10, -0.1) / (1.25 * Math.sqrt(10)), FrequencyMatrix.defaultSigma(10, 10), 1e-15);
+        assertEquals(
+                Math.pow(10, -0.1) / (1.25 * Math.sqrt(10)),
+                FrequencyMatrix.defaultSigma(10, 10),
+                1e-15);
         assertThrows(IllegalArgumentException.class, () -> FrequencyMatrix.defaultSigma(0, 2));
-        assertThrows(IllegalArgumentException.class,
+        assertThrows(
+                IllegalArgumentException.class,
                 () -> FrequencyMatrix.draw(5, 2, 0.1, FrequencyMatrix.Law.EXPLICIT, 1));
     }
 
@@ -80,10 +85,15 @@ class FrequencyMatrixTest {
         double[] some = new double[rows.length];
         f.phases(rows, v, some);
         for (int j = 0; j < 50; j++) {
-            assertEquals(Double.doubleToRawLongBits(f.phase(j, v)), Double.doubleToRawLongBits(all[j]), "row " + j);
+            assertEquals(
+                    Double.doubleToRawLongBits(f.phase(j, v)),
+                    Double.doubleToRawLongBits(all[j]),
+                    "row " + j);
         }
         for (int i = 0; i < rows.length; i++) {
-            assertEquals(Double.doubleToRawLongBits(f.phase(rows[i], v)), Double.doubleToRawLongBits(some[i]));
+            assertEquals(
+                    Double.doubleToRawLongBits(f.phase(rows[i], v)),
+                    Double.doubleToRawLongBits(some[i]));
         }
     }
 }

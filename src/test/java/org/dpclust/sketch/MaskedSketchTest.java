@@ -18,7 +18,8 @@ import org.dpclust.privacy.testing.TestRandoms;
 import org.junit.jupiter.api.Test;
 
 class MaskedSketchTest {
-    private static final DomainBounds BOX = new DomainBounds(new double[] {-1, 0, 10}, new double[] {1, 5, 20});
+    private static final DomainBounds BOX =
+            new DomainBounds(new double[] {-1, 0, 10}, new double[] {1, 5, 20});
 
     private static FrequencyMatrix freq(int m) {
         return FrequencyMatrix.draw(m, 3, 0.1, FrequencyMatrix.Law.GAUSSIAN, 77);
@@ -26,7 +27,9 @@ class MaskedSketchTest {
 
     private static double[] record(SplittableRandom rng) {
         // a little outside the box on purpose: clamping must keep the sensitivity
-        return new double[] {rng.nextDouble(-1.2, 1.2), rng.nextDouble(-0.5, 5.5), rng.nextDouble(9, 21)};
+        return new double[] {
+            rng.nextDouble(-1.2, 1.2), rng.nextDouble(-0.5, 5.5), rng.nextDouble(9, 21)
+        };
     }
 
     private static byte[] id(long i) {
@@ -67,7 +70,8 @@ class MaskedSketchTest {
         for (int i = 0; i < records.size(); i++) {
             order.add(i);
         }
-        SplittableRandom shuffler = new SplittableRandom(3); // test-only shuffling of the insertion order
+        SplittableRandom shuffler =
+                new SplittableRandom(3); // test-only shuffling of the insertion order
         for (int i = order.size() - 1; i > 0; i--) {
             Collections.swap(order, i, shuffler.nextInt(i + 1));
         }
@@ -77,7 +81,8 @@ class MaskedSketchTest {
         }
         assertArrayEquals(forward.state(), shuffled.state());
 
-        // the mask is a function of (secret, identity) only: same in a fresh sketch, after other records
+        // the mask is a function of (secret, identity) only: same in a fresh sketch, after other
+        // records
         int[] first = forward.maskOf(id(17)).clone();
         assertArrayEquals(first, new MaskedSketch(f, BOX, 5, TestRandoms.SECRET).maskOf(id(17)));
         assertEquals(5, Arrays.stream(first).distinct().count());
@@ -87,8 +92,26 @@ class MaskedSketchTest {
 
     @Test
     void roundHalfUpIsMathRoundBitForBit() {
-        double[] special = {0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 0.49999999999999994, -0.49999999999999994, 0.0, -0.0,
-            0x1p24, -0x1p24, 0x1p24 - 0.5, -0x1p24 + 0.5, 8388607.5, -8388607.5, 1e-300, -1e-300};
+        double[] special = {
+            0.5,
+            -0.5,
+            1.5,
+            -1.5,
+            2.5,
+            -2.5,
+            0.49999999999999994,
+            -0.49999999999999994,
+            0.0,
+            -0.0,
+            0x1p24,
+            -0x1p24,
+            0x1p24 - 0.5,
+            -0x1p24 + 0.5,
+            8388607.5,
+            -8388607.5,
+            1e-300,
+            -1e-300
+        };
         for (double x : special) {
             assertEquals(Math.round(x), MaskedSketch.roundHalfUp(x), "x=" + x);
         }
@@ -114,8 +137,11 @@ class MaskedSketchTest {
             wrapped.add(x, id(i));
         }
         assertArrayEquals(own.state(), wrapped.state());
-        assertThrows(IllegalArgumentException.class, () -> MaskedSketch.wrap(f, BOX, new SketchMasks(31, 5,
-                TestRandoms.SECRET), new long[61]));
+        assertThrows(
+                IllegalArgumentException.class,
+                () ->
+                        MaskedSketch.wrap(
+                                f, BOX, new SketchMasks(31, 5, TestRandoms.SECRET), new long[61]));
     }
 
     @Test
@@ -131,16 +157,20 @@ class MaskedSketchTest {
         for (int i = 0; i < xs.length; i++) {
             whole.add(xs[i], id(i));
             MaskedSketch.wrap(f, BOX, 4, TestRandoms.SECRET, perRecord).add(xs[i], id(i));
-            new MaskedSketch(f, BOX, 7, TestRandoms.SECRET).add(xs[i], id(i)); // another r on the same thread
+            new MaskedSketch(f, BOX, 7, TestRandoms.SECRET)
+                    .add(xs[i], id(i)); // another r on the same thread
         }
         assertArrayEquals(whole.state(), perRecord);
         long[] onOtherThread = new long[61];
-        Thread t = new Thread(() -> {
-            MaskedSketch s = MaskedSketch.wrap(f, BOX, 4, TestRandoms.SECRET, onOtherThread);
-            for (int i = 0; i < xs.length; i++) {
-                s.add(xs[i], id(i));
-            }
-        });
+        Thread t =
+                new Thread(
+                        () -> {
+                            MaskedSketch s =
+                                    MaskedSketch.wrap(f, BOX, 4, TestRandoms.SECRET, onOtherThread);
+                            for (int i = 0; i < xs.length; i++) {
+                                s.add(xs[i], id(i));
+                            }
+                        });
         t.start();
         t.join();
         assertArrayEquals(whole.state(), onOtherThread);
@@ -185,10 +215,15 @@ class MaskedSketchTest {
     void declaredAddRemoveSensitivityIsExactFormula() {
         // floor(sqrt(2) 2^24) + 1 = 23726566 + 1
         assertEquals(23_726_567L, MaskedSketch.featureL1Units());
-        assertEquals(5 * 23_726_567L, new MaskedSketch(freq(20), BOX, 5, TestRandoms.SECRET).addRemoveL1Units());
+        assertEquals(
+                5 * 23_726_567L,
+                new MaskedSketch(freq(20), BOX, 5, TestRandoms.SECRET).addRemoveL1Units());
     }
 
-    /** Brute force: max over random records/masks of the L1 change of the sums, for add/remove and replace. */
+    /**
+     * Brute force: max over random records/masks of the L1 change of the sums, for add/remove and
+     * replace.
+     */
     @Test
     void sensitivityBoundHoldsAndIsTightByBruteForce() {
         SplittableRandom rng = new SplittableRandom(5);
@@ -212,12 +247,17 @@ class MaskedSketchTest {
                 maxReplace = Math.max(maxReplace, l1(withX.sums(), withY.sums()));
             }
             assertTrue(maxAdd <= declared, "r=" + r + ": add/remove " + maxAdd + " > " + declared);
-            assertTrue(maxReplace <= 2 * declared, "r=" + r + ": replace " + maxReplace + " > " + 2 * declared);
-            System.out.printf("sensitivity r=%d: add/remove max %.5f of declared, replace-one max %.5f of declared%n",
+            assertTrue(
+                    maxReplace <= 2 * declared,
+                    "r=" + r + ": replace " + maxReplace + " > " + 2 * declared);
+            System.out.printf(
+                    "sensitivity r=%d: add/remove max %.5f of declared, replace-one max %.5f of declared%n",
                     r, (double) maxAdd / declared, (double) maxReplace / (2.0 * declared));
             if (r <= 2) { // few features per record: random records get close to the worst case
                 assertTrue(maxAdd >= 0.97 * declared, "r=" + r + ": add/remove max only " + maxAdd);
-                assertTrue(maxReplace >= 0.95 * 2 * declared, "r=" + r + ": replace max only " + maxReplace);
+                assertTrue(
+                        maxReplace >= 0.95 * 2 * declared,
+                        "r=" + r + ": replace max only " + maxReplace);
             }
         }
     }
@@ -238,9 +278,15 @@ class MaskedSketchTest {
     void rejectsBadInput() {
         FrequencyMatrix f = freq(10);
         assertThrows(IllegalArgumentException.class, () -> new MaskedSketch(f, BOX, 3, null));
-        assertThrows(IllegalArgumentException.class, () -> new MaskedSketch(f, BOX, 11, TestRandoms.SECRET));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> new MaskedSketch(f, BOX, 11, TestRandoms.SECRET));
         MaskedSketch s = new MaskedSketch(f, BOX, 10, null);
-        assertThrows(IllegalArgumentException.class, () -> s.add(new double[] {0, Double.NaN, 12}, null));
-        assertThrows(IllegalArgumentException.class, () -> s.merge(new MaskedSketch(f, BOX, 9, TestRandoms.SECRET)));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> s.add(new double[] {0, Double.NaN, 12}, null));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> s.merge(new MaskedSketch(f, BOX, 9, TestRandoms.SECRET)));
     }
 }

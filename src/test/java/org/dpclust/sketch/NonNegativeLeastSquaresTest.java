@@ -11,16 +11,21 @@ class NonNegativeLeastSquaresTest {
 
     @Test
     void handCheckedActiveConstraint() {
-        // columns a1 = (1,0,1), a2 = (0,1,1), b = (2,-1,1): unconstrained LS gives (2, -1); NNLS fixes x2 = 0
+        // columns a1 = (1,0,1), a2 = (0,1,1), b = (2,-1,1): unconstrained LS gives (2, -1); NNLS
+        // fixes x2 = 0
         // and x1 = <a1,b>/<a1,a1> = 3/2; KKT: <a2, b - 1.5 a1> = -1.5 <= 0.
-        double[] x = NonNegativeLeastSquares.solve(new double[][] {{1, 0, 1}, {0, 1, 1}}, new double[] {2, -1, 1});
+        double[] x =
+                NonNegativeLeastSquares.solve(
+                        new double[][] {{1, 0, 1}, {0, 1, 1}}, new double[] {2, -1, 1});
         assertArrayEquals(new double[] {1.5, 0.0}, x, 1e-10);
     }
 
     @Test
     void handCheckedInteriorSolution() {
         // b = (1,2,3): normal equations [[2,1],[1,2]] x = (4,5) give x = (1,2) > 0
-        double[] x = NonNegativeLeastSquares.solve(new double[][] {{1, 0, 1}, {0, 1, 1}}, new double[] {1, 2, 3});
+        double[] x =
+                NonNegativeLeastSquares.solve(
+                        new double[][] {{1, 0, 1}, {0, 1, 1}}, new double[] {1, 2, 3});
         assertArrayEquals(new double[] {1.0, 2.0}, x, 1e-10);
     }
 

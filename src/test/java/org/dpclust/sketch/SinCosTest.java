@@ -23,7 +23,10 @@ class SinCosTest {
             }
         }
         assertTrue(worst <= 2e-16 * 2, "max error " + worst);
-        for (double x : new double[] {0, Math.PI / 4, Math.PI / 2, Math.PI, -3 * Math.PI / 4, 1e6 + 1, Double.NaN}) {
+        for (double x :
+                new double[] {
+                    0, Math.PI / 4, Math.PI / 2, Math.PI, -3 * Math.PI / 4, 1e6 + 1, Double.NaN
+                }) {
             SinCos.of(x, out);
             assertEquals(StrictMath.cos(x), out[0], 3e-16);
             assertEquals(StrictMath.sin(x), out[1], 3e-16);

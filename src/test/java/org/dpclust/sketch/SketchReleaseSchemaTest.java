@@ -17,11 +17,29 @@ class SketchReleaseSchemaTest {
         List<Schema> versions = SchemaHistory.versionsOf("org.dpclust.avro.SketchRelease");
         assertEquals(1, versions.size());
         // same parsing canonical form (the generated class adds only Java string properties)
-        assertEquals(SchemaNormalization.parsingFingerprint64(SketchRelease.getClassSchema()),
+        assertEquals(
+                SchemaNormalization.parsingFingerprint64(SketchRelease.getClassSchema()),
                 SchemaNormalization.parsingFingerprint64(versions.get(0)));
-        for (String field : new String[] {"stream_id", "window_start", "window_end", "windows_covered", "m", "r",
-                "dimension", "frequency_seed", "frequency_law", "frequency_sigma", "sketch", "noisy_count", "epsilon",
-                "guarantee", "neighbouring", "privacy_unit", "schema_version"}) {
+        for (String field :
+                new String[] {
+                    "stream_id",
+                    "window_start",
+                    "window_end",
+                    "windows_covered",
+                    "m",
+                    "r",
+                    "dimension",
+                    "frequency_seed",
+                    "frequency_law",
+                    "frequency_sigma",
+                    "sketch",
+                    "noisy_count",
+                    "epsilon",
+                    "guarantee",
+                    "neighbouring",
+                    "privacy_unit",
+                    "schema_version"
+                }) {
             assertTrue(SketchRelease.getClassSchema().getField(field) != null, field);
         }
     }

@@ -35,20 +35,28 @@ import org.dpclust.sketch.DpSketchRelease;
 import org.junit.jupiter.api.Test;
 
 /**
- * The ckm release split over two operators: the keyed operator releases the DP sketch, the
- * {@link SketchDecoder} decodes its centroids. Its output must be what the single keyed operator released
+ * The ckm release split over two operators: the keyed operator releases the DP sketch, the {@link
+ * SketchDecoder} decodes its centroids. Its output must be what the single keyed operator released
  * before the split, byte for byte.
  */
 class SketchDecoderTest {
     private static final long W = 10_000;
+
     /** Record units, ckm only: three windows fit the cap of 2.5 per 10 s budget period. */
     private static final StreamSpec CKM = spec("    summaries: [ckm]\n");
 
-    private static KeyedOneInputStreamOperatorTestHarness<String, WindowPartial, OutboundRecord> keyed(StreamSpec s)
-            throws Exception {
-        StreamClusteringFunction f = new StreamClusteringFunction(List.of(s), TestRandoms.SECRET, Map.of(),
-                StreamTestRecords.CENTROIDS, StreamTestRecords.SKETCHES, StreamTestRecords.BUDGET);
-        return ProcessFunctionTestHarnesses.forKeyedProcessFunction(f, p -> p.streamId, Types.STRING);
+    private static KeyedOneInputStreamOperatorTestHarness<String, WindowPartial, OutboundRecord>
+            keyed(StreamSpec s) throws Exception {
+        StreamClusteringFunction f =
+                new StreamClusteringFunction(
+                        List.of(s),
+                        TestRandoms.SECRET,
+                        Map.of(),
+                        StreamTestRecords.CENTROIDS,
+                        StreamTestRecords.SKETCHES,
+                        StreamTestRecords.BUDGET);
+        return ProcessFunctionTestHarnesses.forKeyedProcessFunction(
+                f, p -> p.streamId, Types.STRING);
     }
 
     /** Two blobs in window w (moving right by 0.1 per window), 2000 records. */
@@ -63,8 +71,8 @@ class SketchDecoderTest {
     }
 
     /** The keyed operator after three windows of {@link #window} and the end of the input. */
-    private static KeyedOneInputStreamOperatorTestHarness<String, WindowPartial, OutboundRecord> threeWindows()
-            throws Exception {
+    private static KeyedOneInputStreamOperatorTestHarness<String, WindowPartial, OutboundRecord>
+            threeWindows() throws Exception {
         var h = keyed(CKM);
         for (int w = 0; w < 3; w++) {
             for (ValidRecord r : window(w)) {
@@ -76,38 +84,83 @@ class SketchDecoderTest {
     }
 
     /**
-     * The single-operator path as it was (StreamClusteringFunction.releaseCkm before the decoder was split
-     * off), recomputed from the window's records and its published charge: the sketch's DP release keyed by
-     * the accumulator digest, then CL-OMPR seeded with public_seed + window start, weights scaled by the
-     * divisor, the sketch's noise parameters plus the residual norm, assembled into the ckm release.
+     * The single-operator path as it was (StreamClusteringFunction.releaseCkm before the decoder
+     * was split off), recomputed from the window's records and its published charge: the sketch's
+     * DP release keyed by the accumulator digest, then CL-OMPR seeded with public_seed + window
+     * start, weights scaled by the divisor, the sketch's noise parameters plus the residual norm,
+     * assembled into the ckm release.
      */
-    private static byte[] singleOperatorRelease(StreamSpec s, List<ValidRecord> records, BudgetStatus charge) {
+    private static byte[] singleOperatorRelease(
+            StreamSpec s, List<ValidRecord> records, BudgetStatus charge) {
         StreamRuntime rt = StreamRuntime.of(s);
         long start = charge.getWindowStart().toEpochMilli();
         long end = charge.getWindowEnd().toEpochMilli();
         WindowSummaries w = WindowSummaries.empty(rt, TestRandoms.SECRET, start);
         records.forEach(w::add);
         CkmSettings c = s.ckm();
-        PrivacyRandom rng = PrivacyRandom.forRelease(TestRandoms.SECRET, new ReleaseContext(s.id(), start,
-                Summary.CKM.wireName(), "masked-sketch-geometric-v1(epsilon=" + s.epsilonPerRelease() + ",c="
-                        + s.unitContribution() + "," + c + ")", w.sketch.digest()));
-        DpSketchRelease.Result noisy = DpSketchRelease.addRemove(w.sketch, s.epsilonPerRelease(), c.countFraction(),
-                s.unitContribution(), rng);
-        ClOmpr.Result decoded = ClOmpr.decode(noisy.sketch(), rt.frequencies(), s.k(), rt.codec().bounds(),
-                new ClOmpr.Options(c.replicates(), ClOmpr.Options.defaults(0).candidates(),
-                        ClOmpr.Options.defaults(0).maxIterations(), s.publicSeed() + start));
+        PrivacyRandom rng =
+                PrivacyRandom.forRelease(
+                        TestRandoms.SECRET,
+                        new ReleaseContext(
+                                s.id(),
+                                start,
+                                Summary.CKM.wireName(),
+                                "masked-sketch-geometric-v1(epsilon="
+                                        + s.epsilonPerRelease()
+                                        + ",c="
+                                        + s.unitContribution()
+                                        + ","
+                                        + c
+                                        + ")",
+                                w.sketch.digest()));
+        DpSketchRelease.Result noisy =
+                DpSketchRelease.addRemove(
+                        w.sketch,
+                        s.epsilonPerRelease(),
+                        c.countFraction(),
+                        s.unitContribution(),
+                        rng);
+        ClOmpr.Result decoded =
+                ClOmpr.decode(
+                        noisy.sketch(),
+                        rt.frequencies(),
+                        s.k(),
+                        rt.codec().bounds(),
+                        new ClOmpr.Options(
+                                c.replicates(),
+                                ClOmpr.Options.defaults(0).candidates(),
+                                ClOmpr.Options.defaults(0).maxIterations(),
+                                s.publicSeed() + start));
         double[] weights = new double[decoded.weights().length];
         for (int i = 0; i < weights.length; i++) {
             weights[i] = decoded.weights()[i] * noisy.divisor();
         }
         Map<String, Double> params = new TreeMap<>(noisy.parameters());
         params.put("decode_residual_norm", decoded.residualNorm());
-        PrivacyLedger.Decision d = new PrivacyLedger.Decision(true, new PrivacyLedger.Interval(start, end),
-                charge.getEpsilon(), charge.getWindowTotal(), charge.getSpent(), charge.getCap(),
-                charge.getPeriodStart().toEpochMilli(), charge.getPeriodEnd().toEpochMilli());
-        return ReleaseAssembler.toOutbound(StreamTestRecords.CENTROIDS, ReleaseAssembler.release(s,
-                Summary.CKM.wireName(), "stream", "dp", start, end, 1,
-                new DpClusterStatistics.Release(decoded.centroids(), weights, params), d)).value;
+        PrivacyLedger.Decision d =
+                new PrivacyLedger.Decision(
+                        true,
+                        new PrivacyLedger.Interval(start, end),
+                        charge.getEpsilon(),
+                        charge.getWindowTotal(),
+                        charge.getSpent(),
+                        charge.getCap(),
+                        charge.getPeriodStart().toEpochMilli(),
+                        charge.getPeriodEnd().toEpochMilli());
+        return ReleaseAssembler.toOutbound(
+                        StreamTestRecords.CENTROIDS,
+                        ReleaseAssembler.release(
+                                s,
+                                Summary.CKM.wireName(),
+                                "stream",
+                                "dp",
+                                start,
+                                end,
+                                1,
+                                new DpClusterStatistics.Release(
+                                        decoded.centroids(), weights, params),
+                                d))
+                .value;
     }
 
     @Test
@@ -116,11 +169,16 @@ class SketchDecoderTest {
         List<OutboundRecord> out = h.extractOutputValues();
         assertEquals(List.of(), releases(out), "no centroids from the keyed operator");
         assertEquals(3, budget(out).size());
-        assertEquals(3, out.stream().filter(o -> o.topic.equals(StreamTestRecords.SKETCHES)).count());
+        assertEquals(
+                3, out.stream().filter(o -> o.topic.equals(StreamTestRecords.SKETCHES)).count());
         assertEquals(3, h.getSideOutput(StreamClusteringFunction.RELEASED_SKETCHES).size());
         var rel = releases(decoded(CKM, h));
-        assertEquals(List.of("ckm", "ckm", "ckm"), rel.stream().map(r -> r.getAlgorithm().toString()).toList());
-        assertEquals(List.of(0L, W, 2 * W), rel.stream().map(r -> r.getWindowStart().toEpochMilli()).toList());
+        assertEquals(
+                List.of("ckm", "ckm", "ckm"),
+                rel.stream().map(r -> r.getAlgorithm().toString()).toList());
+        assertEquals(
+                List.of(0L, W, 2 * W),
+                rel.stream().map(r -> r.getWindowStart().toEpochMilli()).toList());
         h.close();
     }
 
@@ -131,7 +189,9 @@ class SketchDecoderTest {
         List<OutboundRecord> decoded = decoded(CKM, h);
         assertEquals(3, decoded.size());
         for (int w = 0; w < 3; w++) {
-            assertArrayEquals(singleOperatorRelease(CKM, window(w), charges.get(w)), decoded.get(w).value,
+            assertArrayEquals(
+                    singleOperatorRelease(CKM, window(w), charges.get(w)),
+                    decoded.get(w).value,
                     "window " + w + ": byte-identical to the single-operator release");
         }
         h.close();
@@ -142,18 +202,25 @@ class SketchDecoderTest {
         var h = threeWindows();
         assertTrue(ReleasedSketch.TYPE instanceof PojoTypeInfo, "a Flink POJO, not Kryo");
         var serializer = ReleasedSketch.TYPE.createSerializer(new SerializerConfigImpl());
-        var fresh = ProcessFunctionTestHarnesses.forKeyedProcessFunction(
-                new SketchDecoder(List.of(CKM), StreamTestRecords.CENTROIDS), s -> s.streamId, Types.STRING);
+        var fresh =
+                ProcessFunctionTestHarnesses.forKeyedProcessFunction(
+                        new SketchDecoder(List.of(CKM), StreamTestRecords.CENTROIDS),
+                        s -> s.streamId,
+                        Types.STRING);
         for (var r : h.getSideOutput(StreamClusteringFunction.RELEASED_SKETCHES)) {
             DataOutputSerializer bytes = new DataOutputSerializer(4096);
             serializer.serialize(r.getValue(), bytes);
-            fresh.processElement(serializer.deserialize(new DataInputDeserializer(bytes.getCopyOfBuffer())), 0);
+            fresh.processElement(
+                    serializer.deserialize(new DataInputDeserializer(bytes.getCopyOfBuffer())), 0);
         }
         List<OutboundRecord> first = decoded(CKM, h);
         List<OutboundRecord> replayed = fresh.extractOutputValues();
         assertEquals(3, replayed.size());
         for (int i = 0; i < first.size(); i++) {
-            assertArrayEquals(first.get(i).value, replayed.get(i).value, "release " + i + " replays byte-identically");
+            assertArrayEquals(
+                    first.get(i).value,
+                    replayed.get(i).value,
+                    "release " + i + " replays byte-identically");
         }
         fresh.close();
         h.close();

@@ -26,15 +26,25 @@ import org.dpclust.io.OutboundRecord;
 import org.dpclust.privacy.testing.TestRandoms;
 import org.junit.jupiter.api.Test;
 
-/** The keyed operator in Flink's operator test harness: windows, timers, state, ledger and device bounding. */
+/**
+ * The keyed operator in Flink's operator test harness: windows, timers, state, ledger and device
+ * bounding.
+ */
 class StreamClusteringFunctionTest {
     private static final long W = 10_000;
 
-    private static KeyedOneInputStreamOperatorTestHarness<String, WindowPartial, OutboundRecord> harness(StreamSpec s,
-            Map<String, Map<String, Double>> ledger) throws Exception {
-        StreamClusteringFunction f = new StreamClusteringFunction(List.of(s), TestRandoms.SECRET, ledger,
-                StreamTestRecords.CENTROIDS, StreamTestRecords.SKETCHES, StreamTestRecords.BUDGET);
-        return ProcessFunctionTestHarnesses.forKeyedProcessFunction(f, p -> p.streamId, Types.STRING);
+    private static KeyedOneInputStreamOperatorTestHarness<String, WindowPartial, OutboundRecord>
+            harness(StreamSpec s, Map<String, Map<String, Double>> ledger) throws Exception {
+        StreamClusteringFunction f =
+                new StreamClusteringFunction(
+                        List.of(s),
+                        TestRandoms.SECRET,
+                        ledger,
+                        StreamTestRecords.CENTROIDS,
+                        StreamTestRecords.SKETCHES,
+                        StreamTestRecords.BUDGET);
+        return ProcessFunctionTestHarnesses.forKeyedProcessFunction(
+                f, p -> p.streamId, Types.STRING);
     }
 
     /** Two blobs, at (0.25, 0.25) and (0.75, 0.75), 200 records each, in window w. */
@@ -59,7 +69,8 @@ class StreamClusteringFunctionTest {
         }
         assertEquals(2, h.numEventTimeTimers(), "one timer per open window");
         h.processWatermark(W - 2);
-        assertEquals(0, releases(h.extractOutputValues()).size(), "nothing before the window's end");
+        assertEquals(
+                0, releases(h.extractOutputValues()).size(), "nothing before the window's end");
         h.processWatermark(W - 1);
         List<CentroidRelease> rel = releases(h.extractOutputValues());
         assertEquals(1, rel.size());
@@ -77,11 +88,15 @@ class StreamClusteringFunctionTest {
         List<BudgetStatus> st = budget(h.extractOutputValues());
         assertEquals(1, st.size());
         assertEquals(BudgetEventKind.CHARGE, st.get(0).getKind());
-        assertEquals(1, h.numEventTimeTimers(), "the fired window's timer is gone; window 1's remains (its records and the chain agree)");
+        assertEquals(
+                1,
+                h.numEventTimeTimers(),
+                "the fired window's timer is gone; window 1's remains (its records and the chain agree)");
         h.processWatermark(Long.MAX_VALUE); // end of input: window 1 fires, nothing is chained
         assertEquals(0, h.numEventTimeTimers());
         assertEquals(2, releases(h.extractOutputValues()).size());
-        // left: released centroids, ledger entries (2 windows), ledger-seeded flag; no window statistics
+        // left: released centroids, ledger entries (2 windows), ledger-seeded flag; no window
+        // statistics
         assertEquals(3, h.numKeyedStateEntries());
         h.close();
     }
@@ -97,16 +112,27 @@ class StreamClusteringFunctionTest {
         }
         h.processWatermark(3 * W - 1);
         List<CentroidRelease> rel = releases(h.extractOutputValues());
-        assertEquals(List.of(0L, W, 2 * W), rel.stream().map(r -> r.getWindowStart().toEpochMilli()).toList());
-        assertEquals(3, budget(h.extractOutputValues()).size(), "the empty window is charged like any other");
-        assertEquals(1, h.numEventTimeTimers(), "window 3 is scheduled although no record has arrived for it");
+        assertEquals(
+                List.of(0L, W, 2 * W),
+                rel.stream().map(r -> r.getWindowStart().toEpochMilli()).toList());
+        assertEquals(
+                3,
+                budget(h.extractOutputValues()).size(),
+                "the empty window is charged like any other");
+        assertEquals(
+                1,
+                h.numEventTimeTimers(),
+                "window 3 is scheduled although no record has arrived for it");
         h.close();
     }
 
     @Test
     void refusesAtTheCapAndPublishesTheRefusal() throws Exception {
         // device units: the spend adds up over windows; cap 2.5 at epsilon 1 allows two windows
-        var h = harness(spec("    privacy_unit: device\n    device_contribution_bound: 2\n"), Map.of());
+        var h =
+                harness(
+                        spec("    privacy_unit: device\n    device_contribution_bound: 2\n"),
+                        Map.of());
         for (int w = 0; w < 3; w++) {
             for (ValidRecord r : twoBlobs(w, 100)) {
                 h.processElement(WindowPartial.of(r), r.eventTime);
@@ -137,7 +163,10 @@ class StreamClusteringFunctionTest {
     }
 
     private static List<OutboundRecord> runDevices(List<ValidRecord> records) throws Exception {
-        var h = harness(spec("    privacy_unit: device\n    device_contribution_bound: 3\n"), Map.of());
+        var h =
+                harness(
+                        spec("    privacy_unit: device\n    device_contribution_bound: 3\n"),
+                        Map.of());
         for (ValidRecord r : records) {
             h.processElement(WindowPartial.of(r), 0);
         }
@@ -153,14 +182,19 @@ class StreamClusteringFunctionTest {
         List<ValidRecord> records = twoBlobs(0, 20); // 20 records per device, 3 count
         List<OutboundRecord> inOrder = runDevices(records);
         List<ValidRecord> shuffled = new ArrayList<>(records);
-        Collections.shuffle(shuffled, new java.util.Random(1)); // public randomness (not privacy noise)
+        Collections.shuffle(
+                shuffled, new java.util.Random(1)); // public randomness (not privacy noise)
         List<OutboundRecord> outOfOrder = runDevices(shuffled);
         assertEquals(inOrder.size(), outOfOrder.size());
         for (int i = 0; i < inOrder.size(); i++) {
-            assertArrayEquals(inOrder.get(i).value, outOfOrder.get(i).value, "byte-identical release " + i);
+            assertArrayEquals(
+                    inOrder.get(i).value, outOfOrder.get(i).value, "byte-identical release " + i);
         }
         // and bounding is effective: 20 devices x 3 records = 60 counted, not 400
-        double weight = releases(inOrder).get(0).getWeights().stream().mapToDouble(Double::doubleValue).sum();
+        double weight =
+                releases(inOrder).get(0).getWeights().stream()
+                        .mapToDouble(Double::doubleValue)
+                        .sum();
         assertEquals(60, weight, 30);
         // different contents give different noise
         List<OutboundRecord> more = runDevices(twoBlobs(0, 40));
@@ -169,19 +203,30 @@ class StreamClusteringFunctionTest {
 
     @Test
     void releasesEverySummaryInTheFixedOrderAndChargesEach() throws Exception {
-        var h = harness(spec("    summaries: [dp-hst, stats]\n    hst: {universe: 256, max_levels: 6}\n"), Map.of());
+        var h =
+                harness(
+                        spec(
+                                "    summaries: [dp-hst, stats]\n    hst: {universe: 256, max_levels: 6}\n"),
+                        Map.of());
         for (ValidRecord r : twoBlobs(0, 400)) {
             h.processElement(WindowPartial.of(r), r.eventTime);
         }
         h.processWatermark(Long.MAX_VALUE);
         List<CentroidRelease> rel = releases(h.extractOutputValues());
-        assertEquals(List.of("stats", "dp-hst"), rel.stream().map(CentroidRelease::getAlgorithm).toList());
+        assertEquals(
+                List.of("stats", "dp-hst"),
+                rel.stream().map(CentroidRelease::getAlgorithm).toList());
         CentroidRelease hst = rel.get(1);
         assertEquals(2, hst.getK());
-        assertEquals(2.0, hst.getSpent(), 0.0, "two releases on one window: 2 epsilon for its records");
-        double[][] c = hst.getCentroids().stream().map(x -> x.stream().mapToDouble(Double::doubleValue).toArray())
-                .toArray(double[][]::new);
-        double err = org.dpclust.eval.ClusteringMetrics.meanMatchedDistance(new double[][] {{0.25, 0.25}, {0.75, 0.75}}, c);
+        assertEquals(
+                2.0, hst.getSpent(), 0.0, "two releases on one window: 2 epsilon for its records");
+        double[][] c =
+                hst.getCentroids().stream()
+                        .map(x -> x.stream().mapToDouble(Double::doubleValue).toArray())
+                        .toArray(double[][]::new);
+        double err =
+                org.dpclust.eval.ClusteringMetrics.meanMatchedDistance(
+                        new double[][] {{0.25, 0.25}, {0.75, 0.75}}, c);
         assertTrue(err < 0.15, "dp-hst centres near the blobs: " + err);
         assertEquals(0, h.numEventTimeTimers());
         h.close();
@@ -192,7 +237,9 @@ class StreamClusteringFunctionTest {
         StreamSpec spec = spec("    summaries: [ckm, stats]\n");
         var h = harness(spec, Map.of());
         for (int w = 0; w < 1; w++) {
-            for (int rep = 0; rep < 10; rep++) { // 4000 records: enough signal for the sketch at epsilon 1
+            for (int rep = 0;
+                    rep < 10;
+                    rep++) { // 4000 records: enough signal for the sketch at epsilon 1
                 for (ValidRecord r : twoBlobs(w, 400)) {
                     r.deviceId = r.deviceId + "-" + rep;
                     r.eventTime = Math.min(r.eventTime + rep, W - 1);
@@ -203,13 +250,16 @@ class StreamClusteringFunctionTest {
         h.processWatermark(Long.MAX_VALUE);
         List<OutboundRecord> out = h.extractOutputValues();
         // the keyed operator publishes the sketch (and both charges) but decodes nothing itself
-        assertEquals(List.of("stats"), releases(out).stream().map(CentroidRelease::getAlgorithm).toList());
+        assertEquals(
+                List.of("stats"),
+                releases(out).stream().map(CentroidRelease::getAlgorithm).toList());
         assertEquals(2, budget(out).size());
         List<OutboundRecord> decoded = decoded(spec, h);
         assertEquals(1, decoded.size(), "one ckm release, from the decoder");
         List<CentroidRelease> rel = new ArrayList<>(releases(out));
         rel.addAll(releases(decoded));
-        assertEquals(List.of("stats", "ckm"), rel.stream().map(CentroidRelease::getAlgorithm).toList());
+        assertEquals(
+                List.of("stats", "ckm"), rel.stream().map(CentroidRelease::getAlgorithm).toList());
         List<org.dpclust.avro.SketchRelease> sk = new ArrayList<>();
         for (OutboundRecord o : out) {
             if (o.topic.equals(StreamTestRecords.SKETCHES)) {
@@ -219,20 +269,26 @@ class StreamClusteringFunctionTest {
         assertEquals(1, sk.size());
         assertEquals(2 * sk.get(0).getM(), sk.get(0).getSketch().size());
         assertEquals(4000, sk.get(0).getNoisyCount(), 200);
-        double[][] c = rel.get(1).getCentroids().stream().map(x -> x.stream().mapToDouble(Double::doubleValue).toArray())
-                .toArray(double[][]::new);
-        double err = org.dpclust.eval.ClusteringMetrics.meanMatchedDistance(new double[][] {{0.25, 0.25}, {0.75, 0.75}}, c);
+        double[][] c =
+                rel.get(1).getCentroids().stream()
+                        .map(x -> x.stream().mapToDouble(Double::doubleValue).toArray())
+                        .toArray(double[][]::new);
+        double err =
+                org.dpclust.eval.ClusteringMetrics.meanMatchedDistance(
+                        new double[][] {{0.25, 0.25}, {0.75, 0.75}}, c);
         assertTrue(err < 0.05, "ckm centroids near the blobs: " + err);
         h.close();
     }
 
     @Test
     void deviceBoundingCoversEverySummary() throws Exception {
-        String extra = "    privacy_unit: device\n    device_contribution_bound: 2\n    summaries: [stats, ckm, dp-hst]\n"
-                + "    hst: {universe: 128}\n    ckm: {r: 10}\n";
+        String extra =
+                "    privacy_unit: device\n    device_contribution_bound: 2\n    summaries: [stats, ckm, dp-hst]\n"
+                        + "    hst: {universe: 128}\n    ckm: {r: 10}\n";
         List<ValidRecord> records = twoBlobs(0, 25);
         List<ValidRecord> shuffled = new ArrayList<>(records);
-        Collections.shuffle(shuffled, new java.util.Random(2)); // public randomness (not privacy noise)
+        Collections.shuffle(
+                shuffled, new java.util.Random(2)); // public randomness (not privacy noise)
         List<List<OutboundRecord>> outs = new ArrayList<>();
         for (List<ValidRecord> order : List.of(records, shuffled)) {
             var h = harness(spec(extra), Map.of());
@@ -241,14 +297,20 @@ class StreamClusteringFunctionTest {
             }
             h.processWatermark(Long.MAX_VALUE);
             List<OutboundRecord> out = new ArrayList<>(h.extractOutputValues());
-            assertEquals(5, out.size(), "the stats release, the sketch, two charges and one refusal");
+            assertEquals(
+                    5, out.size(), "the stats release, the sketch, two charges and one refusal");
             out.addAll(decoded(spec(extra), h));
             outs.add(out);
             h.close();
         }
         // device units, cap 2.5: stats and ckm fit (2.0), dp-hst would make 3.0 and is refused
-        assertEquals(6, outs.get(0).size(), "two releases (ckm from the decoder), the sketch, two charges and one refusal");
-        assertEquals(List.of("stats", "ckm"), releases(outs.get(0)).stream().map(CentroidRelease::getAlgorithm).toList());
+        assertEquals(
+                6,
+                outs.get(0).size(),
+                "two releases (ckm from the decoder), the sketch, two charges and one refusal");
+        assertEquals(
+                List.of("stats", "ckm"),
+                releases(outs.get(0)).stream().map(CentroidRelease::getAlgorithm).toList());
         for (int i = 0; i < 6; i++) {
             assertArrayEquals(outs.get(0).get(i).value, outs.get(1).get(i).value);
         }
@@ -292,14 +354,16 @@ class StreamClusteringFunctionTest {
     }
 
     @Test
-    void theExpdpZoneUpdateChangesTheCentroidsNotTheNoiseAndReplaysByteIdentically() throws Exception {
+    void theExpdpZoneUpdateChangesTheCentroidsNotTheNoiseAndReplaysByteIdentically()
+            throws Exception {
         StreamSpec zone = spec("", "{cells: 16, update: expdp-zone}");
         List<CentroidRelease> mean = releases(runWindows(spec("", "{cells: 16, update: mean}")));
         List<OutboundRecord> first = runWindows(zone);
         List<OutboundRecord> second = runWindows(zone);
         assertEquals(first.size(), second.size());
         for (int i = 0; i < first.size(); i++) {
-            assertArrayEquals(first.get(i).value, second.get(i).value, "byte-identical replay, record " + i);
+            assertArrayEquals(
+                    first.get(i).value, second.get(i).value, "byte-identical replay, record " + i);
         }
         List<CentroidRelease> zoned = releases(first);
         assertEquals(mean.size(), zoned.size());
@@ -310,14 +374,25 @@ class StreamClusteringFunctionTest {
             assertNotEquals(a.getCentroids(), b.getCentroids(), "window " + w);
             assertEquals(1.0, b.getMechanismParams().get("expdp_zone_update"));
             assertFalse(a.getMechanismParams().containsKey("expdp_zone_update"));
-            for (String key : List.of("epsilon_count", "epsilon_sum", "count_noise_scale", "sum_noise_scale_box_units",
-                    "cells_used")) {
+            for (String key :
+                    List.of(
+                            "epsilon_count",
+                            "epsilon_sum",
+                            "count_noise_scale",
+                            "sum_noise_scale_box_units",
+                            "cells_used")) {
                 assertEquals(a.getMechanismParams().get(key), b.getMechanismParams().get(key), key);
             }
-            System.out.println("window " + w + ": distance to the blobs, mean " + distanceToBlobs(a) + ", zone "
-                    + distanceToBlobs(b));
+            System.out.println(
+                    "window "
+                            + w
+                            + ": distance to the blobs, mean "
+                            + distanceToBlobs(a)
+                            + ", zone "
+                            + distanceToBlobs(b));
         }
-        assertTrue(distanceToBlobs(zoned.get(zoned.size() - 1)) < distanceToBlobs(zoned.get(0)),
+        assertTrue(
+                distanceToBlobs(zoned.get(zoned.size() - 1)) < distanceToBlobs(zoned.get(0)),
                 "the zone steps approach the blobs");
     }
 }

@@ -2,9 +2,9 @@ package org.dpclust.stream;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
 import org.dpclust.avro.BudgetStatus;
 import org.dpclust.avro.CentroidRelease;
@@ -28,7 +28,8 @@ final class StreamTestRecords {
 
     /** The test stream with {@code stats} set to the given YAML map. */
     static StreamSpec spec(String extra, String stats) {
-        return ConfigLoader.parse("""
+        return ConfigLoader.parse(
+                        """
                 streams:
                   - id: s
                     dimension: 2
@@ -40,7 +41,11 @@ final class StreamTestRecords {
                     budget_cap: 2.5
                     public_seed: 5
                     stats: %s
-                """.formatted(stats) + extra).streams().get(0);
+                """
+                                        .formatted(stats)
+                                + extra)
+                .streams()
+                .get(0);
     }
 
     static ValidRecord record(String device, long t, double x, double y) {
@@ -73,14 +78,19 @@ final class StreamTestRecords {
     }
 
     /**
-     * What the {@link SketchDecoder} emits for the sketches the keyed operator in {@code h} released so far
-     * (its side output {@link StreamClusteringFunction#RELEASED_SKETCHES}), in release order.
+     * What the {@link SketchDecoder} emits for the sketches the keyed operator in {@code h}
+     * released so far (its side output {@link StreamClusteringFunction#RELEASED_SKETCHES}), in
+     * release order.
      */
-    static List<OutboundRecord> decoded(StreamSpec s,
-            KeyedOneInputStreamOperatorTestHarness<String, WindowPartial, OutboundRecord> h) throws Exception {
-        var decoder = ProcessFunctionTestHarnesses.forKeyedProcessFunction(new SketchDecoder(List.of(s), CENTROIDS),
-                r -> r.streamId, Types.STRING);
-        for (StreamRecord<ReleasedSketch> r : h.getSideOutput(StreamClusteringFunction.RELEASED_SKETCHES)) {
+    static List<OutboundRecord> decoded(
+            StreamSpec s,
+            KeyedOneInputStreamOperatorTestHarness<String, WindowPartial, OutboundRecord> h)
+            throws Exception {
+        var decoder =
+                ProcessFunctionTestHarnesses.forKeyedProcessFunction(
+                        new SketchDecoder(List.of(s), CENTROIDS), r -> r.streamId, Types.STRING);
+        for (StreamRecord<ReleasedSketch> r :
+                h.getSideOutput(StreamClusteringFunction.RELEASED_SKETCHES)) {
             decoder.processElement(r.getValue(), r.getTimestamp());
         }
         List<OutboundRecord> out = decoder.extractOutputValues();

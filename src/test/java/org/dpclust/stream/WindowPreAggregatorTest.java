@@ -24,57 +24,76 @@ import org.dpclust.privacy.testing.TestRandoms;
 import org.junit.jupiter.api.Test;
 
 /**
- * Phase 1 + phase 2 in Flink's operator harnesses: however the records of a window are split into partials
- * (salt buckets, subtasks, checkpoint flushes) and in whatever order the partials arrive, the releases are
- * byte-identical to accumulating every record in phase 2.
+ * Phase 1 + phase 2 in Flink's operator harnesses: however the records of a window are split into
+ * partials (salt buckets, subtasks, checkpoint flushes) and in whatever order the partials arrive,
+ * the releases are byte-identical to accumulating every record in phase 2.
  */
 class WindowPreAggregatorTest {
     private static final long W = 10_000;
-    private static final String ALL = "    summaries: [stats, ckm, dp-hst]\n    hst: {universe: 128, max_levels: 5}\n"
-            + "    ckm: {m: 64, r: 8}\n";
+    private static final String ALL =
+            "    summaries: [stats, ckm, dp-hst]\n    hst: {universe: 128, max_levels: 5}\n"
+                    + "    ckm: {m: 64, r: 8}\n";
 
     private static List<ValidRecord> records() {
         List<ValidRecord> l = new ArrayList<>();
         Random rnd = new Random(3);
         for (int i = 0; i < 600; i++) {
             double c = i % 2 == 0 ? 0.25 : 0.75;
-            l.add(record("dev-" + (i % 37), (i % 3) * W + rnd.nextInt((int) W), c + rnd.nextGaussian() * 0.05,
-                    c - rnd.nextGaussian() * 0.05));
+            l.add(
+                    record(
+                            "dev-" + (i % 37),
+                            (i % 3) * W + rnd.nextInt((int) W),
+                            c + rnd.nextGaussian() * 0.05,
+                            c - rnd.nextGaussian() * 0.05));
         }
         return l;
     }
 
     /** Phase 2 over the given partials (in the given order), then the end of input; its output. */
-    private static List<OutboundRecord> phase2(StreamSpec s, List<WindowPartial> partials) throws Exception {
-        StreamClusteringFunction f = new StreamClusteringFunction(List.of(s), TestRandoms.SECRET, Map.of(),
-                StreamTestRecords.CENTROIDS, StreamTestRecords.SKETCHES, StreamTestRecords.BUDGET);
+    private static List<OutboundRecord> phase2(StreamSpec s, List<WindowPartial> partials)
+            throws Exception {
+        StreamClusteringFunction f =
+                new StreamClusteringFunction(
+                        List.of(s),
+                        TestRandoms.SECRET,
+                        Map.of(),
+                        StreamTestRecords.CENTROIDS,
+                        StreamTestRecords.SKETCHES,
+                        StreamTestRecords.BUDGET);
         try (KeyedOneInputStreamOperatorTestHarness<String, WindowPartial, OutboundRecord> h =
-                ProcessFunctionTestHarnesses.forKeyedProcessFunction(f, p -> p.streamId, Types.STRING)) {
+                ProcessFunctionTestHarnesses.forKeyedProcessFunction(
+                        f, p -> p.streamId, Types.STRING)) {
             for (WindowPartial p : partials) {
                 h.processElement(p, 0);
             }
             h.processWatermark(Long.MAX_VALUE);
             List<OutboundRecord> out = new ArrayList<>(h.extractOutputValues());
-            out.addAll(StreamTestRecords.decoded(s, h)); // the ckm centroids, from the SketchDecoder
+            out.addAll(
+                    StreamTestRecords.decoded(s, h)); // the ckm centroids, from the SketchDecoder
             return out;
         }
     }
 
     /**
-     * Phase 1 with one harness per sub-key (as if every salt bucket ran on its own subtask), flushing one
-     * of them before a checkpoint barrier every {@code flushEvery} records; the partials, shuffled.
+     * Phase 1 with one harness per sub-key (as if every salt bucket ran on its own subtask),
+     * flushing one of them before a checkpoint barrier every {@code flushEvery} records; the
+     * partials, shuffled.
      */
-    private static List<WindowPartial> phase1(StreamSpec s, List<ValidRecord> records, int flushEvery) throws Exception {
+    private static List<WindowPartial> phase1(
+            StreamSpec s, List<ValidRecord> records, int flushEvery) throws Exception {
         SubStreamKey key = new SubStreamKey(List.of(s));
-        Map<String, KeyedOneInputStreamOperatorTestHarness<String, ValidRecord, WindowPartial>> harnesses =
-                new LinkedHashMap<>();
+        Map<String, KeyedOneInputStreamOperatorTestHarness<String, ValidRecord, WindowPartial>>
+                harnesses = new LinkedHashMap<>();
         long checkpoint = 0;
         for (ValidRecord r : records) {
             String k = key.getKey(r);
             var h = harnesses.get(k);
             if (h == null) {
-                h = new KeyedOneInputStreamOperatorTestHarness<>(new WindowPreAggregator(List.of(s), TestRandoms.SECRET, "dlq"),
-                        key, Types.STRING);
+                h =
+                        new KeyedOneInputStreamOperatorTestHarness<>(
+                                new WindowPreAggregator(List.of(s), TestRandoms.SECRET, "dlq"),
+                                key,
+                                Types.STRING);
                 h.open();
                 harnesses.put(k, h);
             }
@@ -93,7 +112,8 @@ class WindowPreAggregatorTest {
         return partials;
     }
 
-    private static void assertSameBytes(List<OutboundRecord> expected, List<OutboundRecord> actual) {
+    private static void assertSameBytes(
+            List<OutboundRecord> expected, List<OutboundRecord> actual) {
         assertEquals(expected.size(), actual.size());
         for (int i = 0; i < expected.size(); i++) {
             assertEquals(expected.get(i).topic, actual.get(i).topic);
@@ -107,19 +127,27 @@ class WindowPreAggregatorTest {
         StreamSpec four = spec(ALL + "    salt_buckets: 4\n");
         List<ValidRecord> in = records();
         List<OutboundRecord> direct = phase2(one, in.stream().map(WindowPartial::of).toList());
-        assertEquals(6, releases(direct).size(), "3 windows x 2 summaries (the cap 2.5 refuses the third)");
+        assertEquals(
+                6,
+                releases(direct).size(),
+                "3 windows x 2 summaries (the cap 2.5 refuses the third)");
         List<WindowPartial> salted = phase1(four, records(), 50);
-        assertTrue(salted.size() > 12, "the windows were split into many partials: " + salted.size());
+        assertTrue(
+                salted.size() > 12, "the windows were split into many partials: " + salted.size());
         assertSameBytes(direct, phase2(one, phase1(one, records(), 1_000_000)));
         assertSameBytes(direct, phase2(four, salted));
         assertSameBytes(direct, phase2(one, phase1(one, records(), 7)));
     }
 
     @Test
-    void aPartialIsEmittedBeforeTheWatermarkThatClosesItsWindowAndNothingIsHeldAtACheckpoint() throws Exception {
+    void aPartialIsEmittedBeforeTheWatermarkThatClosesItsWindowAndNothingIsHeldAtACheckpoint()
+            throws Exception {
         StreamSpec s = spec(ALL);
-        var h = new KeyedOneInputStreamOperatorTestHarness<>(new WindowPreAggregator(List.of(s), TestRandoms.SECRET, "dlq"),
-                new SubStreamKey(List.of(s)), Types.STRING);
+        var h =
+                new KeyedOneInputStreamOperatorTestHarness<>(
+                        new WindowPreAggregator(List.of(s), TestRandoms.SECRET, "dlq"),
+                        new SubStreamKey(List.of(s)),
+                        Types.STRING);
         h.open();
         h.processElement(record("a", 5, 0.2, 0.2), 5);
         h.processElement(record("a", W + 5, 0.2, 0.2), W + 5);
@@ -127,11 +155,19 @@ class WindowPreAggregatorTest {
         h.processWatermark(W - 1);
         List<Object> out = new ArrayList<>(h.getOutput());
         assertEquals(2, out.size(), "window 0's partial, then the watermark");
-        assertEquals(0L, ((WindowPartial) ((org.apache.flink.streaming.runtime.streamrecord.StreamRecord<?>) out.get(0))
-                .getValue()).windowStart);
+        assertEquals(
+                0L,
+                ((WindowPartial)
+                                ((org.apache.flink.streaming.runtime.streamrecord.StreamRecord<?>)
+                                                out.get(0))
+                                        .getValue())
+                        .windowStart);
         assertTrue(out.get(1) instanceof org.apache.flink.streaming.api.watermark.Watermark);
         h.prepareSnapshotPreBarrier(1);
-        assertEquals(2, h.extractOutputValues().size(), "window 1's partial is flushed before the barrier");
+        assertEquals(
+                2,
+                h.extractOutputValues().size(),
+                "window 1's partial is flushed before the barrier");
         assertEquals(1, h.extractOutputValues().get(1).records);
         h.close();
     }
@@ -139,8 +175,11 @@ class WindowPreAggregatorTest {
     @Test
     void deviceUnitRecordsPassThroughUnaggregated() throws Exception {
         StreamSpec s = spec("    privacy_unit: device\n");
-        var h = new KeyedOneInputStreamOperatorTestHarness<>(new WindowPreAggregator(List.of(s), TestRandoms.SECRET, "dlq"),
-                new SubStreamKey(List.of(s)), Types.STRING);
+        var h =
+                new KeyedOneInputStreamOperatorTestHarness<>(
+                        new WindowPreAggregator(List.of(s), TestRandoms.SECRET, "dlq"),
+                        new SubStreamKey(List.of(s)),
+                        Types.STRING);
         h.open();
         ValidRecord r = record("a", 5, 0.2, 0.2);
         h.processElement(r, 5);
@@ -153,15 +192,19 @@ class WindowPreAggregatorTest {
     }
 
     /**
-     * A subtask whose input goes idle hands over what it holds before the IDLE status: phase 2 leaves idle
-     * channels out of its watermark and would otherwise fire the window without this partial.
+     * A subtask whose input goes idle hands over what it holds before the IDLE status: phase 2
+     * leaves idle channels out of its watermark and would otherwise fire the window without this
+     * partial.
      */
     @Test
     void partialsLeaveBeforeAnIdleStatus() throws Exception {
         StreamSpec s = spec(ALL);
         SubStreamKey key = new SubStreamKey(List.of(s));
-        try (var h = new KeyedOneInputStreamOperatorTestHarness<String, ValidRecord, WindowPartial>(
-                new WindowPreAggregator(List.of(s), TestRandoms.SECRET, "dlq"), key, Types.STRING)) {
+        try (var h =
+                new KeyedOneInputStreamOperatorTestHarness<String, ValidRecord, WindowPartial>(
+                        new WindowPreAggregator(List.of(s), TestRandoms.SECRET, "dlq"),
+                        key,
+                        Types.STRING)) {
             h.open();
             h.processWatermark(0);
             ValidRecord r = record("dev-1", 5, 0.25, 0.25);
@@ -171,7 +214,8 @@ class WindowPreAggregatorTest {
             int partial = -1;
             int idle = -1;
             for (int i = 0; i < out.size(); i++) {
-                if (out.get(i) instanceof StreamRecord<?> sr && sr.getValue() instanceof WindowPartial) {
+                if (out.get(i) instanceof StreamRecord<?> sr
+                        && sr.getValue() instanceof WindowPartial) {
                     partial = i;
                 }
                 if (out.get(i) instanceof WatermarkStatus st && st.isIdle()) {
@@ -181,19 +225,29 @@ class WindowPreAggregatorTest {
             assertTrue(partial >= 0 && idle > partial, "the partial before IDLE: " + out);
             h.processWatermarkStatus(WatermarkStatus.ACTIVE);
             h.processWatermark(Long.MAX_VALUE);
-            long partials = h.getOutput().stream()
-                    .filter(o -> o instanceof StreamRecord<?> sr && sr.getValue() instanceof WindowPartial).count();
+            long partials =
+                    h.getOutput().stream()
+                            .filter(
+                                    o ->
+                                            o instanceof StreamRecord<?> sr
+                                                    && sr.getValue() instanceof WindowPartial)
+                            .count();
             assertEquals(1, partials, "flushed once, nothing left to flush again");
         }
     }
 
-    /** A record behind phase 1's watermark (its partition resumed from idle) becomes a 'late' dead letter. */
+    /**
+     * A record behind phase 1's watermark (its partition resumed from idle) becomes a 'late' dead
+     * letter.
+     */
     @Test
     void aRecordBehindTheWatermarkBecomesADeadLetter() throws Exception {
         StreamSpec s = spec(ALL);
-        try (var h = new KeyedOneInputStreamOperatorTestHarness<String, ValidRecord, WindowPartial>(
-                new WindowPreAggregator(List.of(s), TestRandoms.SECRET, "dlq"), new SubStreamKey(List.of(s)),
-                Types.STRING)) {
+        try (var h =
+                new KeyedOneInputStreamOperatorTestHarness<String, ValidRecord, WindowPartial>(
+                        new WindowPreAggregator(List.of(s), TestRandoms.SECRET, "dlq"),
+                        new SubStreamKey(List.of(s)),
+                        Types.STRING)) {
             h.open();
             h.processWatermark(2 * W);
             ValidRecord late = record("dev-1", W + 5, 0.25, 0.25);
@@ -205,8 +259,14 @@ class WindowPreAggregatorTest {
             assertEquals("late", rejected.getReason());
             var original = AvroCodec.telemetry().decode(rejected.getOriginal().array());
             assertEquals(List.of(0.25, 0.25), original.getFeatures());
-            assertEquals(0, h.getOutput().stream()
-                    .filter(o -> o instanceof StreamRecord<?> sr && sr.getValue() instanceof WindowPartial).count(),
+            assertEquals(
+                    0,
+                    h.getOutput().stream()
+                            .filter(
+                                    o ->
+                                            o instanceof StreamRecord<?> sr
+                                                    && sr.getValue() instanceof WindowPartial)
+                            .count(),
                     "nothing folded into the closed window");
         }
     }

@@ -21,9 +21,9 @@ import org.dpclust.privacy.testing.TestRandoms;
 import org.junit.jupiter.api.Test;
 
 /**
- * The operator's checkpointed keyed state for one stream with an open window does not grow with the records
- * of the window (record units): the statistics and the sketch are fixed-size arrays, the HST state is one
- * count per point of the public universe.
+ * The operator's checkpointed keyed state for one stream with an open window does not grow with the
+ * records of the window (record units): the statistics and the sketch are fixed-size arrays, the
+ * HST state is one count per point of the public universe.
  */
 class WindowStateSizeTest {
     private static final int UNIVERSE = 256;
@@ -37,14 +37,24 @@ class WindowStateSizeTest {
         return l;
     }
 
-    /** Checkpointed keyed state bytes of phase 2 after one window's records (pre-aggregated, as in the job). */
+    /**
+     * Checkpointed keyed state bytes of phase 2 after one window's records (pre-aggregated, as in
+     * the job).
+     */
     private static long snapshotBytes(StreamSpec s, int n) throws Exception {
         WindowSummaries w = WindowSummaries.empty(StreamRuntime.of(s), TestRandoms.SECRET, 0);
         records(n).forEach(w::add);
-        StreamClusteringFunction f = new StreamClusteringFunction(List.of(s), TestRandoms.SECRET, Map.of(),
-                StreamTestRecords.CENTROIDS, StreamTestRecords.SKETCHES, StreamTestRecords.BUDGET);
+        StreamClusteringFunction f =
+                new StreamClusteringFunction(
+                        List.of(s),
+                        TestRandoms.SECRET,
+                        Map.of(),
+                        StreamTestRecords.CENTROIDS,
+                        StreamTestRecords.SKETCHES,
+                        StreamTestRecords.BUDGET);
         try (KeyedOneInputStreamOperatorTestHarness<String, WindowPartial, OutboundRecord> h =
-                ProcessFunctionTestHarnesses.forKeyedProcessFunction(f, p -> p.streamId, Types.STRING)) {
+                ProcessFunctionTestHarnesses.forKeyedProcessFunction(
+                        f, p -> p.streamId, Types.STRING)) {
             h.processElement(w.toPartial("s"), 0);
             OperatorSubtaskState snap = h.snapshot(1, 1);
             return snap.getManagedKeyedState().stream().mapToLong(StateObject::getStateSize).sum();
@@ -59,30 +69,44 @@ class WindowStateSizeTest {
         assertEquals(statsBytes, snapshotBytes(stats, 100_000));
         long ckmBytes = snapshotBytes(ckm, 1_000);
         assertEquals(ckmBytes, snapshotBytes(ckm, 100_000));
-        assertTrue(ckmBytes - statsBytes >= 8 * (2 * 64 + 1), "the sketch's 2m + 1 longs are in the snapshot");
+        assertTrue(
+                ckmBytes - statsBytes >= 8 * (2 * 64 + 1),
+                "the sketch's 2m + 1 longs are in the snapshot");
     }
 
     @Test
     void hstStateIsBoundedByTheUniverse() throws Exception {
         StreamSpec stats = spec("    summaries: [stats]\n");
-        StreamSpec hst = spec("    summaries: [stats, dp-hst]\n    hst: {universe: " + UNIVERSE + ", max_levels: 6}\n");
+        StreamSpec hst =
+                spec(
+                        "    summaries: [stats, dp-hst]\n    hst: {universe: "
+                                + UNIVERSE
+                                + ", max_levels: 6}\n");
         long base = snapshotBytes(stats, 100_000);
         long small = snapshotBytes(hst, 1_000);
         long large = snapshotBytes(hst, 100_000);
         assertEquals(small, large);
         long entryOverhead = 64; // window key, array length, state name and key group bookkeeping
-        assertTrue(large - base <= 8L * UNIVERSE + entryOverhead, "hst state " + (large - base) + " bytes");
+        assertTrue(
+                large - base <= 8L * UNIVERSE + entryOverhead,
+                "hst state " + (large - base) + " bytes");
         assertTrue(large - base >= 8L * UNIVERSE, "the counts are in the snapshot");
     }
 
     @Test
     void theMeasuredEntriesMatchTheSummaries() {
-        StreamSpec s = spec("    summaries: [stats, ckm, dp-hst]\n    ckm: {m: 64, r: 8}\n    hst: {universe: "
-                + UNIVERSE + ", max_levels: 6}\n");
+        StreamSpec s =
+                spec(
+                        "    summaries: [stats, ckm, dp-hst]\n    ckm: {m: 64, r: 8}\n    hst: {universe: "
+                                + UNIVERSE
+                                + ", max_levels: 6}\n");
         Map<Summary, Long> small = WindowStateBytes.of(s, TestRandoms.SECRET, records(100));
         Map<Summary, Long> large = WindowStateBytes.of(s, TestRandoms.SECRET, records(10_000));
         assertEquals(small, large);
-        assertEquals(8 + 4 + 8L * 16 * 3, small.get(Summary.STATS), "window key, length, 16 cells x (1 + d) longs");
+        assertEquals(
+                8 + 4 + 8L * 16 * 3,
+                small.get(Summary.STATS),
+                "window key, length, 16 cells x (1 + d) longs");
         assertEquals(8 + 4 + 8L * (2 * 64 + 1), small.get(Summary.CKM));
         assertEquals(8 + 4 + 8L * UNIVERSE, small.get(Summary.DP_HST));
     }

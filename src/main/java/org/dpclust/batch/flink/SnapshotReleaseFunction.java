@@ -24,19 +24,22 @@ import org.dpclust.stream.ReleaseAssembler;
 import org.dpclust.stream.ValidRecord;
 
 /**
- * The per-key snapshot of a batch run (key = stream id, BATCH execution mode): collects the features of
- * the stream's records whose event time lies in the PUBLIC interval [from, to) — records outside it are
- * dropped and counted (metric {@code dpclust.batch_records_outside_interval}, operator-side) — and, when
- * the key's input ends, calls the core ({@link SnapshotRelease}) and emits the published messages: the
- * {@code BudgetStatus} (CHARGE or REFUSED) and, unless refused, the {@code CentroidRelease} (mode
- * {@code batch}). A marker element (features null) makes the key exist even for an empty snapshot, so
- * whether a release happens does not depend on the data. No algorithm code lives here.
+ * The per-key snapshot of a batch run (key = stream id, BATCH execution mode): collects the
+ * features of the stream's records whose event time lies in the PUBLIC interval [from, to) —
+ * records outside it are dropped and counted (metric {@code
+ * dpclust.batch_records_outside_interval}, operator-side) — and, when the key's input ends, calls
+ * the core ({@link SnapshotRelease}) and emits the published messages: the {@code BudgetStatus}
+ * (CHARGE or REFUSED) and, unless refused, the {@code CentroidRelease} (mode {@code batch}). A
+ * marker element (features null) makes the key exist even for an empty snapshot, so whether a
+ * release happens does not depend on the data. No algorithm code lives here.
  */
-public class SnapshotReleaseFunction extends KeyedProcessFunction<String, ValidRecord, OutboundRecord> {
+public class SnapshotReleaseFunction
+        extends KeyedProcessFunction<String, ValidRecord, OutboundRecord> {
     private final StreamSpec spec;
     private final String algorithmName;
     private final BatchParams params;
-    private final long from; // the public interval [from, to) (PrivacyLedger.Interval is not Serializable)
+    private final long
+            from; // the public interval [from, to) (PrivacyLedger.Interval is not Serializable)
     private final long to;
     private final PrivacySecret secret;
     private final Map<String, Double> ledgerSnapshot;
@@ -47,12 +50,18 @@ public class SnapshotReleaseFunction extends KeyedProcessFunction<String, ValidR
     private transient Counter outside;
 
     /**
-     * @param ledgerSnapshot the stream's charged totals read from the budget topic at start (interval key →
-     *                       epsilon)
+     * @param ledgerSnapshot the stream's charged totals read from the budget topic at start
+     *     (interval key → epsilon)
      */
-    public SnapshotReleaseFunction(StreamSpec spec, String algorithmName, BatchParams params,
-            PrivacyLedger.Interval interval, PrivacySecret secret, Map<String, Double> ledgerSnapshot,
-            String centroidsTopic, String budgetTopic) {
+    public SnapshotReleaseFunction(
+            StreamSpec spec,
+            String algorithmName,
+            BatchParams params,
+            PrivacyLedger.Interval interval,
+            PrivacySecret secret,
+            Map<String, Double> ledgerSnapshot,
+            String centroidsTopic,
+            String budgetTopic) {
         this.spec = spec;
         this.algorithmName = algorithmName;
         this.params = params;
@@ -75,13 +84,22 @@ public class SnapshotReleaseFunction extends KeyedProcessFunction<String, ValidR
 
     @Override
     public void open(OpenContext ctx) {
-        points = getRuntimeContext().getListState(new ListStateDescriptor<>("snapshot",
-                PrimitiveArrayTypeInfo.DOUBLE_PRIMITIVE_ARRAY_TYPE_INFO));
-        outside = getRuntimeContext().getMetricGroup().addGroup("dpclust").counter("batch_records_outside_interval");
+        points =
+                getRuntimeContext()
+                        .getListState(
+                                new ListStateDescriptor<>(
+                                        "snapshot",
+                                        PrimitiveArrayTypeInfo.DOUBLE_PRIMITIVE_ARRAY_TYPE_INFO));
+        outside =
+                getRuntimeContext()
+                        .getMetricGroup()
+                        .addGroup("dpclust")
+                        .counter("batch_records_outside_interval");
     }
 
     @Override
-    public void processElement(ValidRecord r, Context ctx, Collector<OutboundRecord> out) throws Exception {
+    public void processElement(ValidRecord r, Context ctx, Collector<OutboundRecord> out)
+            throws Exception {
         // in BATCH mode every event-time timer of a key fires when the key's input ends
         ctx.timerService().registerEventTimeTimer(Long.MAX_VALUE);
         if (r.features == null) {
@@ -95,26 +113,52 @@ public class SnapshotReleaseFunction extends KeyedProcessFunction<String, ValidR
     }
 
     @Override
-    public void onTimer(long timestamp, OnTimerContext ctx, Collector<OutboundRecord> out) throws Exception {
+    public void onTimer(long timestamp, OnTimerContext ctx, Collector<OutboundRecord> out)
+            throws Exception {
         PrivacyLedger.Interval interval = new PrivacyLedger.Interval(from, to);
         List<double[]> collected = new ArrayList<>();
         for (double[] p : points.get()) {
             collected.add(p);
         }
         points.clear();
-        PrivacyLedger ledger = new PrivacyLedger(spec.cap(), spec.budgetPeriodMillis(),
-                spec.privacyUnit() == PrivacyUnit.DEVICE);
+        PrivacyLedger ledger =
+                new PrivacyLedger(
+                        spec.cap(),
+                        spec.budgetPeriodMillis(),
+                        spec.privacyUnit() == PrivacyUnit.DEVICE);
         ledgerSnapshot.forEach((k, v) -> ledger.restore(PrivacyLedger.Interval.parse(k), v));
         BatchAlgorithm algorithm = BatchAlgorithms.get(algorithmName);
-        SnapshotRelease.Outcome o = SnapshotRelease.run(algorithm, params, collected.toArray(new double[0][]),
-                spec.id(), interval, ledger, secret);
-        BudgetStatus status = ReleaseAssembler.budget(spec, "batch", algorithm.name(), o.decision());
+        SnapshotRelease.Outcome o =
+                SnapshotRelease.run(
+                        algorithm,
+                        params,
+                        collected.toArray(new double[0][]),
+                        spec.id(),
+                        interval,
+                        ledger,
+                        secret);
+        BudgetStatus status =
+                ReleaseAssembler.budget(spec, "batch", algorithm.name(), o.decision());
         if (!o.refused()) {
-            long covered = Math.max(1, Math.floorDiv(interval.end() - interval.start() + spec.windowMillis() - 1,
-                    spec.windowMillis()));
-            out.collect(ReleaseAssembler.toOutbound(centroidsTopic, ReleaseAssembler.release(spec, algorithm.name(),
-                    "batch", algorithm.guarantee(), interval.start(), interval.end(), (int) covered, o.asRelease(),
-                    o.decision())));
+            long covered =
+                    Math.max(
+                            1,
+                            Math.floorDiv(
+                                    interval.end() - interval.start() + spec.windowMillis() - 1,
+                                    spec.windowMillis()));
+            out.collect(
+                    ReleaseAssembler.toOutbound(
+                            centroidsTopic,
+                            ReleaseAssembler.release(
+                                    spec,
+                                    algorithm.name(),
+                                    "batch",
+                                    algorithm.guarantee(),
+                                    interval.start(),
+                                    interval.end(),
+                                    (int) covered,
+                                    o.asRelease(),
+                                    o.decision())));
         }
         out.collect(ReleaseAssembler.toOutbound(budgetTopic, status));
     }

@@ -8,14 +8,17 @@ import org.dpclust.geometry.DomainBounds;
 import org.dpclust.privacy.PrivacySecret;
 
 /**
- * Fixed inputs of the micro-benchmarks (reference configuration d = 10, k = 10): the unit box, a batch of
- * {@link #BATCH} records uniform in it with 12-byte identities, a fixed test secret. Public seeds only.
+ * Fixed inputs of the micro-benchmarks (reference configuration d = 10, k = 10): the unit box, a
+ * batch of {@link #BATCH} records uniform in it with 12-byte identities, a fixed test secret.
+ * Public seeds only.
  */
 final class BenchData {
     static final int D = 10;
     static final int K = 10;
+
     /** Records per benchmark invocation (the JMH scores are divided by it: ns per record). */
     static final int BATCH = 1024;
+
     static final long SEED = 2026;
 
     private BenchData() {}
@@ -39,13 +42,15 @@ final class BenchData {
     }
 
     /**
-     * BATCH records of the stream generator's mixture (window 0 of {@link DriftingGaussianMixture} with k = 10,
-     * σ = 0.03 of the box width, as {@code SyntheticTelemetry} draws them), clamped to the unit box as the
-     * validator would.
+     * BATCH records of the stream generator's mixture (window 0 of {@link DriftingGaussianMixture}
+     * with k = 10, σ = 0.03 of the box width, as {@code SyntheticTelemetry} draws them), clamped to
+     * the unit box as the validator would.
      */
     static double[][] clusteredRecords() {
         DomainBounds box = unitBox();
-        double[][] x = new DriftingGaussianMixture(box.lowerCopy(), box.upperCopy(), K, 0.03, 0.25, SEED).sample(0, BATCH);
+        double[][] x =
+                new DriftingGaussianMixture(box.lowerCopy(), box.upperCopy(), K, 0.03, 0.25, SEED)
+                        .sample(0, BATCH);
         for (double[] row : x) {
             for (int t = 0; t < D; t++) {
                 row[t] = Math.min(1.0, Math.max(0.0, row[t]));

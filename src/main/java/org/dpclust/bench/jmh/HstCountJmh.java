@@ -16,12 +16,13 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * Per-record cost of the HST summary as the stream runs it (d = 10, |U| = {@value #UNIVERSE}): snap the record
- * to its nearest public point ({@link HstWindowSummary#snap}) and count it ({@code add}); beside its
- * bound ({@code bound}): the same exact search ({@link NearestPointIndex}) over a bare primitive array and the
- * count, without the summary around it; and the brute-force search it replaced ({@code bruteForce}:
- * {@link NearestPoint}, the same answers). Records ({@code queries}): uniform in the unit box, or the stream
- * generator's Gaussian mixture ({@link BenchData#clusteredRecords}). Scores are ns per record.
+ * Per-record cost of the HST summary as the stream runs it (d = 10, |U| = {@value #UNIVERSE}): snap
+ * the record to its nearest public point ({@link HstWindowSummary#snap}) and count it ({@code
+ * add}); beside its bound ({@code bound}): the same exact search ({@link NearestPointIndex}) over a
+ * bare primitive array and the count, without the summary around it; and the brute-force search it
+ * replaced ({@code bruteForce}: {@link NearestPoint}, the same answers). Records ({@code queries}):
+ * uniform in the unit box, or the stream generator's Gaussian mixture ({@link
+ * BenchData#clusteredRecords}). Scores are ns per record.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

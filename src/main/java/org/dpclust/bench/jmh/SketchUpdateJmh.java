@@ -16,10 +16,10 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * Per-record cost of {@link MaskedSketch#add} at m = 1000, d = 10 for r features per record ({@code add}),
- * beside its plain-loop bound ({@code bound}): the same r dot products ω_j·v, the same {@link SinCos} and a
- * (cos, sin) accumulation, over primitive arrays, with no clamping, mask, fixed point or PRF. Scores are ns per
- * record.
+ * Per-record cost of {@link MaskedSketch#add} at m = 1000, d = 10 for r features per record ({@code
+ * add}), beside its plain-loop bound ({@code bound}): the same r dot products ω_j·v, the same
+ * {@link SinCos} and a (cos, sin) accumulation, over primitive arrays, with no clamping, mask,
+ * fixed point or PRF. Scores are ns per record.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -41,8 +41,13 @@ public class SketchUpdateJmh {
     @Setup
     public void setup() {
         DomainBounds box = BenchData.unitBox();
-        FrequencyMatrix freq = FrequencyMatrix.draw(M, BenchData.D, FrequencyMatrix.defaultSigma(BenchData.K,
-                BenchData.D), FrequencyMatrix.DEFAULT_LAW, BenchData.SEED);
+        FrequencyMatrix freq =
+                FrequencyMatrix.draw(
+                        M,
+                        BenchData.D,
+                        FrequencyMatrix.defaultSigma(BenchData.K, BenchData.D),
+                        FrequencyMatrix.DEFAULT_LAW,
+                        BenchData.SEED);
         records = BenchData.records();
         ids = BenchData.identities();
         sketch = new MaskedSketch(freq, box, r, BenchData.testSecret());

@@ -16,11 +16,12 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * Per-record cost of the statistics summary as the stream runs it (d = 10, the default {@value #CELLS} public
- * cells for k = 10): clamp, nearest public cell ({@link PublicPointSet#nearest}), fixed-point encode,
- * {@link ClusterStatistics#add} ({@code add}); beside its bound ({@code bound}): the same nearest search
- * ({@link NearestPointIndex}, which {@link PublicPointSet#nearest} uses) over a bare primitive array and a
- * double sum into the nearest cell, with no clamping, fixed point or checks. Scores are ns per record.
+ * Per-record cost of the statistics summary as the stream runs it (d = 10, the default {@value
+ * #CELLS} public cells for k = 10): clamp, nearest public cell ({@link PublicPointSet#nearest}),
+ * fixed-point encode, {@link ClusterStatistics#add} ({@code add}); beside its bound ({@code
+ * bound}): the same nearest search ({@link NearestPointIndex}, which {@link PublicPointSet#nearest}
+ * uses) over a bare primitive array and a double sum into the nearest cell, with no clamping, fixed
+ * point or checks. Scores are ns per record.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

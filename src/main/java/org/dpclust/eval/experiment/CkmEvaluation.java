@@ -31,24 +31,26 @@ import org.dpclust.sketch.FrequencyMatrix;
 import org.dpclust.sketch.MaskedSketch;
 
 /**
- * {@code evaluate ckm} (and {@code ckm-full}): compressive k-means with a DP sketch in paper 003's Figure 3
- * setting, then on shared data sets. One row per (dataset, n, α_r, ε) with the median and inter-quartile range
- * of the relative SSE over independent trials.
+ * {@code evaluate ckm} (and {@code ckm-full}): compressive k-means with a DP sketch in paper 003's
+ * Figure 3 setting, then on shared data sets. One row per (dataset, n, α_r, ε) with the median and
+ * inter-quartile range of the relative SSE over independent trials.
  *
- * <p><b>Synthetic rows</b> (dataset {@code gaussian_mixture}, guarantee {@code dp}): exactly
- * {@link CkmExperiment#grid} — d = k = 10, means ~ N(0, (1.5·k^{1/d})² I), unit covariance, m = 1000 Gaussian
- * frequencies with σ = k^{−1/d}/(1.25·√d) in unit-box coordinates of the public declared box [−B, B]^10,
- * B = 4·√(s² + 1) (a function of the generating law, never of the sample), masks of r = α_r·m features,
- * add/remove release ({@link DpSketchRelease#addRemove}, default budget split), CL-OMPR with default options.
- * Trial t of size n is {@code grid(n, α_r's, ε's, 1, seed(n) + t, restarts(n))}: its own data, frequencies,
- * decoder seed and evaluation secret, so trials are independent and run two at a time. Reference: the lower SSE
- * of Lloyd with {@code restarts(n)} k-means++ restarts and Lloyd started from the true means.
+ * <p><b>Synthetic rows</b> (dataset {@code gaussian_mixture}, guarantee {@code dp}): exactly {@link
+ * CkmExperiment#grid} — d = k = 10, means ~ N(0, (1.5·k^{1/d})² I), unit covariance, m = 1000
+ * Gaussian frequencies with σ = k^{−1/d}/(1.25·√d) in unit-box coordinates of the public declared
+ * box [−B, B]^10, B = 4·√(s² + 1) (a function of the generating law, never of the sample), masks of
+ * r = α_r·m features, add/remove release ({@link DpSketchRelease#addRemove}, default budget split),
+ * CL-OMPR with default options. Trial t of size n is {@code grid(n, α_r's, ε's, 1, seed(n) + t,
+ * restarts(n))}: its own data, frequencies, decoder seed and evaluation secret, so trials are
+ * independent and run two at a time. Reference: the lower SSE of Lloyd with {@code restarts(n)}
+ * k-means++ restarts and Lloyd started from the true means.
  *
- * <p><b>Shared data sets</b> (s1, birch2, mnist10k; k from their labels): scaled to [0, 1]^d by their own
- * per-dimension min/max and sketched with bounds [0, 1]^d. Those bounds are data-derived, so these rows are NOT
- * dp and are labelled {@value #NOT_DP}. m = 10·k·d except mnist10k (d = 784, where 10·k·d = 78 400 is
- * impractical): m = 1000. Reference: {@link Lloyd#best} on the same points. Record identities (mask keys) are
- * the row index; the evaluation secret is fixed per (data set, trial).
+ * <p><b>Shared data sets</b> (s1, birch2, mnist10k; k from their labels): scaled to [0, 1]^d by
+ * their own per-dimension min/max and sketched with bounds [0, 1]^d. Those bounds are data-derived,
+ * so these rows are NOT dp and are labelled {@value #NOT_DP}. m = 10·k·d except mnist10k (d = 784,
+ * where 10·k·d = 78 400 is impractical): m = 1000. Reference: {@link Lloyd#best} on the same
+ * points. Record identities (mask keys) are the row index; the evaluation secret is fixed per (data
+ * set, trial).
  */
 public final class CkmEvaluation implements Experiment {
     static final double[] EPSILONS = {0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0};
@@ -63,7 +65,13 @@ public final class CkmEvaluation implements Experiment {
     record Size(int n, int trials, int restarts) {}
 
     /** One shared data set's configuration. */
-    record Shared(String name, int m, double[] alphas, double[] epsilons, int trials, ClOmpr.Options options) {}
+    record Shared(
+            String name,
+            int m,
+            double[] alphas,
+            double[] epsilons,
+            int trials,
+            ClOmpr.Options options) {}
 
     private final boolean full;
 
@@ -79,7 +87,8 @@ public final class CkmEvaluation implements Experiment {
     @Override
     public String description() {
         return "compressive k-means with a DP sketch: paper 003's Fig. 3 (d = k = 10, m = 1000) and s1, birch2,"
-                + " mnist10k" + (full ? " (10 trials, n up to 1e7)" : "");
+                + " mnist10k"
+                + (full ? " (10 trials, n up to 1e7)" : "");
     }
 
     List<Size> sizes(boolean quick) {
@@ -87,7 +96,9 @@ public final class CkmEvaluation implements Experiment {
             return List.of(new Size(10_000, 1, 1));
         }
         if (full) {
-            return List.of(new Size(100_000, 10, Lloyd.BEST_OF), new Size(1_000_000, 10, 1),
+            return List.of(
+                    new Size(100_000, 10, Lloyd.BEST_OF),
+                    new Size(1_000_000, 10, 1),
                     new Size(10_000_000, 10, 1));
         }
         return List.of(new Size(100_000, 10, Lloyd.BEST_OF), new Size(1_000_000, 10, 1));
@@ -95,20 +106,46 @@ public final class CkmEvaluation implements Experiment {
 
     static List<Shared> shared(boolean quick) {
         if (quick) {
-            return List.of(new Shared("s1", 0, new double[] {1.0}, new double[] {1.0}, 1,
-                    new ClOmpr.Options(1, 64, 100, DATASET_SEED)));
+            return List.of(
+                    new Shared(
+                            "s1",
+                            0,
+                            new double[] {1.0},
+                            new double[] {1.0},
+                            1,
+                            new ClOmpr.Options(1, 64, 100, DATASET_SEED)));
         }
         double[] three = {0.01, 0.1, 1.0};
         return List.of(
                 new Shared("s1", 0, ALPHAS, three, 3, ClOmpr.Options.defaults(DATASET_SEED)),
-                new Shared("birch2", 0, new double[] {1.0}, new double[] {0.1, 1.0}, 1,
+                new Shared(
+                        "birch2",
+                        0,
+                        new double[] {1.0},
+                        new double[] {0.1, 1.0},
+                        1,
                         new ClOmpr.Options(1, 64, 50, DATASET_SEED)),
-                new Shared("mnist10k", 1000, ALPHAS, new double[] {0.1, 1.0}, 1,
+                new Shared(
+                        "mnist10k",
+                        1000,
+                        ALPHAS,
+                        new double[] {0.1, 1.0},
+                        1,
                         new ClOmpr.Options(1, 64, 100, DATASET_SEED)));
     }
 
-    /** One table row before it is printed: its identifying fields and the per-trial relative SSEs. */
-    record Row(String dataset, int n, int d, int k, int m, double alphaR, double epsilon, String guarantee,
+    /**
+     * One table row before it is printed: its identifying fields and the per-trial relative SSEs.
+     */
+    record Row(
+            String dataset,
+            int n,
+            int d,
+            int k,
+            int m,
+            double alphaR,
+            double epsilon,
+            String guarantee,
             double[] relativeSse) {
         Map<String, Object> fields() {
             double[] s = relativeSse.clone();
@@ -139,15 +176,25 @@ public final class CkmEvaluation implements Experiment {
         List<Row> rows = new ArrayList<>();
         Map<String, Double> seconds = new LinkedHashMap<>();
         ExecutorService pool = Executors.newFixedThreadPool(THREADS);
-        long steps = sizes.stream().mapToLong(Size::trials).sum() + sharedSets.stream().mapToLong(Shared::trials).sum();
+        long steps =
+                sizes.stream().mapToLong(Size::trials).sum()
+                        + sharedSets.stream().mapToLong(Shared::trials).sum();
         try (ProgressBar progress = new ProgressBar("evaluate " + name(), steps)) {
             for (Size size : sizes) {
                 long t0 = System.nanoTime();
                 List<Future<List<CkmExperiment.Cell>>> trials = new ArrayList<>();
                 for (int t = 0; t < size.trials(); t++) {
                     long seed = syntheticSeed(size.n()) + t;
-                    trials.add(pool.submit(() -> CkmExperiment.grid(size.n(), alphas, epsilons, 1, seed,
-                            size.restarts())));
+                    trials.add(
+                            pool.submit(
+                                    () ->
+                                            CkmExperiment.grid(
+                                                    size.n(),
+                                                    alphas,
+                                                    epsilons,
+                                                    1,
+                                                    seed,
+                                                    size.restarts())));
                 }
                 double[][] rel = new double[alphas.length * epsilons.length][size.trials()];
                 for (int t = 0; t < size.trials(); t++) {
@@ -159,15 +206,27 @@ public final class CkmEvaluation implements Experiment {
                 }
                 for (int a = 0; a < alphas.length; a++) {
                     for (int e = 0; e < epsilons.length; e++) {
-                        rows.add(emit(ctx, new Row(SYNTHETIC, size.n(), CkmExperiment.D, CkmExperiment.K,
-                                CkmExperiment.M, alphas[a], epsilons[e], "dp", rel[a * epsilons.length + e])));
+                        rows.add(
+                                emit(
+                                        ctx,
+                                        new Row(
+                                                SYNTHETIC,
+                                                size.n(),
+                                                CkmExperiment.D,
+                                                CkmExperiment.K,
+                                                CkmExperiment.M,
+                                                alphas[a],
+                                                epsilons[e],
+                                                "dp",
+                                                rel[a * epsilons.length + e])));
                     }
                 }
                 seconds.put(SYNTHETIC + " n=" + size.n(), (System.nanoTime() - t0) / 1e9);
             }
             for (Shared s : sharedSets) {
                 long t0 = System.nanoTime();
-                Dataset data = DomainScaling.toUnitBoxByOwnMinMax(DatasetLoader.loadShared(s.name()));
+                Dataset data =
+                        DomainScaling.toUnitBoxByOwnMinMax(DatasetLoader.loadShared(s.name()));
                 int k = data.labelCount();
                 int m = s.m() > 0 ? s.m() : FrequencyMatrix.defaultSize(k, data.dimension());
                 double reference = Lloyd.best(data.points(), k, DATASET_SEED).sse();
@@ -186,8 +245,19 @@ public final class CkmEvaluation implements Experiment {
                 }
                 for (int a = 0; a < s.alphas().length; a++) {
                     for (int e = 0; e < s.epsilons().length; e++) {
-                        rows.add(emit(ctx, new Row(s.name(), data.size(), data.dimension(), k, m, s.alphas()[a],
-                                s.epsilons()[e], NOT_DP, rel[a * s.epsilons().length + e])));
+                        rows.add(
+                                emit(
+                                        ctx,
+                                        new Row(
+                                                s.name(),
+                                                data.size(),
+                                                data.dimension(),
+                                                k,
+                                                m,
+                                                s.alphas()[a],
+                                                s.epsilons()[e],
+                                                NOT_DP,
+                                                rel[a * s.epsilons().length + e])));
                     }
                 }
                 seconds.put(s.name(), (System.nanoTime() - t0) / 1e9);
@@ -195,7 +265,14 @@ public final class CkmEvaluation implements Experiment {
         } finally {
             pool.shutdownNow();
         }
-        return report(ctx, sizes, sharedSets, epsilons, rows, seconds, (System.nanoTime() - started) / 1e9);
+        return report(
+                ctx,
+                sizes,
+                sharedSets,
+                epsilons,
+                rows,
+                seconds,
+                (System.nanoTime() - started) / 1e9);
     }
 
     static long syntheticSeed(int n) {
@@ -210,48 +287,76 @@ public final class CkmEvaluation implements Experiment {
     }
 
     /**
-     * One trial on a shared data set: one frequency draw and one sketch per α_r, one release and decode per
-     * (α_r, ε); relative SSEs in the order α_r major, ε minor.
+     * One trial on a shared data set: one frequency draw and one sketch per α_r, one release and
+     * decode per (α_r, ε); relative SSEs in the order α_r major, ε minor.
      */
-    static double[] datasetTrial(Dataset data, int k, int m, Shared s, int trial, double reference) {
+    static double[] datasetTrial(
+            Dataset data, int k, int m, Shared s, int trial, double reference) {
         int d = data.dimension();
         double[] lo = new double[d];
         double[] hi = new double[d];
         Arrays.fill(hi, 1.0);
         DomainBounds box = new DomainBounds(lo, hi);
         long seed = DATASET_SEED + trial;
-        FrequencyMatrix freq = FrequencyMatrix.draw(m, d, FrequencyMatrix.defaultSigma(k, d),
-                FrequencyMatrix.DEFAULT_LAW, seed);
+        FrequencyMatrix freq =
+                FrequencyMatrix.draw(
+                        m,
+                        d,
+                        FrequencyMatrix.defaultSigma(k, d),
+                        FrequencyMatrix.DEFAULT_LAW,
+                        seed);
         PrivacySecret secret = evaluationSecret(s.name(), trial);
         double[] out = new double[s.alphas().length * s.epsilons().length];
         ByteBuffer id = ByteBuffer.allocate(8);
         for (int a = 0; a < s.alphas().length; a++) {
-            MaskedSketch sketch = new MaskedSketch(freq, box, (int) Math.max(1, Math.round(s.alphas()[a] * m)), secret);
+            MaskedSketch sketch =
+                    new MaskedSketch(
+                            freq, box, (int) Math.max(1, Math.round(s.alphas()[a] * m)), secret);
             for (int i = 0; i < data.size(); i++) {
                 sketch.add(data.points()[i], id.clear().putLong(i).array());
             }
             byte[] digest = sketch.digest();
             for (int e = 0; e < s.epsilons().length; e++) {
                 double eps = s.epsilons()[e];
-                PrivacyRandom noise = PrivacyRandom.forRelease(secret, new ReleaseContext(s.name(), trial, "ckm",
-                        "geometric/epsilon=" + eps, digest));
+                PrivacyRandom noise =
+                        PrivacyRandom.forRelease(
+                                secret,
+                                new ReleaseContext(
+                                        s.name(),
+                                        trial,
+                                        "ckm",
+                                        "geometric/epsilon=" + eps,
+                                        digest));
                 double[] z = DpSketchRelease.addRemove(sketch, eps, Double.NaN, 1, noise).sketch();
                 ClOmpr.Options o = s.options();
-                ClOmpr.Result decoded = ClOmpr.decode(z, freq, k, box,
-                        new ClOmpr.Options(o.replicates(), o.candidates(), o.maxIterations(), seed));
-                out[a * s.epsilons().length + e] = ClusteringMetrics.relativeSse(
-                        ClusteringMetrics.sse(data.points(), decoded.centroids()), reference);
+                ClOmpr.Result decoded =
+                        ClOmpr.decode(
+                                z,
+                                freq,
+                                k,
+                                box,
+                                new ClOmpr.Options(
+                                        o.replicates(), o.candidates(), o.maxIterations(), seed));
+                out[a * s.epsilons().length + e] =
+                        ClusteringMetrics.relativeSse(
+                                ClusteringMetrics.sse(data.points(), decoded.centroids()),
+                                reference);
             }
         }
         return out;
     }
 
-    /** A fixed evaluation secret per (data set, trial): SHA-256 of a public label (never a deployment secret). */
+    /**
+     * A fixed evaluation secret per (data set, trial): SHA-256 of a public label (never a
+     * deployment secret).
+     */
     static PrivacySecret evaluationSecret(String dataset, int trial) {
         try {
             java.security.MessageDigest sha = java.security.MessageDigest.getInstance("SHA-256");
-            return PrivacySecret.of(sha.digest(("dpclust/ckm-evaluation/v1/" + dataset + "/" + trial)
-                    .getBytes(StandardCharsets.UTF_8)));
+            return PrivacySecret.of(
+                    sha.digest(
+                            ("dpclust/ckm-evaluation/v1/" + dataset + "/" + trial)
+                                    .getBytes(StandardCharsets.UTF_8)));
         } catch (java.security.NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 unavailable", e);
         }
@@ -275,87 +380,179 @@ public final class CkmEvaluation implements Experiment {
         return sorted[lo] + (pos - lo) * (sorted[hi] - sorted[lo]);
     }
 
-    private Path report(ExperimentContext ctx, List<Size> sizes, List<Shared> sharedSets, double[] epsilons,
-            List<Row> rows, Map<String, Double> seconds, double total) {
-        ReportWriter report = new ReportWriter(ctx.outDir(), "evaluate " + name() + ": compressive k-means with a"
-                + " DP sketch" + (ctx.quick() ? " (quick configuration)" : ""));
+    private Path report(
+            ExperimentContext ctx,
+            List<Size> sizes,
+            List<Shared> sharedSets,
+            double[] epsilons,
+            List<Row> rows,
+            Map<String, Double> seconds,
+            double total) {
+        ReportWriter report =
+                new ReportWriter(
+                        ctx.outDir(),
+                        "evaluate "
+                                + name()
+                                + ": compressive k-means with a"
+                                + " DP sketch"
+                                + (ctx.quick() ? " (quick configuration)" : ""));
         report.recordCommand(ctx.command());
         for (Size s : sizes) {
-            report.recordSeed(String.format(Locale.ROOT, "gaussian_mixture n=%d: trial t uses seed %d + t (data,"
-                    + " frequencies, decoder, reference seeding; evaluation secret SHA-256(\"dpclust/ckm-experiment/v1\""
-                    + " ‖ seed))", s.n(), syntheticSeed(s.n())), syntheticSeed(s.n()));
+            report.recordSeed(
+                    String.format(
+                            Locale.ROOT,
+                            "gaussian_mixture n=%d: trial t uses seed %d + t (data,"
+                                    + " frequencies, decoder, reference seeding; evaluation secret SHA-256(\"dpclust/ckm-experiment/v1\""
+                                    + " ‖ seed))",
+                            s.n(),
+                            syntheticSeed(s.n())),
+                    syntheticSeed(s.n()));
         }
-        report.recordSeed("shared data sets: trial t uses seed dataset_seed + t for the frequencies and the decoder;"
-                + " Lloyd.best reference seed dataset_seed; secret SHA-256(\"dpclust/ckm-evaluation/v1/NAME/t\")",
+        report.recordSeed(
+                "shared data sets: trial t uses seed dataset_seed + t for the frequencies and the decoder;"
+                        + " Lloyd.best reference seed dataset_seed; secret SHA-256(\"dpclust/ckm-evaluation/v1/NAME/t\")",
                 DATASET_SEED);
-        report.recordNote("relative SSE = SSE of the decoded centroids on the (unclamped) points / reference SSE."
-                + " gaussian_mixture reference: min(Lloyd with R k-means++ restarts, Lloyd from the true means);"
-                + " R = 10 (Lloyd.best) at n = 1e5 and R = 1 at n >= 1e6, where 10 restarts on 1e6 points cost"
-                + " more than the rest of a trial; adding the true-means start keeps the reference at least as"
-                + " good as Lloyd.best would usually be, so the relative SSEs are conservative. Shared data sets:"
-                + " Lloyd.best (10 k-means++ restarts).");
-        report.recordNote("sigma rule (every row): Gaussian frequencies with scale sigma = k^(-1/d) / (1.25 sqrt(d))"
-                + " in unit-box coordinates of the declared bounds (FrequencyMatrix.defaultSigma): from k and d"
-                + " only, never from the data.");
-        report.recordNote("Release: DpSketchRelease.addRemove (add/remove one record; two-sided geometric noise on"
-                + " the fixed-point sum at L1 sensitivity r*sqrt(2) and on the count, count share of epsilon"
-                + " (4m^2)^(-1/3)/(1+(4m^2)^(-1/3)), i.e. epsilon/160 at m = 1000), calibrated from the derived"
-                + " sensitivity, not paper 003's printed Proposition 1. Decoder: ClOmpr (projected L-BFGS, NNLS).");
-        report.recordNote("gaussian_mixture rows are dp: the declared box [-B, B]^10, B = 4 sqrt(s^2 + 1),"
-                + " s = 1.5 k^(1/d), is a function of the generating law (points outside are clamped for the"
-                + " sketch). s1, birch2, mnist10k rows are NOT dp: they are scaled to [0, 1]^d by the data set's"
-                + " OWN per-dimension min/max (label '" + NOT_DP + "').");
-        report.recordNote("Shared data sets: m = 10 k d (s1: 300, birch2: 2000) except mnist10k, m = 1000 (chosen:"
-                + " 10 k d = 78400 features of dimension 784 would make each decode take hours; 1000 matches the"
-                + " synthetic setting). CL-OMPR options per data set are listed below; birch2 (k = 100) and"
-                + " mnist10k (d = 784) use 1 replicate and capped L-BFGS iterations to bound the run time.");
+        report.recordNote(
+                "relative SSE = SSE of the decoded centroids on the (unclamped) points / reference SSE."
+                        + " gaussian_mixture reference: min(Lloyd with R k-means++ restarts, Lloyd from the true means);"
+                        + " R = 10 (Lloyd.best) at n = 1e5 and R = 1 at n >= 1e6, where 10 restarts on 1e6 points cost"
+                        + " more than the rest of a trial; adding the true-means start keeps the reference at least as"
+                        + " good as Lloyd.best would usually be, so the relative SSEs are conservative. Shared data sets:"
+                        + " Lloyd.best (10 k-means++ restarts).");
+        report.recordNote(
+                "sigma rule (every row): Gaussian frequencies with scale sigma = k^(-1/d) / (1.25 sqrt(d))"
+                        + " in unit-box coordinates of the declared bounds (FrequencyMatrix.defaultSigma): from k and d"
+                        + " only, never from the data.");
+        report.recordNote(
+                "Release: DpSketchRelease.addRemove (add/remove one record; two-sided geometric noise on"
+                        + " the fixed-point sum at L1 sensitivity r*sqrt(2) and on the count, count share of epsilon"
+                        + " (4m^2)^(-1/3)/(1+(4m^2)^(-1/3)), i.e. epsilon/160 at m = 1000), calibrated from the derived"
+                        + " sensitivity, not paper 003's printed Proposition 1. Decoder: ClOmpr (projected L-BFGS, NNLS).");
+        report.recordNote(
+                "gaussian_mixture rows are dp: the declared box [-B, B]^10, B = 4 sqrt(s^2 + 1),"
+                        + " s = 1.5 k^(1/d), is a function of the generating law (points outside are clamped for the"
+                        + " sketch). s1, birch2, mnist10k rows are NOT dp: they are scaled to [0, 1]^d by the data set's"
+                        + " OWN per-dimension min/max (label '"
+                        + NOT_DP
+                        + "').");
+        report.recordNote(
+                "Shared data sets: m = 10 k d (s1: 300, birch2: 2000) except mnist10k, m = 1000 (chosen:"
+                        + " 10 k d = 78400 features of dimension 784 would make each decode take hours; 1000 matches the"
+                        + " synthetic setting). CL-OMPR options per data set are listed below; birch2 (k = 100) and"
+                        + " mnist10k (d = 784) use 1 replicate and capped L-BFGS iterations to bound the run time.");
         List<List<Object>> cfg = new ArrayList<>();
         for (Size s : sizes) {
-            cfg.add(List.of(SYNTHETIC, s.n(), s.trials(), "R = " + s.restarts(), "defaults (3 replicates, 256, 300)",
-                    String.format(Locale.ROOT, "%.0f", seconds.getOrDefault(SYNTHETIC + " n=" + s.n(), 0.0))));
+            cfg.add(
+                    List.of(
+                            SYNTHETIC,
+                            s.n(),
+                            s.trials(),
+                            "R = " + s.restarts(),
+                            "defaults (3 replicates, 256, 300)",
+                            String.format(
+                                    Locale.ROOT,
+                                    "%.0f",
+                                    seconds.getOrDefault(SYNTHETIC + " n=" + s.n(), 0.0))));
         }
         for (Shared s : sharedSets) {
             ClOmpr.Options o = s.options();
-            cfg.add(List.of(s.name(), "all", s.trials(), "Lloyd.best", o.replicates() + " replicates, "
-                    + o.candidates() + " candidates, " + o.maxIterations() + " iterations",
-                    String.format(Locale.ROOT, "%.0f", seconds.getOrDefault(s.name(), 0.0))));
+            cfg.add(
+                    List.of(
+                            s.name(),
+                            "all",
+                            s.trials(),
+                            "Lloyd.best",
+                            o.replicates()
+                                    + " replicates, "
+                                    + o.candidates()
+                                    + " candidates, "
+                                    + o.maxIterations()
+                                    + " iterations",
+                            String.format(
+                                    Locale.ROOT, "%.0f", seconds.getOrDefault(s.name(), 0.0))));
         }
-        report.addTable("Configurations", List.of("dataset", "n", "trials", "reference", "CL-OMPR", "wall seconds"),
+        report.addTable(
+                "Configurations",
+                List.of("dataset", "n", "trials", "reference", "CL-OMPR", "wall seconds"),
                 cfg);
         if (!ctx.quick()) {
-            report.recordNote("Trials: 10 per synthetic cell" + (full ? " (n = 1e5, 1e6, 1e7)." : " (n = 1e5, 1e6;"
-                    + " `evaluate ckm --full` adds n = 1e7)."));
-            report.recordNote("The shared data sets use 1 to 3 trials and fewer epsilons to bound the run time (see"
-                    + " the rows' `trials`).");
+            report.recordNote(
+                    "Trials: 10 per synthetic cell"
+                            + (full
+                                    ? " (n = 1e5, 1e6, 1e7)."
+                                    : " (n = 1e5, 1e6;" + " `evaluate ckm --full` adds n = 1e7)."));
+            report.recordNote(
+                    "The shared data sets use 1 to 3 trials and fewer epsilons to bound the run time (see"
+                            + " the rows' `trials`).");
         }
-        report.recordNote(String.format(Locale.ROOT, "Run time of the run that wrote this report: %.0f s (2 trials in"
-                + " parallel).", total));
+        report.recordNote(
+                String.format(
+                        Locale.ROOT,
+                        "Run time of the run that wrote this report: %.0f s (2 trials in"
+                                + " parallel).",
+                        total));
         Map<String, double[][]> series = new LinkedHashMap<>();
         boolean positive = true;
         for (Size s : sizes) {
             for (double a : ALPHAS) {
-                List<Row> line = rows.stream().filter(r -> r.dataset().equals(SYNTHETIC) && r.n() == s.n()
-                        && r.alphaR() == a).toList();
+                List<Row> line =
+                        rows.stream()
+                                .filter(
+                                        r ->
+                                                r.dataset().equals(SYNTHETIC)
+                                                        && r.n() == s.n()
+                                                        && r.alphaR() == a)
+                                .toList();
                 if (line.isEmpty()) {
                     continue;
                 }
                 double[] x = line.stream().mapToDouble(r -> Math.log10(r.epsilon())).toArray();
-                double[] y = line.stream().mapToDouble(r -> (double) r.fields().get("median_relative_sse")).toArray();
+                double[] y =
+                        line.stream()
+                                .mapToDouble(r -> (double) r.fields().get("median_relative_sse"))
+                                .toArray();
                 positive &= Arrays.stream(y).allMatch(v -> v > 0 && Double.isFinite(v));
-                series.put(String.format(Locale.ROOT, "n = %.0e, alpha_r = %s", (double) s.n(), a), new double[][] {x, y});
+                series.put(
+                        String.format(Locale.ROOT, "n = %.0e, alpha_r = %s", (double) s.n(), a),
+                        new double[][] {x, y});
             }
         }
-        report.addLinePlot("median_relative_sse_vs_epsilon", "gaussian_mixture (d = k = 10, m = 1000): median"
-                + " relative SSE vs epsilon", "log10(epsilon)", "median relative SSE (log scale)", series, positive);
+        report.addLinePlot(
+                "median_relative_sse_vs_epsilon",
+                "gaussian_mixture (d = k = 10, m = 1000): median" + " relative SSE vs epsilon",
+                "log10(epsilon)",
+                "median relative SSE (log scale)",
+                series,
+                positive);
         List<List<Object>> table = new ArrayList<>();
         for (Row r : rows) {
             Map<String, Object> f = r.fields();
-            table.add(List.of(r.dataset(), r.n(), r.alphaR(), r.epsilon(),
-                    String.format(Locale.ROOT, "%.4f", (double) f.get("median_relative_sse")),
-                    String.format(Locale.ROOT, "%.4f", (double) f.get("iqr")), f.get("trials"), r.m(), r.guarantee()));
+            table.add(
+                    List.of(
+                            r.dataset(),
+                            r.n(),
+                            r.alphaR(),
+                            r.epsilon(),
+                            String.format(
+                                    Locale.ROOT, "%.4f", (double) f.get("median_relative_sse")),
+                            String.format(Locale.ROOT, "%.4f", (double) f.get("iqr")),
+                            f.get("trials"),
+                            r.m(),
+                            r.guarantee()));
         }
-        report.addTable("Median relative SSE", List.of("dataset", "n", "alpha_r", "epsilon", "median relative SSE",
-                "IQR", "trials", "m", "guarantee"), table);
+        report.addTable(
+                "Median relative SSE",
+                List.of(
+                        "dataset",
+                        "n",
+                        "alpha_r",
+                        "epsilon",
+                        "median relative SSE",
+                        "IQR",
+                        "trials",
+                        "m",
+                        "guarantee"),
+                table);
         return report.write();
     }
 }

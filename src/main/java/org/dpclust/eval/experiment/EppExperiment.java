@@ -14,7 +14,6 @@ import org.dpclust.eval.Dataset;
 import org.dpclust.eval.DatasetLoader;
 import org.dpclust.eval.DomainScaling;
 import org.dpclust.eval.ProgressBar;
-import org.dpclust.eval.ReportWriter;
 import org.dpclust.geometry.DomainBounds;
 import org.dpclust.kmeans.BagBound;
 import org.dpclust.kmeans.EppKMeans;
@@ -27,22 +26,25 @@ import org.dpclust.privacy.PrivacyRandom;
 import org.dpclust.privacy.PrivacySecret;
 
 /**
- * {@code evaluate epp}: paper 002's experiments (ALGORITHMS.md §2.5) for KM (non-private Lloyd), EPP-KM(1),
- * EPP-KM(2) (joint-variance bounds, E_exc = within-cluster variance) and DP-KM (noisy final step of a non-private
- * partition). Data: the paper's synthetic set (3 Gaussians at [0,0], [5,0], [4,4], 60 points each, sd 1, fixed
- * seed), seeds and ukm from the shared data sets; each scaled by its OWN min/max to [0,1]^d as the paper does, so
- * no row is {@code dp} (DP-KM's sensitivities use the bounds [0,1]^d, which are data-derived).
+ * {@code evaluate epp}: paper 002's experiments (ALGORITHMS.md §2.5) for KM (non-private Lloyd),
+ * EPP-KM(1), EPP-KM(2) (joint-variance bounds, E_exc = within-cluster variance) and DP-KM (noisy
+ * final step of a non-private partition). Data: the paper's synthetic set (3 Gaussians at [0,0],
+ * [5,0], [4,4], 60 points each, sd 1, fixed seed), seeds and ukm from the shared data sets; each
+ * scaled by its OWN min/max to [0,1]^d as the paper does, so no row is {@code dp} (DP-KM's
+ * sensitivities use the bounds [0,1]^d, which are data-derived).
  *
- * <p>(a) ε ∈ {0.01, 0.05, 0.1, 0.5, 1}: NMI, ARI, purity, Rand index against the labels (points assigned to the
- * nearest released centroid) and AP (average perturbation against the partition's exact centroids), averaged
- * over independent Lloyd initialisations (one k-means++ seeding each, public seeds). (b) ε = 0.1, fraction of the
- * data 25–100%: the same metrics over random subsamples × initialisations. (c) The adversary: for the first
- * initialisation's partition and each ε, R independent releases per method, every point re-estimated with
- * estimator (3), measured E_inc/E_exc ({@link EppAdversary}) in the row's {@code error_ratio} (Case 1 estimator
- * for KM, EPP-KM(1) and DP-KM; Case 2 for EPP-KM(2)), against e^{−ε}.
+ * <p>(a) ε ∈ {0.01, 0.05, 0.1, 0.5, 1}: NMI, ARI, purity, Rand index against the labels (points
+ * assigned to the nearest released centroid) and AP (average perturbation against the partition's
+ * exact centroids), averaged over independent Lloyd initialisations (one k-means++ seeding each,
+ * public seeds). (b) ε = 0.1, fraction of the data 25–100%: the same metrics over random subsamples
+ * × initialisations. (c) The adversary: for the first initialisation's partition and each ε, R
+ * independent releases per method, every point re-estimated with estimator (3), measured
+ * E_inc/E_exc ({@link EppAdversary}) in the row's {@code error_ratio} (Case 1 estimator for KM,
+ * EPP-KM(1) and DP-KM; Case 2 for EPP-KM(2)), against e^{−ε}.
  *
- * <p>Privacy randomness (bags, Laplace noise) comes from {@link PrivacyRandom} under a fixed test secret, one
- * context per dataset, method, ε, fraction and run. EPP is not differential privacy; DP-KM is paper-claimed.
+ * <p>Privacy randomness (bags, Laplace noise) comes from {@link PrivacyRandom} under a fixed test
+ * secret, one context per dataset, method, ε, fraction and run. EPP is not differential privacy;
+ * DP-KM is paper-claimed.
  */
 public final class EppExperiment implements Experiment {
     static final double[] EPSILONS = {0.01, 0.05, 0.1, 0.5, 1.0};
@@ -53,7 +55,10 @@ public final class EppExperiment implements Experiment {
     static final long SUBSAMPLE_SEED = 23;
     static final String SCALING = "own min/max (not dp)";
 
-    /** Run sizes: initialisations per ε, subsamples × initialisations per fraction, adversary releases. */
+    /**
+     * Run sizes: initialisations per ε, subsamples × initialisations per fraction, adversary
+     * releases.
+     */
     record Sizes(int inits, int subsamples, int subsampleInits, int adversaryReleases) {}
 
     static final Sizes DEFAULT = new Sizes(30, 10, 4, 1500);
@@ -75,24 +80,43 @@ public final class EppExperiment implements Experiment {
         }
 
         /** The released centroids and the number of bags (NaN for non-bagging methods). */
-        Released release(double[][] pts, LloydResult partition, double eps, DomainBounds box, PrivacyRandom rng) {
+        Released release(
+                double[][] pts,
+                LloydResult partition,
+                double eps,
+                DomainBounds box,
+                PrivacyRandom rng) {
             return switch (this) {
                 case KM -> new Released(partition.centroids(), Double.NaN);
                 case EPP1, EPP2 -> {
-                    EppKMeans.Release r = EppKMeans.release(pts, partition, eps, this == EPP1
-                            ? BagBound.AdversaryCase.KNOWN_CLUSTER : BagBound.AdversaryCase.UNKNOWN_CLUSTER,
-                            BagBound.VarianceForm.JOINT, ExcludedErrorVariance.WITHIN_CLUSTER, rng);
+                    EppKMeans.Release r =
+                            EppKMeans.release(
+                                    pts,
+                                    partition,
+                                    eps,
+                                    this == EPP1
+                                            ? BagBound.AdversaryCase.KNOWN_CLUSTER
+                                            : BagBound.AdversaryCase.UNKNOWN_CLUSTER,
+                                    BagBound.VarianceForm.JOINT,
+                                    ExcludedErrorVariance.WITHIN_CLUSTER,
+                                    rng);
                     yield new Released(r.centroids(), r.bound().bags());
                 }
-                case DPKM -> new Released(NoisyFinalCentroids.release(pts, partition, box, eps, rng).centroids(),
-                        Double.NaN);
+                case DPKM ->
+                        new Released(
+                                NoisyFinalCentroids.release(pts, partition, box, eps, rng)
+                                        .centroids(),
+                                Double.NaN);
             };
         }
     }
 
     record Released(double[][] centroids, double bags) {}
 
-    /** One data set: the scaled data (with labels), k = its number of classes, and how it was scaled. */
+    /**
+     * One data set: the scaled data (with labels), k = its number of classes, and how it was
+     * scaled.
+     */
     record Setup(String name, Dataset data, int k, String scaling) {
         double[][] points() {
             return data.points();
@@ -116,7 +140,8 @@ public final class EppExperiment implements Experiment {
     /** The paper's synthetic set: 3 Gaussians (sd 1) at [0,0], [5,0], [4,4], 60 points each. */
     static Dataset synthetic() {
         double[][] centres = {{0, 0}, {5, 0}, {4, 4}};
-        SplittableRandom rng = new SplittableRandom(SYNTHETIC_SEED); // public randomness (not privacy noise)
+        SplittableRandom rng =
+                new SplittableRandom(SYNTHETIC_SEED); // public randomness (not privacy noise)
         double[][] pts = new double[180][];
         int[] labels = new int[180];
         for (int i = 0; i < 180; i++) {
@@ -129,7 +154,11 @@ public final class EppExperiment implements Experiment {
 
     static List<Setup> setups() {
         List<Setup> out = new ArrayList<>();
-        for (Dataset raw : List.of(synthetic(), DatasetLoader.loadShared("seeds"), DatasetLoader.loadShared("ukm"))) {
+        for (Dataset raw :
+                List.of(
+                        synthetic(),
+                        DatasetLoader.loadShared("seeds"),
+                        DatasetLoader.loadShared("ukm"))) {
             Dataset d = DomainScaling.toUnitBoxByOwnMinMax(raw);
             out.add(new Setup(d.name(), d, d.labelCount(), d.scaling().describe()));
         }
@@ -137,8 +166,9 @@ public final class EppExperiment implements Experiment {
     }
 
     private static PrivacyRandom rng(PrivacySecret secret, String... parts) {
-        return PrivacyRandom.forContext(secret, ("evaluate-epp/" + String.join("/", parts))
-                .getBytes(StandardCharsets.UTF_8));
+        return PrivacyRandom.forContext(
+                secret,
+                ("evaluate-epp/" + String.join("/", parts)).getBytes(StandardCharsets.UTF_8));
     }
 
     private static DomainBounds unitBox(int d) {
@@ -160,9 +190,14 @@ public final class EppExperiment implements Experiment {
         void add(int[] labels, double[][] pts, LloydResult partition, Released r) {
             int[] assigned = ClusteringMetrics.assign(pts, r.centroids());
             double nmi = ClusteringMetrics.nmi(assigned, labels);
-            double[] v = {nmi, ClusteringMetrics.adjustedRandIndex(assigned, labels),
-                ClusteringMetrics.purity(assigned, labels), ClusteringMetrics.randIndex(assigned, labels),
-                ClusteringMetrics.averagePerturbation(partition.centroids(), r.centroids()), r.bags()};
+            double[] v = {
+                nmi,
+                ClusteringMetrics.adjustedRandIndex(assigned, labels),
+                ClusteringMetrics.purity(assigned, labels),
+                ClusteringMetrics.randIndex(assigned, labels),
+                ClusteringMetrics.averagePerturbation(partition.centroids(), r.centroids()),
+                r.bags()
+            };
             for (int i = 0; i < v.length; i++) {
                 sums[i] += v[i];
             }
@@ -197,11 +232,33 @@ public final class EppExperiment implements Experiment {
                     for (Method m : methods) {
                         Cell cell = new Cell();
                         for (int i = 0; i < partitions.length; i++) {
-                            cell.add(s.labels(), s.points(), partitions[i], m.release(s.points(), partitions[i], eps,
-                                    box, rng(secret, s.name(), m.name(), "eps=" + eps, "fraction=1", "run=" + i)));
+                            cell.add(
+                                    s.labels(),
+                                    s.points(),
+                                    partitions[i],
+                                    m.release(
+                                            s.points(),
+                                            partitions[i],
+                                            eps,
+                                            box,
+                                            rng(
+                                                    secret,
+                                                    s.name(),
+                                                    m.name(),
+                                                    "eps=" + eps,
+                                                    "fraction=1",
+                                                    "run=" + i)));
                         }
-                        double ratio = errorRatio(s, partitions[0], m, eps, box, secret, sizes.adversaryReleases(),
-                                adversaryRows);
+                        double ratio =
+                                errorRatio(
+                                        s,
+                                        partitions[0],
+                                        m,
+                                        eps,
+                                        box,
+                                        secret,
+                                        sizes.adversaryReleases(),
+                                        adversaryRows);
                         rows.add(row(ctx, s.name(), m, eps, 1.0, cell, ratio));
                     }
                     progress.step();
@@ -218,14 +275,36 @@ public final class EppExperiment implements Experiment {
                         for (int i = 0; i < sizes.subsampleInits(); i++) {
                             LloydResult p = partition(part.points(), s.k(), LLOYD_SEED + i);
                             for (int mi = 0; mi < methods.length; mi++) {
-                                cells[mi].add(part.labels(), part.points(), p, methods[mi].release(part.points(), p,
-                                        FRACTION_EPSILON, box, rng(secret, s.name(), methods[mi].name(),
-                                                "eps=" + FRACTION_EPSILON, "fraction=" + f, "sub=" + sub, "run=" + i)));
+                                cells[mi].add(
+                                        part.labels(),
+                                        part.points(),
+                                        p,
+                                        methods[mi].release(
+                                                part.points(),
+                                                p,
+                                                FRACTION_EPSILON,
+                                                box,
+                                                rng(
+                                                        secret,
+                                                        s.name(),
+                                                        methods[mi].name(),
+                                                        "eps=" + FRACTION_EPSILON,
+                                                        "fraction=" + f,
+                                                        "sub=" + sub,
+                                                        "run=" + i)));
                             }
                         }
                     }
                     for (int mi = 0; mi < methods.length; mi++) {
-                        rows.add(row(ctx, s.name(), methods[mi], FRACTION_EPSILON, f, cells[mi], null));
+                        rows.add(
+                                row(
+                                        ctx,
+                                        s.name(),
+                                        methods[mi],
+                                        FRACTION_EPSILON,
+                                        f,
+                                        cells[mi],
+                                        null));
                     }
                     progress.step();
                 }
@@ -235,8 +314,14 @@ public final class EppExperiment implements Experiment {
         return EppReport.write(ctx, sizes, setups, rows, adversaryRows, boundRows, seconds);
     }
 
-    private static Map<String, Object> row(ExperimentContext ctx, String dataset, Method m, double eps, double f,
-            Cell c, Double errorRatio) {
+    private static Map<String, Object> row(
+            ExperimentContext ctx,
+            String dataset,
+            Method m,
+            double eps,
+            double f,
+            Cell c,
+            Double errorRatio) {
         Map<String, Object> row = new LinkedHashMap<>();
         row.put("dataset", dataset);
         row.put("method", m.label);
@@ -260,9 +345,19 @@ public final class EppExperiment implements Experiment {
         return row;
     }
 
-    /** The adversary experiment for one method and ε; adds a table row and returns the measured ratio. */
-    private static double errorRatio(Setup s, LloydResult partition, Method m, double eps, DomainBounds box,
-            PrivacySecret secret, int reps, List<List<Object>> table) {
+    /**
+     * The adversary experiment for one method and ε; adds a table row and returns the measured
+     * ratio.
+     */
+    private static double errorRatio(
+            Setup s,
+            LloydResult partition,
+            Method m,
+            double eps,
+            DomainBounds box,
+            PrivacySecret secret,
+            int reps,
+            List<List<Object>> table) {
         double[][] pts = s.points();
         PartitionMoments moments = PartitionMoments.of(pts, partition.assignment(), s.k());
         if (m == Method.KM) {
@@ -272,43 +367,97 @@ public final class EppExperiment implements Experiment {
         List<double[][]> releases = new ArrayList<>();
         double bags = Double.NaN;
         for (int t = 0; t < reps; t++) {
-            Released r = m.release(pts, partition, eps, box, rng(secret, s.name(), m.name(), "eps=" + eps,
-                    "adversary", "release=" + t));
+            Released r =
+                    m.release(
+                            pts,
+                            partition,
+                            eps,
+                            box,
+                            rng(
+                                    secret,
+                                    s.name(),
+                                    m.name(),
+                                    "eps=" + eps,
+                                    "adversary",
+                                    "release=" + t));
             releases.add(r.centroids());
             bags = r.bags();
         }
         double se = Math.sqrt(2.0 / (reps - 1));
         if (m == Method.EPP2) {
-            double[] cell = EppAdversary.weakestCell(pts, moments, BagBound.AdversaryCase.UNKNOWN_CLUSTER, (int) bags);
-            double measured = EppAdversary.case2(pts, moments, releases, (int) cell[0], (int) cell[1]);
-            table.add(List.of(s.name(), m.label, eps, "2", (int) bags, cell[2], measured, measured * se,
-                    Math.exp(-eps)));
+            double[] cell =
+                    EppAdversary.weakestCell(
+                            pts, moments, BagBound.AdversaryCase.UNKNOWN_CLUSTER, (int) bags);
+            double measured =
+                    EppAdversary.case2(pts, moments, releases, (int) cell[0], (int) cell[1]);
+            table.add(
+                    List.of(
+                            s.name(),
+                            m.label,
+                            eps,
+                            "2",
+                            (int) bags,
+                            cell[2],
+                            measured,
+                            measured * se,
+                            Math.exp(-eps)));
             return measured;
         }
-        double[] weakest = m == Method.EPP1
-                ? EppAdversary.weakestCell(pts, moments, BagBound.AdversaryCase.KNOWN_CLUSTER, (int) bags)
-                : new double[] {-1, -1, Double.NaN};
+        double[] weakest =
+                m == Method.EPP1
+                        ? EppAdversary.weakestCell(
+                                pts, moments, BagBound.AdversaryCase.KNOWN_CLUSTER, (int) bags)
+                        : new double[] {-1, -1, Double.NaN};
         double predicted = weakest[2];
         int cluster = weakest[0] < 0 ? -1 : moments.assignment()[(int) weakest[0]];
         double measured = EppAdversary.case1(moments, releases, cluster);
-        table.add(List.of(s.name(), m.label, eps, "1", m == Method.EPP1 ? (Object) (int) bags : "–",
-                m == Method.EPP1 ? (Object) predicted : "–", measured, measured * se, Math.exp(-eps)));
+        table.add(
+                List.of(
+                        s.name(),
+                        m.label,
+                        eps,
+                        "1",
+                        m == Method.EPP1 ? (Object) (int) bags : "–",
+                        m == Method.EPP1 ? (Object) predicted : "–",
+                        measured,
+                        measured * se,
+                        Math.exp(-eps)));
         return measured;
     }
 
-    /** B_max and B of both cases, both variance forms (E_exc within-cluster) and the joint form with E_exc total. */
+    /**
+     * B_max and B of both cases, both variance forms (E_exc within-cluster) and the joint form with
+     * E_exc total.
+     */
     private static List<List<Object>> boundTable(Setup s, LloydResult partition, double eps) {
         PartitionMoments m = PartitionMoments.of(s.points(), partition.assignment(), s.k());
         List<List<Object>> out = new ArrayList<>();
         for (BagBound.AdversaryCase c : BagBound.AdversaryCase.values()) {
             for (BagBound.VarianceForm f : BagBound.VarianceForm.values()) {
-                for (String exc : f == BagBound.VarianceForm.JOINT ? List.of("within", "total") : List.of("within")) {
-                    BagBound.Result r = BagBound.compute(s.points(), m, c, f, exc.equals("within")
-                            ? ExcludedErrorVariance.WITHIN_CLUSTER : ExcludedErrorVariance.TOTAL, eps);
-                    out.add(List.of(s.name(), eps, c == BagBound.AdversaryCase.KNOWN_CLUSTER ? "1" : "2",
-                            f.name().toLowerCase(Locale.ROOT).replace('_', '-'), exc,
-                            EppReport.integralAsLong(r.bMax()), r.bags(),
-                            r.feasible() ? "yes" : "NO (B = 1 does not meet the bound)"));
+                for (String exc :
+                        f == BagBound.VarianceForm.JOINT
+                                ? List.of("within", "total")
+                                : List.of("within")) {
+                    BagBound.Result r =
+                            BagBound.compute(
+                                    s.points(),
+                                    m,
+                                    c,
+                                    f,
+                                    exc.equals("within")
+                                            ? ExcludedErrorVariance.WITHIN_CLUSTER
+                                            : ExcludedErrorVariance.TOTAL,
+                                    eps);
+                    out.add(
+                            List.of(
+                                    s.name(),
+                                    eps,
+                                    c == BagBound.AdversaryCase.KNOWN_CLUSTER ? "1" : "2",
+                                    f.name().toLowerCase(Locale.ROOT).replace('_', '-'),
+                                    exc,
+                                    EppReport.integralAsLong(r.bMax()),
+                                    r.bags(),
+                                    r.feasible() ? "yes" : "NO (B = 1 does not meet the bound)"));
                 }
             }
         }

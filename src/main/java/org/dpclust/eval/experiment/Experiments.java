@@ -4,8 +4,9 @@ import java.util.List;
 import org.dpclust.config.NamedRegistry;
 
 /**
- * The registry of experiments by name. An algorithm issue adds its experiment with one {@code register}
- * line in the static block. Names are unique; an unknown name is an error listing the known ones.
+ * The registry of experiments by name. An algorithm issue adds its experiment with one {@code
+ * register} line in the static block. Names are unique; an unknown name is an error listing the
+ * known ones.
  */
 public final class Experiments {
     private static final NamedRegistry<Experiment> REGISTRY =

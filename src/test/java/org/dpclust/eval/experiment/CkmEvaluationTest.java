@@ -10,7 +10,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code dpclust evaluate ckm --quick --json}: rows with the documented keys and labels, and the report. */
+/**
+ * {@code dpclust evaluate ckm --quick --json}: rows with the documented keys and labels, and the
+ * report.
+ */
 class CkmEvaluationTest {
     @Test
     void registeredWithItsFullConfiguration() {
@@ -20,21 +23,35 @@ class CkmEvaluationTest {
 
     @Test
     void quickRunPrintsRowsWithTheKeysAndWritesTheReport(@TempDir Path out) throws Exception {
-        List<JsonNode> rows = EvaluateRun.jsonRows("ckm", "--quick", "--json", "--out", out.toString());
+        List<JsonNode> rows =
+                EvaluateRun.jsonRows("ckm", "--quick", "--json", "--out", out.toString());
         // quick: gaussian_mixture 2 alpha_r x 2 epsilons, s1 one cell
         assertEquals(5, rows.size(), rows.toString());
         for (JsonNode r : rows) {
-            for (String key : List.of("dataset", "n", "alpha_r", "epsilon", "median_relative_sse", "iqr", "trials")) {
+            for (String key :
+                    List.of(
+                            "dataset",
+                            "n",
+                            "alpha_r",
+                            "epsilon",
+                            "median_relative_sse",
+                            "iqr",
+                            "trials")) {
                 assertTrue(r.has(key), "row without " + key + ": " + r);
             }
-            assertTrue(r.get("median_relative_sse").asDouble() >= 0.99, "below the reference: " + r);
+            assertTrue(
+                    r.get("median_relative_sse").asDouble() >= 0.99, "below the reference: " + r);
             boolean synthetic = r.get("dataset").asText().equals(CkmEvaluation.SYNTHETIC);
             assertEquals(synthetic ? "dp" : CkmEvaluation.NOT_DP, r.get("guarantee").asText());
         }
         // at epsilon = 1 on 1e4 points the DP sketch still decodes to a usable clustering
         assertTrue(rows.get(1).get("median_relative_sse").asDouble() < 3, rows.get(1).toString());
         String report = Files.readString(out.resolve("README.md"));
-        assertTrue(report.contains("sigma") && report.contains("not-dp") && report.contains("Reproduce"), report);
+        assertTrue(
+                report.contains("sigma")
+                        && report.contains("not-dp")
+                        && report.contains("Reproduce"),
+                report);
         assertTrue(Files.exists(out.resolve("median_relative_sse_vs_epsilon.png")));
     }
 

@@ -13,14 +13,28 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class EppExperimentTest {
-    private static final List<String> KEYS = List.of("dataset", "method", "epsilon", "fraction", "nmi", "ari",
-            "purity", "rand", "ap", "error_ratio", "sweep");
+    private static final List<String> KEYS =
+            List.of(
+                    "dataset",
+                    "method",
+                    "epsilon",
+                    "fraction",
+                    "nmi",
+                    "ari",
+                    "purity",
+                    "rand",
+                    "ap",
+                    "error_ratio",
+                    "sweep");
 
     @Test
     void quickRunPrintsRowsWithTheIssueKeysAndWritesTheReport(@TempDir Path out) throws Exception {
-        List<JsonNode> rows = EvaluateRun.jsonRows("epp", "--quick", "--json", "--out", out.toString());
+        List<JsonNode> rows =
+                EvaluateRun.jsonRows("epp", "--quick", "--json", "--out", out.toString());
         // 3 data sets x 4 methods x (5 epsilons + 4 fractions)
-        assertEquals(3 * 4 * (EppExperiment.EPSILONS.length + EppExperiment.FRACTIONS.length), rows.size());
+        assertEquals(
+                3 * 4 * (EppExperiment.EPSILONS.length + EppExperiment.FRACTIONS.length),
+                rows.size());
         Set<String> methods = new TreeSet<>();
         Set<String> datasets = new TreeSet<>();
         for (JsonNode r : rows) {
@@ -37,7 +51,9 @@ class EppExperimentTest {
         assertEquals(Set.of("KM", "EPP-KM(1)", "EPP-KM(2)", "DP-KM"), methods);
         assertEquals(Set.of("synthetic", "seeds", "ukm"), datasets);
         String readme = Files.readString(out.resolve("README.md"));
-        assertTrue(readme.contains("NOT DIFFERENTIAL PRIVACY") && readme.contains("No row of this report is dp"),
+        assertTrue(
+                readme.contains("NOT DIFFERENTIAL PRIVACY")
+                        && readme.contains("No row of this report is dp"),
                 "report must say so");
         for (String ds : datasets) {
             assertTrue(Files.size(out.resolve("nmi_vs_epsilon_" + ds + ".png")) > 0);

@@ -12,7 +12,10 @@ import java.util.ArrayList;
 import java.util.List;
 import org.dpclust.cli.DpclustCommand;
 
-/** Runs {@code dpclust evaluate ARGS} in-process, asserts exit 0 and returns its JSON rows from stdout. */
+/**
+ * Runs {@code dpclust evaluate ARGS} in-process, asserts exit 0 and returns its JSON rows from
+ * stdout.
+ */
 final class EvaluateRun {
     private EvaluateRun() {}
 

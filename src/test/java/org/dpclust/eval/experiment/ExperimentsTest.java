@@ -16,13 +16,16 @@ import org.junit.jupiter.api.io.TempDir;
 class ExperimentsTest {
     @Test
     void unknownExperimentIsAnErrorListingTheKnownOnes() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Experiments.get("nope"));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> Experiments.get("nope"));
         assertTrue(e.getMessage().contains("stats"), e.getMessage());
     }
 
     @Test
-    void quickStatsRunPrintsRowsWithTheExpectedKeysAndWritesTheReport(@TempDir Path out) throws Exception {
-        List<JsonNode> rows = EvaluateRun.jsonRows("stats", "--quick", "--json", "--out", out.toString());
+    void quickStatsRunPrintsRowsWithTheExpectedKeysAndWritesTheReport(@TempDir Path out)
+            throws Exception {
+        List<JsonNode> rows =
+                EvaluateRun.jsonRows("stats", "--quick", "--json", "--out", out.toString());
         // quick: drifting mixture 3 windows + s1 2 windows, 4 epsilons each
         assertEquals((3 + 2) * StatsReplayExperiment.EPSILONS.length, rows.size());
         Set<String> datasets = new TreeSet<>();
@@ -30,10 +33,15 @@ class ExperimentsTest {
             for (String key : List.of("dataset", "epsilon", "window", "relative_sse")) {
                 assertTrue(r.has(key), "row without " + key + ": " + r);
             }
-            assertTrue(r.get("relative_sse").asDouble() > 0.5, "relative SSE below the reference: " + r);
+            assertTrue(
+                    r.get("relative_sse").asDouble() > 0.5,
+                    "relative SSE below the reference: " + r);
             datasets.add(r.get("dataset").asText());
             String guarantee = r.get("guarantee").asText();
-            assertEquals(r.get("dataset").asText().equals("drifting_mixture") ? "dp" : StatsReplayExperiment.NOT_DP,
+            assertEquals(
+                    r.get("dataset").asText().equals("drifting_mixture")
+                            ? "dp"
+                            : StatsReplayExperiment.NOT_DP,
                     guarantee);
         }
         assertEquals(Set.of("drifting_mixture", "s1"), datasets);

@@ -27,237 +27,247 @@ import java.util.function.Supplier;
  * #testProjected}): a per-coordinate histogram sees only a small share of the privacy loss.
  *
  * <p>Reproducibility: the suppliers should draw from a {@code PrivacyRandom} with a fixed test
- * secret, which makes every test deterministic; successive repetitions continue the same stream
- * and are therefore independent samples.
+ * secret, which makes every test deterministic; successive repetitions continue the same stream and
+ * are therefore independent samples.
  */
 public final class DpTester {
-  private DpTester() {}
+    private DpTester() {}
 
-  /**
-   * Test parameters.
-   *
-   * @param samples number of outputs drawn from each of D and D' per run
-   * @param buckets number of quantile buckets for scalar tests (ignored by testDiscrete)
-   * @param deltaTolerance additive slack δ_tol in p̂_D(B) <= e^ε p̂_D'(B) + δ_tol
-   * @param repetitions number of runs for {@link #vote}; should be odd
-   */
-  public record Options(int samples, int buckets, double deltaTolerance, int repetitions) {
-    public Options {
-      if (samples < 1 || buckets < 1 || repetitions < 1 || !(deltaTolerance >= 0)) {
-        throw new IllegalArgumentException("invalid options");
-      }
+    /**
+     * Test parameters.
+     *
+     * @param samples number of outputs drawn from each of D and D' per run
+     * @param buckets number of quantile buckets for scalar tests (ignored by testDiscrete)
+     * @param deltaTolerance additive slack δ_tol in p̂_D(B) <= e^ε p̂_D'(B) + δ_tol
+     * @param repetitions number of runs for {@link #vote}; should be odd
+     */
+    public record Options(int samples, int buckets, double deltaTolerance, int repetitions) {
+        public Options {
+            if (samples < 1 || buckets < 1 || repetitions < 1 || !(deltaTolerance >= 0)) {
+                throw new IllegalArgumentException("invalid options");
+            }
+        }
+
+        /**
+         * Defaults used by every mechanism test: 100 000 samples per side, 20 quantile buckets,
+         * δ_tol = 0.01, 5 repetitions (majority of 3). At 100 000 samples the standard error of
+         * p̂_D(B) - e^ε p̂_D'(B) is below 0.002 for ε <= 1 and buckets of mass <= 0.1, so δ_tol is
+         * about 5 standard errors.
+         */
+        public static Options defaults() {
+            return new Options(100_000, 20, 0.01, 5);
+        }
+
+        public Options withSamples(int n) {
+            return new Options(n, buckets, deltaTolerance, repetitions);
+        }
+
+        public Options withBuckets(int b) {
+            return new Options(samples, b, deltaTolerance, repetitions);
+        }
+
+        public Options withDeltaTolerance(double d) {
+            return new Options(samples, buckets, d, repetitions);
+        }
+
+        public Options withRepetitions(int r) {
+            return new Options(samples, buckets, deltaTolerance, r);
+        }
     }
 
     /**
-     * Defaults used by every mechanism test: 100 000 samples per side, 20 quantile buckets,
-     * δ_tol = 0.01, 5 repetitions (majority of 3). At 100 000 samples the standard error of
-     * p̂_D(B) - e^ε p̂_D'(B) is below 0.002 for ε <= 1 and buckets of mass <= 0.1, so δ_tol is
-     * about 5 standard errors.
+     * Outcome of one run.
+     *
+     * @param passed whether every bucket satisfied the inequality in both directions
+     * @param worstViolation max over buckets and directions of p̂_D(B) - e^ε p̂_D'(B) (negative
+     *     when there is slack); passed iff worstViolation <= δ_tol
+     * @param details where the worst violation occurred
      */
-    public static Options defaults() {
-      return new Options(100_000, 20, 0.01, 5);
+    public record Verdict(boolean passed, double worstViolation, String details) {}
+
+    /** Outcome of R repetitions. */
+    public record VoteResult(List<Verdict> verdicts) {
+        public int passes() {
+            return (int) verdicts.stream().filter(Verdict::passed).count();
+        }
+
+        /** True when strictly more than half of the runs passed. */
+        public boolean passedByMajority() {
+            return 2 * passes() > verdicts.size();
+        }
+
+        /** Worst violations of all runs, for logs and reports. */
+        public double[] worstViolations() {
+            return verdicts.stream().mapToDouble(Verdict::worstViolation).toArray();
+        }
+
+        public String summary() {
+            StringBuilder sb = new StringBuilder();
+            sb.append(passes())
+                    .append('/')
+                    .append(verdicts.size())
+                    .append(" runs passed; worst violations ");
+            sb.append(
+                    Arrays.toString(
+                            Arrays.stream(worstViolations())
+                                    .mapToObj(v -> String.format("%.5f", v))
+                                    .toArray()));
+            for (Verdict v : verdicts) {
+                sb.append("\n  ").append(v.details());
+            }
+            return sb.toString();
+        }
     }
 
-    public Options withSamples(int n) {
-      return new Options(n, buckets, deltaTolerance, repetitions);
+    /** Runs {@code o.repetitions()} independent trials. */
+    public static VoteResult vote(Options o, Supplier<Verdict> trial) {
+        List<Verdict> out = new ArrayList<>();
+        for (int r = 0; r < o.repetitions(); r++) {
+            out.add(trial.get());
+        }
+        return new VoteResult(List.copyOf(out));
     }
 
-    public Options withBuckets(int b) {
-      return new Options(samples, b, deltaTolerance, repetitions);
+    /** True when a majority of {@code o.repetitions()} trials pass. */
+    public static boolean passesByMajority(Options o, Supplier<Verdict> trial) {
+        return vote(o, trial).passedByMajority();
     }
 
-    public Options withDeltaTolerance(double d) {
-      return new Options(samples, buckets, d, repetitions);
+    /** One run on scalar outputs with pooled-quantile buckets. */
+    public static Verdict testScalar(
+            DoubleSupplier onD, DoubleSupplier onDPrime, double epsilon, Options o) {
+        double[] a = new double[o.samples()];
+        double[] b = new double[o.samples()];
+        for (int i = 0; i < o.samples(); i++) {
+            a[i] = onD.getAsDouble();
+            b[i] = onDPrime.getAsDouble();
+        }
+        return compareScalars(a, b, epsilon, o);
     }
 
-    public Options withRepetitions(int r) {
-      return new Options(samples, buckets, deltaTolerance, r);
+    /**
+     * One run on vector outputs: each output is projected onto direction/|direction| (direction =
+     * the neighbours' difference, e.g. f(D') - f(D)), then tested as a scalar.
+     */
+    public static Verdict testProjected(
+            Supplier<double[]> onD,
+            Supplier<double[]> onDPrime,
+            double[] direction,
+            double epsilon,
+            Options o) {
+        double norm = 0;
+        for (double d : direction) {
+            norm += d * d;
+        }
+        norm = Math.sqrt(norm);
+        if (!(norm > 0)) {
+            throw new IllegalArgumentException("direction must be non-zero");
+        }
+        double[] unit = new double[direction.length];
+        for (int i = 0; i < unit.length; i++) {
+            unit[i] = direction[i] / norm;
+        }
+        double[] a = new double[o.samples()];
+        double[] b = new double[o.samples()];
+        for (int i = 0; i < o.samples(); i++) {
+            a[i] = dot(onD.get(), unit);
+            b[i] = dot(onDPrime.get(), unit);
+        }
+        return compareScalars(a, b, epsilon, o);
     }
-  }
 
-  /**
-   * Outcome of one run.
-   *
-   * @param passed whether every bucket satisfied the inequality in both directions
-   * @param worstViolation max over buckets and directions of p̂_D(B) - e^ε p̂_D'(B) (negative when
-   *     there is slack); passed iff worstViolation <= δ_tol
-   * @param details where the worst violation occurred
-   */
-  public record Verdict(boolean passed, double worstViolation, String details) {}
-
-  /** Outcome of R repetitions. */
-  public record VoteResult(List<Verdict> verdicts) {
-    public int passes() {
-      return (int) verdicts.stream().filter(Verdict::passed).count();
+    /** One run on integer outputs, one bucket per observed value. */
+    public static Verdict testDiscrete(
+            IntSupplier onD, IntSupplier onDPrime, double epsilon, Options o) {
+        TreeMap<Integer, long[]> counts = new TreeMap<>();
+        for (int i = 0; i < o.samples(); i++) {
+            counts.computeIfAbsent(onD.getAsInt(), k -> new long[2])[0]++;
+            counts.computeIfAbsent(onDPrime.getAsInt(), k -> new long[2])[1]++;
+        }
+        double n = o.samples();
+        double[] pa = new double[counts.size()];
+        double[] pb = new double[counts.size()];
+        String[] labels = new String[counts.size()];
+        int j = 0;
+        for (var e : counts.entrySet()) {
+            pa[j] = e.getValue()[0] / n;
+            pb[j] = e.getValue()[1] / n;
+            labels[j] = "value " + e.getKey();
+            j++;
+        }
+        return check(pa, pb, labels, epsilon, o);
     }
 
-    /** True when strictly more than half of the runs passed. */
-    public boolean passedByMajority() {
-      return 2 * passes() > verdicts.size();
+    private static double dot(double[] x, double[] unit) {
+        if (x.length != unit.length) {
+            throw new IllegalArgumentException(
+                    "output dimension " + x.length + " != " + unit.length);
+        }
+        double s = 0;
+        for (int i = 0; i < x.length; i++) {
+            s += x[i] * unit[i];
+        }
+        return s;
     }
 
-    /** Worst violations of all runs, for logs and reports. */
-    public double[] worstViolations() {
-      return verdicts.stream().mapToDouble(Verdict::worstViolation).toArray();
+    private static Verdict compareScalars(double[] a, double[] b, double epsilon, Options o) {
+        double[] pooled = new double[a.length + b.length];
+        System.arraycopy(a, 0, pooled, 0, a.length);
+        System.arraycopy(b, 0, pooled, a.length, b.length);
+        Arrays.sort(pooled);
+        double[] edges =
+                java.util.stream.IntStream.range(1, o.buckets())
+                        .mapToDouble(k -> pooled[(int) ((long) k * pooled.length / o.buckets())])
+                        .distinct()
+                        .toArray();
+        double[] pa = histogram(a, edges);
+        double[] pb = histogram(b, edges);
+        String[] labels = new String[pa.length];
+        for (int k = 0; k < labels.length; k++) {
+            String lo = k == 0 ? "-inf" : String.format("%.4g", edges[k - 1]);
+            String hi = k == edges.length ? "+inf" : String.format("%.4g", edges[k]);
+            labels[k] = "[" + lo + ", " + hi + ")";
+        }
+        return check(pa, pb, labels, epsilon, o);
     }
 
-    public String summary() {
-      StringBuilder sb = new StringBuilder();
-      sb.append(passes()).append('/').append(verdicts.size()).append(" runs passed; worst violations ");
-      sb.append(Arrays.toString(Arrays.stream(worstViolations())
-          .mapToObj(v -> String.format("%.5f", v)).toArray()));
-      for (Verdict v : verdicts) {
-        sb.append("\n  ").append(v.details());
-      }
-      return sb.toString();
+    /** Bucket k = [edges[k-1], edges[k]) with edges sorted ascending and distinct. */
+    private static double[] histogram(double[] xs, double[] edges) {
+        double[] h = new double[edges.length + 1];
+        for (double x : xs) {
+            int pos = Arrays.binarySearch(edges, x);
+            int k = pos >= 0 ? pos + 1 : -pos - 1;
+            h[k]++;
+        }
+        for (int k = 0; k < h.length; k++) {
+            h[k] /= xs.length;
+        }
+        return h;
     }
-  }
 
-  /** Runs {@code o.repetitions()} independent trials. */
-  public static VoteResult vote(Options o, Supplier<Verdict> trial) {
-    List<Verdict> out = new ArrayList<>();
-    for (int r = 0; r < o.repetitions(); r++) {
-      out.add(trial.get());
+    private static Verdict check(
+            double[] pa, double[] pb, String[] labels, double epsilon, Options o) {
+        double e = Math.exp(epsilon);
+        double worst = Double.NEGATIVE_INFINITY;
+        String where = "";
+        for (int k = 0; k < pa.length; k++) {
+            double v1 = pa[k] - e * pb[k];
+            double v2 = pb[k] - e * pa[k];
+            if (v1 > worst) {
+                worst = v1;
+                where = String.format("D vs D' in %s: p=%.5f q=%.5f", labels[k], pa[k], pb[k]);
+            }
+            if (v2 > worst) {
+                worst = v2;
+                where = String.format("D' vs D in %s: p=%.5f q=%.5f", labels[k], pb[k], pa[k]);
+            }
+        }
+        boolean passed = worst <= o.deltaTolerance();
+        return new Verdict(
+                passed,
+                worst,
+                String.format(
+                        "%s: worst p - e^eps q = %.5f (tol %.4f, eps %.3f) at %s",
+                        passed ? "PASS" : "FAIL", worst, o.deltaTolerance(), epsilon, where));
     }
-    return new VoteResult(List.copyOf(out));
-  }
-
-  /** True when a majority of {@code o.repetitions()} trials pass. */
-  public static boolean passesByMajority(Options o, Supplier<Verdict> trial) {
-    return vote(o, trial).passedByMajority();
-  }
-
-  /** One run on scalar outputs with pooled-quantile buckets. */
-  public static Verdict testScalar(
-      DoubleSupplier onD, DoubleSupplier onDPrime, double epsilon, Options o) {
-    double[] a = new double[o.samples()];
-    double[] b = new double[o.samples()];
-    for (int i = 0; i < o.samples(); i++) {
-      a[i] = onD.getAsDouble();
-      b[i] = onDPrime.getAsDouble();
-    }
-    return compareScalars(a, b, epsilon, o);
-  }
-
-  /**
-   * One run on vector outputs: each output is projected onto direction/|direction| (direction =
-   * the neighbours' difference, e.g. f(D') - f(D)), then tested as a scalar.
-   */
-  public static Verdict testProjected(
-      Supplier<double[]> onD,
-      Supplier<double[]> onDPrime,
-      double[] direction,
-      double epsilon,
-      Options o) {
-    double norm = 0;
-    for (double d : direction) {
-      norm += d * d;
-    }
-    norm = Math.sqrt(norm);
-    if (!(norm > 0)) {
-      throw new IllegalArgumentException("direction must be non-zero");
-    }
-    double[] unit = new double[direction.length];
-    for (int i = 0; i < unit.length; i++) {
-      unit[i] = direction[i] / norm;
-    }
-    double[] a = new double[o.samples()];
-    double[] b = new double[o.samples()];
-    for (int i = 0; i < o.samples(); i++) {
-      a[i] = dot(onD.get(), unit);
-      b[i] = dot(onDPrime.get(), unit);
-    }
-    return compareScalars(a, b, epsilon, o);
-  }
-
-  /** One run on integer outputs, one bucket per observed value. */
-  public static Verdict testDiscrete(IntSupplier onD, IntSupplier onDPrime, double epsilon, Options o) {
-    TreeMap<Integer, long[]> counts = new TreeMap<>();
-    for (int i = 0; i < o.samples(); i++) {
-      counts.computeIfAbsent(onD.getAsInt(), k -> new long[2])[0]++;
-      counts.computeIfAbsent(onDPrime.getAsInt(), k -> new long[2])[1]++;
-    }
-    double n = o.samples();
-    double[] pa = new double[counts.size()];
-    double[] pb = new double[counts.size()];
-    String[] labels = new String[counts.size()];
-    int j = 0;
-    for (var e : counts.entrySet()) {
-      pa[j] = e.getValue()[0] / n;
-      pb[j] = e.getValue()[1] / n;
-      labels[j] = "value " + e.getKey();
-      j++;
-    }
-    return check(pa, pb, labels, epsilon, o);
-  }
-
-  private static double dot(double[] x, double[] unit) {
-    if (x.length != unit.length) {
-      throw new IllegalArgumentException("output dimension " + x.length + " != " + unit.length);
-    }
-    double s = 0;
-    for (int i = 0; i < x.length; i++) {
-      s += x[i] * unit[i];
-    }
-    return s;
-  }
-
-  private static Verdict compareScalars(double[] a, double[] b, double epsilon, Options o) {
-    double[] pooled = new double[a.length + b.length];
-    System.arraycopy(a, 0, pooled, 0, a.length);
-    System.arraycopy(b, 0, pooled, a.length, b.length);
-    Arrays.sort(pooled);
-    double[] edges =
-        java.util.stream.IntStream.range(1, o.buckets())
-            .mapToDouble(k -> pooled[(int) ((long) k * pooled.length / o.buckets())])
-            .distinct()
-            .toArray();
-    double[] pa = histogram(a, edges);
-    double[] pb = histogram(b, edges);
-    String[] labels = new String[pa.length];
-    for (int k = 0; k < labels.length; k++) {
-      String lo = k == 0 ? "-inf" : String.format("%.4g", edges[k - 1]);
-      String hi = k == edges.length ? "+inf" : String.format("%.4g", edges[k]);
-      labels[k] = "[" + lo + ", " + hi + ")";
-    }
-    return check(pa, pb, labels, epsilon, o);
-  }
-
-  /** Bucket k = [edges[k-1], edges[k]) with edges sorted ascending and distinct. */
-  private static double[] histogram(double[] xs, double[] edges) {
-    double[] h = new double[edges.length + 1];
-    for (double x : xs) {
-      int pos = Arrays.binarySearch(edges, x);
-      int k = pos >= 0 ? pos + 1 : -pos - 1;
-      h[k]++;
-    }
-    for (int k = 0; k < h.length; k++) {
-      h[k] /= xs.length;
-    }
-    return h;
-  }
-
-  private static Verdict check(double[] pa, double[] pb, String[] labels, double epsilon, Options o) {
-    double e = Math.exp(epsilon);
-    double worst = Double.NEGATIVE_INFINITY;
-    String where = "";
-    for (int k = 0; k < pa.length; k++) {
-      double v1 = pa[k] - e * pb[k];
-      double v2 = pb[k] - e * pa[k];
-      if (v1 > worst) {
-        worst = v1;
-        where = String.format("D vs D' in %s: p=%.5f q=%.5f", labels[k], pa[k], pb[k]);
-      }
-      if (v2 > worst) {
-        worst = v2;
-        where = String.format("D' vs D in %s: p=%.5f q=%.5f", labels[k], pb[k], pa[k]);
-      }
-    }
-    boolean passed = worst <= o.deltaTolerance();
-    return new Verdict(
-        passed,
-        worst,
-        String.format("%s: worst p - e^eps q = %.5f (tol %.4f, eps %.3f) at %s",
-            passed ? "PASS" : "FAIL", worst, o.deltaTolerance(), epsilon, where));
-  }
 }

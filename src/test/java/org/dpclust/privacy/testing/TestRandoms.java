@@ -9,14 +9,15 @@ import org.dpclust.privacy.PrivacySecret;
  * nothing but these fixed secrets seeds test randomness.
  */
 public final class TestRandoms {
-  private TestRandoms() {}
+    private TestRandoms() {}
 
-  /** The fixed test secret (never use outside tests). */
-  public static final PrivacySecret SECRET =
-      PrivacySecret.fromHex("000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f");
+    /** The fixed test secret (never use outside tests). */
+    public static final PrivacySecret SECRET =
+            PrivacySecret.fromHex(
+                    "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f");
 
-  /** A stream keyed by the fixed secret and a test-specific label. */
-  public static PrivacyRandom stream(String label) {
-    return PrivacyRandom.forContext(SECRET, ("test/" + label).getBytes(StandardCharsets.UTF_8));
-  }
+    /** A stream keyed by the fixed secret and a test-specific label. */
+    public static PrivacyRandom stream(String label) {
+        return PrivacyRandom.forContext(SECRET, ("test/" + label).getBytes(StandardCharsets.UTF_8));
+    }
 }
