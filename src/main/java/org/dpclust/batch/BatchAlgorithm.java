@@ -7,7 +7,7 @@ import org.dpclust.privacy.PrivacyRandom;
  * Flink), are registered in {@link BatchAlgorithms} by {@link #name()}, and state in their Javadoc
  * which output is private, for which neighbouring relation and with which sensitivity.
  *
- * <p>Guarantee labels (DESIGN.md): {@value #DP} — epsilon-DP end to end with the declared bounds;
+ * <p>Labels (docs/privacy.md#guarantee-labels): {@value #DP} — ε-DP end to end, declared bounds;
  * {@value #PAPER_CLAIMED} — the paper's algorithm as written, whose own privacy argument is weak;
  * {@value #EPP} — batch-only EPP output; {@value #NONE} — a non-private reference, whose output
  * must never reach the published centroids topic and never charges the ledger.

@@ -28,7 +28,7 @@ import org.dpclust.privacy.PrivacyRandom;
  * </ul>
  *
  * "paper" = past only is the paper's Fig. 9 "Posterior"; past + future its Fig. 10 "Prior"
- * (ALGORITHMS.md §4.2).
+ * (docs/algorithms.md#orientation-names).
  */
 public final class ExpDpAlgorithm implements BatchAlgorithm {
     public static final int STRICT_ITERATIONS = 5;

@@ -15,7 +15,7 @@ import org.dpclust.kmedian.LocalSearch;
 import org.dpclust.privacy.PrivacyRandom;
 
 /**
- * The k-median batch algorithms of Fan et al. (ALGORITHMS.md §1) over a PUBLIC universe U ({@link
+ * Fan et al.'s k-median algorithms (docs/algorithms.md#k-median) over a PUBLIC universe U ({@link
  * BatchParams#universe()}, see {@link KMedianUniverse}); the snapshot is the PRIVATE demand set D,
  * each record snapped to its point of U. Output: k distinct points of U (their coordinates, or
  * {@code {node id}} for a graph universe).

@@ -17,7 +17,7 @@ import org.dpclust.privacy.ReleaseContext;
  * data-derived span); a refused charge runs nothing. The noise key is HMAC(secret, stream, interval
  * start, algorithm, mechanism and all public parameters, digest of the sorted snapshot), so a
  * replay of the same snapshot gets byte-identical noise and a different snapshot independent noise
- * (DESIGN.md, "Randomness"). Sorting makes the key, and the algorithm's input, independent of
+ * (docs/privacy.md#keyed-randomness). Sorting makes the key and the algorithm input independent of
  * arrival order.
  */
 public final class SnapshotRelease {

@@ -18,7 +18,7 @@ import java.util.Set;
 import org.dpclust.kmeans.DpClusterStatistics;
 
 /**
- * Reads and validates the dpclust YAML configuration (documented in README.md, "Configuration").
+ * Reads and validates the dpclust YAML configuration (every option is in docs/configuration.md).
  * Every problem is reported as a {@link ConfigException} naming the option's path, at start-up,
  * before any Flink or Kafka resource is created. Unknown options are errors too (a typo must not
  * silently fall back to a default that changes the privacy guarantee).

@@ -4,7 +4,7 @@ import java.io.Serializable;
 import java.time.Duration;
 
 /**
- * Where dpclust reads and writes. Topic names default to DESIGN.md's; the transactional-id prefix
+ * Where dpclust reads and writes (topics: docs/configuration.md#kafka); the transactional-id prefix
  * must be unique per job and sink, and the transaction timeout must stay below the broker's {@code
  * transaction.max.timeout.ms} (15 min by default) or the job restarts forever.
  */

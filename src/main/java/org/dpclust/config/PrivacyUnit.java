@@ -1,7 +1,7 @@
 package org.dpclust.config;
 
 /**
- * The unit whose presence or absence the guarantee hides (DESIGN.md, privacy model). RECORD: one
+ * The unit whose presence or absence the releases hide (docs/privacy.md#privacy-unit). RECORD: one
  * telemetry record; DEVICE: one device, of which at most {@code c} records per window count.
  */
 public enum PrivacyUnit {

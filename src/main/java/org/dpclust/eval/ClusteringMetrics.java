@@ -4,7 +4,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Clustering quality measures (ALGORITHMS.md §2.5). All methods are pure functions of their
+ * Clustering quality measures (docs/algorithms.md#metrics). All methods are pure functions of their
  * arguments and never modify them.
  *
  * <p>Contract: point and centroid arrays are rectangular with equal dimension; centroid arrays are
@@ -159,7 +159,7 @@ public final class ClusteringMetrics {
     }
 
     /**
-     * Average perturbation (Nguyen et al. PAKDD 2016, ALGORITHMS.md §2.5): {@code (1/K) Σ_k ‖m_k −
+     * Average perturbation (Nguyen et al., docs/algorithms.md#metrics): {@code (1/K) Σ_k ‖m_k −
      * m̃_π(k)‖₁ / ‖m_k‖₁}, where π is the one-to-one matching of released to original centroids
      * that minimises this sum (exact, via {@link MinCostMatching}).
      *

@@ -12,7 +12,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Loads the project's CSV data sets (format of {@code ../shared/datasets/README.md}).
+ * Loads the project's CSV data sets (format below).
  *
  * <p>Contract of {@link #loadCsv}: the first line is a header of column names; a column named
  * {@code label} (case-insensitive, at most one) holds integer class ids and every other column is a

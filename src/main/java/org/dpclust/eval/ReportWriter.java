@@ -154,7 +154,7 @@ public final class ReportWriter {
         return this;
     }
 
-    /** Writes {@code outDir/README.md} and returns its path. */
+    /** Writes the report, {@code README.md} in {@code outDir}, and returns its path. */
     public Path write() {
         StringBuilder sb = new StringBuilder();
         sb.append("# ").append(title).append("\n\n");

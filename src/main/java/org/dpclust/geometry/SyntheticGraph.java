@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 /**
- * The synthetic clustered graphs of Fan et al. §5 (ALGORITHMS.md §1.9): n nodes split at random
+ * Fan et al.'s synthetic graphs (docs/algorithms.md#fan-et-al-experiments): n nodes split at random
  * into C clusters; each pair of nodes in the same cluster is joined with probability p by an edge
  * of weight U(0, 1); each pair of clusters gets {@code crossEdges} random edges of weight U(0.5,
  * r). Larger r makes the clusters more separable (the paper uses r = 1 and r = 100).

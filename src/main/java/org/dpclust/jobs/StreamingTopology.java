@@ -22,7 +22,7 @@ import org.dpclust.stream.WindowPartial;
 import org.dpclust.stream.WindowPreAggregator;
 
 /**
- * Wires the streaming data flow of DESIGN.md onto any source of raw records and any sink of
+ * Wires the docs/privacy.md#streaming-data-flow onto any source of raw records and any sink of
  * outbound records (Kafka in production, the same in tests on a real broker): raw (watermarks per
  * partition) → validate/clamp (dead letters) → lateness (dead letters) → keyBy(stream, salt) →
  * {@link WindowPreAggregator} (phase 1: exact partial summaries, in memory) → keyBy(stream) →

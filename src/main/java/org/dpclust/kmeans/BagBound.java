@@ -1,7 +1,7 @@
 package org.dpclust.kmeans;
 
 /**
- * The upper bound B_max on the number of bags of EPP-KM (paper 002, ALGORITHMS.md §2.3–2.4) and the
+ * The upper bound B_max on the number of bags of EPP-KM (docs/algorithms.md#bag-bound) and the
  * number of bags used, {@code B = max(1, ⌊B_max⌋)} capped at {@link #MAX_BAGS}.
  *
  * <p>For point x_r in cluster l and attribute j the adversary's error variance has the form E_inc =
@@ -17,7 +17,7 @@ package org.dpclust.kmeans;
  *         <li>{@link VarianceForm#JOINT} (γ jointly multinomial, the correct variance): V = N_l
  *             σ²_lj.
  *       </ul>
- *   <li><b>Case 2</b> ({@link AdversaryCase#UNKNOWN_CLUSTER}, [RECON] from ALGORITHMS.md §2.4 taken
+ *   <li><b>Case 2</b> ({@link AdversaryCase#UNKNOWN_CLUSTER}, docs/algorithms.md#bag-bound, taken
  *       literally): the adversary applies estimator (3) to cluster k with probability π_k = N_k/N.
  *       Given k, the estimate has mean x_rj if k = l and N_k m̄_kj − Σ_{i∈C_k} x_ij = 0 otherwise,
  *       and variance V_k/B with V_k = x_rj² (1 − 1/N_k) (per-point) or N_k σ²_kj (joint). By the
@@ -30,9 +30,9 @@ package org.dpclust.kmeans;
  * then NOT met at the binding (r, j). When no (r, j) constrains B (B_max = +∞) or B_max ≥ {@link
  * #MAX_BAGS}, B = {@link #MAX_BAGS}.
  *
- * <p>Caveats (ALGORITHMS.md §2.5): the bound depends on private values (x_rj in the per-point form,
- * σ² in the joint form), so B itself leaks; N_k is treated as known. EPP is not differential
- * privacy.
+ * <p>Caveats (docs/algorithms.md#where-epp-is-weak): the bound depends on private values (x_rj in
+ * the per-point form, σ² in the joint form), so B itself leaks; N_k is treated as known. EPP is not
+ * differential privacy.
  */
 public final class BagBound {
     /** The cap on the number of bags (cost is B·N draws per release). */

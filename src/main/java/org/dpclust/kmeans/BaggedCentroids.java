@@ -3,7 +3,7 @@ package org.dpclust.kmeans;
 import org.dpclust.privacy.PrivacyRandom;
 
 /**
- * The bagged centroids of EPP-KM's final step (paper 002 Algorithm 1, ALGORITHMS.md §2.2): for each
+ * The bagged centroids of EPP-KM's final step (Algorithm 1, docs/algorithms.md#bagging): for each
  * cluster k with N_k points, B bags of N_k draws with replacement from the cluster, each bag's
  * mean, and the average of the B bag means, m_k = (1/(B N_k)) Σ_{i∈C_k} γ_i x_i with γ ~
  * Multinomial(B N_k; 1/N_k…).

@@ -9,7 +9,7 @@ import org.dpclust.privacy.PrivacyRandom;
 /**
  * The strict convergent-zone update of a window's statistics summary (a stream's {@code
  * stats.update: expdp-zone}): instead of {@link DpClusterStatistics}'s weighted Lloyd on the noisy
- * cells, each centroid moves as one strict ExpDP step of Lu &amp; Shen (ALGORITHMS.md §4.1, {@link
+ * cells, each centroid moves as one strict ExpDP step (docs/algorithms.md#sampling-zone, {@link
  * ZoneOrientation#PAST}).
  *
  * <p><b>Privacy: post-processing only.</b> The input is the window's release {@link

@@ -3,7 +3,7 @@ package org.dpclust.kmeans;
 import org.dpclust.privacy.PrivacyRandom;
 
 /**
- * EPP-KM (Nguyen, Gupta, Rana, Venkatesh, PAKDD 2016; ALGORITHMS.md §2): a non-private Lloyd
+ * EPP-KM (Nguyen, Gupta, Rana, Venkatesh 2016; docs/algorithms.md#epp-km): a non-private Lloyd
  * partition run to convergence, then the final centroids replaced by {@link BaggedCentroids} with B
  * = {@link BagBound#bags}(B_max) bags, B_max from {@link BagBound} for the chosen adversary case,
  * variance form and E_exc.

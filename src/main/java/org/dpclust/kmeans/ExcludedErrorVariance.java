@@ -2,7 +2,7 @@ package org.dpclust.kmeans;
 
 /**
  * E_exc(x̂_rj): the variance of the adversary's error on attribute j of x_r when x_r did NOT take
- * part (EPP definition, paper 002 eq. (1), ALGORITHMS.md §2.1). The paper's text does not define it
+ * part (paper 002 eq. (1), docs/algorithms.md#epp-definition). The paper's text does not define it
  * recoverably, so it is pluggable; it is evaluated for the cluster {@code cluster} the point
  * belongs to.
  *
@@ -11,7 +11,7 @@ package org.dpclust.kmeans;
  *       without x_r the adversary's best guess is its cluster's mean, whose error variance is
  *       σ²_kj.
  *   <li>{@link #TOTAL}: τ²_j, the variance of attribute j over all points — the error of guessing
- *       the overall mean when even the cluster is unknown (ALGORITHMS.md's reading for Case 2). It
+ *       the overall mean when even the cluster is unknown (docs/algorithms.md#epp-definition). It
  *       is at least as large as the pooled within-cluster variance, so it gives tighter bounds
  *       (fewer bags).
  * </ul>

@@ -7,7 +7,7 @@ import org.dpclust.privacy.LaplaceMechanism;
 import org.dpclust.privacy.PrivacyRandom;
 
 /**
- * Lu &amp; Shen's convergent ExpDP k-means (paper 000, Algorithms 1 and 2; ALGORITHMS.md §4), in
+ * Lu &amp; Shen's convergent ExpDP k-means (Algorithms 1, 2; docs/algorithms.md#expdp-k-means), in
  * two modes.
  *
  * <h2>{@link #paper} — as written, label {@value #PAPER_CLAIMED}</h2>

@@ -8,11 +8,11 @@ import org.dpclust.privacy.PrivacyRandom;
 
 /**
  * GUPT (Mohan, Thakurta, Shi, Song, Culler, SIGMOD 2012) for k-means: sample and aggregate
- * (ALGORITHMS.md §4.4). The data are split into ℓ disjoint blocks, Lloyd runs on each block from
+ * (docs/algorithms.md#gupt). Data are split into ℓ disjoint blocks, Lloyd runs on each block from
  * the same initial centroids, and the block outputs are averaged coordinate by coordinate and
  * released with Laplace noise. Centroid i of every block is the centroid that started at initial
  * centroid i (the alignment across blocks is by the shared start, the reference matching
- * ALGORITHMS.md leaves open [RECON]). Block size n^{@value #BLOCK_SIZE_EXPONENT}, i.e. ℓ =
+ * docs/algorithms.md#gupt leaves open). Block size n^{@value #BLOCK_SIZE_EXPONENT}, i.e. ℓ =
  * round(n^0.6) blocks.
  *
  * <h2>The aggregation ({@link #aggregate}) and its sensitivity</h2>
@@ -23,7 +23,7 @@ import org.dpclust.privacy.PrivacyRandom;
  * neighbour (add/remove one record) changes one block's output, each of its k·d coordinates by at
  * most 1, hence each coordinate of the average by at most 1/ℓ and the k·d-vector of averages by at
  * most k·d/ℓ in L1. {@link LaplaceMechanism} with L1 sensitivity k·d/ℓ and ε adds noise of scale
- * k·d/(ℓ·ε) to every coordinate — which is the rule of ALGORITHMS.md §4.4: scale range/(ℓ·ε_dim)
+ * k·d/(ℓ·ε) to every coordinate — i.e. the rule of docs/algorithms.md#gupt: scale range/(ℓ·ε_dim)
  * with ε_dim = ε/(k·d), the budget divided over the k·d output coordinates by sequential
  * composition. Clamping into the box afterwards is post-processing. This needs ℓ public and the
  * block of every OTHER record unchanged by the neighbour; the two forms differ exactly there:

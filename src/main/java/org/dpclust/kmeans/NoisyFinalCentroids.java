@@ -5,7 +5,7 @@ import org.dpclust.privacy.LaplaceMechanism;
 import org.dpclust.privacy.PrivacyRandom;
 
 /**
- * The paper-002 DP-KM baseline as reconstructed in ALGORITHMS.md §2.5 (SuLQ-style last step): the
+ * Paper 002's DP-KM baseline reconstructed in docs/algorithms.md#dp-km (SuLQ-style last step): the
  * final centroids of a NON-PRIVATE Lloyd partition replaced by noisy means, each cluster's noisy
  * centred sum divided by its noisy count.
  *

@@ -5,7 +5,7 @@ import org.dpclust.privacy.GeometricMechanism;
 import org.dpclust.privacy.PrivacyRandom;
 
 /**
- * The "noisy sums and counts" Lloyd baselines of Lu &amp; Shen's §7 (ALGORITHMS.md §4.4), each with
+ * Lu &amp; Shen's "noisy sums and counts" Lloyd baselines (docs/algorithms.md#dplloyd), each with
  * its own paper's budget rule, all iterating {@link PartitionRelease} from given initial centroids:
  *
  * <ul>

@@ -6,7 +6,7 @@ package org.dpclust.kmeans;
  * (population) variance τ²_j of each attribute over all points.
  *
  * <p>Contract: computed from the private points and a partition of them; nothing here is private or
- * noised — these are the quantities EPP-KM (paper 002, ALGORITHMS.md §2) plugs into its bounds on
+ * noised — these are the quantities EPP-KM (docs/algorithms.md#bag-bound) plugs into its bounds on
  * the number of bags. An empty cluster has size 0, mean and variance 0.
  */
 public record PartitionMoments(

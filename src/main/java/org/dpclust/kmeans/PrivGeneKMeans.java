@@ -9,7 +9,7 @@ import org.dpclust.privacy.ExponentialMechanism;
 import org.dpclust.privacy.PrivacyRandom;
 
 /**
- * PrivGene (Zhang, Xiao, Yang, Zhang, Winslett, SIGMOD 2013) for k-means, as ALGORITHMS.md §4.4
+ * PrivGene (Zhang, Xiao, Yang, Zhang, Winslett 2013) for k-means, as docs/algorithms.md#privgene
  * restates it (after schellekensv/pycle {@code PrivGene_kmeans}): a genetic algorithm over
  * candidate centroid sets whose only access to the data is the selection of parents by the
  * exponential mechanism.
@@ -23,7 +23,7 @@ import org.dpclust.privacy.PrivacyRandom;
  * two parents (a copy of one with a random number of its centroids taken from the other) and
  * mutated (one centroid moved by Gaussian noise of SD {@value #MUTATION_SD}·width per dimension,
  * decaying by the factor {@value #MUTATION_DECAY} per generation, clamped into the box). Generation
- * r selects ONE candidate with ε/r: the output. ALGORITHMS.md says "the last generation selects 1";
+ * r selects ONE candidate with ε/r: the output. The sources say "the last generation selects 1";
  * giving that single selection the generation's whole ε/r (not ε/(r·m′)) is a [RECON] that spends
  * the budget the schedule reserves for it. Crossover, mutation and the initial population use a
  * public {@link SplittableRandom} from the seed: they act on already selected (released)

@@ -5,7 +5,7 @@ import org.dpclust.privacy.TruncatedExponential;
 
 /**
  * One cluster's sampling zone of Lu &amp; Shen (paper 000, Algorithm 2) and the ExpDP draw of the
- * new centroid inside it (Algorithm 1, line 7). ALGORITHMS.md §4.1 restates both.
+ * new centroid inside it (Algorithm 1, line 7). docs/algorithms.md#sampling-zone restates both.
  *
  * <p><b>Contract.</b> Given the centroid {@code previous} = S^(t−1) that defined the cluster, its
  * mean {@code mean} = S^(t) and (for {@link ZoneOrientation#PAST_FUTURE}) the next Lloyd mean
@@ -21,7 +21,7 @@ import org.dpclust.privacy.TruncatedExponential;
  *       with its u-component removed, normalised); in d = 2 this is a uniformly random sign; in d =
  *       1 there is no rotation (X = Y);
  *   <li>PAST_FUTURE: X = S^(t+1). The paper assumes it lies in the convergent zone, which need not
- *       hold (ALGORITHMS.md §4.3 weakness 9). <b>Handling:</b> when ‖X − S^(t)‖ &gt; R, X is
+ *       hold (docs/algorithms.md#lu-and-shen-errors, 9). <b>Fix:</b> when ‖X − S^(t)‖ &gt; R, X is
  *       projected radially onto the border, X ← S^(t) + R (X − S^(t))/‖X − S^(t)‖, and {@link
  *       #projected()} is set, so the zone always lies inside the convergent zone;
  *   <li>λ ~ ∝ exp(2 − 2λ) on [1/2, 1]; the zone is the ball with centre P = S^(t) + λ(X − S^(t))

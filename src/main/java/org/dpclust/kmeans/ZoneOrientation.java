@@ -2,7 +2,7 @@ package org.dpclust.kmeans;
 
 /**
  * The orientation controller of Lu &amp; Shen's sampling zone (paper 000, Algorithm 2;
- * ALGORITHMS.md §4.1–4.2).
+ * docs/algorithms.md#orientation-names).
  *
  * <p>The paper names the two strategies inconsistently: §6.1 calls the past-knowledge zone "prior",
  * but §7.1, Figs. 9–10 and the conclusions use the reverse, which is the naming its experiments

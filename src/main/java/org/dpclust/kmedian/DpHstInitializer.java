@@ -4,7 +4,7 @@ import org.dpclust.privacy.GeometricMechanism;
 import org.dpclust.privacy.PrivacyRandom;
 
 /**
- * DP-HST initialisation (Fan et al., ALGORITHMS.md §1.5) with the budget constant fixed so that the
+ * DP-HST initialisation (docs/algorithms.md#dp-hst) with the budget constant fixed so that the
  * total is below ε.
  *
  * <p>Private: the demand set D (a multiset of points of the public universe U). Neighbouring

@@ -3,7 +3,7 @@ package org.dpclust.kmedian;
 import org.dpclust.privacy.PrivacyRandom;
 
 /**
- * Fan et al.'s DP-HST local search (ALGORITHMS.md §1.8): {@link DpHstInitializer} with ε/2, then
+ * DP-HST local search (docs/algorithms.md#dp-local-search): {@link DpHstInitializer} with ε/2, then
  * {@link DpLocalSearch} from those centres with ε/2 (T swap steps and the final selection, each
  * draw ε/(2(T+1))).
  *

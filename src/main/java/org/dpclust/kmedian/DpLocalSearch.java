@@ -7,7 +7,7 @@ import org.dpclust.privacy.PrivacyRandom;
 
 /**
  * Differentially private local search of Gupta, Ligett, McSherry, Roth and Talwar (SODA 2010),
- * ALGORITHMS.md §1.8, on the privacy core's exact {@link ExponentialMechanism}.
+ * docs/algorithms.md#dp-local-search, on the privacy core's exact {@link ExponentialMechanism}.
  *
  * <p>Private: the demand set D (through {@link DemandCosts}). Neighbouring relation: add/remove one
  * demand point. Public: the universe U, k, ε, T, the initial centres (they must be public or

@@ -9,7 +9,7 @@ import org.dpclust.geometry.PublicPermutation;
 
 /**
  * A 2-HST (hierarchically well-separated tree) over a finite public universe U = {0..n-1} with any
- * {@link Metric}: the "Build 2-HST(U, L)" of Fan et al. (ALGORITHMS.md §1.2) with the off-by-one
+ * {@link Metric}: "Build 2-HST(U, L)" of Fan et al. (docs/algorithms.md#2-hst) with the off-by-one
  * fixed. Everything here is public: the tree is a function of U, the metric, the public diameter
  * bound Δ and the public seed; it holds no demand data.
  *

@@ -8,7 +8,7 @@ import org.dpclust.geometry.VectorMetric;
 import org.dpclust.privacy.PrivacyRandom;
 
 /**
- * HST node counts as a window summary of a vector stream (DESIGN.md, "HST for vector streams"), and
+ * HST node counts as window summary of vector streams (docs/algorithms.md#hst-stream-summary), and
  * their DP-HST release.
  *
  * <p>Public: a universe U of {@code universeSize} points drawn uniformly in the declared box from

@@ -17,7 +17,7 @@ import org.dpclust.privacy.PrivacyRandom;
 import org.dpclust.privacy.PrivacySecret;
 
 /**
- * Pure-Java runner of Fan et al. §5 on MNIST (ALGORITHMS.md §1.9), to be wrapped by the CLI's
+ * Runner of Fan et al.'s §5 on MNIST (docs/algorithms.md#fan-et-al-experiments), for the CLI's
  * {@code evaluate kmedian}. U = the 10 000 points of {@code mnist10k.csv} (raw pixels 0..255);
  * demand sets of {@link Settings#demandSize} points drawn from U, "balanced" (uniform from U) or
  * "imbalanced" (uniform from digits 0 and 8 only); l1 and l2; methods NDP-rand, NDP-kmedian++,

@@ -4,7 +4,7 @@ import java.util.SplittableRandom;
 import org.dpclust.geometry.Metric;
 
 /**
- * k-median++ seeding (ALGORITHMS.md §1.7): the first centre uniformly from the candidates, each
+ * k-median++ (docs/algorithms.md#k-median-seeding): the first centre uniform among candidates, each
  * further one with probability ∝ D(u, F)^power, D(u, F) = min_{f ∈ F} ρ(u, f); power 1 is
  * k-median++ (D sampling), power 2 is k-means++ (D² sampling). O(|candidates| k) distance
  * evaluations. If every remaining weight is 0 (fewer distinct points than k), the next centre is

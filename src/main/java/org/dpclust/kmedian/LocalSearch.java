@@ -1,7 +1,7 @@
 package org.dpclust.kmedian;
 
 /**
- * Local search of Arya et al. 2004 with single swaps (ALGORITHMS.md §1.6): repeatedly take the best
+ * Local search of Arya et al. 2004 (docs/algorithms.md#local-search): repeatedly take the best
  * single swap (x ∈ F, y ∈ U \ F) and apply it if cost(F - x + y) <= (1 - α/k) cost(F) (and strictly
  * below cost(F)); stop when no swap qualifies (a local optimum in that sense) or after {@code
  * maxIterations} swaps. Not private. One iteration scans all k(|U| - k) swaps in O(|U| (|D| + k))

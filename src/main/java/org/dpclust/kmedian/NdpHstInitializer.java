@@ -1,7 +1,7 @@
 package org.dpclust.kmedian;
 
 /**
- * NDP-HST initialisation (Fan et al., ALGORITHMS.md §1.4): exact counts N_v = |D ∩ T(v)| on a
+ * NDP-HST initialisation (see docs/algorithms.md#ndp-hst): exact counts N_v = |D ∩ T(v)| on a
  * {@link Hst}, subtree search by score N_v·2^{h_v} with ancestor screening, then FIND-LEAF. Not
  * private: the output depends deterministically on the demand set D. Returns k distinct universe
  * points lying in k disjoint subtrees (see {@link SubtreeSearch} for ties and trees with fewer than

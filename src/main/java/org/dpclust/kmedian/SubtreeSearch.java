@@ -5,7 +5,7 @@ import java.util.stream.IntStream;
 
 /**
  * The subtree search and FIND-LEAF shared by {@link NdpHstInitializer} and {@link DpHstInitializer}
- * (ALGORITHMS.md §1.4), on given per-node counts N_v (exact or noisy). A deterministic function of
+ * (docs/algorithms.md#ndp-hst), on per-node counts N_v (exact/noisy). A deterministic function of
  * the tree and the counts: with noisy counts it is post-processing.
  *
  * <p>Subtree search. Nodes other than the root are taken in order of score N_v·2^{h_v} (descending;

@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The privacy budget of one stream (DESIGN.md, "Budget"). Entries are event-time intervals [start,
+ * One stream's privacy budget (docs/privacy.md#budget). Entries are event-time intervals [start,
  * end) with the total epsilon charged to them; a stream window is one such interval, a batch
  * release over a snapshot is the interval its records span.
  *

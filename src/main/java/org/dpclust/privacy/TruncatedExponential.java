@@ -2,7 +2,7 @@ package org.dpclust.privacy;
 
 /**
  * Sampler for the density ∝ exp(c x) on a bounded interval [a, b] (c may be negative, zero or
- * positive), as needed by the ExpDP k-means algorithm (ALGORITHMS.md §4.1).
+ * positive), as needed by the ExpDP k-means algorithm (docs/algorithms.md#sampling-zone).
  *
  * <p>Contract: this is NOT a privacy-noise mechanism and carries no DP guarantee of its own. It
  * draws from {@link PrivacyRandom#nextDouble()} (53-bit uniform) by inverse CDF in floating point,

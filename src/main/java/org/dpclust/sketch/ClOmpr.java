@@ -8,10 +8,10 @@ import org.dpclust.geometry.DomainBounds;
 
 /**
  * CL-OMPR (compressive learning by orthogonal matching pursuit with replacement; Keriven et al.,
- * "Compressive K-means", ICASSP 2017; as implemented by pycle's {@code CLOMP_CKM}, ALGORITHMS.md
- * §3.4): decodes k centroids and weights from a sketch z ≈ Σ_k α_k A(c_k), where A(c) ∈ R^{2m} is
- * the real-stacked sketch of a Dirac at c, (cos ω_j·c)_j then (sin ω_j·c)_j, in unit-box
- * coordinates.
+ * "Compressive K-means", ICASSP 2017; as implemented by pycle's {@code CLOMP_CKM}, see
+ * docs/algorithms.md#cl-ompr): decodes k centroids and weights from a sketch z ≈ Σ_k α_k A(c_k),
+ * where A(c) ∈ R^{2m} is the real-stacked sketch of a Dirac at c, (cos ω_j·c)_j then (sin ω_j·c)_j,
+ * in unit-box coordinates.
  *
  * <p>Contract: pure post-processing of a (released) sketch and public inputs (frequencies, k,
  * declared bounds, a public seed); it reads no private data, so its output carries the sketch's

@@ -41,7 +41,7 @@ import org.dpclust.privacy.PrivacyRandom;
  * α_r n0) = 2√2√m/n0 (independent of α_r), and Laplace with per-part scale (σ_ξ/2)/√(α_r m n0)
  * meets ε only when σ_ξ = 4√2·√α_r·m/(√n0·ε); the printed α_r instead of √α_r under-noises by a
  * factor √α_r (the true guarantee is ε/√α_r), from two compensating typos in its proof
- * (ALGORITHMS.md §3.2). This class calibrates from the derived sensitivity directly: its
+ * (docs/algorithms.md#proposition-1). This class calibrates from the derived sensitivity: its
  * replace-one noise, rescaled to the paper's normalisation, is exactly the corrected σ_ξ (checked
  * in the tests), never the printed one.
  *

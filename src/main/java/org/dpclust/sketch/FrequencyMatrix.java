@@ -18,7 +18,7 @@ import java.util.SplittableRandom;
  *
  * <h2>Laws</h2>
  *
- * Following the authors' toolbox (pycle {@code drawFrequencies_*}, ALGORITHMS.md §3.4), with Σ =
+ * As the authors' code (pycle {@code drawFrequencies_*}, docs/algorithms.md#frequencies), with Σ =
  * σ²I:
  *
  * <ul>

@@ -18,10 +18,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** Loads every shared CSV (shapes from datasets/README.md) and checks malformed-input errors. */
+/** Loads every shared CSV (shapes from provenance notes) and checks malformed-input errors. */
 class DatasetLoaderTest {
 
-    /** Expected shapes from ../shared/datasets/README.md (summary table and per-file notes). */
+    /** Expected shapes from the datasets' provenance notes (summary table and per-file notes). */
     @ParameterizedTest(name = "{0}")
     @CsvSource({
         "iris, 150, 4, 3",

@@ -30,7 +30,7 @@ import org.apache.kafka.common.Uuid;
 /**
  * A Kafka broker and a standalone Flink session cluster as separate JVMs on the loopback interface,
  * started from Maven Central jars (the classpaths {@code maven-dependency-plugin} writes to
- * target/kafka.classpath and target/flink.classpath in pre-integration-test), as PLATFORM.md
+ * target/kafka.classpath and target/flink.classpath in pre-integration-test), as docs/operations.md
  * describes. Every child JVM has an explicit heap, logs to a file under target/real-cluster/ and is
  * destroyed by {@link #close} (and by a shutdown hook if the test JVM dies first).
  */

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
  * worst-case neighbouring pair — D' adds one record at a corner of the declared box, which lands in
  * cluster 1 and moves its count by 1 and every centred sum coordinate by half the box width — with
  * a halved-noise negative control. The output is projected onto the noise-whitened difference of
- * the neighbours (DESIGN.md "Testing privacy").
+ * the neighbours (docs/privacy.md#testing-the-guarantee).
  */
 class ExpDpPrivacyTest {
     private static final DpTester.Options O = DpTester.Options.defaults();

@@ -6,7 +6,7 @@ import org.dpclust.kmeans.ExcludedErrorVariance;
 import org.dpclust.kmeans.PartitionMoments;
 
 /**
- * The adversary of paper 002 (ALGORITHMS.md §2.3–2.4), measured by Monte Carlo: given R independent
+ * The adversary of paper 002 (docs/algorithms.md#bag-bound), by Monte Carlo: given R independent
  * releases of centroids for one fixed partition, every point is re-estimated with estimator (3)
  * x̂_rj = N_k m_kj − Σ_{i∈C_k, i≠r} x_ij, and the variance of the estimate (E_inc) is compared with
  * E_exc = σ²_lj, the within-cluster variance of the point's own cluster l ({@link

@@ -26,7 +26,7 @@ import org.dpclust.privacy.PrivacyRandom;
 import org.dpclust.privacy.PrivacySecret;
 
 /**
- * {@code evaluate epp}: paper 002's experiments (ALGORITHMS.md §2.5) for KM (non-private Lloyd),
+ * {@code evaluate epp}: the EPP experiments (docs/algorithms.md#epp-km) for KM (non-private Lloyd),
  * EPP-KM(1), EPP-KM(2) (joint-variance bounds, E_exc = within-cluster variance) and DP-KM (noisy
  * final step of a non-private partition). Data: the paper's synthetic set (3 Gaussians at [0,0],
  * [5,0], [4,4], 60 points each, sd 1, fixed seed), seeds and ukm from the shared data sets; each

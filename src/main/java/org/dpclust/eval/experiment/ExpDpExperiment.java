@@ -474,7 +474,7 @@ public final class ExpDpExperiment implements Experiment {
                                 + " paper-claimed (not DP; see ExpDpKMeans for the weaknesses that apply).")
                 .recordNote(
                         "Naming: past = the paper's Fig. 9 'Posterior'; past_future = Fig. 10 'Prior'"
-                                + " (ALGORITHMS.md §4.2).")
+                                + " (docs/algorithms.md#orientation-names).")
                 .recordNote(
                         "Paper mode: S^(0) = k records drawn per run; ExpDP uses epsilon per step and"
                                 + " epsilon0 = epsilon for the final Laplace step on the counts (sums exact); it stops when"

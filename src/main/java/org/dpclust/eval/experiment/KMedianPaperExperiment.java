@@ -32,7 +32,7 @@ import org.dpclust.kmedian.NdpHstInitializer;
 import org.dpclust.privacy.PrivacyRandom;
 
 /**
- * {@code evaluate kmedian}: Fan et al. §5 (ALGORITHMS.md §1.9) on the shared mnist10k and on the
+ * {@code evaluate kmedian}: docs/algorithms.md#fan-et-al-experiments, on the mnist10k and on the
  * paper's synthetic graphs ({@link SyntheticGraph}, 3000 nodes, r ∈ {100, 1}).
  *
  * <p>Setting. The universe U is PUBLIC (mnist10k's 10 000 raw-pixel points with l1 or l2; the
