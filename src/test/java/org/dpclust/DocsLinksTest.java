@@ -24,11 +24,11 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Every reference to a Markdown file in the repository resolves: links in Markdown files (to any
  * file, relative to the linking file), bare mentions of a Markdown file in Markdown text, and
- * mentions in source, build and configuration files (javadoc and comments name paths from the
- * repository root, e.g. {@code docs/privacy.md#budget}). A reference fails if the file does not
- * exist inside the repository, or if its {@code #anchor} matches no heading of that file (anchors
- * as GitHub renders them: lower case, punctuation dropped, spaces as hyphens, -1, -2 … for
- * repeats).
+ * mentions in the comments of source, build and configuration files (javadoc and comments name
+ * paths from the repository root, e.g. {@code docs/privacy.md#budget}). A reference fails if the
+ * file does not exist inside the repository, or if its {@code #anchor} matches no heading of that
+ * file (anchors as GitHub renders them: lower case, punctuation dropped, spaces as hyphens, -1, -2
+ * … for repeats).
  */
 class DocsLinksTest {
 
@@ -104,6 +104,30 @@ class DocsLinksTest {
     }
 
     @Test
+    void onlyCommentsOfSourceFilesAreReferences() {
+        String java =
+                "/** a"
+                        + MD
+                        + " */ class A { String s = \"b"
+                        + MD
+                        + " // no\"; char c = '\\''; }"
+                        + " // c"
+                        + MD
+                        + "\n/* d"
+                        + MD
+                        + " */ String t = \"\"\"\ne"
+                        + MD
+                        + "\"\"\";";
+        List<String> found = new ArrayList<>();
+        Matcher m = MD_MENTION.matcher(comments("java", java));
+        while (m.find()) {
+            found.add(m.group(1));
+        }
+        assertEquals(List.of("a" + MD, "c" + MD, "d" + MD), found);
+        assertEquals("# x" + MD + "\n", comments("yaml", "name: y" + MD + " # x" + MD + "\n"));
+    }
+
+    @Test
     void anchorsAreTheOnesGithubRenders() {
         assertEquals(
                 List.of("privacy-unit", "lloyd-and-k-means", "2-hst", "notes", "notes-1"),
@@ -127,7 +151,7 @@ class DocsLinksTest {
             if (name.endsWith(".md")) {
                 checkMarkdown(root, file, text, anchorCache, problems);
             } else if (SOURCE_EXTENSIONS.contains(extension(name))) {
-                Matcher m = MD_MENTION.matcher(text);
+                Matcher m = MD_MENTION.matcher(comments(extension(name), text));
                 while (m.find()) {
                     check(root, file, m.group(1), m.group(2), true, anchorCache, problems);
                 }
@@ -220,6 +244,67 @@ class DocsLinksTest {
                             + " : no heading with that anchor in "
                             + root.relativize(mdFile));
         }
+    }
+
+    /**
+     * The comment text of a source file, so that file names a program writes (string literals) are
+     * not taken for references: Java comments (line and block, string and text-block literals
+     * skipped), XML comments, and what follows {@code #} in YAML, properties and shell files. Other
+     * files are taken whole. Removed code is replaced by spaces, so mentions cannot run together.
+     */
+    static String comments(String extension, String text) {
+        switch (extension) {
+            case "java":
+                return javaComments(text);
+            case "xml":
+                return matches(Pattern.compile("(?s)<!--.*?-->"), text);
+            case "yaml", "yml", "properties", "sh", "conf":
+                return matches(Pattern.compile("(?m)#.*$"), text);
+            default:
+                return text;
+        }
+    }
+
+    private static String matches(Pattern p, String text) {
+        StringBuilder out = new StringBuilder();
+        Matcher m = p.matcher(text);
+        while (m.find()) {
+            out.append(m.group()).append('\n');
+        }
+        return out.toString();
+    }
+
+    private static String javaComments(String s) {
+        StringBuilder out = new StringBuilder();
+        int i = 0;
+        int n = s.length();
+        while (i < n) {
+            if (s.startsWith("//", i)) {
+                int end = s.indexOf('\n', i);
+                end = end < 0 ? n : end;
+                out.append(s, i, end).append('\n');
+                i = end;
+            } else if (s.startsWith("/*", i)) {
+                int end = s.indexOf("*/", i + 2);
+                end = end < 0 ? n : end + 2;
+                out.append(s, i, end).append('\n');
+                i = end;
+            } else if (s.startsWith("\"\"\"", i)) {
+                int end = s.indexOf("\"\"\"", i + 3);
+                i = end < 0 ? n : end + 3;
+                out.append(' ');
+            } else if (s.charAt(i) == '"' || s.charAt(i) == '\'') {
+                char quote = s.charAt(i++);
+                while (i < n && s.charAt(i) != quote && s.charAt(i) != '\n') {
+                    i += s.charAt(i) == '\\' ? 2 : 1;
+                }
+                i++;
+                out.append(' ');
+            } else {
+                i++;
+            }
+        }
+        return out.toString();
     }
 
     /** The anchors GitHub generates for the headings of a Markdown text (outside code fences). */
