@@ -12,6 +12,7 @@ import picocli.CommandLine.Command;
                 "Continuous, differentially private clustering of telemetry streams on Apache Flink.",
         subcommands = {
             DemoCommand.class,
+            LocalCommand.class,
             StreamCommand.class,
             GenerateCommand.class,
             ConsumeCommand.class,
