@@ -63,12 +63,14 @@ public final class LocalCommand implements Callable<Integer> {
 
     @Option(
             names = "--port",
+            paramLabel = "PORT",
             defaultValue = "9092",
             description = "Broker port on 127.0.0.1 (default ${DEFAULT-VALUE}).")
     int port;
 
     @Option(
             names = "--data-dir",
+            paramLabel = "DIR",
             description =
                     "Directory for the broker's data, kept across runs (default: a temporary"
                             + " directory deleted on exit).")
@@ -76,6 +78,7 @@ public final class LocalCommand implements Callable<Integer> {
 
     @Option(
             names = "--config",
+            paramLabel = "FILE",
             description =
                     "dpclust YAML configuration: topics and streams; its bootstrap servers are"
                             + " replaced by this broker's. Needed by --with-job and --with-generator"
@@ -84,6 +87,7 @@ public final class LocalCommand implements Callable<Integer> {
 
     @Option(
             names = "--secret-file",
+            paramLabel = "FILE",
             description =
                     "File with the hex HMAC secret of the job (default: env DPCLUST_SECRET, else a"
                             + " fresh random secret for this run).")
@@ -96,6 +100,7 @@ public final class LocalCommand implements Callable<Integer> {
 
     @Option(
             names = "--flink-port",
+            paramLabel = "PORT",
             defaultValue = "8081",
             description =
                     "Port of the job's Flink web UI on 127.0.0.1; 0 picks a free one (default"
@@ -111,18 +116,21 @@ public final class LocalCommand implements Callable<Integer> {
 
     @Option(
             names = "--windows",
+            paramLabel = "N",
             defaultValue = "10",
             description = "Generator: windows per stream (default ${DEFAULT-VALUE}).")
     int windows;
 
     @Option(
             names = "--records-per-window",
+            paramLabel = "N",
             defaultValue = "20000",
             description = "Generator: records per stream and window (default ${DEFAULT-VALUE}).")
     int recordsPerWindow;
 
     @Option(
             names = "--malformed-per-window",
+            paramLabel = "N",
             defaultValue = "4",
             description =
                     "Generator: malformed records per stream and window (default"
@@ -131,6 +139,7 @@ public final class LocalCommand implements Callable<Integer> {
 
     @Option(
             names = "--start",
+            paramLabel = "TIME",
             defaultValue = "2026-01-01T00:00:00Z",
             description = "Generator: event time of the first window (ISO-8601).")
     Instant start;
@@ -140,6 +149,7 @@ public final class LocalCommand implements Callable<Integer> {
 
     @Option(
             names = "--dashboard-port",
+            paramLabel = "PORT",
             defaultValue = "8080",
             description = "Dashboard port; 0 picks a free one (default ${DEFAULT-VALUE}).")
     int dashboardPort;

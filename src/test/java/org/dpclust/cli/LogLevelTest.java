@@ -4,10 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.LogManager;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
 
 class LogLevelTest {
     @Test
@@ -21,7 +24,7 @@ class LogLevelTest {
             assertTrue(LoggerFactory.getLogger(LocalCommand.class).isDebugEnabled());
             assertEquals(
                     kafka, LogManager.getLogger("org.apache.kafka.clients.Metadata").getLevel());
-            assertEquals(0, DpclustCommand.commandLine().execute("help", "--log-level", "ERROR"));
+            assertEquals(0, quiet().execute("help", "--log-level", "ERROR"));
             assertFalse(LoggerFactory.getLogger(LocalCommand.class).isWarnEnabled());
         } finally {
             org.apache.logging.log4j.core.config.Configurator.setLevel(
@@ -31,6 +34,17 @@ class LogLevelTest {
 
     @Test
     void anUnknownLevelIsAUsageError() {
-        assertEquals(2, DpclustCommand.commandLine().execute("--log-level", "loud", "help"));
+        StringWriter err = new StringWriter();
+        CommandLine cl = quiet().setErr(new PrintWriter(err));
+        assertEquals(2, cl.execute("--log-level", "loud", "help"));
+        assertTrue(
+                err.toString().contains("Invalid value for option '--log-level'"), err.toString());
+    }
+
+    /** The command line with its usage output discarded. */
+    private static CommandLine quiet() {
+        return DpclustCommand.commandLine()
+                .setOut(new PrintWriter(new StringWriter()))
+                .setErr(new PrintWriter(new StringWriter()));
     }
 }
