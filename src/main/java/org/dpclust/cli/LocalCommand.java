@@ -37,6 +37,7 @@ import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import sun.misc.Signal;
+import sun.misc.SignalHandler;
 
 /**
  * {@code dpclust local}: the whole stack on one machine without Docker. Starts a real Kafka broker
@@ -271,15 +272,23 @@ public final class LocalCommand implements Callable<Integer> {
     /** SIGINT (Ctrl-C) and SIGTERM request an orderly stop; a second one exits at once. */
     private void handleSignals() {
         for (String name : new String[] {"INT", "TERM"}) {
-            Signal.handle(
-                    new Signal(name),
-                    s -> {
-                        if (!stopSignal.compareAndSet(null, "SIG" + s.getName())) {
-                            LOG.warn("second SIG{}: exiting at once", s.getName());
-                            Runtime.getRuntime().halt(130);
-                        }
-                        stopRequested.countDown();
-                    });
+            SignalHandler previous =
+                    Signal.handle(
+                            new Signal(name),
+                            s -> {
+                                if (!stopSignal.compareAndSet(null, "SIG" + s.getName())) {
+                                    LOG.warn("second SIG{}: exiting at once", s.getName());
+                                    Runtime.getRuntime().halt(130);
+                                }
+                                stopRequested.countDown();
+                            });
+            if (previous == SignalHandler.SIG_IGN) {
+                // the JVM keeps a signal ignored when the process started with it ignored
+                LOG.info(
+                        "SIG{} is ignored in this process (started in the background by a"
+                                + " script?): stop it with SIGTERM (kill <pid>)",
+                        name);
+            }
         }
     }
 
