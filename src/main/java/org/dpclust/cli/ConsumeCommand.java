@@ -61,6 +61,7 @@ public final class ConsumeCommand implements Callable<Integer> {
                     case dead_letters -> AvroCodec.rejected();
                 };
         ObjectMapper json = new ObjectMapper();
+        BrokerCheck.requireReachable("--bootstrap-servers", bootstrapServers);
         try (TopicReader reader = new TopicReader(bootstrapServers, t)) {
             do {
                 reader.poll(

@@ -50,6 +50,7 @@ public final class DashboardCommand implements Callable<Integer> {
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("--port must be in 0..65535, got " + port);
         }
+        BrokerCheck.requireReachable("--bootstrap-servers", bootstrapServers);
         DashboardServer server =
                 new DashboardServer(bootstrapServers, centroidsTopic, budgetTopic, port).start();
         CountDownLatch stopped = new CountDownLatch(1);

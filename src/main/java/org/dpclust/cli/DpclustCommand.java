@@ -12,6 +12,7 @@ import picocli.CommandLine.Command;
                 "Continuous, differentially private clustering of telemetry streams on Apache Flink.",
         subcommands = {
             DemoCommand.class,
+            LocalCommand.class,
             StreamCommand.class,
             GenerateCommand.class,
             ConsumeCommand.class,
@@ -23,6 +24,19 @@ import picocli.CommandLine.Command;
         })
 public final class DpclustCommand implements Runnable {
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    @CommandLine.Option(
+            names = "--log-level",
+            scope = CommandLine.ScopeType.INHERIT,
+            paramLabel = "LEVEL",
+            description =
+                    "Level of dpclust's own log lines on stderr: ${COMPLETION-CANDIDATES}"
+                            + " (default INFO); Kafka and Flink stay at WARN.")
+    void setLogLevel(LogLevel level) {
+        if (level != null) {
+            level.apply();
+        }
+    }
 
     @Override
     public void run() {
@@ -36,6 +50,7 @@ public final class DpclustCommand implements Runnable {
     /** The configured command line (tests execute commands through it). */
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new DpclustCommand());
+        cl.setCaseInsensitiveEnumValuesAllowed(true);
         cl.setExecutionExceptionHandler(
                 (ex, cmd, parse) -> {
                     if (ex instanceof IllegalArgumentException

@@ -74,6 +74,9 @@ public final class GenerateCommand implements Callable<Integer> {
         if (bootstrapServers != null) {
             cfg = cfg.withKafka(cfg.kafka().withBootstrapServers(bootstrapServers));
         }
+        BrokerCheck.requireReachable(
+                bootstrapServers != null ? "--bootstrap-servers" : "kafka.bootstrap_servers",
+                cfg.kafka().bootstrapServers());
         TopicAdmin.ensureTopics(cfg.kafka(), 1);
         SyntheticTelemetry.Written w;
         try (TelemetryProducer p =

@@ -11,6 +11,8 @@ import org.dpclust.io.BudgetTopicReader;
 import org.dpclust.io.TopicAdmin;
 import org.dpclust.jobs.StreamingJob;
 import org.dpclust.privacy.PrivacySecret;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -20,6 +22,8 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         description = "Run the streaming job: Kafka telemetry -> DP centroids per window -> Kafka.")
 public final class StreamCommand implements Callable<Integer> {
+    private static final Logger LOG = LoggerFactory.getLogger(StreamCommand.class);
+
     @Option(
             names = "--config",
             required = true,
@@ -46,6 +50,11 @@ public final class StreamCommand implements Callable<Integer> {
             cfg = cfg.withKafka(cfg.kafka().withBootstrapServers(bootstrapServers));
         }
         PrivacySecret secret = SecretSource.resolve(secretFile);
+        BrokerCheck.requireReachable(
+                bootstrapServers != null ? "--bootstrap-servers" : "kafka.bootstrap_servers",
+                cfg.kafka().bootstrapServers());
+        StartupLog.configuration(
+                LOG, cfg, secretFile != null ? "--secret-file " + secretFile : SecretSource.ENV);
         if (createTopics) {
             TopicAdmin.ensureTopics(cfg.kafka(), 1);
         }
@@ -54,8 +63,9 @@ public final class StreamCommand implements Callable<Integer> {
                         cfg.kafka().bootstrapServers(),
                         cfg.kafka().budgetTopic(),
                         StreamingJob.LEDGER_READ_TIMEOUT);
-        StreamingJob.fromKafka(cfg, secret, ledger)
-                .execute(StreamExecutionEnvironment.getExecutionEnvironment());
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        StartupLog.flinkWebUi(LOG, env.getConfiguration());
+        StreamingJob.fromKafka(cfg, secret, ledger).execute(env);
         return 0;
     }
 }

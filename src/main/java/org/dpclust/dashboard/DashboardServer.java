@@ -218,10 +218,14 @@ public final class DashboardServer implements AutoCloseable {
             ((java.util.concurrent.ExecutorService) http.getExecutor()).shutdownNow();
         }
         if (follower != null) {
-            follower.interrupt(); // ends a blocked metadata wait; the follower exits once it sees
-            // !running
             try {
-                follower.join(5000);
+                // its polls return within 200 ms and it then sees !running; interrupting a Kafka
+                // consumer instead makes its close() log an error
+                follower.join(2000);
+                if (follower.isAlive()) {
+                    follower.interrupt(); // ends a blocked metadata wait
+                    follower.join(5000);
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

@@ -1,30 +1,63 @@
 package org.dpclust.io;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
 
 /**
- * A real Kafka broker in this JVM: one combined KRaft broker + controller on loopback with a free
- * port, from Kafka's own test kit (Maven Central). Used by {@code dpclust demo} and the integration
- * tests — it is the real broker code, not a mock. Replication settings are those a single node can
- * satisfy.
+ * A real Kafka broker in this JVM: one combined KRaft broker + controller on loopback, from Kafka's
+ * own test kit (Maven Central). Used by {@code dpclust demo}, {@code dpclust local} and the
+ * integration tests — it is the real broker code, not a mock. Replication settings are those a
+ * single node can satisfy. {@link #start()} takes a free port and a temporary directory deleted on
+ * close; {@link #start(int, Path)} a given port on 127.0.0.1 and, optionally, a data directory that
+ * is kept (a second start on it finds the topics and offsets of the first).
  */
 public final class EmbeddedKafka implements AutoCloseable {
-    private final KafkaClusterTestKit cluster;
+    /** Written into a kept data directory: the cluster id it was formatted with. */
+    static final String CLUSTER_ID_FILE = "dpclust-cluster.id";
 
-    private EmbeddedKafka(KafkaClusterTestKit cluster) {
+    /** The listener of a broker started on a given port. */
+    private static final String FIXED_LISTENER = "LOCAL";
+
+    private final KafkaClusterTestKit cluster;
+    private final String bootstrapServers;
+
+    private EmbeddedKafka(KafkaClusterTestKit cluster, String bootstrapServers) {
         this.cluster = cluster;
+        this.bootstrapServers = bootstrapServers;
     }
 
+    /** A broker on a free port of localhost, its data in a temporary directory. */
     public static EmbeddedKafka start() {
+        return start(0, null);
+    }
+
+    /**
+     * A broker on {@code 127.0.0.1:port} (0: a free port of localhost).
+     *
+     * @param dataDir where the broker keeps its logs and metadata, kept after {@link #close()};
+     *     null for a temporary directory deleted on close
+     */
+    public static EmbeddedKafka start(int port, Path dataDir) {
         try {
-            KafkaClusterTestKit c =
-                    new KafkaClusterTestKit.Builder(
-                                    new TestKitNodes.Builder()
-                                            .setCombined(true)
-                                            .setNumBrokerNodes(1)
-                                            .setNumControllerNodes(1)
-                                            .build())
+            TestKitNodes.Builder nodes =
+                    new TestKitNodes.Builder()
+                            .setCombined(true)
+                            .setNumBrokerNodes(1)
+                            .setNumControllerNodes(1);
+            Path idFile = dataDir == null ? null : dataDir.resolve(CLUSTER_ID_FILE);
+            boolean formatted = idFile != null && Files.exists(idFile);
+            String clusterId =
+                    formatted ? Files.readString(idFile).trim() : Uuid.randomUuid().toString();
+            if (dataDir != null) {
+                Files.createDirectories(dataDir);
+                nodes.setBaseDirectory(dataDir).setClusterId(clusterId);
+            }
+            KafkaClusterTestKit.Builder b =
+                    new KafkaClusterTestKit.Builder(nodes.build())
+                            .setDeleteOnClose(dataDir == null)
                             .setConfigProp("offsets.topic.replication.factor", "1")
                             .setConfigProp("offsets.topic.num.partitions", "1")
                             .setConfigProp("transaction.state.log.replication.factor", "1")
@@ -32,20 +65,40 @@ public final class EmbeddedKafka implements AutoCloseable {
                             .setConfigProp("transaction.state.log.num.partitions", "1")
                             .setConfigProp("min.insync.replicas", "1")
                             .setConfigProp("group.initial.rebalance.delay.ms", "0")
-                            .setConfigProp("log.cleaner.backoff.ms", "1000")
-                            .build();
-            // the test kit's formatter prints to stdout; keep stdout for the command's own output
-            java.io.PrintStream stdout = System.out;
-            System.setOut(System.err);
-            try {
-                c.format();
-            } finally {
-                System.setOut(stdout);
+                            .setConfigProp("log.cleaner.backoff.ms", "1000");
+            if (port > 0) {
+                // The test kit binds its EXTERNAL and CONTROLLER listeners to free ports of its own
+                // choosing; clients get a third listener on the requested port.
+                b.setConfigProp(
+                        "listeners",
+                        "EXTERNAL://localhost:0,CONTROLLER://localhost:0,"
+                                + FIXED_LISTENER
+                                + "://127.0.0.1:"
+                                + port);
+                b.setConfigProp(
+                        "listener.security.protocol.map",
+                        "EXTERNAL:PLAINTEXT,CONTROLLER:PLAINTEXT," + FIXED_LISTENER + ":PLAINTEXT");
+            }
+            KafkaClusterTestKit c = b.build();
+            if (!formatted) {
+                // the test kit's formatter prints to stdout; keep stdout for the command's own
+                // output
+                java.io.PrintStream stdout = System.out;
+                System.setOut(System.err);
+                try {
+                    c.format();
+                } finally {
+                    System.setOut(stdout);
+                }
+                if (idFile != null) {
+                    Files.writeString(idFile, clusterId);
+                }
             }
             c.startup();
             c.waitForReadyBrokers();
-            warmUp(c.bootstrapServers());
-            return new EmbeddedKafka(c);
+            String bootstrap = port > 0 ? "127.0.0.1:" + port : c.bootstrapServers();
+            warmUp(bootstrap);
+            return new EmbeddedKafka(c, bootstrap);
         } catch (Exception e) {
             throw new IllegalStateException(
                     "cannot start the in-process Kafka broker: " + e.getMessage(), e);
@@ -69,6 +122,10 @@ public final class EmbeddedKafka implements AutoCloseable {
                                             "__dpclust_warmup", 1, (short) 1)))
                     .all()
                     .get(30, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (!(e.getCause() instanceof org.apache.kafka.common.errors.TopicExistsException)) {
+                throw e; // it exists when a kept data directory is started again
+            }
         }
         long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(3);
         Exception last = null;
@@ -103,7 +160,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     }
 
     public String bootstrapServers() {
-        return cluster.bootstrapServers();
+        return bootstrapServers;
     }
 
     @Override

@@ -1,0 +1,526 @@
+package org.dpclust.cli;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.dpclust.config.ConfigLoader;
+import org.dpclust.config.DpclustConfig;
+import org.dpclust.config.KafkaSettings;
+import org.dpclust.config.SecretSource;
+import org.dpclust.dashboard.DashboardServer;
+import org.dpclust.io.BudgetTopicReader;
+import org.dpclust.io.EmbeddedKafka;
+import org.dpclust.io.TelemetryProducer;
+import org.dpclust.io.TopicAdmin;
+import org.dpclust.jobs.StreamingJob;
+import org.dpclust.privacy.PrivacySecret;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import sun.misc.Signal;
+import sun.misc.SignalHandler;
+
+/**
+ * {@code dpclust local}: the whole stack on one machine without Docker. Starts a real Kafka broker
+ * (KRaft, in this JVM) on {@code 127.0.0.1:--port}, creates dpclust's topics (the budget topic
+ * compacted) and runs until SIGINT (Ctrl-C) or SIGTERM; with flags it also runs the streaming job
+ * in a Flink MiniCluster, a synthetic telemetry generator and the dashboard against that broker.
+ *
+ * <p>On SIGINT or SIGTERM (handled the same way, so that the JVM does not start its shutdown under
+ * us) it stops, logging each step: the generator; the job with a savepoint, so that the Kafka
+ * transactions of its last checkpoint are committed and the open one is aborted (a plain cancel if
+ * the savepoint fails); the dashboard; the broker, which frees the port. It then exits 0 (1 if a
+ * step failed or the job failed by itself). A second signal exits at once with 130.
+ */
+@Command(
+        name = "local",
+        mixinStandardHelpOptions = true,
+        description =
+                "Run a Kafka broker (KRaft) on 127.0.0.1 with dpclust's topics until Ctrl-C;"
+                        + " optionally also the streaming job (Flink MiniCluster), a telemetry"
+                        + " generator and the dashboard against it.")
+public final class LocalCommand implements Callable<Integer> {
+    private static final Logger LOG = LoggerFactory.getLogger(LocalCommand.class);
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
+
+    @Option(
+            names = "--port",
+            paramLabel = "PORT",
+            defaultValue = "9092",
+            description = "Broker port on 127.0.0.1 (default ${DEFAULT-VALUE}).")
+    int port;
+
+    @Option(
+            names = "--data-dir",
+            paramLabel = "DIR",
+            description =
+                    "Directory for the broker's data, kept across runs (default: a temporary"
+                            + " directory deleted on exit).")
+    Path dataDir;
+
+    @Option(
+            names = "--config",
+            paramLabel = "FILE",
+            description =
+                    "dpclust YAML configuration: topics and streams; its bootstrap servers are"
+                            + " replaced by this broker's. Needed by --with-job and --with-generator"
+                            + " (example: flink-conf/dpclust-local.yaml).")
+    Path config;
+
+    @Option(
+            names = "--secret-file",
+            paramLabel = "FILE",
+            description =
+                    "File with the hex HMAC secret of the job (default: env DPCLUST_SECRET, else a"
+                            + " fresh random secret for this run).")
+    Path secretFile;
+
+    @Option(
+            names = "--with-job",
+            description = "Also run the streaming job in a Flink MiniCluster (needs --config).")
+    boolean withJob;
+
+    @Option(
+            names = "--flink-port",
+            paramLabel = "PORT",
+            defaultValue = "8081",
+            description =
+                    "Port of the job's Flink web UI on 127.0.0.1; 0 picks a free one (default"
+                            + " ${DEFAULT-VALUE}).")
+    int flinkPort;
+
+    @Option(
+            names = "--with-generator",
+            description =
+                    "Also write synthetic telemetry for the configured streams to the input topic"
+                            + " once (needs --config).")
+    boolean withGenerator;
+
+    @Option(
+            names = "--windows",
+            paramLabel = "N",
+            defaultValue = "10",
+            description = "Generator: windows per stream (default ${DEFAULT-VALUE}).")
+    int windows;
+
+    @Option(
+            names = "--records-per-window",
+            paramLabel = "N",
+            defaultValue = "20000",
+            description = "Generator: records per stream and window (default ${DEFAULT-VALUE}).")
+    int recordsPerWindow;
+
+    @Option(
+            names = "--malformed-per-window",
+            paramLabel = "N",
+            defaultValue = "4",
+            description =
+                    "Generator: malformed records per stream and window (default"
+                            + " ${DEFAULT-VALUE}).")
+    int malformedPerWindow;
+
+    @Option(
+            names = "--start",
+            paramLabel = "TIME",
+            defaultValue = "2026-01-01T00:00:00Z",
+            description = "Generator: event time of the first window (ISO-8601).")
+    Instant start;
+
+    @Option(names = "--with-dashboard", description = "Also serve the dashboard on 127.0.0.1.")
+    boolean withDashboard;
+
+    @Option(
+            names = "--dashboard-port",
+            paramLabel = "PORT",
+            defaultValue = "8080",
+            description = "Dashboard port; 0 picks a free one (default ${DEFAULT-VALUE}).")
+    int dashboardPort;
+
+    private final CountDownLatch stopRequested = new CountDownLatch(1);
+    private final AtomicReference<String> stopSignal = new AtomicReference<>();
+
+    @Override
+    public Integer call() throws Exception {
+        validate();
+        DpclustConfig cfg = config == null ? null : ConfigLoader.load(config);
+        handleSignals();
+        EmbeddedKafka broker = null;
+        DashboardServer dashboard = null;
+        JobClient job = null;
+        Generator generator = null;
+        int exit = 0;
+        try {
+            LOG.info(
+                    "starting a Kafka broker (KRaft) on 127.0.0.1:{}, data in {} ...",
+                    port,
+                    dataDir == null
+                            ? "a temporary directory (deleted on exit)"
+                            : dataDir.toAbsolutePath());
+            broker = EmbeddedKafka.start(port, dataDir);
+            String bootstrap = broker.bootstrapServers();
+            KafkaSettings kafka =
+                    (cfg == null ? defaultKafka() : cfg.kafka()).withBootstrapServers(bootstrap);
+            TopicAdmin.ensureTopics(kafka, 1);
+            LOG.info("Kafka broker ready at {}; {}", bootstrap, StartupLog.topics(kafka));
+            if (withDashboard && !stopping()) {
+                dashboard =
+                        new DashboardServer(
+                                        bootstrap,
+                                        kafka.centroidsTopic(),
+                                        kafka.budgetTopic(),
+                                        dashboardPort)
+                                .start();
+                LOG.info("dashboard: {}", dashboard.url());
+            }
+            if (withJob && !stopping()) {
+                job = startJob(cfg.withKafka(kafka));
+            }
+            if (withGenerator && !stopping()) {
+                generator = new Generator(cfg.withKafka(kafka));
+                generator.start();
+            }
+            LOG.info(
+                    "running; in another terminal: java -jar target/dpclust.jar consume"
+                            + " --bootstrap-servers {} --follow   (Ctrl-C here stops everything)",
+                    bootstrap);
+            while (!stopRequested.await(1, TimeUnit.SECONDS)) {
+                if (job != null && job.getJobStatus().get().isGloballyTerminalState()) {
+                    LOG.error(
+                            "the streaming job ended by itself ({}): {}",
+                            job.getJobStatus().get(),
+                            failure(job));
+                    exit = 1;
+                    break;
+                }
+            }
+        } finally {
+            exit = Math.max(exit, shutDown(generator, job, dashboard, broker));
+        }
+        return exit;
+    }
+
+    private void validate() {
+        requirePort("--port", port, false);
+        requirePort("--flink-port", flinkPort, true);
+        requirePort("--dashboard-port", dashboardPort, true);
+        if ((withJob || withGenerator) && config == null) {
+            throw new IllegalArgumentException(
+                    "--with-job and --with-generator need --config (for example --config"
+                            + " flink-conf/dpclust-local.yaml)");
+        }
+        if (withGenerator && (windows < 1 || recordsPerWindow < 1 || malformedPerWindow < 0)) {
+            throw new IllegalArgumentException(
+                    "--windows and --records-per-window must be at least 1,"
+                            + " --malformed-per-window at least 0");
+        }
+        requireFree("--port", port);
+        if (withJob) {
+            requireFree("--flink-port", flinkPort);
+        }
+        if (withDashboard) {
+            requireFree("--dashboard-port", dashboardPort);
+        }
+    }
+
+    private static void requirePort(String option, int value, boolean zeroAllowed) {
+        if (value < (zeroAllowed ? 0 : 1) || value > 65535) {
+            throw new IllegalArgumentException(
+                    option + " must be in " + (zeroAllowed ? 0 : 1) + "..65535, got " + value);
+        }
+    }
+
+    /** Fails with one line when 127.0.0.1:port is taken (0 always is free). */
+    private static void requireFree(String option, int value) {
+        if (value == 0) {
+            return;
+        }
+        try (ServerSocket s = new ServerSocket(value, 1, InetAddress.getLoopbackAddress())) {
+            s.setReuseAddress(true);
+        } catch (IOException e) {
+            throw new IllegalArgumentException(
+                    option
+                            + " "
+                            + value
+                            + ": 127.0.0.1:"
+                            + value
+                            + " is already in use ("
+                            + e.getMessage()
+                            + "); stop what uses it or pass another "
+                            + option);
+        }
+    }
+
+    /** SIGINT (Ctrl-C) and SIGTERM request an orderly stop; a second one exits at once. */
+    private void handleSignals() {
+        for (String name : new String[] {"INT", "TERM"}) {
+            SignalHandler previous =
+                    Signal.handle(
+                            new Signal(name),
+                            s -> {
+                                if (!stopSignal.compareAndSet(null, "SIG" + s.getName())) {
+                                    LOG.warn("second SIG{}: exiting at once", s.getName());
+                                    Runtime.getRuntime().halt(130);
+                                }
+                                stopRequested.countDown();
+                            });
+            if (previous == SignalHandler.SIG_IGN) {
+                // the JVM keeps a signal ignored when the process started with it ignored
+                LOG.info(
+                        "SIG{} is ignored in this process (started in the background by a"
+                                + " script?): stop it with SIGTERM (kill <pid>)",
+                        name);
+            }
+        }
+    }
+
+    private boolean stopping() {
+        return stopRequested.getCount() == 0;
+    }
+
+    private JobClient startJob(DpclustConfig cfg) throws Exception {
+        DpclustConfig jobCfg = cfg.withJob(cfg.job().withBoundedInput(false));
+        PrivacySecret secret;
+        String secretSource;
+        if (secretFile != null || System.getenv(SecretSource.ENV) != null) {
+            secret = SecretSource.resolve(secretFile);
+            secretSource = secretFile != null ? "--secret-file " + secretFile : SecretSource.ENV;
+        } else {
+            byte[] key = new byte[32];
+            new SecureRandom().nextBytes(key);
+            secret = PrivacySecret.of(key);
+            secretSource =
+                    "a fresh random one for this run (no --secret-file, no "
+                            + SecretSource.ENV
+                            + ")";
+        }
+        StartupLog.configuration(LOG, jobCfg, secretSource);
+        Map<String, Map<String, Double>> ledger =
+                BudgetTopicReader.read(
+                        jobCfg.kafka().bootstrapServers(),
+                        jobCfg.kafka().budgetTopic(),
+                        StreamingJob.LEDGER_READ_TIMEOUT);
+        LOG.info(
+                "budget ledger: {} stream(s) with spend on record in {}",
+                ledger.size(),
+                jobCfg.kafka().budgetTopic());
+        Configuration flink = DemoCommand.miniClusterConfig();
+        flink.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
+        flink.set(RestOptions.ADDRESS, "127.0.0.1");
+        flink.set(RestOptions.BIND_PORT, Integer.toString(flinkPort));
+        StreamExecutionEnvironment env =
+                StreamExecutionEnvironment.createLocalEnvironment(1, flink);
+        JobClient job = StreamingJob.fromKafka(jobCfg, secret, ledger).executeAsync(env);
+        LOG.info("streaming job {} running in a Flink MiniCluster", job.getJobID());
+        return job;
+    }
+
+    /** Stops whatever was started, in reverse order, logging each step; 1 if a step failed. */
+    private int shutDown(
+            Generator generator, JobClient job, DashboardServer dashboard, EmbeddedKafka broker) {
+        LOG.info(
+                "stopping ({}) ...",
+                stopSignal.get() != null ? stopSignal.get() + " received" : "start-up failed");
+        int exit = 0;
+        if (generator != null) {
+            exit |= step("generator stopped", generator::stop);
+        }
+        if (job != null) {
+            exit |= step(null, () -> stopJob(job));
+        }
+        if (dashboard != null) {
+            exit |= step("dashboard stopped", dashboard::close);
+        }
+        if (broker != null) {
+            exit |= step("Kafka broker stopped, 127.0.0.1:" + port + " is free", broker::close);
+        }
+        LOG.info(exit == 0 ? "stopped cleanly" : "stopped, with errors (see above)");
+        return exit;
+    }
+
+    private interface Step {
+        void run() throws Exception;
+    }
+
+    private static int step(String done, Step s) {
+        try {
+            s.run();
+            if (done != null) {
+                LOG.info(done);
+            }
+            return 0;
+        } catch (Exception e) {
+            LOG.error("while stopping: {}", e.toString());
+            return 1;
+        }
+    }
+
+    /**
+     * Stop-with-savepoint: the job's sink commits the Kafka transactions of the savepoint and
+     * aborts the one it opened after, so a {@code read_committed} consumer is not left waiting for
+     * the broker's transaction timeout. The savepoint itself only serves that purpose and is
+     * deleted. If it fails, the job is cancelled (its open transactions are aborted).
+     */
+    private static void stopJob(JobClient job) throws Exception {
+        JobStatus status = job.getJobStatus().get();
+        if (status.isGloballyTerminalState()) {
+            LOG.info("streaming job already ended ({})", status);
+            return;
+        }
+        Path savepoints = Files.createTempDirectory("dpclust-local-savepoint");
+        try {
+            String savepoint =
+                    job.stopWithSavepoint(
+                                    false,
+                                    savepoints.toUri().toString(),
+                                    SavepointFormatType.CANONICAL)
+                            .get(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+            LOG.info(
+                    "streaming job stopped with a savepoint ({}): its Kafka transactions are"
+                            + " committed, none is left open",
+                    savepoint);
+        } catch (Exception e) {
+            LOG.warn(
+                    "stop with savepoint failed ({}); cancelling the job: its open Kafka"
+                            + " transactions are aborted",
+                    rootMessage(e));
+            job.cancel().get(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+            LOG.info("streaming job cancelled");
+        } finally {
+            deleteRecursively(savepoints);
+        }
+        try {
+            // completes once the MiniCluster has shut down (its web UI port is free then)
+            job.getJobExecutionResult().get(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            // a cancelled job has no execution result; the cluster is shut down all the same
+        }
+        LOG.info("Flink MiniCluster stopped");
+    }
+
+    private static String failure(JobClient job) {
+        try {
+            job.getJobExecutionResult().get(10, TimeUnit.SECONDS);
+            return "no error";
+        } catch (Exception e) {
+            return rootMessage(e);
+        }
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return t.getClass().getSimpleName() + ": " + t.getMessage();
+    }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> all = Files.walk(dir)) {
+            for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+
+    private static KafkaSettings defaultKafka() {
+        return new KafkaSettings(
+                "127.0.0.1:9092",
+                KafkaSettings.DEFAULT_INPUT,
+                KafkaSettings.DEFAULT_CENTROIDS,
+                KafkaSettings.DEFAULT_SKETCHES,
+                KafkaSettings.DEFAULT_BUDGET,
+                KafkaSettings.DEFAULT_DLQ,
+                "dpclust",
+                "dpclust",
+                Duration.ofMinutes(1),
+                "committed");
+    }
+
+    /**
+     * Writes the synthetic telemetry of {@code dpclust generate} once, in a thread; {@link #stop}
+     * closes its producer, which ends an unfinished run.
+     */
+    private final class Generator {
+        private final DpclustConfig cfg;
+        private final TelemetryProducer producer;
+        private final Thread thread;
+        private volatile boolean stopping;
+
+        Generator(DpclustConfig cfg) {
+            this.cfg = cfg;
+            this.producer =
+                    new TelemetryProducer(cfg.kafka().bootstrapServers(), cfg.kafka().inputTopic());
+            this.thread = new Thread(this::write, "dpclust-generator");
+            thread.setDaemon(true);
+        }
+
+        void start() {
+            LOG.info(
+                    "generator: writing {} windows x {} records (+{} malformed) for {} stream(s)"
+                            + " to {}, event time from {}",
+                    windows,
+                    recordsPerWindow,
+                    malformedPerWindow,
+                    cfg.streams().size(),
+                    cfg.kafka().inputTopic(),
+                    start);
+            thread.start();
+        }
+
+        private void write() {
+            try {
+                SyntheticTelemetry.Written w =
+                        new SyntheticTelemetry(
+                                        cfg.streams(),
+                                        start.toEpochMilli(),
+                                        windows,
+                                        recordsPerWindow,
+                                        malformedPerWindow,
+                                        500,
+                                        1)
+                                .write(producer);
+                LOG.info(
+                        "generator: wrote {} records ({} valid, malformed {})",
+                        w.records(),
+                        w.valid(),
+                        w.malformedByReason());
+            } catch (RuntimeException e) {
+                if (!stopping) {
+                    LOG.error("generator failed: {}", rootMessage(e));
+                }
+            }
+        }
+
+        void stop() throws InterruptedException {
+            stopping = true;
+            try {
+                producer.close();
+            } catch (RuntimeException e) {
+                // closed under a running write: what was not yet written is dropped on purpose
+            }
+            thread.join(STOP_TIMEOUT.toMillis());
+        }
+    }
+}

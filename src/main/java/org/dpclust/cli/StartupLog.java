@@ -1,0 +1,111 @@
+package org.dpclust.cli;
+
+import java.util.Arrays;
+import java.util.stream.Collectors;
+import org.apache.flink.configuration.DeploymentOptions;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.configuration.RestOptions;
+import org.dpclust.config.DpclustConfig;
+import org.dpclust.config.JobSettings;
+import org.dpclust.config.KafkaSettings;
+import org.dpclust.config.PrivacyUnit;
+import org.dpclust.config.StreamSpec;
+import org.dpclust.config.Summary;
+import org.slf4j.Logger;
+
+/**
+ * What a job logs at start-up, so that a person can follow it: the resolved configuration (Kafka,
+ * topics, job settings, each stream's windows and budget), where the secret comes from (never the
+ * secret itself: it is not part of {@link DpclustConfig}), and the Flink web UI when the job is
+ * submitted to a cluster. Only formats and logs; every value is public configuration.
+ */
+public final class StartupLog {
+    private StartupLog() {}
+
+    /** Logs the resolved configuration at INFO, one line per topic group and per stream. */
+    public static void configuration(Logger log, DpclustConfig cfg, String secretSource) {
+        KafkaSettings k = cfg.kafka();
+        log.info(
+                "kafka: bootstrap servers {}, consumer group {}, transactional ids {}-*,"
+                        + " transaction timeout {}, starting offsets {}",
+                k.bootstrapServers(),
+                k.groupId(),
+                k.transactionalIdPrefix(),
+                k.transactionTimeout(),
+                k.startingOffsets());
+        log.info(topics(k));
+        JobSettings j = cfg.job();
+        log.info(
+                "job: checkpoint every {}, max out-of-orderness {}, idle timeout {}, parallelism {},"
+                        + " {} input",
+                j.checkpointInterval(),
+                j.maxOutOfOrderness(),
+                j.idleTimeout(),
+                j.parallelism() > 0 ? Integer.toString(j.parallelism()) : "default",
+                j.boundedInput() ? "bounded" : "unbounded");
+        for (StreamSpec s : cfg.streams()) {
+            log.info(stream(s));
+        }
+        log.info("privacy secret: {} (never logged)", secretSource);
+    }
+
+    /** One line naming every topic dpclust reads or writes. */
+    public static String topics(KafkaSettings k) {
+        return "topics: input "
+                + k.inputTopic()
+                + ", centroids "
+                + k.centroidsTopic()
+                + ", sketches "
+                + k.sketchesTopic()
+                + ", budget "
+                + k.budgetTopic()
+                + " (compacted ledger), dead letters "
+                + k.dlqTopic();
+    }
+
+    /** One stream's public settings: domain, k, event-time windows, privacy budget. */
+    static String stream(StreamSpec s) {
+        String unit =
+                s.privacyUnit() == PrivacyUnit.DEVICE
+                        ? "device (at most " + s.contributionBound() + " records per window)"
+                        : "record";
+        return "stream "
+                + s.id()
+                + ": d="
+                + s.dimension()
+                + ", domain "
+                + Arrays.toString(s.lower())
+                + ".."
+                + Arrays.toString(s.upper())
+                + ", k="
+                + s.k()
+                + ", tumbling event-time windows of "
+                + s.window()
+                + ", summaries "
+                + s.summaries().stream().map(Summary::wireName).collect(Collectors.joining(","))
+                + ", epsilon "
+                + s.epsilonPerRelease()
+                + " per release, cap "
+                + s.cap()
+                + " per "
+                + s.budgetPeriod()
+                + ", privacy unit "
+                + unit;
+    }
+
+    /**
+     * Logs where the Flink web UI is when the job goes to a remote cluster ({@code flink run}); a
+     * local MiniCluster logs its own address when it starts ("Web frontend listening at ...").
+     */
+    public static void flinkWebUi(Logger log, ReadableConfig flink) {
+        if ("remote".equals(flink.get(DeploymentOptions.TARGET))) {
+            flink.getOptional(RestOptions.ADDRESS)
+                    .ifPresent(
+                            host ->
+                                    log.info(
+                                            "Flink web UI: http://{}:{}",
+                                            host,
+                                            flink.get(RestOptions.PORT)));
+        }
+    }
+}

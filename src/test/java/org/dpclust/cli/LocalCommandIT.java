@@ -1,0 +1,262 @@
+package org.dpclust.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.File;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code dpclust local} as a user runs it: {@code java -jar target/dpclust.jar local --with-job
+ * --with-dashboard} in its own JVM on free ports, then {@code generate} and {@code consume} as
+ * separate processes against its broker until releases of both configured streams arrive; then
+ * SIGINT (sent with {@code kill -INT}, as Ctrl-C does). Every process must exit 0, the shutdown
+ * must be logged step by step (job stopped with a savepoint, broker stopped) and the broker, Flink
+ * and dashboard ports must be free afterwards. Also checks what the person sees on stderr: the
+ * resolved configuration and windows, the Flink web UI address, never the secret. Each JVM gets a
+ * small heap; every wait is bounded.
+ */
+class LocalCommandIT {
+    private static final Path CLI_JAR = Path.of("target", "dpclust.jar");
+    private static final Path LOCAL_CONFIG = Path.of("flink-conf", "dpclust-local.yaml");
+    private static final String SECRET = "0123456789abcdef0123456789abcdef0123456789abcdef";
+
+    @TempDir Path tmp;
+
+    @Test
+    void localServesGenerateAndConsumeThenStopsCleanlyOnSigint() throws Exception {
+        assertTrue(Files.exists(CLI_JAR), "run after `mvn package`");
+        int kafkaPort = freePort();
+        int flinkPort = freePort();
+        int dashboardPort = freePort();
+        String bootstrap = "127.0.0.1:" + kafkaPort;
+        Path dataDir = tmp.resolve("kafka-data");
+        File localErr = tmp.resolve("local.err").toFile();
+        ProcessBuilder localPb =
+                dpclust(
+                                "-Xmx384m",
+                                "local",
+                                "--port",
+                                Integer.toString(kafkaPort),
+                                "--data-dir",
+                                dataDir.toString(),
+                                "--config",
+                                LOCAL_CONFIG.toString(),
+                                "--with-job",
+                                "--flink-port",
+                                Integer.toString(flinkPort),
+                                "--with-dashboard",
+                                "--dashboard-port",
+                                Integer.toString(dashboardPort))
+                        .redirectOutput(tmp.resolve("local.out").toFile())
+                        .redirectError(localErr);
+        localPb.environment().put("DPCLUST_SECRET", SECRET);
+        Process local = localPb.start();
+        try {
+            awaitLog(local, localErr, "running; in another terminal", Duration.ofMinutes(3));
+
+            Process generate =
+                    dpclust(
+                                    "-Xmx256m",
+                                    "generate",
+                                    "--config",
+                                    LOCAL_CONFIG.toString(),
+                                    "--bootstrap-servers",
+                                    bootstrap,
+                                    "--windows",
+                                    "3",
+                                    "--records-per-window",
+                                    "2000",
+                                    "--malformed-per-window",
+                                    "2")
+                            .redirectOutput(tmp.resolve("generate.out").toFile())
+                            .redirectError(ProcessBuilder.Redirect.INHERIT)
+                            .start();
+            assertTrue(generate.waitFor(2, TimeUnit.MINUTES), "generate exits within 2 minutes");
+            assertEquals(0, generate.exitValue(), "generate exit code");
+            JsonNode written =
+                    new ObjectMapper().readTree(Files.readString(tmp.resolve("generate.out")));
+            assertEquals(12_000, written.get("valid").asLong());
+
+            // windows 0 and 1 of both streams close once window 2's records have moved the
+            // watermark past them; they become visible at the next checkpoint (every 2 s)
+            Map<String, Integer> releases = new TreeMap<>();
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
+            while (!(releases.getOrDefault("sensors-2d", 0) >= 2
+                    && releases.getOrDefault("fleet-3d", 0) >= 2)) {
+                if (System.nanoTime() > deadline) {
+                    fail("releases seen after 3 minutes: " + releases);
+                }
+                assertTrue(local.isAlive(), "dpclust local is still running");
+                releases = consumeReleases(bootstrap);
+                Thread.sleep(1000);
+            }
+
+            HttpResponse<String> state =
+                    HttpClient.newHttpClient()
+                            .send(
+                                    HttpRequest.newBuilder(
+                                                    URI.create(
+                                                            "http://127.0.0.1:"
+                                                                    + dashboardPort
+                                                                    + "/api/state"))
+                                            .timeout(Duration.ofSeconds(10))
+                                            .build(),
+                                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, state.statusCode());
+
+            Process kill =
+                    new ProcessBuilder("kill", "-INT", Long.toString(local.pid()))
+                            .inheritIO()
+                            .start();
+            assertTrue(kill.waitFor(30, TimeUnit.SECONDS));
+            assertEquals(0, kill.exitValue());
+            assertTrue(local.waitFor(2, TimeUnit.MINUTES), "dpclust local stops within 2 minutes");
+            assertEquals(0, local.exitValue(), "dpclust local exit code after SIGINT");
+        } finally {
+            if (local.isAlive()) {
+                local.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+            }
+        }
+
+        String log = Files.readString(localErr.toPath(), StandardCharsets.UTF_8);
+        for (String expected :
+                List.of(
+                        "stream sensors-2d: d=2",
+                        "stream fleet-3d: d=3",
+                        "tumbling event-time windows of PT10S",
+                        "topics: input telemetry.v1",
+                        "privacy secret: DPCLUST_SECRET",
+                        "Web frontend listening at http://127.0.0.1:" + flinkPort,
+                        "dashboard: http://127.0.0.1:" + dashboardPort,
+                        "stopping (SIGINT received)",
+                        "streaming job stopped with a savepoint",
+                        "Flink MiniCluster stopped",
+                        "dashboard stopped",
+                        "Kafka broker stopped",
+                        "stopped cleanly")) {
+            assertTrue(log.contains(expected), "local's log lacks '" + expected + "':\n" + log);
+        }
+        assertFalse(log.contains(SECRET), "the secret is never logged");
+        assertFalse(log.contains("Exception"), "no stack traces:\n" + log);
+        for (int port : new int[] {kafkaPort, flinkPort, dashboardPort}) {
+            assertTrue(isFree(port), "port " + port + " is free after dpclust local exited");
+        }
+        assertTrue(
+                Files.exists(dataDir.resolve("dpclust-cluster.id")),
+                "the broker's data stays in --data-dir");
+    }
+
+    @Test
+    void anUnresolvableBrokerFailsWithOneLineNamingTheHost() throws Exception {
+        assertTrue(Files.exists(CLI_JAR), "run after `mvn package`");
+        File err = tmp.resolve("stream.err").toFile();
+        ProcessBuilder pb =
+                dpclust(
+                                "-Xmx256m",
+                                "stream",
+                                "--config",
+                                LOCAL_CONFIG.toString(),
+                                "--bootstrap-servers",
+                                "no-such-broker.invalid:9092")
+                        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                        .redirectError(err);
+        pb.environment().put("DPCLUST_SECRET", SECRET);
+        Process stream = pb.start();
+        assertTrue(stream.waitFor(1, TimeUnit.MINUTES));
+        List<String> lines = new ArrayList<>();
+        for (String line : Files.readAllLines(err.toPath(), StandardCharsets.UTF_8)) {
+            if (!line.isBlank()) {
+                lines.add(line);
+            }
+        }
+        assertEquals(1, lines.size(), "one line: " + lines);
+        assertTrue(
+                lines.get(0).contains("'no-such-broker.invalid' does not resolve"), lines.get(0));
+        assertEquals(2, stream.exitValue());
+    }
+
+    /** Runs {@code consume} (to the end, not following) and counts releases per stream. */
+    private Map<String, Integer> consumeReleases(String bootstrap) throws Exception {
+        File out = tmp.resolve("consume.out").toFile();
+        Process consume =
+                dpclust("-Xmx256m", "consume", "--bootstrap-servers", bootstrap)
+                        .redirectOutput(out)
+                        .redirectError(ProcessBuilder.Redirect.INHERIT)
+                        .start();
+        assertTrue(consume.waitFor(2, TimeUnit.MINUTES), "consume exits within 2 minutes");
+        assertEquals(0, consume.exitValue(), "consume exit code");
+        Map<String, Integer> perStream = new TreeMap<>();
+        ObjectMapper m = new ObjectMapper();
+        for (String line : Files.readAllLines(out.toPath(), StandardCharsets.UTF_8)) {
+            JsonNode r = m.readTree(line);
+            assertEquals("dp", r.get("guarantee").asText());
+            perStream.merge(r.get("stream_id").asText(), 1, Integer::sum);
+        }
+        return perStream;
+    }
+
+    private static void awaitLog(Process p, File log, String line, Duration timeout)
+            throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!Files.readString(log.toPath(), StandardCharsets.UTF_8).contains(line)) {
+            if (!p.isAlive()) {
+                fail(
+                        "dpclust local exited with "
+                                + p.exitValue()
+                                + ":\n"
+                                + Files.readString(log.toPath()));
+            }
+            if (System.nanoTime() > deadline) {
+                fail("no '" + line + "' after " + timeout + ":\n" + Files.readString(log.toPath()));
+            }
+            Thread.sleep(500);
+        }
+    }
+
+    private static ProcessBuilder dpclust(String heap, String... args) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add(heap);
+        cmd.add("-XX:+UseSerialGC");
+        cmd.add("-jar");
+        cmd.add(CLI_JAR.toString());
+        cmd.addAll(List.of(args));
+        return new ProcessBuilder(cmd);
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    private static boolean isFree(int port) {
+        try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+}
