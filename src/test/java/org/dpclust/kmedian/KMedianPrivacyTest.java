@@ -114,8 +114,9 @@ class KMedianPrivacyTest {
     }
 
     private static DpTester.VoteResult swap(double epsDraw, double epsTested, String label) {
-        SwapState onD = new SwapState(costs(0), new int[] {0});
-        SwapState onDPrime = new SwapState(costs(0, Y_STAR), new int[] {0});
+        SwapState onD = new SwapState(costs(0), new int[] {0}, costs(0).gridExponent());
+        SwapState onDPrime =
+                new SwapState(costs(0, Y_STAR), new int[] {0}, costs(0).gridExponent());
         assertEquals(1, DpLocalSearch.decode(onD, 0)[1]);
         PrivacyRandom r = TestRandoms.stream(label);
         DpTester.VoteResult v =
