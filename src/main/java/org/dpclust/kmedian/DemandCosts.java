@@ -14,18 +14,18 @@ import org.dpclust.privacy.ExponentialMechanism;
  * #sensitivity()} = Δ^power, where Δ is the public diameter bound (>= diam(U)) given at
  * construction.
  *
- * <p><b>Exact costs ({@link #costUnits}, {@link #units}).</b> A floating-point sum over |D| terms
- * has a rounding error that grows with |D| and is not covered by any sensitivity, so the mechanisms
- * never see one: each entry is rounded to a power-of-two grid g = 2^e, q[j][u] = round(c[j][u]/g),
- * and costs are sums of q as longs — exact, so independent of the order of summation, and adding or
- * removing demand point j changes every cost by exactly min_{f∈F} q[j][f]. For the private local
- * search e = {@link #gridExponent()}, the grid of {@link ExponentialMechanism} for Δ^power: then
- * q[j][u] ≤ ⌈Δ^power/g⌉, strictly below the mechanism's integer sensitivity Δ̃ = ⌈Δ^power/g⌉ + 1
- * (Δ^power plus one grid unit). Derivation: ρ(d_j, u) ≤ diam(U) ≤ Δ, squaring and rounding are
- * monotone, so the double value is ≤ the double Δ^power = S; the float entry is ≤ S(1 + 2^−24); S/g
- * &lt; 2^21, so c/g ≤ S/g + 1/8 and round(c/g) ≤ ⌈S/g⌉. Hence the exponential mechanism on these
- * unit costs is exactly ε-DP per draw at any |D|. {@link #cost(int[])} stays the plain
- * floating-point sum, for reports only.
+ * <p><b>Exact costs ({@link #costUnits}).</b> A floating-point sum over |D| terms has a rounding
+ * error that grows with |D| and is not covered by any sensitivity, so the mechanisms never see one:
+ * each entry is rounded to a power-of-two grid g = 2^e, q[j][u] = round(c[j][u]/g), and costs are
+ * sums of q as longs — exact, so independent of the order of summation, and adding or removing
+ * demand point j changes every cost by exactly min_{f∈F} q[j][f]. For the private local search e =
+ * {@link #gridExponent()}, the grid of {@link ExponentialMechanism} for Δ^power: then q[j][u] ≤
+ * ⌈Δ^power/g⌉, strictly below the mechanism's integer sensitivity Δ̃ = ⌈Δ^power/g⌉ + 1 (Δ^power
+ * plus one grid unit). Derivation: ρ(d_j, u) ≤ diam(U) ≤ Δ, squaring and rounding are monotone, so
+ * the double value is ≤ the double Δ^power = S; the float entry is ≤ S(1 + 2^−24); S/g &lt; 2^21,
+ * so c/g ≤ S/g + 1/8 and round(c/g) ≤ ⌈S/g⌉. Hence the exponential mechanism on these unit costs is
+ * exactly ε-DP per draw at any |D|. {@link #cost(int[])} stays the plain floating-point sum, for
+ * reports only.
  */
 public final class DemandCosts {
     private final float[][] cost;
@@ -111,11 +111,7 @@ public final class DemandCosts {
         return gridExponent() - 30;
     }
 
-    /** q[j][u] = round(c[j][u] / 2^unitExponent): the entry in grid units (class comment). */
-    public long units(int j, int u, int unitExponent) {
-        return units(cost[j][u], unitExponent);
-    }
-
+    /** q = round(c / 2^unitExponent): an entry c in grid units (class comment). */
     static long units(float c, int unitExponent) {
         return Math.round(Math.scalb((double) c, -unitExponent));
     }

@@ -15,9 +15,10 @@ import java.util.Arrays;
  * swaps) costs O(|U| (|D| + k)). Applying a swap recomputes the state in O(|D| k). Not thread-safe.
  * Holds private data (the demand costs); what callers release decides privacy.
  *
- * <p>All costs are in grid units 2^unitExponent ({@link DemandCosts#units}) and every sum is exact
- * long arithmetic, so cost() + swapDeltas(y)[i] equals {@link DemandCosts#costUnits} of the swapped
- * set exactly, whatever the order of the demand points (the private local search relies on it).
+ * <p>All costs are in grid units 2^unitExponent (entries rounded as in {@link
+ * DemandCosts#costUnits}) and every sum is exact long arithmetic, so cost() + swapDeltas(y)[i]
+ * equals {@link DemandCosts#costUnits} of the swapped set exactly, whatever the order of the demand
+ * points (the private local search relies on it).
  */
 final class SwapState {
     private final DemandCosts costs;
