@@ -64,18 +64,11 @@ public final class CkmAlgorithm implements BatchAlgorithm {
             throw new IllegalArgumentException(
                     "algorithm ckm needs the release's privacy randomness");
         }
-        int d = b.dimension();
-        int m = FrequencyMatrix.defaultSize(params.k(), d);
-        double sigma = FrequencyMatrix.defaultSigma(params.k(), d);
-        FrequencyMatrix freq =
-                FrequencyMatrix.draw(m, d, sigma, FrequencyMatrix.DEFAULT_LAW, params.seed());
-        MaskedSketch sketch = new MaskedSketch(freq, b, m, null);
-        for (double[] x : snapshot) {
-            sketch.add(x, null);
-        }
-        DpSketchRelease.Result release =
-                DpSketchRelease.addRemove(
-                        sketch, params.epsilon(), Double.NaN, params.contributionBound(), rng);
+        MaskedSketch sketch = sketch(snapshot, params);
+        FrequencyMatrix freq = sketch.frequencies();
+        int m = freq.size();
+        double sigma = freq.sigma();
+        DpSketchRelease.Result release = release(sketch, params, rng);
         // ---- post-processing: only the released sketch and public inputs below this line ----
         ClOmpr.Result decoded =
                 ClOmpr.decode(
@@ -95,5 +88,30 @@ public final class CkmAlgorithm implements BatchAlgorithm {
         p.put("noisy_count", (double) release.noisyCount());
         p.put("residual_norm", decoded.residualNorm());
         return new BatchResult(decoded.centroids(), weights, p);
+    }
+
+    /**
+     * The snapshot's exact sketch: m = 10·k·d frequencies of the default law and σ drawn from the
+     * public seed, every record on all m features (private; the input to {@link #release}).
+     */
+    static MaskedSketch sketch(double[][] snapshot, BatchParams params) {
+        DomainBounds b = params.bounds();
+        int d = b.dimension();
+        int m = FrequencyMatrix.defaultSize(params.k(), d);
+        double sigma = FrequencyMatrix.defaultSigma(params.k(), d);
+        FrequencyMatrix freq =
+                FrequencyMatrix.draw(m, d, sigma, FrequencyMatrix.DEFAULT_LAW, params.seed());
+        MaskedSketch sketch = new MaskedSketch(freq, b, m, null);
+        for (double[] x : snapshot) {
+            sketch.add(x, null);
+        }
+        return sketch;
+    }
+
+    /** The mechanism: the add/remove release of the sketch at ε with the default count share. */
+    static DpSketchRelease.Result release(
+            MaskedSketch sketch, BatchParams params, PrivacyRandom rng) {
+        return DpSketchRelease.addRemove(
+                sketch, params.epsilon(), Double.NaN, params.contributionBound(), rng);
     }
 }

@@ -3,7 +3,7 @@ package org.dpclust.kmeans;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.dpclust.geometry.DomainBounds;
-import org.dpclust.privacy.LaplaceMechanism;
+import org.dpclust.privacy.GeometricMechanism;
 import org.dpclust.privacy.PrivacyRandom;
 
 /**
@@ -17,16 +17,22 @@ import org.dpclust.privacy.PrivacyRandom;
  *
  * <h2>The aggregation ({@link #aggregate}) and its sensitivity</h2>
  *
- * Every block output lies in the declared box (a block's Lloyd centroids are means of clamped
- * points, or the initial centroids, which lie in the box). In box units u = (c − lower_j)/width_j
- * every coordinate of a block output is in [0, 1]. One record lies in exactly one block, so a
- * neighbour (add/remove one record) changes one block's output, each of its k·d coordinates by at
- * most 1, hence each coordinate of the average by at most 1/ℓ and the k·d-vector of averages by at
- * most k·d/ℓ in L1. {@link LaplaceMechanism} with L1 sensitivity k·d/ℓ and ε adds noise of scale
- * k·d/(ℓ·ε) to every coordinate — i.e. the rule of docs/algorithms.md#gupt: scale range/(ℓ·ε_dim)
- * with ε_dim = ε/(k·d), the budget divided over the k·d output coordinates by sequential
- * composition. Clamping into the box afterwards is post-processing. This needs ℓ public and the
- * block of every OTHER record unchanged by the neighbour; the two forms differ exactly there:
+ * Every block output is clamped into the declared box (a block's Lloyd centroids are means of
+ * clamped points, or the initial centroids; the clamp only removes rounding). In box units u = (c −
+ * lower_j)/width_j every coordinate of a block output is in [0, 1], and it is encoded in fixed
+ * point as v = round(u·2^{@value #FRACTION_BITS}) ∈ [0, 2^{@value #FRACTION_BITS}] (a function of
+ * that block's output alone). The k·d coordinate sums S = Σ_blocks v are exact long arithmetic (no
+ * rounding, independent of the order of the blocks; ℓ·2^32 &lt; 2^63). One record lies in exactly
+ * one block, so a neighbour (add/remove one record) changes one block's output, each of its k·d
+ * fixed-point coordinates by at most 2^32, hence S by at most k·d·2^32 in L1 — exactly, whatever
+ * the floating-point rounding of the block's Lloyd run. S gets the two-sided geometric mechanism
+ * ({@link GeometricMechanism}) at that L1 sensitivity and ε, i.e. noise of scale k·d·2^32/ε units =
+ * k·d/(ℓ·ε) box units on the average S/(ℓ·2^32) — which is the rule of docs/algorithms.md#gupt:
+ * scale range/(ℓ·ε_dim) with ε_dim = ε/(k·d), the budget divided over the k·d output coordinates by
+ * sequential composition. (Requires k·d/ε &lt; 2^30, the geometric mechanism's range.) Dividing by
+ * ℓ·2^32, mapping back to coordinates and clamping into the box are post-processing. This needs ℓ
+ * public and the block of every OTHER record unchanged by the neighbour; the two forms differ
+ * exactly there:
  *
  * <h2>{@link #strict} — label {@value ExpDpKMeans#DP}</h2>
  *
@@ -48,6 +54,11 @@ public final class GuptKMeans {
     public static final double BLOCK_SIZE_EXPONENT = 0.4;
     public static final int BLOCK_ITERATIONS = Lloyd.DEFAULT_MAX_ITERATIONS;
 
+    /** Fixed-point fraction bits of a block output coordinate in box units. */
+    public static final int FRACTION_BITS = 32;
+
+    private static final double ONE = 0x1p32;
+
     private GuptKMeans() {}
 
     /**
@@ -56,7 +67,13 @@ public final class GuptKMeans {
      * @param centroids the released centroids (k×d)
      * @param blocks ℓ
      * @param epsilon ε spent (size release and aggregation)
-     * @param noiseScale the Laplace scale per coordinate, in box units (k·d/(ℓ·ε_aggregate))
+     * @param noiseScale the noise scale per coordinate of the average, in box units
+     *     (k·d/(ℓ·ε_aggregate), rounded up by the geometric mechanism's exact scale)
+     * @param noisySums the mechanism's direct output: the noisy fixed-point sums of the block
+     *     outputs (k·d, units of 2^-{@value #FRACTION_BITS} box widths; the average is their
+     *     quotient by ℓ·2^{@value #FRACTION_BITS})
+     * @param noisySize the released noisy N the strict form derived ℓ from, or -1 (ℓ given, or the
+     *     paper form's exact N)
      * @param guarantee {@value ExpDpKMeans#DP} or {@value ExpDpKMeans#PAPER_CLAIMED}
      */
     public record Result(
@@ -64,6 +81,8 @@ public final class GuptKMeans {
             int blocks,
             double epsilon,
             double noiseScale,
+            long[] noisySums,
+            long noisySize,
             String guarantee) {}
 
     /** ℓ = max(1, round(n^(1 − {@value #BLOCK_SIZE_EXPONENT}))): blocks of size n^0.4. */
@@ -92,7 +111,14 @@ public final class GuptKMeans {
                         epsilon - epsSize,
                         publicSeed,
                         rng);
-        return new Result(r.centroids(), r.blocks(), epsilon, r.noiseScale(), ExpDpKMeans.DP);
+        return new Result(
+                r.centroids(),
+                r.blocks(),
+                epsilon,
+                r.noiseScale(),
+                r.noisySums(),
+                noisyN,
+                ExpDpKMeans.DP);
     }
 
     /**
@@ -143,7 +169,13 @@ public final class GuptKMeans {
         }
         Result r = aggregate(blockOutputs(points, blockOf, blocks, init), bounds, epsilon, rng);
         return new Result(
-                r.centroids(), r.blocks(), epsilon, r.noiseScale(), ExpDpKMeans.PAPER_CLAIMED);
+                r.centroids(),
+                r.blocks(),
+                epsilon,
+                r.noiseScale(),
+                r.noisySums(),
+                -1,
+                ExpDpKMeans.PAPER_CLAIMED);
     }
 
     /** A copy of the points clamped into the box. */
@@ -208,38 +240,55 @@ public final class GuptKMeans {
     }
 
     /**
-     * The mechanism: the average of the ℓ block outputs (each k×d, in the box) in box units,
-     * Laplace noise with L1 sensitivity k·d/ℓ and ε (see the class comment), then back to
-     * coordinates and clamped into the box.
+     * The exact fixed-point sums S (k·d, in units of 2^-{@value #FRACTION_BITS} box widths) of the
+     * block outputs, each coordinate clamped to [0, 1] box units before encoding (see the class
+     * comment). Private: the input to the mechanism.
+     */
+    static long[] blockSums(double[][][] blockOutputs, DomainBounds bounds) {
+        int k = blockOutputs[0].length;
+        int d = bounds.dimension();
+        long[] sums = new long[k * d];
+        for (double[][] out : blockOutputs) {
+            for (int i = 0; i < k; i++) {
+                for (int j = 0; j < d; j++) {
+                    // clamped: the sensitivity argument needs every coordinate in [0, 1] box units,
+                    // whatever the initial centroids or the rounding of a block's mean
+                    double unit =
+                            Math.min(
+                                    1,
+                                    Math.max(0, (out[i][j] - bounds.lower(j)) / bounds.width(j)));
+                    sums[i * d + j] += Math.round(unit * ONE);
+                }
+            }
+        }
+        return sums;
+    }
+
+    /** The L1 sensitivity k·d·2^{@value #FRACTION_BITS} of {@link #blockSums} (class comment). */
+    static long sumSensitivity(int k, int d) {
+        return Math.multiplyExact((long) k * d, 1L << FRACTION_BITS);
+    }
+
+    /**
+     * The mechanism: the exact fixed-point sums of the ℓ block outputs (each k×d, in the box),
+     * two-sided geometric noise with L1 sensitivity k·d·2^32 and ε (see the class comment), then
+     * the average back in coordinates, clamped into the box.
      */
     static Result aggregate(
             double[][][] blockOutputs, DomainBounds bounds, double epsilon, PrivacyRandom rng) {
         int blocks = blockOutputs.length;
         int k = blockOutputs[0].length;
         int d = bounds.dimension();
-        double[] mean = new double[k * d];
-        for (double[][] out : blockOutputs) {
-            for (int i = 0; i < k; i++) {
-                for (int j = 0; j < d; j++) {
-                    // each block output clamped to the box: the sensitivity argument needs every
-                    // coordinate in
-                    // [0, 1] box units, whatever the initial centroids or the rounding of a block's
-                    // mean
-                    double unit =
-                            Math.min(
-                                    1,
-                                    Math.max(0, (out[i][j] - bounds.lower(j)) / bounds.width(j)));
-                    mean[i * d + j] += unit / blocks;
-                }
-            }
-        }
-        double sensitivity = (double) k * d / blocks;
-        double[] noisy = LaplaceMechanism.addNoise(mean, sensitivity, epsilon, rng);
-        // ---- post-processing: only the noisy average and public values below this line ----
+        long sensitivity = sumSensitivity(k, d);
+        long[] noisy =
+                GeometricMechanism.addNoise(
+                        blockSums(blockOutputs, bounds), sensitivity, epsilon, rng);
+        // ---- post-processing: only the noisy sums and public values below this line ----
         double[][] c = new double[k][d];
         for (int i = 0; i < k; i++) {
             for (int j = 0; j < d; j++) {
-                c[i][j] = bounds.lower(j) + noisy[i * d + j] * bounds.width(j);
+                double mean = noisy[i * d + j] / ONE / blocks;
+                c[i][j] = bounds.lower(j) + mean * bounds.width(j);
             }
             bounds.clamp(c[i], c[i]);
         }
@@ -247,7 +296,9 @@ public final class GuptKMeans {
                 c,
                 blocks,
                 epsilon,
-                LaplaceMechanism.scale(sensitivity, epsilon, k * d),
+                GeometricMechanism.scale(sensitivity, epsilon) / ONE / blocks,
+                noisy,
+                -1,
                 ExpDpKMeans.DP);
     }
 }

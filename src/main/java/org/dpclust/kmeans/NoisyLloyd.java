@@ -1,6 +1,7 @@
 package org.dpclust.kmeans;
 
 import org.dpclust.geometry.DomainBounds;
+import org.dpclust.privacy.FixedPointCodec;
 import org.dpclust.privacy.GeometricMechanism;
 import org.dpclust.privacy.PrivacyRandom;
 
@@ -44,8 +45,15 @@ public final class NoisyLloyd {
      *
      * @param epsilons ε of each iteration (their sum is the schedule's spend)
      * @param countFraction share of each iteration's ε spent on the counts
+     * @param noisySize the released noisy N the schedule was derived from ({@link
+     *     #suWithNoisySize}), or -1 when none was released
      */
-    public record Schedule(double[] epsilons, double countFraction) {
+    public record Schedule(double[] epsilons, double countFraction, long noisySize) {
+        /** A schedule that released no size. */
+        public Schedule(double[] epsilons, double countFraction) {
+            this(epsilons, countFraction, -1);
+        }
+
         /** Σ ε over the iterations. */
         public double total() {
             double s = 0;
@@ -106,7 +114,9 @@ public final class NoisyLloyd {
      */
     public static Schedule suWithNoisySize(double epsilon, int n, int k, int d, PrivacyRandom rng) {
         double epsSize = epsilon * SU_SIZE_FRACTION;
-        return su(epsilon - epsSize, noisySize(n, epsSize, rng), k, d);
+        long noisyN = noisySize(n, epsSize, rng);
+        Schedule s = su(epsilon - epsSize, noisyN, k, d);
+        return new Schedule(s.epsilons(), s.countFraction(), noisyN);
     }
 
     /**
@@ -128,12 +138,30 @@ public final class NoisyLloyd {
             DomainBounds bounds,
             Schedule schedule,
             PrivacyRandom rng) {
+        return run(points, init, bounds, schedule, rng, (centroids, cells) -> {});
+    }
+
+    /**
+     * {@link #run}, handing every iteration's mechanism output (the noisy cells of the partition by
+     * {@code centroids}, the previous release) to {@code transcript}: the whole sequence of
+     * releases the composition argument covers, for the statistical tests.
+     */
+    static PartitionRelease.Step run(
+            double[][] points,
+            double[][] init,
+            DomainBounds bounds,
+            Schedule schedule,
+            PrivacyRandom rng,
+            java.util.function.BiConsumer<double[][], DpClusterStatistics.NoisyCells> transcript) {
+        FixedPointCodec codec = new FixedPointCodec(bounds);
         PartitionRelease.Step step =
                 new PartitionRelease.Step(ExpDpKMeans.copy(init), new double[init.length]);
         for (double e : schedule.epsilons()) {
-            step =
-                    PartitionRelease.noisyMeans(
-                            points, step.means(), bounds, e, schedule.countFraction(), rng);
+            DpClusterStatistics.NoisyCells cells =
+                    PartitionRelease.release(
+                            points, step.means(), codec, e, schedule.countFraction(), rng);
+            transcript.accept(step.means(), cells);
+            step = PartitionRelease.means(cells, step.means(), codec);
         }
         return step;
     }

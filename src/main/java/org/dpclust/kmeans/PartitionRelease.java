@@ -42,9 +42,17 @@ public final class PartitionRelease {
             double countFraction,
             PrivacyRandom rng) {
         FixedPointCodec codec = new FixedPointCodec(bounds);
-        DpClusterStatistics.NoisyCells noisy =
-                release(points, centroids, codec, epsilon, countFraction, rng);
-        // ---- post-processing: only noisy values and public inputs below this line ----
+        return means(
+                release(points, centroids, codec, epsilon, countFraction, rng), centroids, codec);
+    }
+
+    /**
+     * Post-processing of one step's noisy cells into means (the rule of the class comment); only
+     * released values and public inputs.
+     */
+    static Step means(
+            DpClusterStatistics.NoisyCells noisy, double[][] centroids, FixedPointCodec codec) {
+        DomainBounds bounds = codec.bounds();
         int k = centroids.length;
         int d = bounds.dimension();
         double[][] out = new double[k][];

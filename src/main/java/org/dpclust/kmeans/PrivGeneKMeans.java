@@ -35,6 +35,19 @@ import org.dpclust.privacy.PrivacyRandom;
  * width_j², and equals it for x at a corner and every c_i at the opposite one. So Δu = Σ_j width_j²
  * ({@link #sensitivity}); each selection samples ∝ exp(ε_sel·u/(2Δu)) and is ε_sel-DP.
  *
+ * <p><b>Exact arithmetic ({@link #utilityUnits}).</b> The exponential mechanism's derivation needs
+ * |u(D) − u(D′)| ≤ Δu for the utilities it is given, but a floating-point SSE over n records
+ * carries an accumulated rounding error of order n·2^−53·SSE, which for large n exceeds the one
+ * grid unit g = 2^(⌊log2 Δu⌋ − 20) of slack {@link ExponentialMechanism} keeps for rounding. So
+ * each record's term t_x = min_i ‖x − c_i‖² (in floating point) is rounded to the mechanism's grid,
+ * q_x = round(t_x/g), and the utility is U = −Σ_x q_x summed as longs: exact, so independent of
+ * order, and adding or removing x changes U by exactly q_x. Bound: x and every c_i are in the box,
+ * so |x_j − c_j| ≤ width_j exactly and, rounding being monotone, the floating-point term computed
+ * coordinate by coordinate in the same order as {@link #sensitivity} is ≤ the floating-point Δu;
+ * hence 0 ≤ q_x ≤ round(Δu/g) ≤ ⌈Δu/g⌉ < Δ̃ = ⌈Δu/g⌉ + 1, the integer sensitivity (Δu plus one grid
+ * unit) that {@link ExponentialMechanism#selectUnits} is calibrated to. Every selection is
+ * therefore exactly ε_sel-DP however large n is.
+ *
  * <p><b>Budget.</b> (r − 1)·m′·ε/(r·m′) + ε/r = ε ({@link Schedule#total}); sequential composition.
  *
  * <h2>Forms</h2>
@@ -93,20 +106,41 @@ public final class PrivGeneKMeans {
         return s;
     }
 
-    /** u(D, C) = −SSE of the points against the candidate. */
+    /**
+     * u(D, C) = −SSE of the points against the candidate, in floating point: for reports and tests;
+     * the mechanism uses the exact {@link #utilityUnits}.
+     */
     public static double utility(double[][] points, double[][] candidate) {
         PublicPointSet set = new PublicPointSet(candidate);
         double sse = 0;
         for (double[] x : points) {
-            double[] c = candidate[set.nearest(x)];
-            double s = 0;
-            for (int j = 0; j < x.length; j++) {
-                double t = x[j] - c[j];
-                s += t * t;
-            }
-            sse += s;
+            sse += term(x, candidate[set.nearest(x)]);
         }
         return -sse;
+    }
+
+    /**
+     * The utility the mechanism sees, in grid units g = 2^{@code gridExponent}: U = −Σ_x
+     * round(t_x/g) summed exactly as longs (see the class comment; points and candidate in the
+     * box).
+     */
+    public static long utilityUnits(double[][] points, double[][] candidate, int gridExponent) {
+        PublicPointSet set = new PublicPointSet(candidate);
+        long units = 0;
+        for (double[] x : points) {
+            units += Math.round(Math.scalb(term(x, candidate[set.nearest(x)]), -gridExponent));
+        }
+        return -units;
+    }
+
+    /** ‖x − c‖², summed coordinate by coordinate in the order {@link #sensitivity} uses. */
+    private static double term(double[] x, double[] c) {
+        double s = 0;
+        for (int j = 0; j < x.length; j++) {
+            double t = x[j] - c[j];
+            s += t * t;
+        }
+        return s;
     }
 
     /**
@@ -161,6 +195,7 @@ public final class PrivGeneKMeans {
         int k = init.length;
         int d = bounds.dimension();
         double delta = sensitivity(bounds);
+        int grid = ExponentialMechanism.gridExponent(delta);
         SplittableRandom pub =
                 new SplittableRandom(publicSeed); // public: population, crossover, mutation
         List<double[][]> population = new ArrayList<>();
@@ -182,15 +217,18 @@ public final class PrivGeneKMeans {
         }
         double sd = MUTATION_SD;
         for (int g = 1; g < schedule.generations(); g++) {
-            double[] all = population.stream().mapToDouble(c -> utility(points, c)).toArray();
+            long[] all =
+                    population.stream().mapToLong(c -> utilityUnits(points, c, grid)).toArray();
             List<Integer> left = new ArrayList<>();
             for (int i = 0; i < all.length; i++) {
                 left.add(i);
             }
             List<double[][]> parents = new ArrayList<>();
             for (int p = 0; p < PARENTS; p++) {
-                double[] u = left.stream().mapToDouble(i -> all[i]).toArray();
-                int pick = ExponentialMechanism.select(u, delta, schedule.selectionEpsilon(), rng);
+                long[] u = left.stream().mapToLong(i -> all[i]).toArray();
+                int pick =
+                        ExponentialMechanism.selectUnits(
+                                u, delta, schedule.selectionEpsilon(), rng);
                 parents.add(population.get(left.remove(pick)));
             }
             // ---- post-processing of the selected parents (public randomness) ----
@@ -213,9 +251,24 @@ public final class PrivGeneKMeans {
             }
             sd *= MUTATION_DECAY;
         }
-        double[] u = population.stream().mapToDouble(c -> utility(points, c)).toArray();
         return ExpDpKMeans.copy(
-                population.get(
-                        ExponentialMechanism.select(u, delta, schedule.finalEpsilon(), rng)));
+                population.get(select(points, population, bounds, schedule.finalEpsilon(), rng)));
+    }
+
+    /**
+     * One ε-DP selection of a candidate (all in the box) by the exponential mechanism on the exact
+     * utility {@link #utilityUnits} with sensitivity {@link #sensitivity}: generation r's
+     * selection, and the building block of the parent selections.
+     */
+    static int select(
+            double[][] points,
+            List<double[][]> candidates,
+            DomainBounds bounds,
+            double epsilon,
+            PrivacyRandom rng) {
+        double delta = sensitivity(bounds);
+        int grid = ExponentialMechanism.gridExponent(delta);
+        long[] u = candidates.stream().mapToLong(c -> utilityUnits(points, c, grid)).toArray();
+        return ExponentialMechanism.selectUnits(u, delta, epsilon, rng);
     }
 }

@@ -1,6 +1,7 @@
 package org.dpclust.kmedian;
 
 import org.dpclust.geometry.Metric;
+import org.dpclust.privacy.ExponentialMechanism;
 
 /**
  * The demand-to-universe cost matrix c[j][u] = ρ(d_j, u)^power for the demand multiset D = (d_j)
@@ -12,6 +13,19 @@ import org.dpclust.geometry.Metric;
  * cost(F, D) = Σ_j min_{f∈F} c[j][f] under adding/removing one demand point: at most {@link
  * #sensitivity()} = Δ^power, where Δ is the public diameter bound (>= diam(U)) given at
  * construction.
+ *
+ * <p><b>Exact costs ({@link #costUnits}).</b> A floating-point sum over |D| terms has a rounding
+ * error that grows with |D| and is not covered by any sensitivity, so the mechanisms never see one:
+ * each entry is rounded to a power-of-two grid g = 2^e, q[j][u] = round(c[j][u]/g), and costs are
+ * sums of q as longs — exact, so independent of the order of summation, and adding or removing
+ * demand point j changes every cost by exactly min_{f∈F} q[j][f]. For the private local search e =
+ * {@link #gridExponent()}, the grid of {@link ExponentialMechanism} for Δ^power: then q[j][u] ≤
+ * ⌈Δ^power/g⌉, strictly below the mechanism's integer sensitivity Δ̃ = ⌈Δ^power/g⌉ + 1 (Δ^power
+ * plus one grid unit). Derivation: ρ(d_j, u) ≤ diam(U) ≤ Δ, squaring and rounding are monotone, so
+ * the double value is ≤ the double Δ^power = S; the float entry is ≤ S(1 + 2^−24); S/g &lt; 2^21,
+ * so c/g ≤ S/g + 1/8 and round(c/g) ≤ ⌈S/g⌉. Hence the exponential mechanism on these unit costs is
+ * exactly ε-DP per draw at any |D|. {@link #cost(int[])} stays the plain floating-point sum, for
+ * reports only.
  */
 public final class DemandCosts {
     private final float[][] cost;
@@ -81,7 +95,47 @@ public final class DemandCosts {
         return cost[j];
     }
 
-    /** cost(F, D) = Σ_j min_{f ∈ F} c[j][f], computed naively in O(|D| k). */
+    /**
+     * The exponent e of the private grid g = 2^e = {@link ExponentialMechanism#granularity} of
+     * {@link #sensitivity()} (see the class comment).
+     */
+    public int gridExponent() {
+        return ExponentialMechanism.gridExponent(sensitivity);
+    }
+
+    /**
+     * A grid 2^30 times finer than {@link #gridExponent()} (entries up to about 2^51 units), for
+     * the non-private local search: exact sums at float precision.
+     */
+    int fineExponent() {
+        return gridExponent() - 30;
+    }
+
+    /** q = round(c / 2^unitExponent): an entry c in grid units (class comment). */
+    static long units(float c, int unitExponent) {
+        return Math.round(Math.scalb((double) c, -unitExponent));
+    }
+
+    /**
+     * Σ_j min_{f ∈ F} q[j][f] in grid units 2^unitExponent, exact long arithmetic, O(|D| k): the
+     * cost the private selections use.
+     */
+    public long costUnits(int[] centres, int unitExponent) {
+        long total = 0;
+        for (float[] row : cost) {
+            float best = Float.POSITIVE_INFINITY;
+            for (int f : centres) {
+                best = Math.min(best, row[f]);
+            }
+            total += units(best, unitExponent);
+        }
+        return total;
+    }
+
+    /**
+     * cost(F, D) = Σ_j min_{f ∈ F} c[j][f] in floating point, computed naively in O(|D| k): for
+     * reports; mechanisms use {@link #costUnits}.
+     */
     public double cost(int[] centres) {
         double total = 0;
         for (float[] row : cost) {

@@ -28,6 +28,24 @@ public final class DpHstLocalSearch {
             double epsilon,
             int steps,
             PrivacyRandom rng) {
+        return run(tree, demand, costs, k, epsilon, steps, rng, counts -> {});
+    }
+
+    /**
+     * {@link #run}, handing the released noisy node counts (the initialisation's mechanism output;
+     * the initial centres are post-processing of them) to {@code noisyCounts}: with the result's
+     * iterates and chosen index this is the whole transcript the composition argument covers, for
+     * the statistical tests.
+     */
+    static Result run(
+            Hst tree,
+            int[] demand,
+            DemandCosts costs,
+            int k,
+            double epsilon,
+            int steps,
+            PrivacyRandom rng,
+            java.util.function.Consumer<long[]> noisyCounts) {
         if (demand.length != costs.demandSize()) {
             throw new IllegalArgumentException(
                     "costs were built for "
@@ -35,7 +53,9 @@ public final class DpHstLocalSearch {
                             + " demand points, got "
                             + demand.length);
         }
-        int[] init = DpHstInitializer.initialize(tree, demand, k, epsilon / 2, rng);
+        long[] counts = DpHstInitializer.noisyCounts(tree, demand, epsilon / 2, rng);
+        noisyCounts.accept(counts);
+        int[] init = SubtreeSearch.centres(tree, counts, k);
         return new Result(init, DpLocalSearch.run(costs, init, epsilon / 2, steps, rng));
     }
 }

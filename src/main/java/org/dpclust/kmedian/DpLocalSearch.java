@@ -30,7 +30,10 @@ import org.dpclust.privacy.PrivacyRandom;
  * statistical tests check this tighter bound, and the factor 2 slack covers replace-one neighbours,
  * for which each draw is ε/(T+1)-DP. k-means: squared costs, sensitivity Δ². Time per swap step:
  * O(|U| (|D| + k)) to evaluate all swaps ({@link SwapState}) plus the exponential mechanism over
- * k(|U| - k) candidates.
+ * k(|U| - k) candidates. Costs are exact sums in the mechanism's grid units ({@link
+ * DemandCosts#costUnits}; the derivation that one demand point moves them by less than the
+ * mechanism's integer sensitivity is in {@link DemandCosts}), so floating-point accumulation never
+ * enters a selection.
  */
 public final class DpLocalSearch {
     private DpLocalSearch() {}
@@ -52,7 +55,7 @@ public final class DpLocalSearch {
             throw new IllegalArgumentException("steps must be >= 0, got " + steps);
         }
         double perDraw = epsilon / (steps + 1);
-        SwapState s = new SwapState(costs, initial);
+        SwapState s = new SwapState(costs, initial, costs.gridExponent());
         List<int[]> iterates = new ArrayList<>();
         iterates.add(s.centres());
         for (int i = 0; i < steps; i++) {
@@ -64,12 +67,15 @@ public final class DpLocalSearch {
         return new Result(iterates.get(j).clone(), j, List.copyOf(iterates));
     }
 
-    /** Costs cost(F - x + y) of every swap candidate, in the candidate order of the class doc. */
-    static double[] swapCosts(SwapState s) {
+    /**
+     * Costs cost(F - x + y) of every swap candidate in the state's grid units, in the candidate
+     * order of the class doc.
+     */
+    static long[] swapCosts(SwapState s) {
         int k = s.k();
         int n = s.universeSize();
-        double[] out = new double[k * (n - k)];
-        double[] deltas = new double[k];
+        long[] out = new long[k * (n - k)];
+        long[] deltas = new long[k];
         int idx = 0;
         for (int y = 0; y < n; y++) {
             if (s.isCentre(y)) {
@@ -88,7 +94,10 @@ public final class DpLocalSearch {
         if (s.k() >= s.universeSize()) {
             throw new IllegalArgumentException("no swap possible: k = |U|");
         }
-        return ExponentialMechanism.selectMinimizing(
+        if (s.unitExponent() != s.costs().gridExponent()) {
+            throw new IllegalArgumentException("the swap state must use the mechanism's grid");
+        }
+        return ExponentialMechanism.selectMinimizingUnits(
                 swapCosts(s), s.costs().sensitivity(), epsilonPerDraw, rng);
     }
 
@@ -107,10 +116,11 @@ public final class DpLocalSearch {
     /** The ε_draw-DP final selection among the iterates: returns the chosen index. */
     static int selectFinal(
             DemandCosts costs, List<int[]> iterates, double epsilonPerDraw, PrivacyRandom rng) {
-        double[] c = new double[iterates.size()];
+        long[] c = new long[iterates.size()];
         for (int j = 0; j < c.length; j++) {
-            c[j] = costs.cost(iterates.get(j));
+            c[j] = costs.costUnits(iterates.get(j), costs.gridExponent());
         }
-        return ExponentialMechanism.selectMinimizing(c, costs.sensitivity(), epsilonPerDraw, rng);
+        return ExponentialMechanism.selectMinimizingUnits(
+                c, costs.sensitivity(), epsilonPerDraw, rng);
     }
 }

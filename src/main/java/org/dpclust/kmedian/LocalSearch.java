@@ -6,7 +6,9 @@ package org.dpclust.kmedian;
  * below cost(F)); stop when no swap qualifies (a local optimum in that sense) or after {@code
  * maxIterations} swaps. Not private. One iteration scans all k(|U| - k) swaps in O(|U| (|D| + k))
  * time through {@link SwapState}, plus O(|D| k) to apply the chosen swap. Works for k-median and,
- * with squared costs in {@link DemandCosts}, for k-means.
+ * with squared costs in {@link DemandCosts}, for k-means. Swap decisions compare exact sums on
+ * {@link DemandCosts}'s fine grid (2^-30 of the private grid); the reported costs are {@link
+ * DemandCosts#cost(int[])}.
  */
 public final class LocalSearch {
     private LocalSearch() {}
@@ -22,11 +24,11 @@ public final class LocalSearch {
             int[] centres, double initialCost, double cost, int iterations, boolean converged) {}
 
     /** The best swap for the current state: {i, y} (or null if there is no non-centre point). */
-    static int[] bestSwap(SwapState s, double[] bestDelta) {
+    static int[] bestSwap(SwapState s, long[] bestDelta) {
         int n = s.universeSize();
-        double[] deltas = new double[s.k()];
+        long[] deltas = new long[s.k()];
         int[] best = null;
-        bestDelta[0] = Double.POSITIVE_INFINITY;
+        bestDelta[0] = Long.MAX_VALUE;
         for (int y = 0; y < n; y++) {
             if (s.isCentre(y)) {
                 continue;
@@ -53,20 +55,24 @@ public final class LocalSearch {
         if (maxIterations < 0) {
             throw new IllegalArgumentException("maxIterations must be >= 0, got " + maxIterations);
         }
-        SwapState s = new SwapState(costs, initial);
-        double initialCost = s.cost();
+        SwapState s = new SwapState(costs, initial, costs.fineExponent());
+        double initialCost = costs.cost(initial);
         double factor = 1 - alpha / s.k();
-        double[] delta = new double[1];
+        long[] delta = new long[1];
         for (int it = 0; it < maxIterations; it++) {
             int[] swap = bestSwap(s, delta);
-            double cost = s.cost();
-            if (swap == null || !(delta[0] < 0) || cost + delta[0] > factor * cost) {
-                return new Result(s.centres(), initialCost, cost, it, true);
+            if (swap == null || !qualifies(s.cost(), delta[0], factor)) {
+                return new Result(s.centres(), initialCost, costs.cost(s.centres()), it, true);
             }
             s.swap(swap[0], swap[1]);
         }
         int[] swap = bestSwap(s, delta);
-        boolean local = swap == null || !(delta[0] < 0) || s.cost() + delta[0] > factor * s.cost();
-        return new Result(s.centres(), initialCost, s.cost(), maxIterations, local);
+        boolean local = swap == null || !qualifies(s.cost(), delta[0], factor);
+        return new Result(s.centres(), initialCost, costs.cost(s.centres()), maxIterations, local);
+    }
+
+    /** The swap improves strictly and by the factor: cost + delta <= factor * cost, delta < 0. */
+    private static boolean qualifies(long cost, long delta, double factor) {
+        return delta < 0 && (double) (cost + delta) <= factor * cost;
     }
 }

@@ -14,18 +14,26 @@ import java.util.Arrays;
  * O(|D| + k), i.e. O(|D|/k + 1) amortised per swap candidate; a full neighbourhood (k(|U| - k)
  * swaps) costs O(|U| (|D| + k)). Applying a swap recomputes the state in O(|D| k). Not thread-safe.
  * Holds private data (the demand costs); what callers release decides privacy.
+ *
+ * <p>All costs are in grid units 2^unitExponent (entries rounded as in {@link
+ * DemandCosts#costUnits}) and every sum is exact long arithmetic, so cost() + swapDeltas(y)[i]
+ * equals {@link DemandCosts#costUnits} of the swapped set exactly, whatever the order of the demand
+ * points (the private local search relies on it).
  */
 final class SwapState {
     private final DemandCosts costs;
     private final int[] centres;
     private final boolean[] isCentre;
     private final int[] nearest;
-    private final double[] d1;
-    private final double[] d2;
-    private double total;
+    private final long[] d1;
+    private final long[] d2;
+    private final int unitExponent;
+    private long total;
 
-    SwapState(DemandCosts costs, int[] initialCentres) {
+    /** State for centres F in grid units 2^unitExponent. */
+    SwapState(DemandCosts costs, int[] initialCentres, int unitExponent) {
         this.costs = costs;
+        this.unitExponent = unitExponent;
         this.centres = initialCentres.clone();
         this.isCentre = new boolean[costs.universeSize()];
         for (int f : centres) {
@@ -37,8 +45,8 @@ final class SwapState {
         }
         int m = costs.demandSize();
         nearest = new int[m];
-        d1 = new double[m];
-        d2 = new double[m];
+        d1 = new long[m];
+        d2 = new long[m];
         recompute();
     }
 
@@ -46,11 +54,11 @@ final class SwapState {
         total = 0;
         for (int o = 0; o < d1.length; o++) {
             float[] row = costs.row(o);
-            double b1 = Double.POSITIVE_INFINITY;
-            double b2 = Double.POSITIVE_INFINITY;
+            long b1 = Long.MAX_VALUE;
+            long b2 = Long.MAX_VALUE;
             int arg = 0;
             for (int i = 0; i < centres.length; i++) {
-                double d = row[centres[i]];
+                long d = DemandCosts.units(row[centres[i]], unitExponent);
                 if (d < b1) {
                     b2 = b1;
                     b1 = d;
@@ -90,19 +98,25 @@ final class SwapState {
         return isCentre[u];
     }
 
-    double cost() {
+    /** cost(F) in grid units. */
+    long cost() {
         return total;
     }
 
+    int unitExponent() {
+        return unitExponent;
+    }
+
     /**
-     * out[i] = cost(F - centres[i] + y) - cost(F) for every i; y must not be a centre. O(|D| + k).
+     * out[i] = cost(F - centres[i] + y) - cost(F) in grid units for every i; y must not be a
+     * centre. O(|D| + k).
      */
-    void swapDeltas(int y, double[] out) {
+    void swapDeltas(int y, long[] out) {
         Arrays.fill(out, 0, centres.length, 0);
-        double shared = 0;
+        long shared = 0;
         for (int o = 0; o < d1.length; o++) {
-            double dy = costs.row(o)[y];
-            double gain = Math.min(dy - d1[o], 0);
+            long dy = DemandCosts.units(costs.row(o)[y], unitExponent);
+            long gain = Math.min(dy - d1[o], 0);
             shared += gain;
             out[nearest[o]] += Math.min(d2[o], dy) - d1[o] - gain;
         }

@@ -55,10 +55,8 @@ public final class ExponentialMechanism {
         }
         GeometricMechanism.requireRng(rng);
         int ge = gridExponent(sensitivity, epsilon);
-        long rate = rateNumerator(sensitivity, epsilon);
         int n = utilities.length;
         long[] units = new long[n];
-        long max = Long.MIN_VALUE;
         for (int i = 0; i < n; i++) {
             double u = utilities[i];
             if (!Double.isFinite(u)) {
@@ -70,7 +68,63 @@ public final class ExponentialMechanism {
                         "utilities[" + i + "] too large for the grid (|u/g| >= 2^61): " + u);
             }
             units[i] = (long) q;
-            max = Math.max(max, units[i]);
+        }
+        return sample(units, rateNumerator(sensitivity, epsilon), rng);
+    }
+
+    /**
+     * Selects an index with probability ∝ exp(λ ũ_i) for utilities ũ already given in grid units of
+     * {@link #granularity}(sensitivity): the entry point for callers that compute their utilities
+     * exactly on the grid (e.g. sums of per-record terms each rounded to the grid and added as
+     * longs, which no accumulation order or rounding can move).
+     *
+     * <p>Contract: |ũ_i(D) - ũ_i(D')| <= {@link #gridSensitivity}(sensitivity) = ceil(Δ/g) + 1 for
+     * every candidate and all neighbours, i.e. the sensitivity Δ plus one grid unit, which is the
+     * integer sensitivity the rate λ is calibrated to in {@link #select} (where the extra unit
+     * absorbs the rounding of u to the grid). Under it the derivation of the class comment holds
+     * verbatim: exactly ε-DP (pure).
+     *
+     * @throws IllegalArgumentException for an empty array, |ũ_i| >= 2^61, or a bad sensitivity or
+     *     epsilon
+     */
+    public static int selectUnits(
+            long[] gridUtilities, double sensitivity, double epsilon, PrivacyRandom rng) {
+        if (gridUtilities == null || gridUtilities.length == 0) {
+            throw new IllegalArgumentException("utilities must be a non-empty array");
+        }
+        GeometricMechanism.requireRng(rng);
+        long rate = rateNumerator(sensitivity, epsilon);
+        for (int i = 0; i < gridUtilities.length; i++) {
+            if (!(Math.abs((double) gridUtilities[i]) < MAX_UNITS)) {
+                throw new IllegalArgumentException(
+                        "utilities[" + i + "] too large for the grid (|u| >= 2^61 units)");
+            }
+        }
+        return sample(gridUtilities, rate, rng);
+    }
+
+    /**
+     * {@link #selectUnits} with utilities = -costs (low cost preferred); same contract on the cost
+     * units.
+     */
+    public static int selectMinimizingUnits(
+            long[] gridCosts, double sensitivity, double epsilon, PrivacyRandom rng) {
+        if (gridCosts == null) {
+            throw new IllegalArgumentException("costs must not be null");
+        }
+        long[] u = new long[gridCosts.length];
+        for (int i = 0; i < u.length; i++) {
+            u[i] = -gridCosts[i];
+        }
+        return selectUnits(u, sensitivity, epsilon, rng);
+    }
+
+    /** Rejection sampling of the class comment on integer utilities with rate a/2^62. */
+    private static int sample(long[] units, long rate, PrivacyRandom rng) {
+        int n = units.length;
+        long max = Long.MIN_VALUE;
+        for (long u : units) {
+            max = Math.max(max, u);
         }
         while (true) {
             int i = (int) rng.nextLong(n);
@@ -96,6 +150,22 @@ public final class ExponentialMechanism {
     /** The public utility grid g = 2^(floor(log2 sensitivity) - 20). */
     public static double granularity(double sensitivity, double epsilon) {
         return Math.scalb(1.0, gridExponent(sensitivity, epsilon));
+    }
+
+    /**
+     * The power of two g's exponent: g = 2^{@code gridExponent(sensitivity)}, g = {@link
+     * #granularity}.
+     */
+    public static int gridExponent(double sensitivity) {
+        return gridExponent(sensitivity, 1.0);
+    }
+
+    /**
+     * Δ̃ = ceil(Δ/g) + 1: the sensitivity in grid units, including the one unit of rounding slack,
+     * that the rate λ is calibrated to (in [2^20 + 1, 2^21 + 1]).
+     */
+    public static long gridSensitivity(double sensitivity) {
+        return integerSensitivity(sensitivity, gridExponent(sensitivity));
     }
 
     /** The effective epsilon 2λΔ̃ actually guaranteed (<= epsilon), for reporting and tests. */

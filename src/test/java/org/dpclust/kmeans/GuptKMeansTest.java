@@ -2,110 +2,26 @@ package org.dpclust.kmeans;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
+import java.util.SplittableRandom;
 import org.dpclust.geometry.DomainBounds;
-import org.dpclust.privacy.LaplaceMechanism;
-import org.dpclust.privacy.PrivacyRandom;
-import org.dpclust.privacy.testing.DpTester;
+import org.dpclust.privacy.GeometricMechanism;
 import org.dpclust.privacy.testing.TestRandoms;
 import org.junit.jupiter.api.Test;
 
 /**
- * GUPT's aggregation: a statistical DP test of the strict release on a worst-case neighbouring pair
- * with a halved-noise negative control, the noise scale k·d/(ℓ·ε) and the block assignment's
- * locality.
+ * GUPT's aggregation: the noise scale k·d/(ℓ·ε), exact fixed-point block sums and the block
+ * assignment's locality (the statistical DP tests are in {@link GuptKMeansDpTest}).
  */
 class GuptKMeansTest {
-    private static final DpTester.Options O = DpTester.Options.defaults();
     private static final DomainBounds UNIT = new DomainBounds(new double[] {0}, new double[] {1});
     private static final double[][] INIT = {{0.0}};
-    private static final int BLOCKS = 2;
-    private static final long SEED = 7;
-
-    /**
-     * D: records in the block that 1.0 does NOT hash to, so the other block is empty and outputs
-     * the initial centroid 0; D' = D + {1.0}: that block's output moves to 1, the average by 1/ℓ —
-     * the full sensitivity k·d/ℓ with k = d = 1.
-     */
-    private static double[][][] worstCasePair() {
-        int blockOfOne = GuptKMeans.hashBlocks(new double[][] {{1.0}}, BLOCKS, SEED)[0];
-        List<double[]> d = new ArrayList<>();
-        for (int i = 0; i <= 50 && d.size() < 4; i++) {
-            double[] x = {i / 100.0};
-            if (GuptKMeans.hashBlocks(new double[][] {x}, BLOCKS, SEED)[0] != blockOfOne) {
-                d.add(x);
-            }
-        }
-        double[][] dd = d.toArray(new double[0][]);
-        double[][] dPrime = Arrays.copyOf(dd, dd.length + 1);
-        dPrime[dd.length] = new double[] {1.0};
-        return new double[][][] {dd, dPrime};
-    }
-
-    private static DpTester.VoteResult release(
-            double epsMechanism, double epsTested, String label) {
-        double[][][] pair = worstCasePair();
-        PrivacyRandom r = TestRandoms.stream(label);
-        DpTester.VoteResult v =
-                DpTester.vote(
-                        O,
-                        () ->
-                                DpTester.testScalar(
-                                        () ->
-                                                GuptKMeans.withPublicBlocks(
-                                                                pair[0],
-                                                                INIT,
-                                                                UNIT,
-                                                                BLOCKS,
-                                                                epsMechanism,
-                                                                SEED,
-                                                                r)
-                                                        .centroids()[0][0],
-                                        () ->
-                                                GuptKMeans.withPublicBlocks(
-                                                                pair[1],
-                                                                INIT,
-                                                                UNIT,
-                                                                BLOCKS,
-                                                                epsMechanism,
-                                                                SEED,
-                                                                r)
-                                                        .centroids()[0][0],
-                                        epsTested,
-                                        O));
-        System.out.println("GUPT aggregation " + label + ": " + v.summary());
-        return v;
-    }
-
-    @Test
-    void theWorstCasePairMovesTheAverageByTheFullSensitivity() {
-        double[][][] pair = worstCasePair();
-        assertEquals(4, pair[0].length);
-        double[][][] outD =
-                GuptKMeans.blockOutputs(
-                        pair[0], GuptKMeans.hashBlocks(pair[0], BLOCKS, SEED), BLOCKS, INIT);
-        double[][][] outP =
-                GuptKMeans.blockOutputs(
-                        pair[1], GuptKMeans.hashBlocks(pair[1], BLOCKS, SEED), BLOCKS, INIT);
-        double avgD = (outD[0][0][0] + outD[1][0][0]) / BLOCKS;
-        double avgP = (outP[0][0][0] + outP[1][0][0]) / BLOCKS;
-        assertEquals(1.0 / BLOCKS, avgP - avgD, 1e-12);
-    }
-
-    @Test
-    void theStrictAggregationPassesAtCalibratedNoise() {
-        assertTrue(release(1.0, 1.0, "gupt").passedByMajority());
-    }
-
-    @Test
-    void theStrictAggregationFailsWithHalvedNoise() {
-        assertFalse(release(2.0, 1.0, "gupt-neg").passedByMajority());
-    }
 
     @Test
     void noiseScaleIsKTimesDOverBlocksTimesEpsilonInBoxUnits() {
@@ -120,8 +36,12 @@ class GuptKMeansTest {
                 GuptKMeans.withPublicBlocks(
                         pts, init, box, 12, 0.5, 1, TestRandoms.stream("scale"));
         double expected = 3.0 * 2 / (12 * 0.5);
-        assertEquals(LaplaceMechanism.scale(expected * 0.5, 0.5, 6), r.noiseScale(), 0.0);
+        assertEquals(
+                GeometricMechanism.scale(3L * 2 << GuptKMeans.FRACTION_BITS, 0.5) / 0x1p32 / 12,
+                r.noiseScale(),
+                0.0);
         assertEquals(expected, r.noiseScale(), expected * 1e-6);
+        assertTrue(r.noiseScale() >= expected);
         for (double[] c : r.centroids()) {
             assertTrue(c[0] >= 0 && c[0] <= 2 && c[1] >= -5 && c[1] <= 5, Arrays.toString(c));
         }
@@ -155,5 +75,66 @@ class GuptKMeansTest {
         assertEquals(
                 "paper-claimed",
                 GuptKMeans.paper(pts, INIT, UNIT, 0.8, 1, TestRandoms.stream("paper")).guarantee());
+    }
+
+    /**
+     * The aggregation's sums are exact: permuting the ℓ block outputs gives bit-identical sums and
+     * noisy output (same noise stream), the sums equal the exact real sum Σ u·2^32 within ℓ/2 + ℓ
+     * units (per block: half a unit of rounding plus the double evaluation of u), and changing one
+     * block moves them by at most k·d·2^32 in L1, the sensitivity.
+     */
+    @Test
+    void blockSumsAreExactOrderIndependentAndWithinTheStatedBound() {
+        DomainBounds box = new DomainBounds(new double[] {-3, 0.1}, new double[] {7, 0.3});
+        int blocks = 4000;
+        int k = 3;
+        SplittableRandom g = new SplittableRandom(11); // public test data
+        List<double[][]> outs = new ArrayList<>();
+        for (int b = 0; b < blocks; b++) {
+            double[][] o = new double[k][2];
+            for (double[] c : o) {
+                c[0] = -3 + 10 * g.nextDouble();
+                c[1] = 0.1 + 0.2 * g.nextDouble();
+            }
+            outs.add(o);
+        }
+        long[] sums = GuptKMeans.blockSums(outs.toArray(new double[0][][]), box);
+        List<double[][]> shuffled = new ArrayList<>(outs);
+        Collections.shuffle(shuffled, new java.util.Random(5));
+        double[][][] perm = shuffled.toArray(new double[0][][]);
+        assertArrayEquals(sums, GuptKMeans.blockSums(perm, box));
+        assertArrayEquals(
+                GuptKMeans.aggregate(
+                                outs.toArray(new double[0][][]), box, 1.0, TestRandoms.stream("p"))
+                        .centroids(),
+                GuptKMeans.aggregate(perm, box, 1.0, TestRandoms.stream("p")).centroids());
+        for (int c = 0; c < k * 2; c++) {
+            int i = c / 2;
+            int j = c % 2;
+            BigDecimal exact = BigDecimal.ZERO;
+            for (double[][] o : outs) {
+                exact =
+                        exact.add(
+                                new BigDecimal(o[i][j])
+                                        .subtract(new BigDecimal(box.lower(j)))
+                                        .divide(
+                                                new BigDecimal(box.width(j)),
+                                                java.math.MathContext.DECIMAL128));
+            }
+            double err =
+                    new BigDecimal(sums[c])
+                            .subtract(exact.multiply(new BigDecimal(1L << 32)))
+                            .abs()
+                            .doubleValue();
+            assertTrue(err <= blocks / 2.0 + blocks, "coordinate " + c + " off by " + err);
+        }
+        double[][][] moved = outs.toArray(new double[0][][]);
+        moved[17] = new double[][] {{7, 0.3}, {-3, 0.1}, {7, 0.1}};
+        long[] after = GuptKMeans.blockSums(moved, box);
+        long l1 = 0;
+        for (int c = 0; c < sums.length; c++) {
+            l1 += Math.abs(after[c] - sums[c]);
+        }
+        assertTrue(l1 <= GuptKMeans.sumSensitivity(k, 2), "L1 change " + l1);
     }
 }

@@ -125,4 +125,51 @@ class PrivGeneKMeansTest {
         }
         assertTrue(tiny > 2 * sse, "tiny-budget SSE " + tiny + " vs ample " + sse);
     }
+
+    /**
+     * The utility the mechanism sees is exact: bit-identical under any order of the records, within
+     * n/2 grid units (+ the double evaluation of each term) of the exact BigDecimal SSE, and one
+     * added record moves it by at most ⌈Δu/g⌉, below the mechanism's integer sensitivity Δu/g + 1
+     * unit.
+     */
+    @Test
+    void utilityUnitsAreExactOrderIndependentAndWithinOneGridUnitOfSensitivity() {
+        double delta = PrivGeneKMeans.sensitivity(BOX);
+        int grid = org.dpclust.privacy.ExponentialMechanism.gridExponent(delta);
+        java.util.SplittableRandom g = new java.util.SplittableRandom(8); // public test data
+        double[][] pts = new double[20_000][];
+        for (int i = 0; i < pts.length; i++) {
+            pts[i] = new double[] {2 * g.nextDouble(), -g.nextDouble()};
+        }
+        double[][] cand = {{0.3, -0.2}, {1.7, -0.9}, {1.0, -0.5}};
+        long u = PrivGeneKMeans.utilityUnits(pts, cand, grid);
+        List<double[]> shuffled = new ArrayList<>(java.util.Arrays.asList(pts));
+        java.util.Collections.shuffle(shuffled, new java.util.Random(3));
+        assertEquals(u, PrivGeneKMeans.utilityUnits(shuffled.toArray(new double[0][]), cand, grid));
+        java.math.BigDecimal exact = java.math.BigDecimal.ZERO;
+        for (double[] x : pts) {
+            java.math.BigDecimal best = null;
+            for (double[] c : cand) {
+                java.math.BigDecimal s = java.math.BigDecimal.ZERO;
+                for (int j = 0; j < 2; j++) {
+                    java.math.BigDecimal t =
+                            new java.math.BigDecimal(x[j]).subtract(new java.math.BigDecimal(c[j]));
+                    s = s.add(t.multiply(t));
+                }
+                best = best == null || s.compareTo(best) < 0 ? s : best;
+            }
+            exact = exact.add(best);
+        }
+        double exactUnits = exact.doubleValue() / Math.scalb(1.0, grid);
+        assertEquals(-exactUnits, u, pts.length * (0.5 + 1e-9));
+        long gridSensitivity = org.dpclust.privacy.ExponentialMechanism.gridSensitivity(delta);
+        double[][] worst = java.util.Arrays.copyOf(pts, pts.length + 1);
+        worst[pts.length] = new double[] {0, -1}; // corner opposite every candidate below
+        double[][] far = {{2, 0}};
+        long change =
+                PrivGeneKMeans.utilityUnits(pts, far, grid)
+                        - PrivGeneKMeans.utilityUnits(worst, far, grid);
+        assertEquals((long) Math.ceil(Math.scalb(delta, -grid)), change);
+        assertTrue(change < gridSensitivity);
+    }
 }

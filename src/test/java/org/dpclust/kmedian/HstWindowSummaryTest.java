@@ -2,7 +2,6 @@ package org.dpclust.kmedian;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
@@ -10,24 +9,15 @@ import java.util.SplittableRandom;
 import org.dpclust.eval.ClusteringMetrics;
 import org.dpclust.geometry.DomainBounds;
 import org.dpclust.geometry.NearestPoint;
-import org.dpclust.privacy.GeometricMechanism;
-import org.dpclust.privacy.PrivacyRandom;
-import org.dpclust.privacy.testing.DpTester;
 import org.dpclust.privacy.testing.TestRandoms;
 import org.junit.jupiter.api.Test;
 
-/**
- * The HST window summary. Its DP test is the issue's neighbouring pair: two windows that differ in
- * one record in an otherwise EMPTY region, so the whole difference is on nodes that are unoccupied
- * in D; the statistic is the privacy-loss variable of the noisy node counts along that record's
- * path (the other nodes cancel), which is the optimal test statistic, so halved noise is detected.
- */
+/** The HST window summary (its statistical DP test is {@link HstWindowSummaryDpTest}). */
 class HstWindowSummaryTest {
     private static final DomainBounds BOX =
             new DomainBounds(new double[] {0, 0}, new double[] {1, 1});
-    private static final DpTester.Options O = DpTester.Options.defaults().withSamples(20_000);
 
-    private static long[] window(HstWindowSummary s, int n, double cx, double cy, long seed) {
+    static long[] window(HstWindowSummary s, int n, double cx, double cy, long seed) {
         long[] m = new long[s.universeSize()];
         SplittableRandom r = new SplittableRandom(seed); // public randomness (not privacy noise)
         for (int i = 0; i < n; i++) {
@@ -39,75 +29,6 @@ class HstWindowSummaryTest {
                             })]++;
         }
         return m;
-    }
-
-    private static DpTester.VoteResult dpTest(double epsMechanism, String label) {
-        HstWindowSummary s = new HstWindowSummary(BOX, 32, 3, 3);
-        Hst t = s.tree();
-        long[] d = window(s, 200, 0.1, 0.1, 1);
-        // the extra record: a universe point whose leaf is empty in D, with the longest path (most
-        // levels)
-        long[] countsD = t.countsFromMultiplicities(d);
-        int far = -1;
-        for (int x = 0; x < s.universeSize(); x++) {
-            if (countsD[t.leafOf(x)] == 0
-                    && (far < 0 || t.pathBelowRoot(x).length > t.pathBelowRoot(far).length)) {
-                far = x;
-            }
-        }
-        assertTrue(t.pathBelowRoot(far).length >= 2, "a multi-level path");
-        long[] dPrime = d.clone();
-        dPrime[far]++;
-        long[] a = t.countsFromMultiplicities(d);
-        int[] path = t.pathBelowRoot(far);
-        double[] scale = new double[path.length];
-        double pathEpsilon =
-                0; // the pair's exact loss bound: the levels its path crosses (< epsilon)
-        for (int i = 0; i < path.length; i++) {
-            double e = DpHstInitializer.levelEpsilon(t, t.level(path[i]), 1.0);
-            scale[i] = GeometricMechanism.scale(1, e);
-            pathEpsilon += e;
-        }
-        assertTrue(pathEpsilon <= 1.0);
-        double tested = pathEpsilon;
-        PrivacyRandom rng = TestRandoms.stream(label);
-        java.util.function.Function<long[], Double> loss =
-                o -> {
-                    double l = 0;
-                    for (int i = 0; i < path.length; i++) {
-                        long x = o[path[i]];
-                        l += (Math.abs(x - a[path[i]]) - Math.abs(x - a[path[i]] - 1.0)) / scale[i];
-                    }
-                    return l;
-                };
-        DpTester.VoteResult v =
-                DpTester.vote(
-                        O,
-                        () ->
-                                DpTester.testScalar(
-                                        () ->
-                                                loss.apply(
-                                                        s.release(d, 2, epsMechanism, 1, rng)
-                                                                .noisyNodeCounts()),
-                                        () ->
-                                                loss.apply(
-                                                        s.release(dPrime, 2, epsMechanism, 1, rng)
-                                                                .noisyNodeCounts()),
-                                        tested,
-                                        O));
-        System.out.println(
-                "HstWindowSummary " + label + " (tested at " + tested + "): " + v.summary());
-        return v;
-    }
-
-    @Test
-    void aRecordInAnEmptyRegionIsHiddenByTheNoise() {
-        assertTrue(dpTest(1.0, "hst-window").passedByMajority());
-    }
-
-    @Test
-    void halvedNoiseIsDetected() {
-        assertFalse(dpTest(2.0, "hst-window-neg").passedByMajority());
     }
 
     @Test

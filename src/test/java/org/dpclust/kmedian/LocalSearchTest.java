@@ -34,17 +34,23 @@ class LocalSearchTest {
             int[] f =
                     KMedianPlusPlus.select(
                             m, java.util.stream.IntStream.range(0, n).toArray(), k, 1, rng);
-            SwapState s = new SwapState(c, f);
-            assertEquals(c.cost(f), s.cost(), 1e-9 * (1 + s.cost()));
-            double[] deltas = new double[k];
+            int e = c.gridExponent() - rng.nextInt(31);
+            SwapState s = new SwapState(c, f, e);
+            assertEquals(c.costUnits(f, e), s.cost());
+            // each entry rounds by at most half a unit
+            assertEquals(
+                    c.cost(f),
+                    Math.scalb((double) s.cost(), e),
+                    demand.length * Math.scalb(0.5, e) + 1e-9 * c.cost(f));
+            long[] deltas = new long[k];
             for (int y = 0; y < n; y++) {
                 if (s.isCentre(y)) {
                     continue;
                 }
                 s.swapDeltas(y, deltas);
                 for (int i = 0; i < k; i++) {
-                    double naive = c.cost(swapped(f, i, y));
-                    assertEquals(naive, s.cost() + deltas[i], 1e-9 * (1 + naive), "trial " + trial);
+                    long naive = c.costUnits(swapped(f, i, y), e);
+                    assertEquals(naive, s.cost() + deltas[i], "trial " + trial);
                 }
             }
             int y = 0;
@@ -52,7 +58,7 @@ class LocalSearchTest {
                 y++;
             }
             s.swap(0, y);
-            assertEquals(c.cost(swapped(f, 0, y)), s.cost(), 1e-9 * (1 + s.cost()));
+            assertEquals(c.costUnits(swapped(f, 0, y), e), s.cost());
         }
     }
 
@@ -125,5 +131,55 @@ class LocalSearchTest {
                 DpHstLocalSearch.run(t, demand, c, 3, 1e4, 4, TestRandoms.stream("dphst-run"));
         assertEquals(3, Arrays.stream(combined.search().centres()).distinct().count());
         assertEquals(5, combined.search().iterates().size());
+    }
+
+    /**
+     * Private costs are exact: the same under any order of the demand points, within |D|/2 units of
+     * the exact BigDecimal sum of the float entries, and one demand point at distance Δ moves them
+     * by ⌈Δ/g⌉ units, below the exponential mechanism's integer sensitivity.
+     */
+    @Test
+    void privateCostsAreExactOrderIndependentAndBelowTheGridSensitivity() {
+        Metric m = VectorMetric.l2(HstTest.randomPoints(300, 3, 9));
+        SplittableRandom r = new SplittableRandom(4);
+        int[] demand = r.ints(50_000, 0, 300).toArray();
+        double delta = m.diameterUpperBound();
+        DemandCosts c = DemandCosts.of(m, demand, 1, delta);
+        int[] f = {3, 77, 150, 299};
+        int e = c.gridExponent();
+        int[] shuffled = demand.clone();
+        for (int i = shuffled.length - 1; i > 0; i--) {
+            int j = r.nextInt(i + 1);
+            int t = shuffled[i];
+            shuffled[i] = shuffled[j];
+            shuffled[j] = t;
+        }
+        DemandCosts cs = DemandCosts.of(m, shuffled, 1, delta);
+        assertEquals(c.costUnits(f, e), cs.costUnits(f, e));
+        assertEquals(c.costUnits(f, e), new SwapState(cs, f, e).cost());
+        java.math.BigDecimal exact = java.math.BigDecimal.ZERO;
+        for (int j = 0; j < demand.length; j++) {
+            double best = Double.POSITIVE_INFINITY;
+            for (int x : f) {
+                best = Math.min(best, c.cost(j, x));
+            }
+            exact = exact.add(new java.math.BigDecimal(best));
+        }
+        double exactUnits = exact.doubleValue() / Math.scalb(1.0, e);
+        assertEquals(exactUnits, c.costUnits(f, e), demand.length * 0.5);
+        // a demand point at distance diam from its nearest centre: the largest possible move
+        int[] pair = {0, 0};
+        for (int a = 0; a < 300; a++) {
+            for (int b = 0; b < 300; b++) {
+                if (m.distance(a, b) > m.distance(pair[0], pair[1])) {
+                    pair = new int[] {a, b};
+                }
+            }
+        }
+        DemandCosts one = DemandCosts.of(m, new int[] {pair[0]}, 1, m.distance(pair[0], pair[1]));
+        long move = one.costUnits(new int[] {pair[1]}, one.gridExponent());
+        long grid = org.dpclust.privacy.ExponentialMechanism.gridSensitivity(one.sensitivity());
+        assertTrue(move <= grid - 1, move + " units vs integer sensitivity " + grid);
+        assertTrue(move >= grid - 2, "the bound is nearly attained: " + move);
     }
 }

@@ -117,41 +117,4 @@ class ExponentialMechanismTest {
                         .getMessage()
                         .contains("epsilon"));
     }
-
-    // --- statistical DP test: u = (0, Δ, ..., Δ) vs u' = (Δ, 0, ..., 0), 100 candidates ---------
-
-    private static DpTester.VoteResult worstCase(
-            double epsMechanism, double epsTested, String label) {
-        int n = 100;
-        double sens = 1.0;
-        double[] u = new double[n];
-        double[] uPrime = new double[n];
-        Arrays.fill(u, sens);
-        u[0] = 0;
-        uPrime[0] = sens;
-        PrivacyRandom r = TestRandoms.stream(label);
-        DpTester.VoteResult v =
-                DpTester.vote(
-                        O,
-                        () ->
-                                DpTester.testDiscrete(
-                                        () -> ExponentialMechanism.select(u, sens, epsMechanism, r),
-                                        () ->
-                                                ExponentialMechanism.select(
-                                                        uPrime, sens, epsMechanism, r),
-                                        epsTested,
-                                        O));
-        System.out.println("ExponentialMechanism " + label + ": " + v.summary());
-        return v;
-    }
-
-    @Test
-    void passesAtCalibratedNoise() {
-        assertTrue(worstCase(1.0, 1.0, "em-dp").passedByMajority());
-    }
-
-    @Test
-    void failsWithHalvedNoise() {
-        assertFalse(worstCase(2.0, 1.0, "em-dp-neg").passedByMajority());
-    }
 }

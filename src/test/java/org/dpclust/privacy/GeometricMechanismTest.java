@@ -1,7 +1,6 @@
 package org.dpclust.privacy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -72,83 +71,5 @@ class GeometricMechanismTest {
             long v = GeometricMechanism.addNoise(Long.MAX_VALUE - 1, 1000, 0.01, r);
             assertTrue(v > Long.MAX_VALUE - 1_000_000_000L, "no wrap-around: " + v);
         }
-    }
-
-    // --- statistical DP tests: worst-case neighbours 0 vs sensitivity -------------------------
-
-    private static DpTester.VoteResult scalar(double epsMechanism, double epsTested, String label) {
-        long l1 = 2;
-        PrivacyRandom r = TestRandoms.stream(label);
-        DpTester.VoteResult v =
-                DpTester.vote(
-                        O,
-                        () ->
-                                DpTester.testDiscrete(
-                                        () ->
-                                                (int)
-                                                        GeometricMechanism.addNoise(
-                                                                0, l1, epsMechanism, r),
-                                        () ->
-                                                (int)
-                                                        GeometricMechanism.addNoise(
-                                                                l1, l1, epsMechanism, r),
-                                        epsTested,
-                                        O));
-        System.out.println("GeometricMechanism scalar " + label + ": " + v.summary());
-        return v;
-    }
-
-    @Test
-    void scalarPassesAtCalibratedNoise() {
-        assertTrue(scalar(1.0, 1.0, "geo-scalar").passedByMajority());
-    }
-
-    @Test
-    void scalarFailsWithHalvedNoise() {
-        assertFalse(scalar(2.0, 1.0, "geo-scalar-neg").passedByMajority());
-    }
-
-    private static DpTester.VoteResult vector(double epsMechanism, double epsTested, String label) {
-        long l1 = 4;
-        long[] d = {0, 0, 0, 0, 0};
-        long[] dPrime = {2, 2, 0, 0, 0}; // the whole L1 sensitivity on two coordinates
-        double[] dir = {2, 2, 0, 0, 0};
-        PrivacyRandom r = TestRandoms.stream(label);
-        DpTester.VoteResult v =
-                DpTester.vote(
-                        O,
-                        () ->
-                                DpTester.testProjected(
-                                        () ->
-                                                toDouble(
-                                                        GeometricMechanism.addNoise(
-                                                                d, l1, epsMechanism, r)),
-                                        () ->
-                                                toDouble(
-                                                        GeometricMechanism.addNoise(
-                                                                dPrime, l1, epsMechanism, r)),
-                                        dir,
-                                        epsTested,
-                                        O));
-        System.out.println("GeometricMechanism vector " + label + ": " + v.summary());
-        return v;
-    }
-
-    private static double[] toDouble(long[] x) {
-        double[] out = new double[x.length];
-        for (int i = 0; i < x.length; i++) {
-            out[i] = x[i];
-        }
-        return out;
-    }
-
-    @Test
-    void vectorPassesAtCalibratedNoise() {
-        assertTrue(vector(1.0, 1.0, "geo-vector").passedByMajority());
-    }
-
-    @Test
-    void vectorFailsWithHalvedNoise() {
-        assertFalse(vector(2.0, 1.0, "geo-vector-neg").passedByMajority());
     }
 }

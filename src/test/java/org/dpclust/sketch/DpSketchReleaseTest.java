@@ -2,24 +2,23 @@ package org.dpclust.sketch;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.function.Function;
 import org.dpclust.geometry.DomainBounds;
 import org.dpclust.privacy.PrivacyRandom;
-import org.dpclust.privacy.testing.DpTester;
 import org.dpclust.privacy.testing.TestRandoms;
 import org.junit.jupiter.api.Test;
 
+/**
+ * The sketch release: calibration against the paper's formula, the budget split, the small-count
+ * rule and argument checks (the statistical DP tests are {@link DpSketchReleaseDpTest}).
+ */
 class DpSketchReleaseTest {
-    private static final DpTester.Options O = DpTester.Options.defaults();
     private static final DomainBounds UNIT = new DomainBounds(new double[] {0}, new double[] {1});
 
-    // ---- add/remove: worst-case pair. Both frequencies are π/4, so the added record x = 1 has
-    // phase π/4
-    // on whichever feature its mask picks: |cos| + |sin| = √2, the full per-feature sensitivity.
+    // A two-feature sketch and a record x = 1 at phase π/4 on both (the statistical tests are in
+    // DpSketchReleaseDpTest).
     private static final FrequencyMatrix QUARTER =
             FrequencyMatrix.of(new double[][] {{Math.PI / 4}, {Math.PI / 4}});
 
@@ -34,126 +33,6 @@ class DpSketchReleaseTest {
         MaskedSketch s = addRemoveBase();
         s.add(new double[] {1.0}, new byte[] {3});
         return s;
-    }
-
-    private static double[] output(DpSketchRelease.Result r) {
-        double[] out = new double[r.noisySum().length + 1];
-        for (int i = 0; i < r.noisySum().length; i++) {
-            out[i] = r.noisySum()[i];
-        }
-        out[out.length - 1] = r.noisyCount();
-        return out;
-    }
-
-    private static double[] exact(MaskedSketch s) {
-        double[] out = new double[s.sums().length + 1];
-        for (int i = 0; i < s.sums().length; i++) {
-            out[i] = s.sums()[i];
-        }
-        out[out.length - 1] = s.count();
-        return out;
-    }
-
-    private static double[] difference(double[] a, double[] b) {
-        double[] d = new double[a.length];
-        for (int i = 0; i < a.length; i++) {
-            d[i] = b[i] - a[i];
-        }
-        return d;
-    }
-
-    private static DpTester.VoteResult addRemoveVote(
-            double epsMechanism, double epsTested, String label) {
-        MaskedSketch d = addRemoveBase();
-        MaskedSketch dPrime = addRemoveNeighbour();
-        long l1 = 0;
-        long[] a = d.sums();
-        long[] b = dPrime.sums();
-        for (int i = 0; i < a.length; i++) {
-            l1 += Math.abs(a[i] - b[i]);
-        }
-        assertTrue(
-                l1 >= d.addRemoveL1Units() - 2, "the pair must use the whole sensitivity: " + l1);
-        return projectedVote(
-                "add/remove",
-                label,
-                epsTested,
-                difference(exact(d), exact(dPrime)),
-                rng -> DpSketchRelease.addRemove(d, epsMechanism, 0.01, 1, rng),
-                rng -> DpSketchRelease.addRemove(dPrime, epsMechanism, 0.01, 1, rng));
-    }
-
-    /**
-     * Majority vote of DpTester.testProjected on the mechanism's direct output (noisy sums, noisy
-     * count).
-     */
-    private static DpTester.VoteResult projectedVote(
-            String relation,
-            String label,
-            double epsTested,
-            double[] dir,
-            Function<PrivacyRandom, DpSketchRelease.Result> onD,
-            Function<PrivacyRandom, DpSketchRelease.Result> onDPrime) {
-        PrivacyRandom rng = TestRandoms.stream(label);
-        DpTester.VoteResult v =
-                DpTester.vote(
-                        O,
-                        () ->
-                                DpTester.testProjected(
-                                        () -> output(onD.apply(rng)),
-                                        () -> output(onDPrime.apply(rng)),
-                                        dir,
-                                        epsTested,
-                                        O));
-        System.out.println("DpSketchRelease " + relation + " " + label + ": " + v.summary());
-        return v;
-    }
-
-    @Test
-    void addRemovePassesAtCalibratedNoise() {
-        assertTrue(addRemoveVote(1.0, 1.0, "sketch-add-remove").passedByMajority());
-    }
-
-    @Test
-    void addRemoveFailsWithHalvedNoise() {
-        assertFalse(addRemoveVote(2.0, 1.0, "sketch-add-remove-neg").passedByMajority());
-    }
-
-    // ---- replace-one: one feature at 5π/4; x = 1 has phase 5π/4, x' = 0.2 has phase π/4: the two
-    // records' features are opposite, |Δcos| + |Δsin| = 2√2.
-    private static final FrequencyMatrix FIVE_QUARTERS =
-            FrequencyMatrix.of(new double[][] {{5 * Math.PI / 4}});
-
-    private static MaskedSketch replaceSketch(double x) {
-        MaskedSketch s = new MaskedSketch(FIVE_QUARTERS, UNIT, 1, null);
-        s.add(new double[] {0.5}, null);
-        s.add(new double[] {x}, null);
-        return s;
-    }
-
-    private static DpTester.VoteResult replaceVote(
-            double epsMechanism, double epsTested, String label) {
-        MaskedSketch d = replaceSketch(1.0);
-        MaskedSketch dPrime = replaceSketch(0.2);
-        double[] dir = difference(exact(d), exact(dPrime));
-        assertTrue(Math.abs(dir[0]) + Math.abs(dir[1]) >= 2 * d.addRemoveL1Units() - 4);
-        return projectedVote(
-                "replace-one",
-                label,
-                epsTested,
-                dir,
-                rng -> DpSketchRelease.replaceOne(d, 2, epsMechanism, rng),
-                rng -> DpSketchRelease.replaceOne(dPrime, 2, epsMechanism, rng));
-    }
-
-    @Test
-    void replaceOnePassesAtCalibratedNoise() {
-        assertTrue(replaceVote(1.0, 1.0, "sketch-replace").passedByMajority());
-    }
-
-    @Test
-    void replaceOneFailsWithHalvedNoise() {
-        assertFalse(replaceVote(2.0, 1.0, "sketch-replace-neg").passedByMajority());
     }
 
     // ---- calibration against the paper's formula ----------------------------------------------

@@ -7,6 +7,7 @@ import java.util.TreeMap;
 import java.util.function.DoubleSupplier;
 import java.util.function.IntSupplier;
 import java.util.function.Supplier;
+import org.dpclust.privacy.PrivacyRandom;
 
 /**
  * Statistical test that a randomized mechanism looks ε-DP on one neighbouring pair (D, D').
@@ -29,6 +30,12 @@ import java.util.function.Supplier;
  * <p>Reproducibility: the suppliers should draw from a {@code PrivacyRandom} with a fixed test
  * secret, which makes every test deterministic; successive repetitions continue the same stream and
  * are therefore independent samples.
+ *
+ * <p>The statistical tier: mechanism tests live in {@code *DpTest} classes tagged
+ * {@code @Tag("dp")} (run alone with {@code mvn test -Dgroups=dp}; {@code mvn verify} runs them
+ * with the unit tests) and go through {@link #assertCalibratedPassesAndHalvedFails}, which checks
+ * the calibrated mechanism and the halved-noise negative control with the same options and prints
+ * one line per mechanism with the worst violations of both.
  */
 public final class DpTester {
     private DpTester() {}
@@ -117,6 +124,125 @@ public final class DpTester {
             }
             return sb.toString();
         }
+    }
+
+    /**
+     * One draw of a scalar test statistic from the mechanism under test, run on D ({@code
+     * neighbour} false) or on D' ({@code neighbour} true) with its noise calibrated to {@code
+     * mechanismEpsilon}, taking all privacy noise from {@code rng}. The statistic must be a fixed
+     * function of the mechanism's output (e.g. a projection onto the neighbours' difference, or the
+     * privacy-loss variable computed with the NOMINAL noise scales of the calibrated mechanism), so
+     * that every event it defines is an event on the output.
+     */
+    @FunctionalInterface
+    public interface Statistic {
+        double draw(boolean neighbour, double mechanismEpsilon, PrivacyRandom rng);
+    }
+
+    /** The two votes of {@link #assertCalibratedPassesAndHalvedFails}. */
+    public record Control(VoteResult calibrated, VoteResult halved) {}
+
+    /**
+     * The shared DP test: runs the mechanism on the neighbouring pair at its calibrated noise
+     * ({@code epsilon}) and at half the noise (2·{@code epsilon}), each with the harness at {@code
+     * testedEpsilon}, {@code o.repetitions()} repetitions, both directions of the inequality in
+     * every bucket; asserts that the calibrated vote passes by majority and the halved vote fails
+     * by majority, and prints one line with the worst violations of both. Fixed seeds: the streams
+     * are {@link TestRandoms#stream} of {@code name} and {@code name + "/halved"}.
+     *
+     * @param testedEpsilon the loss bound the pair is tested against: {@code epsilon} itself, or a
+     *     tighter bound the test's javadoc derives for its pair (e.g. ε/2 for the exponential
+     *     mechanism under add/remove)
+     * @param discrete true for integer-valued statistics (one bucket per value), false for
+     *     pooled-quantile buckets
+     */
+    public static Control assertCalibratedPassesAndHalvedFails(
+            String name,
+            double epsilon,
+            double testedEpsilon,
+            Options o,
+            boolean discrete,
+            Statistic statistic) {
+        VoteResult calibrated = voteAt(name, epsilon, testedEpsilon, o, discrete, statistic);
+        VoteResult halved =
+                voteAt(name + "/halved", 2 * epsilon, testedEpsilon, o, discrete, statistic);
+        System.out.printf(
+                java.util.Locale.ROOT,
+                "DP %s (eps %.4g, tested %.4g, tol %.3g): calibrated %d/%d pass, worst violation"
+                        + " %.5f; halved noise %d/%d pass, worst violations %s%n",
+                name,
+                epsilon,
+                testedEpsilon,
+                o.deltaTolerance(),
+                calibrated.passes(),
+                calibrated.verdicts().size(),
+                max(calibrated.worstViolations()),
+                halved.passes(),
+                halved.verdicts().size(),
+                Arrays.toString(
+                        Arrays.stream(halved.worstViolations())
+                                .mapToObj(v -> String.format(java.util.Locale.ROOT, "%.4f", v))
+                                .toArray()));
+        if (!calibrated.passedByMajority()) {
+            throw new AssertionError(
+                    name + ": calibrated noise must pass by majority: " + calibrated.summary());
+        }
+        if (halved.passedByMajority()) {
+            throw new AssertionError(
+                    name
+                            + ": halved noise must fail by majority (the test has no power): "
+                            + halved.summary());
+        }
+        return new Control(calibrated, halved);
+    }
+
+    private static VoteResult voteAt(
+            String label,
+            double mechanismEpsilon,
+            double testedEpsilon,
+            Options o,
+            boolean discrete,
+            Statistic statistic) {
+        PrivacyRandom rng = TestRandoms.stream(label);
+        return vote(
+                o,
+                () ->
+                        discrete
+                                ? testDiscrete(
+                                        () -> (int) statistic.draw(false, mechanismEpsilon, rng),
+                                        () -> (int) statistic.draw(true, mechanismEpsilon, rng),
+                                        testedEpsilon,
+                                        o)
+                                : testScalar(
+                                        () -> statistic.draw(false, mechanismEpsilon, rng),
+                                        () -> statistic.draw(true, mechanismEpsilon, rng),
+                                        testedEpsilon,
+                                        o));
+    }
+
+    private static double max(double[] xs) {
+        return Arrays.stream(xs).max().orElse(Double.NaN);
+    }
+
+    /**
+     * The privacy-loss contribution log p(o | a)/p(o | b) of one coordinate o released with
+     * Laplace-type noise of scale {@code scale} around a (on D) or b (on D'): (|o − b| − |o −
+     * a|)/scale, exactly the log density ratio for the (discrete) Laplace distribution. Summed over
+     * the coordinates where the neighbours differ it is the privacy-loss variable, the optimal
+     * (Neyman–Pearson) 1-D statistic: with the nominal scales it lies in [−ε, ε] for a calibrated
+     * mechanism, and its tails are where halved noise shows.
+     */
+    public static double laplaceLoss(double o, double a, double b, double scale) {
+        return (Math.abs(o - b) - Math.abs(o - a)) / scale;
+    }
+
+    /** Projection of x onto direction/|direction|. */
+    public static double project(double[] x, double[] direction) {
+        double norm = 0;
+        for (double d : direction) {
+            norm += d * d;
+        }
+        return dot(x, direction) / Math.sqrt(norm);
     }
 
     /** Runs {@code o.repetitions()} independent trials. */

@@ -2,6 +2,7 @@ package org.dpclust.privacy.testing;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.atomic.AtomicInteger;
@@ -59,5 +60,55 @@ class DpTesterTest {
                 DpTester.passesByMajority(
                         o.withRepetitions(4),
                         () -> new DpTester.Verdict(j.getAndIncrement() < 2, 0, "x")));
+    }
+
+    /** Laplace on 0 vs 1 (sensitivity 1) with the noise divided by {@code factor}. */
+    private static DpTester.Statistic laplace(double factor) {
+        return (neighbour, eps, rng) ->
+                org.dpclust.privacy.LaplaceMechanism.addNoise(
+                        neighbour ? 1.0 : 0.0, 1.0, factor * eps, rng);
+    }
+
+    @Test
+    void theSharedCheckDemandsPowerAndCalibration() {
+        DpTester.Options small = o.withSamples(20_000).withRepetitions(3);
+        // a calibrated Laplace pair passes and its halved control fails
+        DpTester.Control ok =
+                DpTester.assertCalibratedPassesAndHalvedFails(
+                        "dptester-laplace", 1.0, 1.0, small, false, laplace(1));
+        assertTrue(ok.calibrated().passedByMajority(), ok.calibrated().summary());
+        assertEquals(0, ok.halved().passes(), ok.halved().summary());
+        // a statistic that ignores the output cannot see halved noise: no power, rejected
+        AssertionError noPower =
+                assertThrows(
+                        AssertionError.class,
+                        () ->
+                                DpTester.assertCalibratedPassesAndHalvedFails(
+                                        "dptester-blind",
+                                        1.0,
+                                        1.0,
+                                        small,
+                                        true,
+                                        (neighbour, eps, rng) -> 0));
+        assertTrue(noPower.getMessage().contains("no power"), noPower.getMessage());
+        // a mechanism with a quarter of the noise fails even when run "calibrated"
+        AssertionError leaky =
+                assertThrows(
+                        AssertionError.class,
+                        () ->
+                                DpTester.assertCalibratedPassesAndHalvedFails(
+                                        "dptester-leaky", 1.0, 1.0, small, false, laplace(4)));
+        assertTrue(leaky.getMessage().contains("calibrated"), leaky.getMessage());
+    }
+
+    @Test
+    void laplaceLossIsTheLogDensityRatio() {
+        double scale = 0.7;
+        for (double o : new double[] {-3, 0, 0.4, 1, 2.5}) {
+            double pa = Math.exp(-Math.abs(o - 0) / scale);
+            double pb = Math.exp(-Math.abs(o - 1) / scale);
+            assertEquals(Math.log(pa / pb), DpTester.laplaceLoss(o, 0, 1, scale), 1e-12);
+        }
+        assertEquals(5.0, DpTester.project(new double[] {3, 4, 9}, new double[] {3, 4, 0}), 1e-12);
     }
 }
