@@ -16,6 +16,7 @@ import picocli.CommandLine.Command;
             GenerateCommand.class,
             ConsumeCommand.class,
             BatchCommand.class,
+            LedgerCommand.class,
             EvaluateCommand.class,
             BenchCommand.class,
             DashboardCommand.class,

@@ -86,6 +86,7 @@ public final class KafkaLedgerClient implements LedgerClient {
     private final int partitions;
     private final Map<String, Writer> writers = new HashMap<>();
     private final AvroCodec<BudgetStatus> codec = AvroCodec.budget();
+    private long retries;
 
     private KafkaLedgerClient(
             LedgerSettings settings, Admin admin, String topicId, int partitions) {
@@ -166,6 +167,14 @@ public final class KafkaLedgerClient implements LedgerClient {
         }
     }
 
+    /**
+     * How many charge steps were re-run (fenced by another writer, timed out, ...) since open: a
+     * metric of contention and broker trouble.
+     */
+    public synchronized long retries() {
+        return retries;
+    }
+
     /** The budget topic's id (Kafka topic UUID) when this client opened. */
     public String topicId() {
         return topicId;
@@ -195,15 +204,20 @@ public final class KafkaLedgerClient implements LedgerClient {
         return writer(stream).adopt();
     }
 
-    /** The stream's mark as currently committed on the topic (reads it to its end). */
-    public synchronized LedgerMark mark(String stream) {
+    /**
+     * Reads the stream's ledger to its end and checks that no history is missing (as a charge
+     * would, without charging); returns its committed high-water mark.
+     *
+     * @throws LedgerHistoryException if history is missing
+     */
+    public synchronized LedgerMark verify(String stream) {
         Writer w = writer(stream);
-        w.run(
+        return w.run(
                 () -> {
                     w.catchUp(System.nanoTime() + settings.chargeTimeout().toNanos());
-                    return null;
+                    w.history.check(settings.topic(), topicId, LedgerMark.NONE);
+                    return new LedgerMark(topicId, w.history.highWater());
                 });
-        return new LedgerMark(topicId, w.history.highWater());
     }
 
     private Writer writer(String stream) {
@@ -285,6 +299,7 @@ public final class KafkaLedgerClient implements LedgerClient {
                     last = e;
                     closeProducer();
                 }
+                retries++;
                 if (System.nanoTime() > deadline) {
                     throw unavailable(
                             settings,
@@ -308,37 +323,11 @@ public final class KafkaLedgerClient implements LedgerClient {
             long deadline = System.nanoTime() + settings.chargeTimeout().toNanos();
             prepare(deadline);
             history.check(settings.topic(), topicId, seen);
-            BudgetStatus recorded = history.recorded(c.key());
-            if (recorded != null) {
-                if (Double.compare(recorded.getEpsilon(), c.epsilon()) != 0) {
-                    throw new IllegalStateException(
-                            "charge "
-                                    + c.key()
-                                    + " was decided with epsilon "
-                                    + recorded.getEpsilon()
-                                    + " and is now requested with "
-                                    + c.epsilon()
-                                    + " (a changed public parameter needs a new stream id)");
-                }
-                return new LedgerDecision(
-                        LedgerHistory.decisionOf(recorded),
-                        recorded,
-                        new LedgerMark(topicId, history.highWater()),
-                        true);
+            LedgerHistory.Pending p = history.decide(c, topicId);
+            if (p.marker() != null) {
+                commit(c.key(), p.decision().status(), p.marker());
             }
-            PrivacyLedger.Decision d = history.ledger(c).charge(c.interval(), c.epsilon());
-            long seq = history.highWater() + 1;
-            BudgetStatus status = LedgerHistory.decisionRecord(c, d, seq, topicId);
-            BudgetStatus marker =
-                    LedgerHistory.markerRecord(
-                            stream,
-                            c.cap(),
-                            c.unit().wireName(),
-                            seq,
-                            topicId,
-                            String.join(",", history.adoptedFrom()));
-            commit(c.key(), status, marker);
-            return new LedgerDecision(d, status, new LedgerMark(topicId, seq), false);
+            return p.decision();
         }
 
         private LedgerMark adoptOnce() throws Exception {

@@ -237,6 +237,54 @@ public final class LedgerHistory {
                 s.getWindowStart().toEpochMilli(), s.getWindowEnd().toEpochMilli());
     }
 
+    /**
+     * The outcome of {@link #decide}: the decision, and the marker to commit with it ({@code null}
+     * for a replay, which writes nothing).
+     */
+    public record Pending(LedgerDecision decision, BudgetStatus marker) {}
+
+    /**
+     * Decides {@code c} against this history (which the caller has read to the end and checked):
+     * the recorded decision if the charge's key was decided before (a replay; the same key with
+     * another epsilon is a conflict), else a new decision with sequence number h + 1 and the marker
+     * to commit with it. Changes nothing: the records count once they are read back.
+     */
+    public Pending decide(LedgerCharge c, String topicId) {
+        BudgetStatus recorded = recorded(c.key());
+        if (recorded != null) {
+            if (Double.compare(recorded.getEpsilon(), c.epsilon()) != 0) {
+                throw new IllegalStateException(
+                        "charge "
+                                + c.key()
+                                + " was decided with epsilon "
+                                + recorded.getEpsilon()
+                                + " and is now requested with "
+                                + c.epsilon()
+                                + " (a changed public parameter needs a new stream id)");
+            }
+            return new Pending(
+                    new LedgerDecision(
+                            decisionOf(recorded),
+                            recorded,
+                            new LedgerMark(topicId, highWater()),
+                            true),
+                    null);
+        }
+        PrivacyLedger.Decision d = ledger(c).charge(c.interval(), c.epsilon());
+        long seq = highWater() + 1;
+        BudgetStatus status = decisionRecord(c, d, seq, topicId);
+        BudgetStatus marker =
+                markerRecord(
+                        stream,
+                        c.cap(),
+                        c.unit().wireName(),
+                        seq,
+                        topicId,
+                        String.join(",", adoptedFrom()));
+        return new Pending(
+                new LedgerDecision(d, status, new LedgerMark(topicId, seq), false), marker);
+    }
+
     /** The smallest double not below the exact value (the ledger may over-count, never under). */
     static double roundUp(BigDecimal exact) {
         double d = exact.doubleValue();

@@ -1,6 +1,5 @@
 package org.dpclust.io;
 
-import java.io.Serializable;
 import java.time.Duration;
 import org.dpclust.config.KafkaSettings;
 
@@ -23,7 +22,7 @@ public record LedgerSettings(
         String transactionalIdPrefix,
         Duration chargeTimeout,
         Duration transactionTimeout)
-        implements Serializable {
+        implements LedgerClientFactory {
     public static final String DEFAULT_PREFIX = "dpclust-ledger";
     public static final Duration DEFAULT_CHARGE_TIMEOUT = Duration.ofMinutes(2);
     public static final Duration DEFAULT_TRANSACTION_TIMEOUT = Duration.ofMinutes(1);
@@ -56,6 +55,12 @@ public record LedgerSettings(
     public LedgerSettings withTransactionalIdPrefix(String prefix) {
         return new LedgerSettings(
                 bootstrapServers, topic, prefix, chargeTimeout, transactionTimeout);
+    }
+
+    /** Opens the Kafka ledger client on these settings ({@link KafkaLedgerClient#open}). */
+    @Override
+    public KafkaLedgerClient open() {
+        return KafkaLedgerClient.open(this);
     }
 
     /** The transactional id of stream {@code stream}'s single writer. */
