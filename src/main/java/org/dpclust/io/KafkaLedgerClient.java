@@ -78,9 +78,9 @@ import org.dpclust.privacy.PrivacyLedger;
  * thread); calls for different streams of one client are serialised.
  */
 public final class KafkaLedgerClient implements LedgerClient {
-    private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(15);
 
     private final LedgerSettings settings;
+    private final Duration call;
     private final Admin admin;
     private final String topicId;
     private final int partitions;
@@ -91,6 +91,7 @@ public final class KafkaLedgerClient implements LedgerClient {
     private KafkaLedgerClient(
             LedgerSettings settings, Admin admin, String topicId, int partitions) {
         this.settings = settings;
+        this.call = callTimeout(settings);
         this.admin = admin;
         this.topicId = topicId;
         this.partitions = partitions;
@@ -103,19 +104,20 @@ public final class KafkaLedgerClient implements LedgerClient {
      * @throws LedgerUnavailableException if the topic cannot be described in time
      */
     public static KafkaLedgerClient open(LedgerSettings settings) {
+        Duration call = callTimeout(settings);
         Properties p = new Properties();
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
-        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) ADMIN_TIMEOUT.toMillis());
-        p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
+        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) call.toMillis());
+        p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, requestTimeoutMs(call));
         Admin admin = Admin.create(p);
         try {
             String topic = settings.topic();
             ConfigResource res = new ConfigResource(ConfigResource.Type.TOPIC, topic);
-            TopicDescription d = describe(admin, topic, settings);
+            TopicDescription d = describe(admin, topic, settings, call);
             Config cfg =
                     admin.describeConfigs(List.of(res))
                             .all()
-                            .get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+                            .get(call.toMillis(), TimeUnit.MILLISECONDS)
                             .get(res);
             ConfigEntry policy = cfg.get(TopicConfig.CLEANUP_POLICY_CONFIG);
             String value = policy == null ? "(unset)" : policy.value();
@@ -146,12 +148,13 @@ public final class KafkaLedgerClient implements LedgerClient {
         }
     }
 
-    private static TopicDescription describe(Admin admin, String topic, LedgerSettings settings)
+    private static TopicDescription describe(
+            Admin admin, String topic, LedgerSettings settings, Duration call)
             throws InterruptedException, java.util.concurrent.TimeoutException, ExecutionException {
         try {
             return admin.describeTopics(List.of(topic))
                     .allTopicNames()
-                    .get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+                    .get(call.toMillis(), TimeUnit.MILLISECONDS)
                     .get(topic);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof UnknownTopicOrPartitionException) {
@@ -229,6 +232,20 @@ public final class KafkaLedgerClient implements LedgerClient {
         writers.values().forEach(Writer::close);
         writers.clear();
         admin.close(Duration.ofSeconds(5));
+    }
+
+    /**
+     * The bound of one Kafka call (and of a producer's blocking): a quarter of the charge timeout,
+     * between 1 and 15 s, so a charge against an unavailable broker gives up after about {@link
+     * LedgerSettings#chargeTimeout()} plus one call.
+     */
+    static Duration callTimeout(LedgerSettings s) {
+        long ms = Math.max(1_000, Math.min(15_000, s.chargeTimeout().toMillis() / 4));
+        return Duration.ofMillis(ms);
+    }
+
+    private static int requestTimeoutMs(Duration call) {
+        return (int) Math.max(500, call.toMillis() * 2 / 3);
     }
 
     private static LedgerUnavailableException unavailable(
@@ -364,7 +381,7 @@ public final class KafkaLedgerClient implements LedgerClient {
         private void prepare(long deadline) throws Exception {
             TopicDescription d;
             try {
-                d = describe(admin, settings.topic(), settings);
+                d = describe(admin, settings.topic(), settings, call);
             } catch (IllegalStateException e) {
                 throw new LedgerHistoryException(e.getMessage() + " (it existed at start-up)");
             }
@@ -424,13 +441,13 @@ public final class KafkaLedgerClient implements LedgerClient {
                                     Map.of(tp, OffsetSpec.latest()),
                                     new ListOffsetsOptions(IsolationLevel.READ_UNCOMMITTED))
                             .partitionResult(tp)
-                            .get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+                            .get(call.toMillis(), TimeUnit.MILLISECONDS)
                             .offset();
-            while (consumer.endOffsets(Set.of(tp), ADMIN_TIMEOUT).get(tp) < hw) {
+            while (consumer.endOffsets(Set.of(tp), call).get(tp) < hw) {
                 checkDeadline(deadline, "waiting for open transactions on " + tp + " to end");
                 Thread.sleep(20);
             }
-            while (consumer.position(tp, ADMIN_TIMEOUT) < hw) {
+            while (consumer.position(tp, call) < hw) {
                 checkDeadline(deadline, "reading " + tp + " to offset " + hw);
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(100))) {
                     if (r.key() != null && startsWith(r.key(), keyPrefix)) {
@@ -487,9 +504,9 @@ public final class KafkaLedgerClient implements LedgerClient {
                     (int) settings.transactionTimeout().toMillis());
             p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
             p.put(ProducerConfig.ACKS_CONFIG, "all");
-            p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 15_000);
-            p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
-            p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 15_000);
+            p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, (int) call.toMillis());
+            p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, requestTimeoutMs(call));
+            p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) call.toMillis());
             p.put(ProducerConfig.LINGER_MS_CONFIG, 0);
             p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
             p.put(
@@ -504,8 +521,8 @@ public final class KafkaLedgerClient implements LedgerClient {
             p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
             p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
             p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-            p.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) ADMIN_TIMEOUT.toMillis());
-            p.put(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
+            p.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) call.toMillis());
+            p.put(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, requestTimeoutMs(call));
             p.put(
                     ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
                     ByteArrayDeserializer.class.getName());

@@ -12,6 +12,7 @@ import org.dpclust.config.JobSettings;
 import org.dpclust.config.KafkaSettings;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.io.KafkaLedgerClient;
+import org.dpclust.io.LedgerCharge;
 import org.dpclust.io.LedgerSettings;
 import org.dpclust.io.OutboundRecord;
 import org.dpclust.io.RawRecord;
@@ -151,6 +152,14 @@ public final class BatchJob {
                 secret,
                 ledger,
                 runId);
+    }
+
+    /**
+     * The key of this run's charge on the budget topic: its CHARGE or REFUSED status is the run's
+     * outcome (compare totals instead and a concurrent charge of the interval reads as this run's).
+     */
+    public String chargeKey() {
+        return LedgerCharge.batch(spec, algorithm, interval, runId, params.epsilon()).key();
     }
 
     public void wire(StreamExecutionEnvironment env) {
