@@ -342,7 +342,7 @@ public final class KafkaLedgerClient implements LedgerClient {
             history.check(settings.topic(), topicId, seen);
             LedgerHistory.Pending p = history.decide(c, topicId);
             if (p.marker() != null) {
-                commit(c.key(), p.decision().status(), p.marker());
+                commit(p.decision().status().getChargeKey(), p.decision().status(), p.marker());
             }
             return p.decision();
         }

@@ -25,6 +25,10 @@ import org.dpclust.privacy.PrivacyLedger;
  * @param cap the stream's cap on spent per budget period
  * @param periodMillis the budget period
  * @param unit the stream's privacy unit (record: max over instants; device: sum over the period)
+ * @param fingerprint optional ("" = none): a keyed hash of what is released (e.g. an HMAC of the
+ *     release's noise key under the job's secret; it reveals nothing without the secret). A charge
+ *     whose key was decided with another fingerprint is not a replay but another release of the
+ *     same interval: it is charged anew under {@code key|fingerprint}
  */
 public record LedgerCharge(
         String stream,
@@ -35,7 +39,8 @@ public record LedgerCharge(
         double epsilon,
         double cap,
         long periodMillis,
-        PrivacyUnit unit) {
+        PrivacyUnit unit,
+        String fingerprint) {
 
     /** Who charges. */
     public enum Source {
@@ -47,7 +52,33 @@ public record LedgerCharge(
         }
     }
 
+    /** A charge without a release fingerprint. */
+    public LedgerCharge(
+            String stream,
+            Source source,
+            String summary,
+            PrivacyLedger.Interval interval,
+            String runId,
+            double epsilon,
+            double cap,
+            long periodMillis,
+            PrivacyUnit unit) {
+        this(stream, source, summary, interval, runId, epsilon, cap, periodMillis, unit, "");
+    }
+
+    /** This charge with the release fingerprint {@code fp}. */
+    public LedgerCharge withFingerprint(String fp) {
+        return new LedgerCharge(
+                stream, source, summary, interval, runId, epsilon, cap, periodMillis, unit, fp);
+    }
+
     public LedgerCharge {
+        if (fingerprint == null) {
+            fingerprint = "";
+        }
+        if (!fingerprint.isEmpty()) {
+            requireName("fingerprint", fingerprint);
+        }
         requireName("stream", stream);
         requireName("summary", summary);
         if (source == Source.BATCH) {
@@ -97,6 +128,11 @@ public record LedgerCharge(
     public String key() {
         String k = stream + "|" + source.wireName() + "|" + summary + "|" + interval.key();
         return source == Source.BATCH ? k + "|" + runId : k;
+    }
+
+    /** The key of a release of this charge's key whose fingerprint differs from the first one. */
+    public String rechargeKey() {
+        return key() + "|" + fingerprint;
     }
 
     /** The key of stream {@code s}'s ledger marker (its high-water mark). */

@@ -250,12 +250,19 @@ public final class LedgerHistory {
      * to commit with it. Changes nothing: the records count once they are read back.
      */
     public Pending decide(LedgerCharge c, String topicId) {
-        BudgetStatus recorded = recorded(c.key());
+        String key = c.key();
+        BudgetStatus recorded = recorded(key);
+        if (recorded != null
+                && !c.fingerprint().isEmpty()
+                && !recorded.getReleaseFingerprint().equals(c.fingerprint())) {
+            key = c.rechargeKey(); // another release of the same interval: not a replay
+            recorded = recorded(key);
+        }
         if (recorded != null) {
             if (Double.compare(recorded.getEpsilon(), c.epsilon()) != 0) {
                 throw new IllegalStateException(
                         "charge "
-                                + c.key()
+                                + key
                                 + " was decided with epsilon "
                                 + recorded.getEpsilon()
                                 + " and is now requested with "
@@ -273,6 +280,7 @@ public final class LedgerHistory {
         PrivacyLedger.Decision d = ledger(c).charge(c.interval(), c.epsilon());
         long seq = highWater() + 1;
         BudgetStatus status = decisionRecord(c, d, seq, topicId);
+        status.setChargeKey(key);
         BudgetStatus marker =
                 markerRecord(
                         stream,
@@ -298,6 +306,7 @@ public final class LedgerHistory {
                         c.stream(), c.source().wireName(), c.summary(), c.unit().wireName(), d)
                 .setSchemaVersion(2)
                 .setChargeKey(c.key())
+                .setReleaseFingerprint(c.fingerprint())
                 .setRunId(c.runId() == null ? "" : c.runId())
                 .setSeq(seq)
                 .setTopicId(topicId)

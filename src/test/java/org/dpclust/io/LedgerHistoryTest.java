@@ -195,6 +195,38 @@ class LedgerHistoryTest {
                 LedgerHistoryException.class, () -> noMarker.check(TOPIC, ID, LedgerMark.NONE));
     }
 
+    /** Decides c on h the way a ledger client does, recording what it would commit. */
+    private static LedgerDecision charge(LedgerHistory h, LedgerCharge c) {
+        LedgerHistory.Pending p = h.decide(c, ID);
+        if (p.marker() != null) {
+            h.add(p.decision().status());
+            h.add(p.marker());
+        }
+        return p.decision();
+    }
+
+    @Test
+    void aReplayWithAnotherReleaseFingerprintIsChargedAsANewRelease() {
+        LedgerHistory h = new LedgerHistory("s");
+        LedgerDecision first = charge(h, stream("stats", 0.4).withFingerprint("aa"));
+        assertFalse(first.replayed());
+        assertEquals("s|stream|stats|0:60000", first.status().getChargeKey());
+        assertTrue(charge(h, stream("stats", 0.4).withFingerprint("aa")).replayed());
+        assertTrue(charge(h, stream("stats", 0.4)).replayed(), "no fingerprint: a replay");
+
+        LedgerDecision other = charge(h, stream("stats", 0.4).withFingerprint("bb"));
+        assertFalse(other.replayed(), "other contents are another release");
+        assertTrue(other.accepted());
+        assertEquals("s|stream|stats|0:60000|bb", other.status().getChargeKey());
+        assertEquals(0.8, other.decision().intervalTotal(), 1e-12);
+        assertEquals(2, other.mark().seq());
+        LedgerDecision otherAgain = charge(h, stream("stats", 0.4).withFingerprint("bb"));
+        assertTrue(otherAgain.replayed());
+        assertEquals(other.decision(), otherAgain.decision());
+        assertFalse(charge(h, stream("stats", 0.4).withFingerprint("cc")).accepted());
+        h.check(TOPIC, ID, new LedgerMark(ID, 3));
+    }
+
     @Test
     void aRecordedDecisionReadsBackAsTheLedgerDecision() {
         LedgerHistory h = new LedgerHistory("s");
