@@ -41,6 +41,16 @@ public final class SnapshotRelease {
     }
 
     /**
+     * Charges the ledger for a release. The Flink batch job's implementation is the stream's fenced
+     * ledger writer ({@code io.KafkaLedgerClient}): the decision it returns is committed on the
+     * budget topic before the algorithm runs, so a release is never published without its charge.
+     */
+    @FunctionalInterface
+    public interface Charger {
+        PrivacyLedger.Decision charge(PrivacyLedger.Interval interval, double epsilon);
+    }
+
+    /**
      * @param snapshot the snapshot's points (private); sorted in place into a canonical order
      * @param ledger the stream's ledger, or null for an offline run that charges nothing
      * @param secret the privacy secret (required for private algorithms)
@@ -53,13 +63,35 @@ public final class SnapshotRelease {
             PrivacyLedger.Interval interval,
             PrivacyLedger ledger,
             PrivacySecret secret) {
+        return runCharged(
+                algorithm,
+                params,
+                snapshot,
+                streamId,
+                interval,
+                ledger == null ? null : ledger::charge,
+                secret);
+    }
+
+    /**
+     * As {@link #run}, charging through {@code charger} (null: an offline run that charges
+     * nothing). The charge comes first; a refused charge runs nothing.
+     */
+    public static Outcome runCharged(
+            BatchAlgorithm algorithm,
+            BatchParams params,
+            double[][] snapshot,
+            String streamId,
+            PrivacyLedger.Interval interval,
+            Charger charger,
+            PrivacySecret secret) {
         if (snapshot.length == 0 && !algorithm.isPrivate()) {
             throw new IllegalArgumentException(
                     "the snapshot of stream '" + streamId + "' is empty");
         }
         PrivacyLedger.Decision decision = null;
-        if (algorithm.isPrivate() && ledger != null) {
-            decision = ledger.charge(interval, params.epsilon());
+        if (algorithm.isPrivate() && charger != null) {
+            decision = charger.charge(interval, params.epsilon());
             if (!decision.accepted()) {
                 return new Outcome(decision, null);
             }

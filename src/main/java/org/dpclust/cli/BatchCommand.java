@@ -365,7 +365,7 @@ public final class BatchCommand implements Callable<Integer> {
         PrivacySecret secret = SecretSource.resolve(secretFile);
         PrivacyLedger.Interval interval = new PrivacyLedger.Interval(start, end);
         Map<String, Double> before = readLedger(cfg, spec);
-        BatchJob.fromKafka(cfg, topic, spec, alg.name(), params, interval, secret, before)
+        BatchJob.fromKafka(cfg, topic, spec, alg.name(), params, interval, secret)
                 .execute(
                         StreamExecutionEnvironment.getExecutionEnvironment(
                                 DemoCommand.miniClusterConfig()));

@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
             GenerateCommand.class,
             ConsumeCommand.class,
             BatchCommand.class,
+            LedgerCommand.class,
             EvaluateCommand.class,
             BenchCommand.class,
             DashboardCommand.class,

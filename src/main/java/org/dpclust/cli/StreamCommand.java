@@ -8,6 +8,8 @@ import org.dpclust.config.ConfigLoader;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.config.SecretSource;
 import org.dpclust.io.BudgetTopicReader;
+import org.dpclust.io.KafkaLedgerClient;
+import org.dpclust.io.LedgerSettings;
 import org.dpclust.io.TopicAdmin;
 import org.dpclust.jobs.StreamingJob;
 import org.dpclust.privacy.PrivacySecret;
@@ -57,6 +59,10 @@ public final class StreamCommand implements Callable<Integer> {
                 LOG, cfg, secretFile != null ? "--secret-file " + secretFile : SecretSource.ENV);
         if (createTopics) {
             TopicAdmin.ensureTopics(cfg.kafka(), 1);
+        }
+        // the budget topic must be compacted and hold every stream's ledger history intact
+        try (KafkaLedgerClient ledgerCheck = LedgerSettings.of(cfg.kafka()).open()) {
+            cfg.streams().forEach(s -> ledgerCheck.verify(s.id()));
         }
         Map<String, Map<String, Double>> ledger =
                 BudgetTopicReader.read(

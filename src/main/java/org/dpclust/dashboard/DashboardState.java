@@ -40,6 +40,9 @@ public final class DashboardState {
 
     public synchronized void add(BudgetStatus b) {
         recordsRead++;
+        if (b.getKind() == org.dpclust.avro.BudgetEventKind.MARKER) {
+            return; // the ledger's high-water mark, not a budget event
+        }
         String key = b.getWindowStart().toEpochMilli() + "|" + b.getKind() + "|" + b.getAlgorithm();
         budget.computeIfAbsent(b.getStreamId(), s -> new TreeMap<>(DashboardState::byWindow))
                 .put(key, AvroJson.toMap(b));

@@ -1,6 +1,6 @@
 package org.dpclust.jobs;
 
-import java.util.Map;
+import java.util.UUID;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -11,6 +11,9 @@ import org.dpclust.config.DpclustConfig;
 import org.dpclust.config.JobSettings;
 import org.dpclust.config.KafkaSettings;
 import org.dpclust.config.StreamSpec;
+import org.dpclust.io.KafkaLedgerClient;
+import org.dpclust.io.LedgerCharge;
+import org.dpclust.io.LedgerSettings;
 import org.dpclust.io.OutboundRecord;
 import org.dpclust.io.RawRecord;
 import org.dpclust.privacy.PrivacyLedger;
@@ -30,7 +33,8 @@ public final class BatchJob {
     private final BatchParams params;
     private final PrivacyLedger.Interval interval;
     private final PrivacySecret secret;
-    private final Map<String, Double> ledgerSnapshot;
+    private final LedgerSettings ledger;
+    private final String runId;
 
     public BatchJob(
             Source<RawRecord, ?, ?> source,
@@ -41,7 +45,8 @@ public final class BatchJob {
             BatchParams params,
             PrivacyLedger.Interval interval,
             PrivacySecret secret,
-            Map<String, Double> ledgerSnapshot) {
+            LedgerSettings ledger,
+            String runId) {
         requirePublishable(BatchAlgorithms.get(algorithm));
         this.source = source;
         this.sink = sink;
@@ -51,7 +56,8 @@ public final class BatchJob {
         this.params = params;
         this.interval = interval;
         this.secret = secret;
-        this.ledgerSnapshot = ledgerSnapshot;
+        this.ledger = ledger;
+        this.runId = runId;
     }
 
     /**
@@ -81,13 +87,15 @@ public final class BatchJob {
     /**
      * The configuration a batch run reads and writes with: the input topic from its earliest offset
      * up to its end offsets at start, its own consumer group and a transactional-id prefix distinct
-     * from the streaming job's (one per stream and interval).
+     * from the streaming job's (one per stream, interval and run, so concurrent runs do not fence
+     * each other's sinks).
      */
     public static DpclustConfig batchConfig(
             DpclustConfig config,
             String inputTopic,
             String streamId,
-            PrivacyLedger.Interval interval) {
+            PrivacyLedger.Interval interval,
+            String runId) {
         KafkaSettings k = config.kafka();
         KafkaSettings batch =
                 new KafkaSettings(
@@ -104,7 +112,9 @@ public final class BatchJob {
                                 + "-"
                                 + interval.start()
                                 + "-"
-                                + interval.end(),
+                                + interval.end()
+                                + "-"
+                                + runId,
                         k.transactionTimeout(),
                         "earliest");
         JobSettings j = config.job().withBoundedInput(true);
@@ -113,7 +123,9 @@ public final class BatchJob {
 
     /**
      * The job reading {@code inputTopic} to its end and writing through the exactly-once Kafka
-     * sink.
+     * sink, charging through the stream's fenced ledger writer under a new run id. Checks the
+     * budget topic first (compacted, the stream's ledger history complete), so a lost or
+     * misconfigured ledger fails here with one line, before the job starts.
      */
     public static BatchJob fromKafka(
             DpclustConfig config,
@@ -122,9 +134,13 @@ public final class BatchJob {
             String algorithm,
             BatchParams params,
             PrivacyLedger.Interval interval,
-            PrivacySecret secret,
-            Map<String, Double> ledgerSnapshot) {
-        DpclustConfig c = batchConfig(config, inputTopic, spec.id(), interval);
+            PrivacySecret secret) {
+        String runId = UUID.randomUUID().toString();
+        DpclustConfig c = batchConfig(config, inputTopic, spec.id(), interval, runId);
+        LedgerSettings ledger = LedgerSettings.of(c.kafka());
+        try (KafkaLedgerClient client = KafkaLedgerClient.open(ledger)) {
+            client.verify(spec.id());
+        }
         return new BatchJob(
                 KafkaEndpoints.source(c),
                 KafkaEndpoints.sink(c),
@@ -134,7 +150,16 @@ public final class BatchJob {
                 params,
                 interval,
                 secret,
-                ledgerSnapshot);
+                ledger,
+                runId);
+    }
+
+    /**
+     * The key of this run's charge on the budget topic: its CHARGE or REFUSED status is the run's
+     * outcome (compare totals instead and a concurrent charge of the interval reads as this run's).
+     */
+    public String chargeKey() {
+        return LedgerCharge.batch(spec, algorithm, interval, runId, params.epsilon()).key();
     }
 
     public void wire(StreamExecutionEnvironment env) {
@@ -143,16 +168,8 @@ public final class BatchJob {
             env.setParallelism(config.job().parallelism());
         }
         BatchTopology.build(
-                env,
-                source,
-                sink,
-                config,
-                spec,
-                algorithm,
-                params,
-                interval,
-                secret,
-                ledgerSnapshot);
+                env, source, sink, config, spec, algorithm, params, interval, secret, ledger,
+                runId);
     }
 
     public void execute(StreamExecutionEnvironment env) throws Exception {

@@ -1,7 +1,6 @@
 package org.dpclust.jobs;
 
 import java.util.List;
-import java.util.Map;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -13,6 +12,7 @@ import org.dpclust.batch.BatchParams;
 import org.dpclust.batch.flink.SnapshotReleaseFunction;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.config.StreamSpec;
+import org.dpclust.io.LedgerSettings;
 import org.dpclust.io.OutboundRecord;
 import org.dpclust.io.RawRecord;
 import org.dpclust.privacy.PrivacyLedger;
@@ -24,8 +24,9 @@ import org.dpclust.stream.ValidRecord;
  * Wires the batch data flow (BATCH execution mode) onto a bounded source of raw records and a sink:
  * raw → validate/clamp ({@link RecordValidator}; its dead letters are not re-published, the
  * streaming job owns the dead-letter topic) → the chosen stream's records, plus one marker →
- * keyBy(stream) → {@link SnapshotReleaseFunction} (interval filter, ledger charge, algorithm via
- * the core) → sink.
+ * keyBy(stream) → {@link SnapshotReleaseFunction} (interval filter, charge through the stream's
+ * fenced ledger writer, algorithm via the core) → sink (the releases; the ledger writer commits the
+ * charges itself, before).
  */
 public final class BatchTopology {
     private BatchTopology() {}
@@ -40,7 +41,8 @@ public final class BatchTopology {
             BatchParams params,
             PrivacyLedger.Interval interval,
             PrivacySecret secret,
-            Map<String, Double> ledgerSnapshot) {
+            LedgerSettings ledger,
+            String runId) {
         env.setRuntimeMode(RuntimeExecutionMode.BATCH);
         String streamId = spec.id();
         DataStream<RawRecord> raw =
@@ -75,9 +77,9 @@ public final class BatchTopology {
                                 params,
                                 interval,
                                 secret,
-                                ledgerSnapshot,
-                                config.kafka().centroidsTopic(),
-                                config.kafka().budgetTopic()))
+                                ledger,
+                                runId,
+                                config.kafka().centroidsTopic()))
                 .name("snapshot-release")
                 .uid("snapshot-release")
                 .sinkTo(sink)

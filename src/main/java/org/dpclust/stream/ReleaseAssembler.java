@@ -11,6 +11,7 @@ import org.dpclust.avro.CentroidRelease;
 import org.dpclust.avro.SketchRelease;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.io.AvroCodec;
+import org.dpclust.io.LedgerHistory;
 import org.dpclust.io.OutboundRecord;
 import org.dpclust.kmeans.DpClusterStatistics;
 import org.dpclust.privacy.PrivacyLedger;
@@ -114,21 +115,9 @@ public final class ReleaseAssembler {
 
     public static BudgetStatus budget(
             StreamSpec s, String source, String algorithm, PrivacyLedger.Decision d) {
-        return BudgetStatus.newBuilder()
+        return LedgerHistory.decisionBuilder(
+                        s.id(), source, algorithm, s.privacyUnit().wireName(), d)
                 .setSchemaVersion(1)
-                .setStreamId(s.id())
-                .setKind(d.accepted() ? BudgetEventKind.CHARGE : BudgetEventKind.REFUSED)
-                .setSource(source)
-                .setAlgorithm(algorithm)
-                .setWindowStart(Instant.ofEpochMilli(d.interval().start()))
-                .setWindowEnd(Instant.ofEpochMilli(d.interval().end()))
-                .setEpsilon(d.epsilon())
-                .setWindowTotal(d.intervalTotal())
-                .setSpent(d.spent())
-                .setCap(d.cap())
-                .setPeriodStart(Instant.ofEpochMilli(d.periodStart()))
-                .setPeriodEnd(Instant.ofEpochMilli(d.periodEnd()))
-                .setPrivacyUnit(s.privacyUnit().wireName())
                 .build();
     }
 

@@ -1,6 +1,7 @@
 package org.dpclust.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -183,10 +184,11 @@ class BatchJobIT {
                 ClusteringMetrics.meanMatchedDistance(CENTERS, centroids) < 5,
                 "released centroids far from the true centres: " + r.getCentroids());
 
-        AvroCodec<BudgetStatus> budget = AvroCodec.budget();
-        List<BudgetStatus> statuses = readAll(cfg.kafka().budgetTopic(), budget);
+        List<BudgetStatus> statuses = decisions(cfg.kafka().budgetTopic());
         assertEquals(1, statuses.size());
         BudgetStatus charge = statuses.get(0);
+        assertEquals(1, charge.getSeq());
+        assertTrue(charge.getChargeKey().startsWith("fleet|batch|stats|"), charge.getChargeKey());
         assertEquals(BudgetEventKind.CHARGE, charge.getKind());
         assertEquals("batch", charge.getSource());
         assertEquals(1.0, charge.getEpsilon());
@@ -200,9 +202,13 @@ class BatchJobIT {
                 1,
                 readAll(cfg.kafka().centroidsTopic(), releases).size(),
                 "a refused run released something");
-        List<BudgetStatus> after = readAll(cfg.kafka().budgetTopic(), budget);
+        List<BudgetStatus> after = decisions(cfg.kafka().budgetTopic());
         assertEquals(2, after.size());
         BudgetStatus refused = after.get(1);
+        assertEquals(2, refused.getSeq());
+        assertFalse(
+                refused.getChargeKey().equals(charge.getChargeKey()),
+                "each run charges under its own key");
         assertEquals(BudgetEventKind.REFUSED, refused.getKind());
         assertEquals("batch", refused.getSource());
         assertEquals(1.0, refused.getEpsilon());
@@ -308,10 +314,17 @@ class BatchJobIT {
                     nearest < 1e-4,
                     "a centre is a point of the public universe: " + c + " (" + nearest + ")");
         }
-        List<BudgetStatus> statuses = readAll(cfg.kafka().budgetTopic(), AvroCodec.budget());
+        List<BudgetStatus> statuses = decisions(cfg.kafka().budgetTopic());
         assertEquals(1, statuses.size());
         assertEquals(BudgetEventKind.CHARGE, statuses.get(0).getKind());
         assertEquals("dp-hst-local-search", statuses.get(0).getAlgorithm());
+    }
+
+    /** The CHARGE and REFUSED statuses of the budget topic (its ledger markers left out). */
+    private static List<BudgetStatus> decisions(String topic) throws Exception {
+        return readAll(topic, AvroCodec.budget()).stream()
+                .filter(b -> b.getKind() != BudgetEventKind.MARKER)
+                .toList();
     }
 
     private static <T extends org.apache.avro.specific.SpecificRecordBase> List<T> readAll(

@@ -2,7 +2,6 @@ package org.dpclust.batch.flink;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
@@ -10,13 +9,16 @@ import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
-import org.dpclust.avro.BudgetStatus;
 import org.dpclust.batch.BatchAlgorithm;
 import org.dpclust.batch.BatchAlgorithms;
 import org.dpclust.batch.BatchParams;
 import org.dpclust.batch.SnapshotRelease;
-import org.dpclust.config.PrivacyUnit;
 import org.dpclust.config.StreamSpec;
+import org.dpclust.io.KafkaLedgerClient;
+import org.dpclust.io.LedgerCharge;
+import org.dpclust.io.LedgerClient;
+import org.dpclust.io.LedgerClientFactory;
+import org.dpclust.io.LedgerMark;
 import org.dpclust.io.OutboundRecord;
 import org.dpclust.privacy.PrivacyLedger;
 import org.dpclust.privacy.PrivacySecret;
@@ -28,10 +30,16 @@ import org.dpclust.stream.ValidRecord;
  * features of the stream's records whose event time lies in the PUBLIC interval [from, to) —
  * records outside it are dropped and counted (metric {@code
  * dpclust.batch_records_outside_interval}, operator-side) — and, when the key's input ends, calls
- * the core ({@link SnapshotRelease}) and emits the published messages: the {@code BudgetStatus}
- * (CHARGE or REFUSED) and, unless refused, the {@code CentroidRelease} (mode {@code batch}). A
- * marker element (features null) makes the key exist even for an empty snapshot, so whether a
- * release happens does not depend on the data. No algorithm code lives here.
+ * the core ({@link SnapshotRelease}), charging the stream's ledger through its fenced single writer
+ * ({@link KafkaLedgerClient}, docs/ledger.md) under the charge key {@code
+ * stream|batch|algorithm|from:to|runId}. The charge's CHARGE or REFUSED {@code BudgetStatus} is
+ * committed on the budget topic by the ledger writer before the algorithm runs; this function then
+ * emits, unless refused, the {@code CentroidRelease} (mode {@code batch}) through the job's sink —
+ * so a release is never published without its charge. A task retried within the run re-charges the
+ * same key and gets the recorded decision (nothing is charged twice); a crash between charge and
+ * release over-counts, never under-counts. A marker element (features null) makes the key exist
+ * even for an empty snapshot, so whether a release happens does not depend on the data. No
+ * algorithm code lives here.
  */
 public class SnapshotReleaseFunction
         extends KeyedProcessFunction<String, ValidRecord, OutboundRecord> {
@@ -42,16 +50,18 @@ public class SnapshotReleaseFunction
             from; // the public interval [from, to) (PrivacyLedger.Interval is not Serializable)
     private final long to;
     private final PrivacySecret secret;
-    private final Map<String, Double> ledgerSnapshot;
+    private final LedgerClientFactory ledgerFactory;
+    private final String runId;
     private final String centroidsTopic;
-    private final String budgetTopic;
 
     private transient ListState<double[]> points;
     private transient Counter outside;
+    private transient LedgerClient ledger;
 
     /**
-     * @param ledgerSnapshot the stream's charged totals read from the budget topic at start
-     *     (interval key → epsilon)
+     * @param ledgerFactory opens the stream's ledger client on the TaskManager ({@link
+     *     org.dpclust.io.LedgerSettings}: the fenced writer on the budget topic)
+     * @param runId this batch run's id: part of the charge key, the same for retries inside the run
      */
     public SnapshotReleaseFunction(
             StreamSpec spec,
@@ -59,18 +69,18 @@ public class SnapshotReleaseFunction
             BatchParams params,
             PrivacyLedger.Interval interval,
             PrivacySecret secret,
-            Map<String, Double> ledgerSnapshot,
-            String centroidsTopic,
-            String budgetTopic) {
+            LedgerClientFactory ledgerFactory,
+            String runId,
+            String centroidsTopic) {
         this.spec = spec;
         this.algorithmName = algorithmName;
         this.params = params;
         this.from = interval.start();
         this.to = interval.end();
         this.secret = secret;
-        this.ledgerSnapshot = ledgerSnapshot;
+        this.ledgerFactory = ledgerFactory;
+        this.runId = runId;
         this.centroidsTopic = centroidsTopic;
-        this.budgetTopic = budgetTopic;
     }
 
     /** The element that opens the stream's key even when no record falls in the interval. */
@@ -121,24 +131,24 @@ public class SnapshotReleaseFunction
             collected.add(p);
         }
         points.clear();
-        PrivacyLedger ledger =
-                new PrivacyLedger(
-                        spec.cap(),
-                        spec.budgetPeriodMillis(),
-                        spec.privacyUnit() == PrivacyUnit.DEVICE);
-        ledgerSnapshot.forEach((k, v) -> ledger.restore(PrivacyLedger.Interval.parse(k), v));
         BatchAlgorithm algorithm = BatchAlgorithms.get(algorithmName);
+        if (ledger == null) {
+            ledger = ledgerFactory.open();
+        }
         SnapshotRelease.Outcome o =
-                SnapshotRelease.run(
+                SnapshotRelease.runCharged(
                         algorithm,
                         params,
                         collected.toArray(new double[0][]),
                         spec.id(),
                         interval,
-                        ledger,
+                        (i, eps) ->
+                                ledger.charge(
+                                                LedgerCharge.batch(
+                                                        spec, algorithm.name(), i, runId, eps),
+                                                LedgerMark.NONE)
+                                        .decision(),
                         secret);
-        BudgetStatus status =
-                ReleaseAssembler.budget(spec, "batch", algorithm.name(), o.decision());
         if (!o.refused()) {
             long covered =
                     Math.max(
@@ -160,6 +170,14 @@ public class SnapshotReleaseFunction
                                     o.asRelease(),
                                     o.decision())));
         }
-        out.collect(ReleaseAssembler.toOutbound(budgetTopic, status));
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (ledger != null) {
+            ledger.close();
+            ledger = null;
+        }
+        super.close();
     }
 }
