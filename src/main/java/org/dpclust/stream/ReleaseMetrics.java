@@ -18,9 +18,9 @@ import org.dpclust.privacy.PrivacyLedger;
  *   <li>{@code spent}: epsilon spent in the stream's current budget period, as of the last charge
  *       attempt (after the charge if accepted, before it if refused);
  *   <li>{@code remaining}: {@code budget_cap − spent}, same moment;
- *   <li>{@code next_release_ms}: event time (epoch milliseconds) at which the next window of the
- *       stream closes and is released (or refused): the end of the earliest window with a pending
- *       timer.
+ *   <li>{@code next_release_ms}: the event time (epoch milliseconds) the watermark must reach for
+ *       the stream's next release (or refusal): the earliest pending release timer, today the last
+ *       millisecond of the next window to close.
  * </ul>
  *
  * Gauges read NaN until the subtask has seen the stream (a charge attempt for {@code spent} and
@@ -33,7 +33,7 @@ import org.dpclust.privacy.PrivacyLedger;
  * StreamClusteringFunction} that call it touch metrics there.
  */
 public final class ReleaseMetrics {
-    /** Per-stream values behind the gauges; written and read on the task thread. */
+    /** Per-stream values behind the gauges: written on the task thread, read by the reporter. */
     private static final class StreamValues {
         volatile double spent = Double.NaN;
         volatile double remaining = Double.NaN;
@@ -69,21 +69,21 @@ public final class ReleaseMetrics {
         return new ReleaseMetrics(dpclust, streams);
     }
 
-    /** A window of {@code streamId} ending at {@code windowEnd} (exclusive) has a pending timer. */
-    public void windowPending(String streamId, long windowEnd) {
+    /** A release timer of {@code streamId} is registered for event time {@code releaseTime}. */
+    public void releasePending(String streamId, long releaseTime) {
         StreamValues v = byStream.get(streamId);
-        if (Double.isNaN(v.nextReleaseMs) || windowEnd < v.nextReleaseMs) {
-            v.nextReleaseMs = windowEnd;
+        if (Double.isNaN(v.nextReleaseMs) || releaseTime < v.nextReleaseMs) {
+            v.nextReleaseMs = releaseTime;
         }
     }
 
     /**
-     * A window of {@code streamId} fired; {@code nextWindowEnd} is the end of the window chained
-     * after it, or {@code -1} when none is (end of input).
+     * A release timer of {@code streamId} fired; {@code nextReleaseTime} is the event time of the
+     * timer chained after it, or {@code -1} when none is (end of input).
      */
-    public void windowFired(String streamId, long nextWindowEnd) {
-        // every window fires (empty ones too), in order: the chained one is the earliest pending
-        byStream.get(streamId).nextReleaseMs = nextWindowEnd < 0 ? Double.NaN : nextWindowEnd;
+    public void released(String streamId, long nextReleaseTime) {
+        // every window fires (empty ones too), in order: the chained timer is the earliest pending
+        byStream.get(streamId).nextReleaseMs = nextReleaseTime < 0 ? Double.NaN : nextReleaseTime;
     }
 
     /** A charge attempt for {@code streamId} and its outcome. */

@@ -213,7 +213,7 @@ public class StreamClusteringFunction
         }
         store(windowStart, w);
         ctx.timerService().registerEventTimeTimer(windowEnd - 1);
-        metrics.windowPending(p.streamId, windowEnd); // metrics:
+        metrics.releasePending(p.streamId, windowEnd - 1); // metrics:
     }
 
     /**
@@ -310,7 +310,7 @@ public class StreamClusteringFunction
         if (chained) {
             ctx.timerService().registerEventTimeTimer(windowEnd + s.windowMillis() - 1);
         }
-        metrics.windowFired(streamId, chained ? windowEnd + s.windowMillis() : -1); // metrics:
+        metrics.released(streamId, chained ? windowEnd + s.windowMillis() - 1 : -1); // metrics:
         PrivacyLedger ledger = loadLedger(s);
         for (Summary summary : s.summaries()) {
             PrivacyLedger.Decision decision =

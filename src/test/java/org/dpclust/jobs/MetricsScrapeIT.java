@@ -249,10 +249,10 @@ class MetricsScrapeIT {
             assertEquals(99.0, stream(s, "remaining", "b"), 1e-12);
             for (String id : List.of("a", "b")) {
                 assertEquals(
-                        START + 4 * W,
+                        START + 4 * W - 1,
                         stream(s, "next_release_ms", id),
                         0.0,
-                        "stream " + id + ": window 3 closes next");
+                        "stream " + id + ": window 3 is released next, at its last millisecond");
             }
             assertDashboardQueriesOnlyScrapedMetrics(s);
         } finally {
