@@ -1,7 +1,6 @@
 package org.dpclust.stream;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -14,7 +13,6 @@ import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
@@ -117,11 +115,10 @@ public class StreamClusteringFunction
     private transient ValueState<double[]> centroids;
     private transient MapState<String, Double> ledgerEntries;
     private transient ValueState<Boolean> ledgerSeeded;
-    private transient Counter releases;
     private transient LongCounter windowed;
     private transient LongCounter releaseNanos;
-    private transient Counter refused;
-    private transient Map<String, Double> spentGauge;
+    // metrics: every metric of this operator is in ReleaseMetrics (lines marked "metrics:")
+    private transient ReleaseMetrics metrics;
 
     /**
      * @param ledgerSnapshot totals read from the budget topic at start-up (stream → interval key →
@@ -144,20 +141,16 @@ public class StreamClusteringFunction
 
     @Override
     public void open(OpenContext ctx) {
-        spentGauge = new HashMap<>();
-        var group = getRuntimeContext().getMetricGroup().addGroup("dpclust");
+        // metrics:
+        metrics =
+                ReleaseMetrics.register(
+                        getRuntimeContext().getMetricGroup().addGroup("dpclust"), streams);
         runtime = StreamRuntime.of(streams);
-        for (StreamSpec s : streams) {
-            spentGauge.put(s.id(), 0.0);
-            group.addGroup("stream", s.id()).gauge("spent", () -> spentGauge.get(s.id()));
-        }
         hasher = new RecordHasher(secret);
         windowed = new LongCounter();
         getRuntimeContext().addAccumulator(ACC_WINDOWED, windowed);
         releaseNanos = new LongCounter();
         getRuntimeContext().addAccumulator(ACC_RELEASE_NANOS, releaseNanos);
-        releases = group.counter("releases");
-        refused = group.counter("refused_releases");
         accumulators =
                 getRuntimeContext()
                         .getMapState(
@@ -220,6 +213,7 @@ public class StreamClusteringFunction
         }
         store(windowStart, w);
         ctx.timerService().registerEventTimeTimer(windowEnd - 1);
+        metrics.releasePending(p.streamId, windowEnd - 1); // metrics:
     }
 
     /**
@@ -312,9 +306,11 @@ public class StreamClusteringFunction
         sketches.remove(windowStart);
         hstCounts.remove(windowStart);
         clearDeviceEntries(windowStart);
-        if (ctx.timerService().currentWatermark() != Long.MAX_VALUE) {
+        boolean chained = ctx.timerService().currentWatermark() != Long.MAX_VALUE;
+        if (chained) {
             ctx.timerService().registerEventTimeTimer(windowEnd + s.windowMillis() - 1);
         }
+        metrics.released(streamId, chained ? windowEnd + s.windowMillis() - 1 : -1); // metrics:
         PrivacyLedger ledger = loadLedger(s);
         for (Summary summary : s.summaries()) {
             PrivacyLedger.Decision decision =
@@ -323,16 +319,14 @@ public class StreamClusteringFunction
                             s.epsilonPerRelease());
             BudgetStatus status =
                     ReleaseAssembler.budget(s, "stream", summary.wireName(), decision);
+            metrics.charged(streamId, decision); // metrics:
             if (!decision.accepted()) {
-                refused.inc();
                 out.collect(ReleaseAssembler.toOutbound(budgetTopic, status));
                 continue;
             }
             storeLedger(ledger, decision.interval());
-            spentGauge.put(streamId, decision.spent());
             if (summary == Summary.CKM) { // the sketch now, its centroids from the SketchDecoder
                 releaseCkm(rt, streamId, windowStart, windowEnd, w.sketch, decision, ctx, out);
-                releases.inc();
                 out.collect(ReleaseAssembler.toOutbound(budgetTopic, status));
                 continue;
             }
@@ -356,7 +350,6 @@ public class StreamClusteringFunction
                             r,
                             decision);
             out.collect(ReleaseAssembler.toOutbound(centroidsTopic, release));
-            releases.inc();
             out.collect(ReleaseAssembler.toOutbound(budgetTopic, status));
         }
     }

@@ -72,7 +72,8 @@ class StreamingJobIT {
 
     private static EmbeddedKafka kafka;
 
-    private static Configuration clusterConfig() {
+    /** A small MiniCluster's memory (also used by {@link MetricsScrapeIT}). */
+    static Configuration clusterConfig() {
         Configuration c = new Configuration();
         c.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.parse("32m"));
         c.set(TaskManagerOptions.NETWORK_MEMORY_MIN, MemorySize.parse("32m"));

@@ -1,0 +1,137 @@
+package org.dpclust.deploy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
+import org.dpclust.config.ConfigLoader;
+import org.dpclust.config.DpclustConfig;
+import org.dpclust.config.SecretSource;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The deployment kit's files agree with each other and with the job: the FlinkDeployment takes the
+ * secret from the example Secret (as an environment variable, never as a job argument), the job's
+ * {@code --config} from the ConfigMap (a configuration the job accepts), runs the jar where the
+ * Dockerfile puts it, and exposes the port the Prometheus reporter serves; flink-conf/config.yaml
+ * (docker-compose) and the FlinkDeployment pin the same {@code pipeline.max-parallelism} and enable
+ * the same reporter.
+ */
+class DeploymentKitTest {
+    private static final String PROM_FACTORY =
+            "org.apache.flink.metrics.prometheus.PrometheusReporterFactory";
+
+    private final JsonNode deployment = DeploymentFiles.yaml(DeploymentFiles.FLINK_DEPLOYMENT);
+    private final JsonNode spec = deployment.path("spec");
+    private final JsonNode container = spec.at("/podTemplate/spec/containers/0");
+    private final Map<String, String> flinkConf =
+            DeploymentFiles.flinkConf(DeploymentFiles.FLINK_CONF);
+
+    private static String conf(JsonNode spec, String key) {
+        JsonNode v = spec.path("flinkConfiguration").get(key);
+        assertNotNull(v, "flinkConfiguration." + key);
+        return v.asText();
+    }
+
+    @Test
+    void theSecretComesFromTheSecretAsAnEnvironmentVariableOnly() {
+        JsonNode secret = DeploymentFiles.yaml(DeploymentFiles.SECRET);
+        assertEquals("Secret", secret.path("kind").asText());
+        JsonNode env = null;
+        for (JsonNode e : container.path("env")) {
+            if (e.path("name").asText().equals(SecretSource.ENV)) {
+                env = e;
+            }
+        }
+        assertNotNull(env, "flink-main-container has env " + SecretSource.ENV);
+        JsonNode ref = env.at("/valueFrom/secretKeyRef");
+        assertEquals(secret.at("/metadata/name").asText(), ref.path("name").asText());
+        assertTrue(secret.path("stringData").has(ref.path("key").asText()), "the key exists");
+        assertFalse(env.has("value"), "no literal secret value in the manifest");
+        assertEquals("flink-main-container", container.path("name").asText());
+        for (JsonNode arg : spec.at("/job/args")) {
+            assertFalse(arg.asText().startsWith("--secret"), "no secret option: " + arg);
+        }
+        // the example value cannot be used by mistake: the job refuses it (not hex)
+        String example = secret.path("stringData").path(ref.path("key").asText()).asText();
+        assertFalse(example.matches("[0-9a-fA-F]{32,}"), "the example secret is a placeholder");
+    }
+
+    @Test
+    void theJobReadsTheConfigMapsConfigurationWhichTheJobAccepts() {
+        JsonNode cm = DeploymentFiles.yaml(DeploymentFiles.CONFIG_MAP);
+        String name = cm.at("/metadata/name").asText();
+        String mountPath = null;
+        for (JsonNode v : spec.at("/podTemplate/spec/volumes")) {
+            if (v.at("/configMap/name").asText().equals(name)) {
+                for (JsonNode m : container.path("volumeMounts")) {
+                    if (m.path("name").asText().equals(v.path("name").asText())) {
+                        mountPath = m.path("mountPath").asText();
+                    }
+                }
+            }
+        }
+        assertNotNull(mountPath, "the ConfigMap " + name + " is mounted");
+        List<String> args = new ArrayList<>();
+        spec.at("/job/args").forEach(a -> args.add(a.asText()));
+        String file = args.get(args.indexOf("--config") + 1);
+        assertTrue(file.startsWith(mountPath + "/"), file);
+        String key = file.substring(mountPath.length() + 1);
+        DpclustConfig c = ConfigLoader.parse(cm.path("data").path(key).asText());
+        assertEquals(0, c.job().parallelism(), "the FlinkDeployment's job.parallelism decides");
+        assertTrue(spec.at("/job/parallelism").asInt() > 0);
+    }
+
+    @Test
+    void applicationModeWithSavepointUpgradesRunsTheImagesJar() {
+        assertEquals("savepoint", spec.at("/job/upgradeMode").asText());
+        assertEquals("false", conf(spec, "kubernetes.operator.job.drain-on-savepoint-deletion"));
+        assertEquals("local://" + Dockerfile.jobJarDestination(), spec.at("/job/jarURI").asText());
+        assertEquals("kubernetes", conf(spec, "high-availability.type"));
+        for (String k :
+                List.of(
+                        "execution.checkpointing.dir",
+                        "execution.checkpointing.savepoint-dir",
+                        "high-availability.storageDir")) {
+            assertTrue(conf(spec, k).contains("CHANGE-ME"), k + " is a marked placeholder");
+        }
+    }
+
+    @Test
+    void prometheusAndMaxParallelismAreTheSameInComposeAndKubernetes() throws Exception {
+        assertEquals(PROM_FACTORY, flinkConf.get("metrics.reporter.prom.factory.class"));
+        assertEquals(PROM_FACTORY, conf(spec, "metrics.reporter.prom.factory.class"));
+        Class.forName(PROM_FACTORY); // the reporter that MetricsScrapeIT runs
+        String port = flinkConf.get("metrics.reporter.prom.port");
+        assertEquals(port, conf(spec, "metrics.reporter.prom.port"));
+        assertEquals(port, container.at("/ports/0/containerPort").asText());
+        assertEquals(
+                port,
+                deployment
+                        .at("/spec/podTemplate/metadata/annotations/prometheus.io~1port")
+                        .asText());
+        assertTrue(Dockerfile.parse(DeploymentFiles.DOCKERFILE).exposed().contains(port));
+        JsonNode compose = DeploymentFiles.yaml(DeploymentFiles.COMPOSE);
+        for (String service : List.of("jobmanager", "taskmanager")) {
+            boolean published = false;
+            for (JsonNode p : compose.at("/services/" + service + "/ports")) {
+                published |= p.asText().endsWith(":" + port);
+            }
+            assertTrue(published, service + " publishes the metrics port");
+        }
+
+        String pinned = flinkConf.get("pipeline.max-parallelism");
+        assertNotNull(pinned, "flink-conf/config.yaml pins pipeline.max-parallelism");
+        assertEquals(pinned, conf(spec, "pipeline.max-parallelism"));
+        // what docs/operations.md says of Flink's default next to the pinned value
+        assertEquals(128, Integer.parseInt(pinned));
+        assertEquals(128, KeyGroupRangeAssignment.computeDefaultMaxParallelism(85));
+        assertEquals(256, KeyGroupRangeAssignment.computeDefaultMaxParallelism(86));
+    }
+}
