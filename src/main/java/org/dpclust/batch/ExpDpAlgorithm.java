@@ -58,9 +58,20 @@ public final class ExpDpAlgorithm implements BatchAlgorithm {
     }
 
     @Override
+    public void checkParams(BatchParams params) {
+        BaselineAlgorithm.requireBoundsAndEpsilon(this, params);
+    }
+
+    /**
+     * Strict forms release for every snapshot (fewer than k records included: a cluster whose noisy
+     * count is below 1 keeps its public centroid). Paper forms draw their k initial centroids from
+     * the records and refuse a snapshot of fewer than k; they are never charged to a ledger ({@link
+     * PublishPolicy}).
+     */
+    @Override
     public BatchResult run(double[][] snapshot, BatchParams params, PrivacyRandom rng) {
         BaselineAlgorithm.requirePrivateInputs(this, params, rng);
-        if (snapshot.length < params.k()) {
+        if (!strict && snapshot.length < params.k()) {
             throw new IllegalArgumentException(
                     "--k: the snapshot has " + snapshot.length + " records, fewer than k");
         }

@@ -17,6 +17,7 @@ import org.dpclust.batch.BatchAlgorithm;
 import org.dpclust.batch.BatchAlgorithms;
 import org.dpclust.batch.BatchParams;
 import org.dpclust.batch.KMedianUniverse;
+import org.dpclust.batch.PublishPolicy;
 import org.dpclust.batch.SnapshotRelease;
 import org.dpclust.config.ConfigLoader;
 import org.dpclust.config.DpclustConfig;
@@ -215,15 +216,7 @@ public final class BatchCommand implements Callable<Integer> {
         BatchAlgorithm alg = BatchAlgorithms.get(withMode(algorithm, mode));
         boolean toKafka = "kafka".equals(output);
         if (toKafka) {
-            if (BatchAlgorithm.EPP.equals(alg.guarantee())) {
-                throw new IllegalArgumentException(
-                        "--output kafka: algorithm '"
-                                + alg.name()
-                                + "' has guarantee epp"
-                                + " (error-preserving privacy, not differential privacy); EPP output is batch-only and may"
-                                + " not reach a stream's centroids topic or charge its dp ledger, use --output DIR");
-            }
-            BatchJob.requirePublishable(alg);
+            PublishPolicy.requirePublishable(alg);
         }
         DpclustConfig cfg = null;
         StreamSpec spec = null;

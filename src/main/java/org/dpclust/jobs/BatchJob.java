@@ -4,9 +4,9 @@ import java.util.Map;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.dpclust.batch.BatchAlgorithm;
 import org.dpclust.batch.BatchAlgorithms;
 import org.dpclust.batch.BatchParams;
+import org.dpclust.batch.PublishPolicy;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.config.JobSettings;
 import org.dpclust.config.KafkaSettings;
@@ -18,8 +18,9 @@ import org.dpclust.privacy.PrivacySecret;
 
 /**
  * The batch job: takes its source and sink in the constructor and only wires and executes ({@link
- * BatchTopology} holds the data flow). Only private algorithms may run here, because its output is
- * the published centroids topic; a non-private algorithm is refused at construction.
+ * BatchTopology} holds the data flow). Only dp algorithms may run here, because its output is the
+ * published centroids topic and the stream's ledger; anything else is refused at construction
+ * ({@link PublishPolicy}).
  */
 public final class BatchJob {
     private final Source<RawRecord, ?, ?> source;
@@ -42,7 +43,7 @@ public final class BatchJob {
             PrivacyLedger.Interval interval,
             PrivacySecret secret,
             Map<String, Double> ledgerSnapshot) {
-        requirePublishable(BatchAlgorithms.get(algorithm));
+        PublishPolicy.requirePublishable(BatchAlgorithms.get(algorithm));
         this.source = source;
         this.sink = sink;
         this.config = config;
@@ -52,30 +53,6 @@ public final class BatchJob {
         this.interval = interval;
         this.secret = secret;
         this.ledgerSnapshot = ledgerSnapshot;
-    }
-
-    /**
-     * Refuses an algorithm whose output may not be published to a stream's centroids topic:
-     * non-private references, and EPP (not differential privacy; it never shares a stream or a
-     * ledger with dp releases).
-     */
-    public static void requirePublishable(BatchAlgorithm a) {
-        if ("epp".equals(a.guarantee())) {
-            throw new IllegalArgumentException(
-                    "--output kafka: algorithm '"
-                            + a.name()
-                            + "' gives error-preserving "
-                            + "privacy (epp), not differential privacy; epp output is batch-only and never published to a "
-                            + "stream's topics or charged to its ledger, use --output DIR");
-        }
-        if (!a.isPrivate()) {
-            throw new IllegalArgumentException(
-                    "--output kafka: algorithm '"
-                            + a.name()
-                            + "' is non-private (guarantee "
-                            + a.guarantee()
-                            + "); its output may not go to the published centroids topic, use --output DIR");
-        }
     }
 
     /**
