@@ -9,6 +9,7 @@ import org.dpclust.config.KafkaSettings;
 import org.dpclust.io.AvroCodec;
 import org.dpclust.io.TopicReader;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -27,8 +28,7 @@ public final class ConsumeCommand implements Callable<Integer> {
         dead_letters
     }
 
-    @Option(names = "--bootstrap-servers", required = true)
-    String bootstrapServers;
+    @Mixin BootstrapServersOption kafka;
 
     @Option(
             names = "--kind",
@@ -61,7 +61,7 @@ public final class ConsumeCommand implements Callable<Integer> {
                     case dead_letters -> AvroCodec.rejected();
                 };
         ObjectMapper json = new ObjectMapper();
-        try (TopicReader reader = new TopicReader(bootstrapServers, t)) {
+        try (TopicReader reader = new TopicReader(kafka.require(), t)) {
             do {
                 reader.poll(
                         Duration.ofMillis(500),

@@ -5,6 +5,7 @@ import java.util.concurrent.CountDownLatch;
 import org.dpclust.config.KafkaSettings;
 import org.dpclust.dashboard.DashboardServer;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -21,11 +22,7 @@ import picocli.CommandLine.Option;
         description =
                 "Serve a live local web page plotting each stream's DP centroids and privacy spend.")
 public final class DashboardCommand implements Callable<Integer> {
-    @Option(
-            names = "--bootstrap-servers",
-            required = true,
-            description = "Kafka bootstrap servers.")
-    String bootstrapServers;
+    @Mixin BootstrapServersOption kafka;
 
     @Option(
             names = "--port",
@@ -51,7 +48,7 @@ public final class DashboardCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--port must be in 0..65535, got " + port);
         }
         DashboardServer server =
-                new DashboardServer(bootstrapServers, centroidsTopic, budgetTopic, port).start();
+                new DashboardServer(kafka.require(), centroidsTopic, budgetTopic, port).start();
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime()
                 .addShutdownHook(
@@ -69,7 +66,7 @@ public final class DashboardCommand implements Callable<Integer> {
                         + " and "
                         + budgetTopic
                         + " on "
-                        + bootstrapServers
+                        + kafka.require()
                         + "; Ctrl-C to stop)");
         stopped.await();
         return 0;

@@ -1,17 +1,15 @@
 package org.dpclust.cli;
 
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.dpclust.config.ConfigLoader;
 import org.dpclust.config.DpclustConfig;
-import org.dpclust.config.SecretSource;
 import org.dpclust.io.BudgetTopicReader;
 import org.dpclust.io.TopicAdmin;
 import org.dpclust.jobs.StreamingJob;
 import org.dpclust.privacy.PrivacySecret;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code dpclust stream}: runs the streaming job (also the {@code flink run} entry point). */
@@ -20,19 +18,11 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         description = "Run the streaming job: Kafka telemetry -> DP centroids per window -> Kafka.")
 public final class StreamCommand implements Callable<Integer> {
-    @Option(
-            names = "--config",
-            required = true,
-            description = "dpclust YAML configuration (see README).")
-    Path config;
+    @Mixin ConfigOption config;
 
-    @Option(names = "--bootstrap-servers", description = "Overrides kafka.bootstrap_servers.")
-    String bootstrapServers;
+    @Mixin BootstrapServersOption kafka;
 
-    @Option(
-            names = "--secret-file",
-            description = "File with the hex HMAC secret (default: env DPCLUST_SECRET).")
-    Path secretFile;
+    @Mixin SecretFileOption secretFile;
 
     @Option(
             names = "--create-topics",
@@ -41,11 +31,8 @@ public final class StreamCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        DpclustConfig cfg = ConfigLoader.load(config);
-        if (bootstrapServers != null) {
-            cfg = cfg.withKafka(cfg.kafka().withBootstrapServers(bootstrapServers));
-        }
-        PrivacySecret secret = SecretSource.resolve(secretFile);
+        DpclustConfig cfg = config.load(kafka);
+        PrivacySecret secret = secretFile.resolve();
         if (createTopics) {
             TopicAdmin.ensureTopics(cfg.kafka(), 1);
         }

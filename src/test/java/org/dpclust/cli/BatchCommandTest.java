@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -16,25 +14,18 @@ import org.dpclust.eval.Dataset;
 import org.dpclust.eval.DatasetLoader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 class BatchCommandTest {
     private static final Path S1 = DatasetLoader.sharedDatasets().resolve("s1.csv");
 
-    /** Exit code and stderr of one command line. */
-    private record Run(int exit, String err) {}
-
-    private static Run run(String... args) {
-        CommandLine cl = DpclustCommand.commandLine();
-        StringWriter err = new StringWriter();
-        cl.setErr(new PrintWriter(err, true));
-        return new Run(cl.execute(args), err.toString());
+    private static CliRun run(String... args) {
+        return CliRun.of(args);
     }
 
     @Test
     void lloydOnS1FindsTheTrueCentroidsWithinOnePercentOfTheDomainWidth(@TempDir Path out)
             throws Exception {
-        Run r =
+        CliRun r =
                 run(
                         "batch",
                         "--algorithm",
@@ -70,7 +61,7 @@ class BatchCommandTest {
 
     @Test
     void nonPrivateOutputToKafkaIsRefusedNamingTheOption() {
-        Run r =
+        CliRun r =
                 run(
                         "batch",
                         "--algorithm",
@@ -251,7 +242,7 @@ class BatchCommandTest {
                         "0,0;1,1"));
     }
 
-    private static void assertError(String option, Run r) {
+    private static void assertError(String option, CliRun r) {
         assertEquals(2, r.exit(), "expected a usage error for " + option + ", got: " + r.err());
         assertTrue(r.err().contains(option), "error does not name " + option + ": " + r.err());
     }
@@ -260,7 +251,7 @@ class BatchCommandTest {
     void statsOnACsvFileWithDeclaredBoundsWritesADpSummary(@TempDir Path out) throws Exception {
         Path secret = out.resolve("secret");
         Files.writeString(secret, "000102030405060708090a0b0c0d0e0f");
-        Run r =
+        CliRun r =
                 run(
                         "batch",
                         "--algorithm",
