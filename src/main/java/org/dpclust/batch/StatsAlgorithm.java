@@ -52,9 +52,10 @@ public final class StatsAlgorithm implements BatchAlgorithm {
                         stats,
                         codec,
                         SnapshotStatistics.publicInitialCentroids(b, params.k(), params.seed()),
-                        params.epsilon(),
-                        params.countFraction(),
-                        params.contributionBound(),
+                        new DpClusterStatistics.ReleaseParams(
+                                params.epsilon(),
+                                params.countFraction(),
+                                params.contributionBound()),
                         rng);
         Map<String, Double> p = new HashMap<>(r.parameters());
         return new BatchResult(r.centroids(), r.weights(), p);

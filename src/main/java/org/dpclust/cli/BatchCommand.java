@@ -26,6 +26,7 @@ import org.dpclust.eval.JsonRows;
 import org.dpclust.geometry.DomainBounds;
 import org.dpclust.io.BudgetTopicReader;
 import org.dpclust.jobs.BatchJob;
+import org.dpclust.jobs.BatchRun;
 import org.dpclust.jobs.StreamingJob;
 import org.dpclust.privacy.PrivacyLedger;
 import org.dpclust.privacy.PrivacySecret;
@@ -323,7 +324,9 @@ public final class BatchCommand implements Callable<Integer> {
                 topic,
                 cfg.kafka().budgetTopic(),
                 before.size());
-        BatchJob.fromKafka(cfg, topic, spec, alg.name(), params, interval, secret, before)
+        BatchJob.fromKafka(
+                        topic,
+                        new BatchRun(cfg, spec, alg.name(), params, interval, secret, before))
                 .execute(
                         StreamExecutionEnvironment.getExecutionEnvironment(
                                 DemoCommand.miniClusterConfig()));

@@ -1,58 +1,33 @@
 package org.dpclust.jobs;
 
-import java.util.Map;
+import java.util.Objects;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.dpclust.batch.BatchAlgorithms;
-import org.dpclust.batch.BatchParams;
 import org.dpclust.batch.PublishPolicy;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.config.JobSettings;
 import org.dpclust.config.KafkaSettings;
-import org.dpclust.config.StreamSpec;
 import org.dpclust.io.OutboundRecord;
 import org.dpclust.io.RawRecord;
 import org.dpclust.privacy.PrivacyLedger;
-import org.dpclust.privacy.PrivacySecret;
 
 /**
  * The batch job: takes its source and sink in the constructor and only wires and executes ({@link
  * BatchTopology} holds the data flow). Only dp algorithms may run here, because its output is the
  * published centroids topic and the stream's ledger; anything else is refused at construction
- * ({@link PublishPolicy}).
+ * ({@link BatchRun}, {@link PublishPolicy}).
  */
 public final class BatchJob {
     private final Source<RawRecord, ?, ?> source;
     private final Sink<OutboundRecord> sink;
-    private final DpclustConfig config;
-    private final StreamSpec spec;
-    private final String algorithm;
-    private final BatchParams params;
-    private final PrivacyLedger.Interval interval;
-    private final PrivacySecret secret;
-    private final Map<String, Double> ledgerSnapshot;
+    private final BatchRun run;
 
-    public BatchJob(
-            Source<RawRecord, ?, ?> source,
-            Sink<OutboundRecord> sink,
-            DpclustConfig config,
-            StreamSpec spec,
-            String algorithm,
-            BatchParams params,
-            PrivacyLedger.Interval interval,
-            PrivacySecret secret,
-            Map<String, Double> ledgerSnapshot) {
-        PublishPolicy.requirePublishable(BatchAlgorithms.get(algorithm));
-        this.source = source;
-        this.sink = sink;
-        this.config = config;
-        this.spec = spec;
-        this.algorithm = algorithm;
-        this.params = params;
-        this.interval = interval;
-        this.secret = secret;
-        this.ledgerSnapshot = ledgerSnapshot;
+    /** The job over {@code source} and {@code sink}; {@link BatchRun} has validated the run. */
+    public BatchJob(Source<RawRecord, ?, ?> source, Sink<OutboundRecord> sink, BatchRun run) {
+        this.source = Objects.requireNonNull(source, "source");
+        this.sink = Objects.requireNonNull(sink, "sink");
+        this.run = Objects.requireNonNull(run, "run");
     }
 
     /**
@@ -92,48 +67,21 @@ public final class BatchJob {
      * The job reading {@code inputTopic} to its end and writing through the exactly-once Kafka
      * sink.
      */
-    public static BatchJob fromKafka(
-            DpclustConfig config,
-            String inputTopic,
-            StreamSpec spec,
-            String algorithm,
-            BatchParams params,
-            PrivacyLedger.Interval interval,
-            PrivacySecret secret,
-            Map<String, Double> ledgerSnapshot) {
-        DpclustConfig c = batchConfig(config, inputTopic, spec.id(), interval);
-        return new BatchJob(
-                KafkaEndpoints.source(c),
-                KafkaEndpoints.sink(c),
-                c,
-                spec,
-                algorithm,
-                params,
-                interval,
-                secret,
-                ledgerSnapshot);
+    public static BatchJob fromKafka(String inputTopic, BatchRun run) {
+        DpclustConfig c = batchConfig(run.config(), inputTopic, run.spec().id(), run.interval());
+        return new BatchJob(KafkaEndpoints.source(c), KafkaEndpoints.sink(c), run.withConfig(c));
     }
 
     public void wire(StreamExecutionEnvironment env) {
         StreamingJob.forbidKryo(env);
-        if (config.job().parallelism() > 0) {
-            env.setParallelism(config.job().parallelism());
+        if (run.config().job().parallelism() > 0) {
+            env.setParallelism(run.config().job().parallelism());
         }
-        BatchTopology.build(
-                env,
-                source,
-                sink,
-                config,
-                spec,
-                algorithm,
-                params,
-                interval,
-                secret,
-                ledgerSnapshot);
+        BatchTopology.build(env, source, sink, run);
     }
 
     public void execute(StreamExecutionEnvironment env) throws Exception {
         wire(env);
-        env.execute("dpclust-batch-" + algorithm + "-" + spec.id());
+        env.execute("dpclust-batch-" + run.algorithm() + "-" + run.spec().id());
     }
 }

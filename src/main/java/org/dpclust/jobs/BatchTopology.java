@@ -1,7 +1,6 @@
 package org.dpclust.jobs;
 
 import java.util.List;
-import java.util.Map;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -9,14 +8,11 @@ import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.dpclust.batch.BatchParams;
 import org.dpclust.batch.flink.SnapshotReleaseFunction;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.io.OutboundRecord;
 import org.dpclust.io.RawRecord;
-import org.dpclust.privacy.PrivacyLedger;
-import org.dpclust.privacy.PrivacySecret;
 import org.dpclust.stream.RecordValidator;
 import org.dpclust.stream.ValidRecord;
 
@@ -34,13 +30,9 @@ public final class BatchTopology {
             StreamExecutionEnvironment env,
             Source<RawRecord, ?, ?> source,
             Sink<OutboundRecord> sink,
-            DpclustConfig config,
-            StreamSpec spec,
-            String algorithm,
-            BatchParams params,
-            PrivacyLedger.Interval interval,
-            PrivacySecret secret,
-            Map<String, Double> ledgerSnapshot) {
+            BatchRun run) {
+        DpclustConfig config = run.config();
+        StreamSpec spec = run.spec();
         env.setRuntimeMode(RuntimeExecutionMode.BATCH);
         String streamId = spec.id();
         DataStream<RawRecord> raw =
@@ -71,11 +63,11 @@ public final class BatchTopology {
                 .process(
                         new SnapshotReleaseFunction(
                                 spec,
-                                algorithm,
-                                params,
-                                interval,
-                                secret,
-                                ledgerSnapshot,
+                                run.algorithm(),
+                                run.params(),
+                                run.interval(),
+                                run.secret(),
+                                run.ledgerSnapshot(),
                                 config.kafka().centroidsTopic(),
                                 config.kafka().budgetTopic()))
                 .name("snapshot-release")

@@ -55,6 +55,31 @@ class StrictBatchCommandTest {
         return file;
     }
 
+    /**
+     * {@code batch --algorithm NAME --mode strict --input INPUT --epsilon 1 --secret-file SECRET},
+     * plus the public universe for the k-median algorithms (a mutable list, to add the rest).
+     */
+    static List<String> strictArgs(String name, String input, Path secret, Path universe) {
+        List<String> args =
+                new ArrayList<>(
+                        List.of(
+                                "batch",
+                                "--algorithm",
+                                name,
+                                "--mode",
+                                "strict",
+                                "--input",
+                                input,
+                                "--epsilon",
+                                "1",
+                                "--secret-file",
+                                secret.toString()));
+        if (name.contains("local-search")) {
+            args.addAll(List.of("--universe", universe.toString(), "--metric", "l2"));
+        }
+        return args;
+    }
+
     @Test
     void everyStrictAlgorithmReleasesOnZeroOneAndKMinusOneRecords(@TempDir Path dir)
             throws Exception {
@@ -70,27 +95,9 @@ class StrictBatchCommandTest {
                     csv, "x1,x2\n" + String.join("\n", List.of(rows).subList(0, n)) + "\n");
             for (String name : names) {
                 Path out = dir.resolve(name + "-" + n);
-                List<String> args =
-                        new ArrayList<>(
-                                List.of(
-                                        "batch",
-                                        "--algorithm",
-                                        name,
-                                        "--mode",
-                                        "strict",
-                                        "--input",
-                                        csv.toString(),
-                                        "--k",
-                                        Integer.toString(K),
-                                        "--epsilon",
-                                        "1",
-                                        "--secret-file",
-                                        secret.toString(),
-                                        "--output",
-                                        out.toString()));
-                if (name.contains("local-search")) {
-                    args.addAll(List.of("--universe", universe.toString(), "--metric", "l2"));
-                } else {
+                List<String> args = strictArgs(name, csv.toString(), secret, universe);
+                args.addAll(List.of("--k", Integer.toString(K), "--output", out.toString()));
+                if (!name.contains("local-search")) {
                     args.addAll(List.of("--bounds", "0,0;100,100"));
                 }
                 CliRun r = run(args.toArray(new String[0]));

@@ -1,0 +1,53 @@
+package org.dpclust.jobs;
+
+import java.util.Map;
+import java.util.Objects;
+import org.dpclust.batch.BatchAlgorithms;
+import org.dpclust.batch.BatchParams;
+import org.dpclust.batch.PublishPolicy;
+import org.dpclust.config.DpclustConfig;
+import org.dpclust.config.StreamSpec;
+import org.dpclust.privacy.PrivacyLedger;
+import org.dpclust.privacy.PrivacySecret;
+
+/**
+ * What one batch job releases, validated at construction: a registered {@code dp} algorithm ({@link
+ * PublishPolicy}, refused otherwise with one line naming {@code --output kafka}) over the records
+ * of a stream declared in {@code config}, in a public interval, with the stream's ledger as read
+ * before the run. All references are non-null; the ledger snapshot is copied.
+ *
+ * @param config the configuration (topics; the stream's declaration)
+ * @param spec the stream, declared in {@code config}
+ * @param algorithm registry name of the algorithm
+ * @param params its public parameters
+ * @param interval the public interval charged
+ * @param secret the privacy secret
+ * @param ledgerSnapshot the stream's charged totals at start (interval key → ε)
+ */
+public record BatchRun(
+        DpclustConfig config,
+        StreamSpec spec,
+        String algorithm,
+        BatchParams params,
+        PrivacyLedger.Interval interval,
+        PrivacySecret secret,
+        Map<String, Double> ledgerSnapshot) {
+    public BatchRun {
+        Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(spec, "spec");
+        Objects.requireNonNull(params, "params");
+        Objects.requireNonNull(interval, "interval");
+        Objects.requireNonNull(secret, "secret");
+        PublishPolicy.requirePublishable(BatchAlgorithms.get(algorithm));
+        if (config.stream(spec.id()).isEmpty()) {
+            throw new IllegalArgumentException(
+                    "--stream: stream '" + spec.id() + "' is not declared in the configuration");
+        }
+        ledgerSnapshot = Map.copyOf(ledgerSnapshot);
+    }
+
+    /** The same run with another configuration (e.g. the batch job's Kafka settings). */
+    public BatchRun withConfig(DpclustConfig c) {
+        return new BatchRun(c, spec, algorithm, params, interval, secret, ledgerSnapshot);
+    }
+}

@@ -1,0 +1,87 @@
+package org.dpclust.jobs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.HashMap;
+import java.util.Map;
+import org.dpclust.batch.BatchParams;
+import org.dpclust.config.ConfigLoader;
+import org.dpclust.config.DpclustConfig;
+import org.dpclust.config.StreamSpec;
+import org.dpclust.geometry.DomainBounds;
+import org.dpclust.privacy.PrivacyLedger;
+import org.dpclust.privacy.PrivacySecret;
+import org.junit.jupiter.api.Test;
+
+/** A batch job's run is validated when it is built: dp algorithms only, a declared stream. */
+class BatchRunTest {
+    private static final DpclustConfig CONFIG = config("s");
+
+    /** A configuration declaring one record-unit stream {@code id}. */
+    private static DpclustConfig config(String id) {
+        return ConfigLoader.parse(
+                """
+                streams:
+                  - id: %s
+                    dimension: 2
+                    lower: [0, 0]
+                    upper: [1, 1]
+                    k: 3
+                    window: PT1M
+                    epsilon_per_release: 1.0
+                    budget_cap: 2.0
+                    budget_period: P1D
+                    privacy_unit: record
+                    summaries: [stats]
+                """
+                        .formatted(id));
+    }
+
+    private static final StreamSpec SPEC = CONFIG.stream("s").orElseThrow();
+    private static final BatchParams PARAMS =
+            new BatchParams(
+                    3,
+                    1.0,
+                    new DomainBounds(new double[] {0, 0}, new double[] {1, 1}),
+                    1,
+                    1,
+                    64,
+                    Double.NaN,
+                    1);
+    private static final PrivacyLedger.Interval INTERVAL = new PrivacyLedger.Interval(0, 60_000);
+    private static final PrivacySecret SECRET =
+            PrivacySecret.fromHex("00112233445566778899aabbccddeeff");
+
+    private static BatchRun run(String algorithm, Map<String, Double> ledger) {
+        return new BatchRun(CONFIG, SPEC, algorithm, PARAMS, INTERVAL, SECRET, ledger);
+    }
+
+    @Test
+    void aDpRunKeepsACopyOfTheLedgerSnapshot() {
+        Map<String, Double> ledger = new HashMap<>(Map.of(INTERVAL.key(), 0.5));
+        BatchRun r = run("expdp-past", ledger);
+        ledger.put("1:2", 9.0);
+        assertEquals(Map.of(INTERVAL.key(), 0.5), r.ledgerSnapshot());
+    }
+
+    @Test
+    void anythingButDpIsRefusedNamingTheOutputOption() {
+        for (String name : new String[] {"expdp-past-paper", "dp-km", "epp-1", "lloyd"}) {
+            IllegalArgumentException e =
+                    assertThrows(IllegalArgumentException.class, () -> run(name, Map.of()));
+            assertTrue(e.getMessage().startsWith("--output kafka"), e.getMessage());
+        }
+    }
+
+    @Test
+    void aStreamNotInTheConfigurationIsRefused() {
+        DpclustConfig other = config("t");
+        IllegalArgumentException e =
+                assertThrows(
+                        IllegalArgumentException.class,
+                        () -> run("stats", Map.of()).withConfig(other));
+        assertTrue(e.getMessage().startsWith("--stream"), e.getMessage());
+    }
+}
