@@ -20,7 +20,6 @@ import org.dpclust.batch.PublicInterval;
 import org.dpclust.batch.PublishPolicy;
 import org.dpclust.batch.UniverseSpec;
 import org.dpclust.config.DpclustConfig;
-import org.dpclust.config.PrivacyUnit;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.eval.JsonRows;
 import org.dpclust.geometry.DomainBounds;
@@ -240,7 +239,7 @@ public final class BatchCommand implements Callable<Integer> {
                 alg.isPrivate() ? params.epsilon() : "none",
                 output);
         if (input.startsWith(KAFKA_PREFIX)) {
-            return runKafka(alg, spec, params, u, toKafka);
+            return runKafka(alg, spec, params, toKafka);
         }
         return runFile(alg, params, universeSpec.demandIsEveryNode() ? u : null, toKafka);
     }
@@ -272,12 +271,7 @@ public final class BatchCommand implements Callable<Integer> {
                                                         ", ", loaded.streamsById().keySet())));
     }
 
-    private int runKafka(
-            BatchAlgorithm alg,
-            StreamSpec spec,
-            BatchParams params,
-            KMedianUniverse u,
-            boolean toKafka)
+    private int runKafka(BatchAlgorithm alg, StreamSpec spec, BatchParams params, boolean toKafka)
             throws Exception {
         if (spec == null) {
             throw new IllegalArgumentException(
@@ -288,32 +282,14 @@ public final class BatchCommand implements Callable<Integer> {
             throw new IllegalArgumentException(
                     "--output: a kafka input writes to the centroids topic; use --output kafka");
         }
-        if (u != null && u.kind() == KMedianUniverse.Kind.GRAPH) {
-            throw new IllegalArgumentException(
-                    "--input: a kafka input carries feature vectors; a graph universe "
-                            + "(--metric graph) needs a CSV of node ids");
-        }
-        if (u != null && u.coordinates(0).length != spec.dimension()) {
-            throw new IllegalArgumentException(
-                    "--universe: its points have dimension "
-                            + u.coordinates(0).length
-                            + ", stream '"
-                            + spec.id()
-                            + "' declares "
-                            + spec.dimension());
-        }
-        if (spec.privacyUnit() == PrivacyUnit.DEVICE) {
-            throw new IllegalArgumentException(
-                    "--stream: stream '"
-                            + spec.id()
-                            + "' has device units; batch runs support record units only");
-        }
         PrivacyLedger.Interval interval = PublicInterval.parse(from, to);
         String topic = input.substring(KAFKA_PREFIX.length());
         if (topic.isBlank()) {
             throw new IllegalArgumentException("--input: kafka:TOPIC needs a topic name");
         }
         PrivacySecret secret = secretFile.resolve();
+        // BatchRun makes every check of the run before anything is read or started
+        BatchRun run = new BatchRun(cfg, spec, alg.name(), params, interval, secret, Map.of());
         Map<String, Double> before = readLedger(cfg, spec);
         LOG.info(
                 "batch {}: stream {}, interval {}, topic {}; ledger read from {} ({} charged"
@@ -324,9 +300,7 @@ public final class BatchCommand implements Callable<Integer> {
                 topic,
                 cfg.kafka().budgetTopic(),
                 before.size());
-        BatchJob.fromKafka(
-                        topic,
-                        new BatchRun(cfg, spec, alg.name(), params, interval, secret, before))
+        BatchJob.fromKafka(topic, run.withLedgerSnapshot(before))
                 .execute(
                         StreamExecutionEnvironment.getExecutionEnvironment(
                                 DemoCommand.miniClusterConfig()));

@@ -2,10 +2,13 @@ package org.dpclust.jobs;
 
 import java.util.Map;
 import java.util.Objects;
+import org.dpclust.batch.BatchAlgorithm;
 import org.dpclust.batch.BatchAlgorithms;
 import org.dpclust.batch.BatchParams;
+import org.dpclust.batch.KMedianUniverse;
 import org.dpclust.batch.PublishPolicy;
 import org.dpclust.config.DpclustConfig;
+import org.dpclust.config.PrivacyUnit;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.privacy.PrivacyLedger;
 import org.dpclust.privacy.PrivacySecret;
@@ -38,12 +41,40 @@ public record BatchRun(
         Objects.requireNonNull(params, "params");
         Objects.requireNonNull(interval, "interval");
         Objects.requireNonNull(secret, "secret");
-        PublishPolicy.requirePublishable(BatchAlgorithms.get(algorithm));
+        BatchAlgorithm a = BatchAlgorithms.get(algorithm);
+        PublishPolicy.requirePublishable(a);
         if (config.stream(spec.id()).isEmpty()) {
             throw new IllegalArgumentException(
                     "--stream: stream '" + spec.id() + "' is not declared in the configuration");
         }
+        if (spec.privacyUnit() == PrivacyUnit.DEVICE) {
+            throw new IllegalArgumentException(
+                    "--stream: stream '"
+                            + spec.id()
+                            + "' has device units; batch runs support record units only");
+        }
+        KMedianUniverse u = params.universe();
+        if (u != null && u.kind() == KMedianUniverse.Kind.GRAPH) {
+            throw new IllegalArgumentException(
+                    "--input: a kafka input carries feature vectors; a graph universe "
+                            + "(--metric graph) needs a CSV of node ids");
+        }
+        if (u != null && u.coordinates(0).length != spec.dimension()) {
+            throw new IllegalArgumentException(
+                    "--universe: its points have dimension "
+                            + u.coordinates(0).length
+                            + ", stream '"
+                            + spec.id()
+                            + "' declares "
+                            + spec.dimension());
+        }
+        a.checkParams(params);
         ledgerSnapshot = Map.copyOf(ledgerSnapshot);
+    }
+
+    /** The same run with the ledger as read from the budget topic. */
+    public BatchRun withLedgerSnapshot(Map<String, Double> ledger) {
+        return new BatchRun(config, spec, algorithm, params, interval, secret, ledger);
     }
 
     /** The same run with another configuration (e.g. the batch job's Kafka settings). */

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.HashMap;
 import java.util.Map;
 import org.dpclust.batch.BatchParams;
+import org.dpclust.batch.KMedianUniverse;
 import org.dpclust.config.ConfigLoader;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.config.StreamSpec;
@@ -83,5 +84,31 @@ class BatchRunTest {
                         IllegalArgumentException.class,
                         () -> run("stats", Map.of()).withConfig(other));
         assertTrue(e.getMessage().startsWith("--stream"), e.getMessage());
+    }
+
+    @Test
+    void aUniverseOfAnotherDimensionOrAGraphIsRefusedBeforeTheJobStarts() {
+        KMedianUniverse threeD =
+                KMedianUniverse.vectors(
+                        new double[][] {{0, 0, 0}, {1, 1, 1}, {0, 1, 0}}, KMedianUniverse.Kind.L2);
+        KMedianUniverse graph =
+                KMedianUniverse.graph(3, new int[] {0, 1}, new int[] {1, 2}, new double[] {1, 1});
+        Object[][] cases = {{threeD, "--universe"}, {graph, "--input"}, {null, "--universe"}};
+        for (Object[] c : cases) {
+            BatchParams p = PARAMS.withUniverse((KMedianUniverse) c[0]);
+            IllegalArgumentException e =
+                    assertThrows(
+                            IllegalArgumentException.class,
+                            () ->
+                                    new BatchRun(
+                                            CONFIG,
+                                            SPEC,
+                                            "dp-local-search",
+                                            p,
+                                            INTERVAL,
+                                            SECRET,
+                                            Map.of()));
+            assertTrue(e.getMessage().startsWith((String) c[1]), e.getMessage());
+        }
     }
 }
