@@ -1,9 +1,6 @@
 package org.dpclust.cli;
 
 import java.nio.file.Path;
-import java.time.Instant;
-import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -14,6 +11,7 @@ import org.dpclust.batch.DeclaredBounds;
 import org.dpclust.batch.FileRun;
 import org.dpclust.batch.FileSnapshot;
 import org.dpclust.batch.KMedianUniverse;
+import org.dpclust.batch.KafkaRunReport;
 import org.dpclust.batch.LedgerChange;
 import org.dpclust.batch.OutputDirectory;
 import org.dpclust.batch.PublicInterval;
@@ -321,42 +319,14 @@ public final class BatchCommand implements Callable<Integer> {
                 change.spent(),
                 spec.cap(),
                 change.charged() ? cfg.kafka().centroidsTopic() : "none");
-        Map<String, Object> summary = new LinkedHashMap<>();
-        summary.put("status", change.charged() ? "charged" : "refused");
-        summary.put("algorithm", alg.name());
-        summary.put("guarantee", alg.guarantee());
-        summary.put("stream_id", spec.id());
-        summary.put("from", Instant.ofEpochMilli(interval.start()).toString());
-        summary.put("to", Instant.ofEpochMilli(interval.end()).toString());
-        summary.put("epsilon", params.epsilon());
-        summary.put("interval_total", change.intervalTotal());
-        summary.put("spent", change.spent());
-        summary.put("cap", spec.cap());
-        summary.put("centroids_topic", cfg.kafka().centroidsTopic());
-        summary.put("budget_topic", cfg.kafka().budgetTopic());
+        KafkaRunReport report =
+                new KafkaRunReport(alg, spec, interval, params.epsilon(), change, cfg.kafka());
         if (json) {
-            new JsonRows(System.out).print(summary);
+            new JsonRows(System.out).print(report.summary());
         } else if (change.charged()) {
-            System.out.printf(
-                    Locale.ROOT,
-                    "released %s (%s) for stream %s [%s, %s): epsilon %s, spent %.6g of cap %s%n",
-                    alg.name(),
-                    alg.guarantee(),
-                    spec.id(),
-                    summary.get("from"),
-                    summary.get("to"),
-                    params.epsilon(),
-                    change.spent(),
-                    spec.cap());
+            System.out.println(report.line());
         } else {
-            System.err.printf(
-                    Locale.ROOT,
-                    "dpclust batch: REFUSED: epsilon %s would exceed the cap %s of stream %s"
-                            + " (spent %.6g); nothing was released%n",
-                    params.epsilon(),
-                    spec.cap(),
-                    spec.id(),
-                    change.spent());
+            System.err.println("dpclust batch: " + report.line());
         }
         return change.charged() ? 0 : EXIT_REFUSED;
     }
