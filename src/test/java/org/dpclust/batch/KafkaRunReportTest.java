@@ -5,28 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
-import org.dpclust.config.ConfigLoader;
 import org.dpclust.config.DpclustConfig;
+import org.dpclust.config.TestStreams;
 import org.dpclust.privacy.PrivacyLedger;
 import org.junit.jupiter.api.Test;
 
 class KafkaRunReportTest {
-    private static final DpclustConfig CONFIG =
-            ConfigLoader.parse(
-                    """
-                    streams:
-                      - id: fleet
-                        dimension: 2
-                        lower: [0, 0]
-                        upper: [1, 1]
-                        k: 3
-                        window: PT1M
-                        epsilon_per_release: 1.0
-                        budget_cap: 1.5
-                        budget_period: P1D
-                        privacy_unit: record
-                        summaries: [stats]
-                    """);
+    private static final DpclustConfig CONFIG = TestStreams.config("fleet", 1.5);
     private static final PrivacyLedger.Interval INTERVAL =
             new PrivacyLedger.Interval(1_772_323_200_000L, 1_772_323_800_000L);
 

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.stream.IntStream;
+import org.dpclust.config.TestStreams;
 import org.dpclust.eval.ClusteringMetrics;
 import org.dpclust.eval.Dataset;
 import org.dpclust.eval.DatasetLoader;
@@ -156,22 +157,7 @@ class BatchCommandTest {
                         "--output",
                         dir.toString()));
         Path cfg = dir.resolve("c.yaml");
-        Files.writeString(
-                cfg,
-                """
-                streams:
-                  - id: s
-                    dimension: 2
-                    lower: [0, 0]
-                    upper: [1, 1]
-                    k: 3
-                    window: PT1M
-                    epsilon_per_release: 1.0
-                    budget_cap: 2.0
-                    budget_period: P1D
-                    privacy_unit: record
-                    summaries: [stats]
-                """);
+        Files.writeString(cfg, TestStreams.yaml("s", 2.0));
         assertError(
                 "--stream",
                 run(

@@ -8,9 +8,9 @@ import java.util.HashMap;
 import java.util.Map;
 import org.dpclust.batch.BatchParams;
 import org.dpclust.batch.KMedianUniverse;
-import org.dpclust.config.ConfigLoader;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.config.StreamSpec;
+import org.dpclust.config.TestStreams;
 import org.dpclust.geometry.DomainBounds;
 import org.dpclust.privacy.PrivacyLedger;
 import org.dpclust.privacy.PrivacySecret;
@@ -20,24 +20,8 @@ import org.junit.jupiter.api.Test;
 class BatchRunTest {
     private static final DpclustConfig CONFIG = config("s");
 
-    /** A configuration declaring one record-unit stream {@code id}. */
     private static DpclustConfig config(String id) {
-        return ConfigLoader.parse(
-                """
-                streams:
-                  - id: %s
-                    dimension: 2
-                    lower: [0, 0]
-                    upper: [1, 1]
-                    k: 3
-                    window: PT1M
-                    epsilon_per_release: 1.0
-                    budget_cap: 2.0
-                    budget_period: P1D
-                    privacy_unit: record
-                    summaries: [stats]
-                """
-                        .formatted(id));
+        return TestStreams.config(id, 2.0);
     }
 
     private static final StreamSpec SPEC = CONFIG.stream("s").orElseThrow();
