@@ -20,11 +20,12 @@ import org.dpclust.privacy.PrivacyRandom;
  *       SnapshotStatistics#publicInitialCentroids} from the public seed;
  *   <li>{@code expdp-past-paper}, {@code expdp-past-future-paper} — paper mode, {@value
  *       BatchAlgorithm#PAPER_CLAIMED} (not DP, see {@link ExpDpKMeans}): initial centroids are k
- *       records of the snapshot drawn with the public seed (weakness 7). The paper accounts
- *       bottom-up; so that the claimed total can never exceed the ε the ledger charges, each step
- *       (and the final Laplace step) gets ε/({@value #PAPER_CAP} + 1) and the run is capped at
- *       {@value #PAPER_CAP} iterations; the claimed total is reported as {@code claimed_epsilon}
- *       (strict runs report {@code epsilon_spent}).
+ *       records of the snapshot drawn with the public seed (weakness 7); file output and {@code
+ *       evaluate} only, never published or charged ({@link PublishPolicy}). The paper accounts
+ *       bottom-up; so that the claimed total can never exceed the ε given, each step (and the final
+ *       Laplace step) gets ε/({@value #PAPER_CAP} + 1) and the run is capped at {@value #PAPER_CAP}
+ *       iterations; the claimed total is reported as {@code claimed_epsilon} (strict runs report
+ *       {@code epsilon_spent}).
  * </ul>
  *
  * "paper" = past only is the paper's Fig. 9 "Posterior"; past + future its Fig. 10 "Prior"
