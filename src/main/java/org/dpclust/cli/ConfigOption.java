@@ -13,7 +13,7 @@ import picocli.CommandLine.Option;
 public final class ConfigOption {
     @Option(
             names = "--config",
-            description = "dpclust YAML configuration (see docs/configuration.md).")
+            description = "dpclust YAML configuration (streams, Kafka topics, job settings).")
     Path config;
 
     /** Whether {@code --config} was given. */
