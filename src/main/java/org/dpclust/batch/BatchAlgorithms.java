@@ -49,4 +49,46 @@ public final class BatchAlgorithms {
     public static List<String> names() {
         return REGISTRY.names();
     }
+
+    /**
+     * The registry name of {@code algorithm} in {@code mode} ({@code --mode}): {@code paper} →
+     * NAME-paper (which must be registered), {@code strict} → NAME (which must be {@value
+     * BatchAlgorithm#DP}), null → NAME as given; anything else is an error naming {@code --mode}.
+     */
+    public static String withMode(String algorithm, String mode) {
+        if (mode == null) {
+            return algorithm;
+        }
+        String base =
+                algorithm.endsWith("-paper")
+                        ? algorithm.substring(0, algorithm.length() - "-paper".length())
+                        : algorithm;
+        switch (mode) {
+            case "paper" -> {
+                if (!names().contains(base + "-paper")) {
+                    throw new IllegalArgumentException(
+                            "--mode paper: algorithm '"
+                                    + base
+                                    + "' has no paper form (a NAME-paper algorithm); known: "
+                                    + names());
+                }
+                return base + "-paper";
+            }
+            case "strict" -> {
+                String guarantee = get(base).guarantee();
+                if (!BatchAlgorithm.DP.equals(guarantee)) {
+                    throw new IllegalArgumentException(
+                            "--mode strict: algorithm '"
+                                    + base
+                                    + "' is not dp (guarantee "
+                                    + guarantee
+                                    + ")");
+                }
+                return base;
+            }
+            default ->
+                    throw new IllegalArgumentException(
+                            "--mode must be paper or strict, was '" + mode + "'");
+        }
+    }
 }

@@ -35,6 +35,7 @@ import org.dpclust.privacy.PrivacySecret;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import sun.misc.Signal;
 import sun.misc.SignalHandler;
@@ -77,22 +78,14 @@ public final class LocalCommand implements Callable<Integer> {
                             + " directory deleted on exit).")
     Path dataDir;
 
-    @Option(
-            names = "--config",
-            paramLabel = "FILE",
-            description =
-                    "dpclust YAML configuration: topics and streams; its bootstrap servers are"
-                            + " replaced by this broker's. Needed by --with-job and --with-generator"
-                            + " (example: flink-conf/dpclust-local.yaml).")
-    Path config;
+    /**
+     * Topics and streams; its bootstrap servers are replaced by this broker's. Needed by --with-job
+     * and --with-generator (example: flink-conf/dpclust-local.yaml).
+     */
+    @Mixin ConfigOption config;
 
-    @Option(
-            names = "--secret-file",
-            paramLabel = "FILE",
-            description =
-                    "File with the hex HMAC secret of the job (default: env DPCLUST_SECRET, else a"
-                            + " fresh random secret for this run).")
-    Path secretFile;
+    /** The job's secret (default: env DPCLUST_SECRET, else a fresh random secret for this run). */
+    @Mixin SecretFileOption secretFile;
 
     @Option(
             names = "--with-job",
@@ -161,7 +154,7 @@ public final class LocalCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         validate();
-        DpclustConfig cfg = config == null ? null : ConfigLoader.load(config);
+        DpclustConfig cfg = config.given() ? ConfigLoader.load(config.path()) : null;
         handleSignals();
         EmbeddedKafka broker = null;
         DashboardServer dashboard = null;
@@ -222,7 +215,7 @@ public final class LocalCommand implements Callable<Integer> {
         requirePort("--port", port, false);
         requirePort("--flink-port", flinkPort, true);
         requirePort("--dashboard-port", dashboardPort, true);
-        if ((withJob || withGenerator) && config == null) {
+        if ((withJob || withGenerator) && !config.given()) {
             throw new IllegalArgumentException(
                     "--with-job and --with-generator need --config (for example --config"
                             + " flink-conf/dpclust-local.yaml)");
@@ -300,9 +293,9 @@ public final class LocalCommand implements Callable<Integer> {
         DpclustConfig jobCfg = cfg.withJob(cfg.job().withBoundedInput(false));
         PrivacySecret secret;
         String secretSource;
-        if (secretFile != null || System.getenv(SecretSource.ENV) != null) {
-            secret = SecretSource.resolve(secretFile);
-            secretSource = secretFile != null ? "--secret-file " + secretFile : SecretSource.ENV;
+        if (secretFile.given() || System.getenv(SecretSource.ENV) != null) {
+            secret = secretFile.resolve();
+            secretSource = secretFile.describe();
         } else {
             byte[] key = new byte[32];
             new SecureRandom().nextBytes(key);

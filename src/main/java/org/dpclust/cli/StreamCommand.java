@@ -1,12 +1,9 @@
 package org.dpclust.cli;
 
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.dpclust.config.ConfigLoader;
 import org.dpclust.config.DpclustConfig;
-import org.dpclust.config.SecretSource;
 import org.dpclust.io.BudgetTopicReader;
 import org.dpclust.io.KafkaLedgerClient;
 import org.dpclust.io.LedgerSettings;
@@ -16,6 +13,7 @@ import org.dpclust.privacy.PrivacySecret;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code dpclust stream}: runs the streaming job (also the {@code flink run} entry point). */
@@ -26,19 +24,11 @@ import picocli.CommandLine.Option;
 public final class StreamCommand implements Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(StreamCommand.class);
 
-    @Option(
-            names = "--config",
-            required = true,
-            description = "dpclust YAML configuration (see README).")
-    Path config;
+    @Mixin ConfigOption config;
 
-    @Option(names = "--bootstrap-servers", description = "Overrides kafka.bootstrap_servers.")
-    String bootstrapServers;
+    @Mixin BootstrapServersOption kafka;
 
-    @Option(
-            names = "--secret-file",
-            description = "File with the hex HMAC secret (default: env DPCLUST_SECRET).")
-    Path secretFile;
+    @Mixin SecretFileOption secretFile;
 
     @Option(
             names = "--create-topics",
@@ -47,16 +37,10 @@ public final class StreamCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        DpclustConfig cfg = ConfigLoader.load(config);
-        if (bootstrapServers != null) {
-            cfg = cfg.withKafka(cfg.kafka().withBootstrapServers(bootstrapServers));
-        }
-        PrivacySecret secret = SecretSource.resolve(secretFile);
-        BrokerCheck.requireReachable(
-                bootstrapServers != null ? "--bootstrap-servers" : "kafka.bootstrap_servers",
-                cfg.kafka().bootstrapServers());
-        StartupLog.configuration(
-                LOG, cfg, secretFile != null ? "--secret-file " + secretFile : SecretSource.ENV);
+        DpclustConfig cfg = config.load(kafka);
+        PrivacySecret secret = secretFile.resolve();
+        BrokerCheck.requireReachable(kafka.optionName(), cfg.kafka().bootstrapServers());
+        StartupLog.configuration(LOG, cfg, secretFile.describe());
         if (createTopics) {
             TopicAdmin.ensureTopics(cfg.kafka(), 1);
         }

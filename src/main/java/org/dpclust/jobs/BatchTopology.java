@@ -8,15 +8,12 @@ import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.dpclust.batch.BatchParams;
 import org.dpclust.batch.flink.SnapshotReleaseFunction;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.io.LedgerSettings;
 import org.dpclust.io.OutboundRecord;
 import org.dpclust.io.RawRecord;
-import org.dpclust.privacy.PrivacyLedger;
-import org.dpclust.privacy.PrivacySecret;
 import org.dpclust.stream.RecordValidator;
 import org.dpclust.stream.ValidRecord;
 
@@ -35,14 +32,10 @@ public final class BatchTopology {
             StreamExecutionEnvironment env,
             Source<RawRecord, ?, ?> source,
             Sink<OutboundRecord> sink,
-            DpclustConfig config,
-            StreamSpec spec,
-            String algorithm,
-            BatchParams params,
-            PrivacyLedger.Interval interval,
-            PrivacySecret secret,
-            LedgerSettings ledger,
-            String runId) {
+            BatchRun run,
+            LedgerSettings ledger) {
+        DpclustConfig config = run.config();
+        StreamSpec spec = run.spec();
         env.setRuntimeMode(RuntimeExecutionMode.BATCH);
         String streamId = spec.id();
         DataStream<RawRecord> raw =
@@ -73,12 +66,12 @@ public final class BatchTopology {
                 .process(
                         new SnapshotReleaseFunction(
                                 spec,
-                                algorithm,
-                                params,
-                                interval,
-                                secret,
+                                run.algorithm(),
+                                run.params(),
+                                run.interval(),
+                                run.secret(),
                                 ledger,
-                                runId,
+                                run.runId(),
                                 config.kafka().centroidsTopic()))
                 .name("snapshot-release")
                 .uid("snapshot-release")

@@ -376,10 +376,11 @@ public class StreamClusteringFunction
                         stats,
                         rt.codec(),
                         currentCentroids(rt),
-                        s.epsilonPerRelease(),
-                        s.statsCountFraction(),
-                        s.unitContribution(),
-                        s.statsUpdate(),
+                        new DpClusterStatistics.ReleaseParams(
+                                s.epsilonPerRelease(),
+                                s.statsCountFraction(),
+                                s.unitContribution(),
+                                s.statsUpdate()),
                         rng);
         centroids.update(flatten(r.centroids()));
         return r;

@@ -95,6 +95,26 @@ class BatchJobIT {
                 .formatted(kafka.bootstrapServers(), INPUT);
     }
 
+    /**
+     * The configuration of {@link #yaml()} for another test: its own input topic, transactional
+     * prefix, stream id, cap and output topics ({@code PREFIX.centroids}, {@code PREFIX.budget}).
+     */
+    private static String yaml(String input, String prefix, String streamId, String cap) {
+        return yaml().replace("input: " + INPUT, "input: " + input)
+                .replace(
+                        "transactional_id_prefix: batch-it",
+                        "transactional_id_prefix: batch-it-" + prefix)
+                .replace("id: fleet", "id: " + streamId)
+                .replace("budget_cap: 1.5", "budget_cap: " + cap)
+                .replace(
+                        "topics:",
+                        "topics:\n    centroids: "
+                                + prefix
+                                + ".centroids\n    budget: "
+                                + prefix
+                                + ".budget");
+    }
+
     private record Run(int exit, String out, String err) {}
 
     private static Run batch(Path config, Path secret, double epsilon) {
@@ -224,17 +244,7 @@ class BatchJobIT {
             throws Exception {
         String input = "batch-it-kmedian.in";
         Path config = dir.resolve("dpclust.yaml");
-        Files.writeString(
-                config,
-                yaml().replace("input: " + INPUT, "input: " + input)
-                        .replace(
-                                "transactional_id_prefix: batch-it",
-                                "transactional_id_prefix: batch-it-kmedian")
-                        .replace("id: fleet", "id: depot")
-                        .replace("budget_cap: 1.5", "budget_cap: 10")
-                        .replace(
-                                "topics:",
-                                "topics:\n    centroids: kmedian.centroids\n    budget: kmedian.budget"));
+        Files.writeString(config, yaml(input, "kmedian", "depot", "10"));
         Path secret = dir.resolve("secret.hex");
         Files.writeString(secret, "8f1e2d3c4b5a69788796a5b4c3d2e1f0");
         Path universe = dir.resolve("universe.csv");
@@ -318,6 +328,76 @@ class BatchJobIT {
         assertEquals(1, statuses.size());
         assertEquals(BudgetEventKind.CHARGE, statuses.get(0).getKind());
         assertEquals("dp-hst-local-search", statuses.get(0).getAlgorithm());
+    }
+
+    /**
+     * No data-dependent failure after a charge, through Kafka: every strict algorithm ({@code
+     * --mode strict}) on a public interval holding 0, 1 or k − 1 records (in rotation, each size
+     * for several algorithms) exits 0 and publishes its {@code dp} release and its CHARGE.
+     */
+    @Test
+    void everyStrictAlgorithmReleasesAndChargesOnZeroOneAndKMinusOneRecords(@TempDir Path dir)
+            throws Exception {
+        String input = "batch-it-degenerate.in";
+        Path config = dir.resolve("dpclust.yaml");
+        Files.writeString(config, yaml(input, "degenerate", "sparse", "100"));
+        Path secret = dir.resolve("secret.hex");
+        Files.writeString(secret, "8f1e2d3c4b5a69788796a5b4c3d2e1f0");
+        Path universe = StrictBatchCommandTest.universe(dir);
+        DpclustConfig cfg = ConfigLoader.load(config);
+        TopicAdmin.ensureTopics(cfg.kafka(), 1);
+        List<String> algorithms = StrictBatchCommandTest.strictAlgorithms();
+        int[] sizes = {0, 1, 2}; // k = 3
+        Duration slot = Duration.ofMinutes(10);
+        try (TelemetryProducer p = new TelemetryProducer(kafka.bootstrapServers(), input)) {
+            for (int a = 0; a < algorithms.size(); a++) {
+                long start = T0.plus(slot.multipliedBy(a)).toEpochMilli();
+                for (int i = 0; i < sizes[a % sizes.length]; i++) {
+                    p.send("sparse", "dev-" + i, start + 1000L * i, new double[] {30 + 40 * i, 70});
+                }
+            }
+            p.flush();
+        }
+        for (int a = 0; a < algorithms.size(); a++) {
+            String name = algorithms.get(a);
+            Instant from = T0.plus(slot.multipliedBy(a));
+            List<String> args =
+                    StrictBatchCommandTest.strictArgs(name, "kafka:" + input, secret, universe);
+            args.addAll(
+                    List.of(
+                            "--config",
+                            config.toString(),
+                            "--stream",
+                            "sparse",
+                            "--from",
+                            from.toString(),
+                            "--to",
+                            from.plus(slot).toString(),
+                            "--output",
+                            "kafka"));
+            CliRun run = CliRun.of(args.toArray(new String[0]));
+            String what = name + " on " + sizes[a % sizes.length] + " records";
+            assertEquals(0, run.exit(), what + ": " + run.err());
+        }
+        List<CentroidRelease> published =
+                readAll(cfg.kafka().centroidsTopic(), AvroCodec.centroids());
+        List<BudgetStatus> statuses = decisions(cfg.kafka().budgetTopic());
+        assertEquals(algorithms.size(), published.size(), "one release per run");
+        assertEquals(algorithms.size(), statuses.size(), "one budget status per run");
+        for (int a = 0; a < algorithms.size(); a++) {
+            String name = algorithms.get(a);
+            Instant from = T0.plus(slot.multipliedBy(a));
+            CentroidRelease r = published.get(a);
+            assertEquals(name, r.getAlgorithm());
+            assertEquals("dp", r.getGuarantee());
+            assertEquals(from, r.getWindowStart());
+            assertEquals(3, r.getCentroids().size(), name);
+            BudgetStatus charge = statuses.get(a);
+            assertEquals(BudgetEventKind.CHARGE, charge.getKind(), name);
+            assertEquals(name, charge.getAlgorithm());
+            assertEquals(from, charge.getWindowStart());
+            assertEquals(1.0, charge.getEpsilon());
+        }
     }
 
     /** The CHARGE and REFUSED statuses of the budget topic (its ledger markers left out). */

@@ -35,6 +35,7 @@ import org.dpclust.io.TelemetryProducer;
 import org.dpclust.io.TopicAdmin;
 import org.dpclust.io.TopicReader;
 import org.dpclust.jobs.BatchJob;
+import org.dpclust.jobs.BatchRun;
 import org.dpclust.privacy.PrivacyLedger;
 import org.dpclust.privacy.testing.TestRandoms;
 import org.junit.jupiter.api.Test;
@@ -126,13 +127,14 @@ class ConcurrentBatchLedgerIT {
                                 () -> {
                                     BatchJob job =
                                             BatchJob.fromKafka(
-                                                    cfg,
                                                     INPUT,
-                                                    spec,
-                                                    "stats",
-                                                    params,
-                                                    interval,
-                                                    TestRandoms.SECRET);
+                                                    BatchRun.create(
+                                                            cfg,
+                                                            spec,
+                                                            "stats",
+                                                            params,
+                                                            interval,
+                                                            TestRandoms.SECRET));
                                     go.await(60, TimeUnit.SECONDS);
                                     job.execute(
                                             StreamExecutionEnvironment.getExecutionEnvironment(

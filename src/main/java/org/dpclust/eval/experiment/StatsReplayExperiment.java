@@ -186,7 +186,11 @@ public final class StatsReplayExperiment implements Experiment {
                                                 stats.digest()));
                         DpClusterStatistics.Release r =
                                 DpClusterStatistics.release(
-                                        stats, codec, previous[e], eps, Double.NaN, 1, rng);
+                                        stats,
+                                        codec,
+                                        previous[e],
+                                        new DpClusterStatistics.ReleaseParams(eps, Double.NaN, 1),
+                                        rng);
                         previous[e] = r.centroids();
                         double sse = ClusteringMetrics.sse(pts, r.centroids());
                         Map<String, Object> row = new LinkedHashMap<>();
