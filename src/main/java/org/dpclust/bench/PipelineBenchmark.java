@@ -1,9 +1,12 @@
 package org.dpclust.bench;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.configuration.Configuration;
@@ -16,10 +19,10 @@ import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.Collector;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.dpclust.cli.SyntheticTelemetry;
 import org.dpclust.config.ConfigLoader;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.config.StreamSpec;
+import org.dpclust.generator.SyntheticTelemetry;
 import org.dpclust.io.EmbeddedKafka;
 import org.dpclust.io.RawRecord;
 import org.dpclust.io.RawRecordDeserializer;
@@ -294,7 +297,7 @@ public final class PipelineBenchmark implements Benchmark {
      */
     private static int subtasksUsed(StreamSpec s, int parallelism) {
         SubStreamKey key = new SubStreamKey(List.of(s));
-        java.util.Set<Integer> used = new java.util.TreeSet<>();
+        Set<Integer> used = new TreeSet<>();
         ValidRecord r = new ValidRecord();
         r.streamId = s.id();
         for (int i = 0; i < 1000; i++) {
@@ -327,7 +330,7 @@ public final class PipelineBenchmark implements Benchmark {
 
         @Override
         public void deserialize(ConsumerRecord<byte[], byte[]> r, Collector<RawRecord> out)
-                throws java.io.IOException {
+                throws IOException {
             if (FIRST_RECORD.get() == 0) {
                 FIRST_RECORD.compareAndSet(0, System.nanoTime());
             }

@@ -25,10 +25,12 @@ import org.dpclust.config.SecretSource;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.eval.Dataset;
 import org.dpclust.eval.DatasetLoader;
+import org.dpclust.eval.DomainScaling;
 import org.dpclust.eval.JsonRows;
 import org.dpclust.geometry.DomainBounds;
 import org.dpclust.io.BudgetTopicReader;
 import org.dpclust.jobs.BatchJob;
+import org.dpclust.jobs.LocalCluster;
 import org.dpclust.jobs.StreamingJob;
 import org.dpclust.privacy.PrivacyLedger;
 import org.dpclust.privacy.PrivacySecret;
@@ -366,9 +368,7 @@ public final class BatchCommand implements Callable<Integer> {
         PrivacyLedger.Interval interval = new PrivacyLedger.Interval(start, end);
         Map<String, Double> before = readLedger(cfg, spec);
         BatchJob.fromKafka(cfg, topic, spec, alg.name(), params, interval, secret, before)
-                .execute(
-                        StreamExecutionEnvironment.getExecutionEnvironment(
-                                DemoCommand.miniClusterConfig()));
+                .execute(StreamExecutionEnvironment.getExecutionEnvironment(LocalCluster.config()));
         Map<String, Double> after = readLedger(cfg, spec);
         double totalBefore = before.getOrDefault(interval.key(), 0.0);
         double totalAfter = after.getOrDefault(interval.key(), 0.0);
@@ -544,8 +544,7 @@ public final class BatchCommand implements Callable<Integer> {
         for (int v = 0; v < nodes.length; v++) {
             nodes[v] = new double[] {v};
         }
-        return new Dataset(
-                edges.getFileName().toString(), nodes, null, org.dpclust.eval.DomainScaling.none());
+        return new Dataset(edges.getFileName().toString(), nodes, null, DomainScaling.none());
     }
 
     static String centroidsCsv(double[][] centroids) {

@@ -39,6 +39,17 @@ public final class StreamCommand implements Callable<Integer> {
             description = "Create missing topics (budget topic compacted) before starting.")
     boolean createTopics;
 
+    /**
+     * The entry point of target/dpclust-job.jar for {@code flink run}: {@code dpclust stream ARGS},
+     * with the CLI's one-line error handling.
+     */
+    public static void main(String[] args) {
+        String[] withCommand = new String[args.length + 1];
+        withCommand[0] = "stream";
+        System.arraycopy(args, 0, withCommand, 1, args.length);
+        System.exit(DpclustCommand.commandLine().execute(withCommand));
+    }
+
     @Override
     public Integer call() throws Exception {
         DpclustConfig cfg = ConfigLoader.load(config);

@@ -10,7 +10,6 @@ import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.dpclust.batch.BatchParams;
-import org.dpclust.batch.flink.SnapshotReleaseFunction;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.io.OutboundRecord;
@@ -18,6 +17,7 @@ import org.dpclust.io.RawRecord;
 import org.dpclust.privacy.PrivacyLedger;
 import org.dpclust.privacy.PrivacySecret;
 import org.dpclust.stream.RecordValidator;
+import org.dpclust.stream.SnapshotReleaseFunction;
 import org.dpclust.stream.ValidRecord;
 
 /**

@@ -5,6 +5,7 @@ import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.config.KafkaSettings;
@@ -23,11 +24,7 @@ public final class KafkaEndpoints {
 
     /** The source with another deserializer (tests inject failures through it). */
     public static KafkaSource<RawRecord> source(
-            DpclustConfig config,
-            org.apache.flink.connector.kafka.source.reader.deserializer
-                                    .KafkaRecordDeserializationSchema<
-                            RawRecord>
-                    deserializer) {
+            DpclustConfig config, KafkaRecordDeserializationSchema<RawRecord> deserializer) {
         KafkaSettings k = config.kafka();
         OffsetsInitializer start =
                 switch (k.startingOffsets()) {

@@ -4,6 +4,7 @@ import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindows;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.io.OutboundRecord;
@@ -21,7 +22,7 @@ public final class NonPrivateMeanTopology {
     private NonPrivateMeanTopology() {}
 
     public static void build(
-            org.apache.flink.streaming.api.environment.StreamExecutionEnvironment env,
+            StreamExecutionEnvironment env,
             Source<RawRecord, ?, ?> source,
             Sink<OutboundRecord> sink,
             DpclustConfig config) {

@@ -4,20 +4,21 @@ import java.time.Duration;
 import java.util.Map;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.dpclust.cli.StreamCommand;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.io.OutboundRecord;
 import org.dpclust.io.RawRecord;
 import org.dpclust.privacy.PrivacySecret;
-import picocli.CommandLine;
 
 /**
  * The streaming job: takes its source and sink in the constructor and only wires and executes
- * ({@link StreamingTopology} holds the data flow). {@link #main} is the entry point of
- * target/dpclust-job.jar for {@code flink run}; it accepts the options of {@code dpclust stream}.
+ * ({@link StreamingTopology} holds the data flow). The entry point of target/dpclust-job.jar for
+ * {@code flink run} is {@code org.dpclust.cli.StreamCommand} (the options of {@code dpclust
+ * stream}).
  */
 public final class StreamingJob {
     private final Source<RawRecord, ?, ?> source;
@@ -76,9 +77,8 @@ public final class StreamingJob {
      * the state format.
      */
     public static void forbidKryo(StreamExecutionEnvironment env) {
-        org.apache.flink.configuration.Configuration c =
-                new org.apache.flink.configuration.Configuration();
-        c.set(org.apache.flink.configuration.PipelineOptions.GENERIC_TYPES, false);
+        Configuration c = new Configuration();
+        c.set(PipelineOptions.GENERIC_TYPES, false);
         env.configure(c);
     }
 
@@ -94,8 +94,4 @@ public final class StreamingJob {
 
     /** How long start-up waits for the budget topic before failing. */
     public static final Duration LEDGER_READ_TIMEOUT = Duration.ofSeconds(60);
-
-    public static void main(String[] args) {
-        System.exit(new CommandLine(new StreamCommand()).execute(args));
-    }
 }

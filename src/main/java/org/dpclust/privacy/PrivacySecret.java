@@ -1,5 +1,8 @@
 package org.dpclust.privacy;
 
+import java.io.IOException;
+import java.io.InvalidObjectException;
+import java.io.ObjectInputStream;
 import java.io.Serializable;
 import java.security.GeneralSecurityException;
 import java.util.Arrays;
@@ -94,12 +97,10 @@ public final class PrivacySecret implements Serializable {
     }
 
     /** Re-validates the key length after Java deserialization. */
-    private void readObject(java.io.ObjectInputStream in)
-            throws java.io.IOException, ClassNotFoundException {
+    private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
         in.defaultReadObject();
         if (key == null || key.length < MIN_KEY_BYTES) {
-            throw new java.io.InvalidObjectException(
-                    "PrivacySecret key missing or shorter than 16 bytes");
+            throw new InvalidObjectException("PrivacySecret key missing or shorter than 16 bytes");
         }
     }
 

@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.accumulators.LongCounter;
+import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
@@ -35,7 +36,7 @@ public class LatenessFilter extends ProcessFunction<ValidRecord, ValidRecord> {
     }
 
     @Override
-    public void open(org.apache.flink.api.common.functions.OpenContext ctx) {
+    public void open(OpenContext ctx) {
         byId = new HashMap<>();
         streams.forEach(s -> byId.put(s.id(), s));
         lateTotal = new LongCounter();

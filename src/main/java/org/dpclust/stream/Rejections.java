@@ -1,5 +1,8 @@
 package org.dpclust.stream;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import org.dpclust.avro.RejectedRecord;
 import org.dpclust.io.AvroCodec;
 import org.dpclust.io.OutboundRecord;
@@ -35,19 +38,13 @@ public final class Rejections {
                         .setReason(reason)
                         .setDetail(detail)
                         .setStreamId(streamId)
-                        .setEventTime(
-                                eventTime == null
-                                        ? null
-                                        : java.time.Instant.ofEpochMilli(eventTime))
+                        .setEventTime(eventTime == null ? null : Instant.ofEpochMilli(eventTime))
                         .setSourceTopic(topic == null ? "" : topic)
                         .setSourcePartition(partition)
                         .setSourceOffset(offset)
-                        .setOriginal(java.nio.ByteBuffer.wrap(original))
+                        .setOriginal(ByteBuffer.wrap(original))
                         .build();
-        byte[] key =
-                streamId == null
-                        ? null
-                        : streamId.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] key = streamId == null ? null : streamId.getBytes(StandardCharsets.UTF_8);
         return new OutboundRecord(dlqTopic, key, CODEC.encode(r));
     }
 }

@@ -7,6 +7,7 @@ import org.dpclust.config.StreamSpec;
 import org.dpclust.config.Summary;
 import org.dpclust.geometry.DomainBounds;
 import org.dpclust.geometry.PublicPointSet;
+import org.dpclust.kmeans.SnapshotStatistics;
 import org.dpclust.kmedian.HstWindowSummary;
 import org.dpclust.privacy.FixedPointCodec;
 import org.dpclust.sketch.FrequencyMatrix;
@@ -30,8 +31,7 @@ record StreamRuntime(
         double[][] init =
                 s.initialCentroids() != null
                         ? s.initialCentroids()
-                        : org.dpclust.kmeans.SnapshotStatistics.publicInitialCentroids(
-                                b, s.k(), s.publicSeed());
+                        : SnapshotStatistics.publicInitialCentroids(b, s.k(), s.publicSeed());
         HstWindowSummary hst =
                 s.summaries().contains(Summary.DP_HST)
                         ? new HstWindowSummary(b, s.hstUniverse(), s.publicSeed(), s.hstMaxLevels())

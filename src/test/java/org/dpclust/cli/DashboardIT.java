@@ -38,12 +38,14 @@ import org.dpclust.avro.BudgetStatus;
 import org.dpclust.avro.CentroidRelease;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.dashboard.DashboardServer;
+import org.dpclust.generator.SyntheticTelemetry;
 import org.dpclust.io.AvroCodec;
 import org.dpclust.io.BudgetTopicReader;
 import org.dpclust.io.EmbeddedKafka;
 import org.dpclust.io.TelemetryProducer;
 import org.dpclust.io.TopicAdmin;
 import org.dpclust.io.TopicReader;
+import org.dpclust.jobs.LocalCluster;
 import org.dpclust.jobs.StreamingJob;
 import org.dpclust.privacy.PrivacySecret;
 import org.junit.jupiter.api.Test;
@@ -110,8 +112,7 @@ class DashboardIT {
                                 cfg.kafka().budgetTopic(),
                                 Duration.ofSeconds(30));
                 StreamExecutionEnvironment env =
-                        StreamExecutionEnvironment.createLocalEnvironment(
-                                1, DemoCommand.miniClusterConfig());
+                        StreamExecutionEnvironment.createLocalEnvironment(1, LocalCluster.config());
                 JobClient job =
                         StreamingJob.fromKafka(cfg, PrivacySecret.of(key), ledger)
                                 .executeAsync(env);

@@ -84,7 +84,7 @@ class DemoJarIT {
         assertTrue(Files.exists(JOB_JAR), "run after `mvn package`");
         try (JarFile jar = new JarFile(JOB_JAR.toFile())) {
             assertEquals(
-                    "org.dpclust.jobs.StreamingJob",
+                    "org.dpclust.cli.StreamCommand",
                     jar.getManifest().getMainAttributes().getValue("Main-Class"));
             assertNotNull(jar.getEntry("org/dpclust/jobs/StreamingJob.class"));
             assertNotNull(

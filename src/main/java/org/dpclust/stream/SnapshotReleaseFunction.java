@@ -1,4 +1,4 @@
-package org.dpclust.batch.flink;
+package org.dpclust.stream;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -20,8 +20,6 @@ import org.dpclust.config.StreamSpec;
 import org.dpclust.io.OutboundRecord;
 import org.dpclust.privacy.PrivacyLedger;
 import org.dpclust.privacy.PrivacySecret;
-import org.dpclust.stream.ReleaseAssembler;
-import org.dpclust.stream.ValidRecord;
 
 /**
  * The per-key snapshot of a batch run (key = stream id, BATCH execution mode): collects the
