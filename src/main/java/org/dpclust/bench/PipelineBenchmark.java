@@ -21,6 +21,7 @@ import org.apache.flink.util.Collector;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.dpclust.config.ConfigLoader;
 import org.dpclust.config.DpclustConfig;
+import org.dpclust.config.SecretSource;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.generator.SyntheticTelemetry;
 import org.dpclust.io.EmbeddedKafka;
@@ -31,7 +32,6 @@ import org.dpclust.io.TopicAdmin;
 import org.dpclust.jobs.KafkaEndpoints;
 import org.dpclust.jobs.NonPrivateMeanTopology;
 import org.dpclust.jobs.StreamingJob;
-import org.dpclust.privacy.PrivacySecret;
 import org.dpclust.stream.LatenessFilter;
 import org.dpclust.stream.SketchDecoder;
 import org.dpclust.stream.StreamClusteringFunction;
@@ -312,12 +312,12 @@ public final class PipelineBenchmark implements Benchmark {
         return used.size();
     }
 
-    private static PrivacySecret benchSecret() {
+    private static SecretSource benchSecret() {
         byte[] key = new byte[32];
         for (int i = 0; i < key.length; i++) {
             key[i] = (byte) (0x5A ^ i); // a fixed benchmark secret (never a deployment secret)
         }
-        return PrivacySecret.of(key);
+        return SecretSource.temporaryFile(key);
     }
 
     private static double round(double x) {

@@ -364,7 +364,8 @@ public final class BatchCommand implements Callable<Integer> {
         if (bootstrapServers != null) {
             cfg = cfg.withKafka(cfg.kafka().withBootstrapServers(bootstrapServers));
         }
-        PrivacySecret secret = SecretSource.resolve(secretFile);
+        SecretSource secret = SecretSource.of(secretFile);
+        secret.load(); // fails here, at start-up, naming the option; the operator loads it again
         PrivacyLedger.Interval interval = new PrivacyLedger.Interval(start, end);
         Map<String, Double> before = readLedger(cfg, spec);
         BatchJob.fromKafka(cfg, topic, spec, alg.name(), params, interval, secret, before)

@@ -20,6 +20,7 @@ import org.dpclust.avro.CentroidRelease;
 import org.dpclust.avro.RejectedRecord;
 import org.dpclust.config.ConfigLoader;
 import org.dpclust.config.DpclustConfig;
+import org.dpclust.config.SecretSource;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.eval.ClusteringMetrics;
 import org.dpclust.eval.ProgressBar;
@@ -34,7 +35,6 @@ import org.dpclust.io.TopicAdmin;
 import org.dpclust.io.TopicReader;
 import org.dpclust.jobs.LocalCluster;
 import org.dpclust.jobs.StreamingJob;
-import org.dpclust.privacy.PrivacySecret;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -87,7 +87,7 @@ public final class DemoCommand implements Callable<Integer> {
         DpclustConfig base = demoConfig();
         byte[] key = new byte[32];
         new SecureRandom().nextBytes(key); // a fresh secret per demo run
-        PrivacySecret secret = PrivacySecret.of(key);
+        SecretSource secret = SecretSource.temporaryFile(key);
         long deadline = System.nanoTime() + timeout.toNanos();
         System.err.println("dpclust demo: starting an in-process Kafka broker (KRaft) ...");
         try (EmbeddedKafka kafka = EmbeddedKafka.start()) {

@@ -10,7 +10,6 @@ import org.dpclust.config.SecretSource;
 import org.dpclust.io.BudgetTopicReader;
 import org.dpclust.io.TopicAdmin;
 import org.dpclust.jobs.StreamingJob;
-import org.dpclust.privacy.PrivacySecret;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -56,7 +55,8 @@ public final class StreamCommand implements Callable<Integer> {
         if (bootstrapServers != null) {
             cfg = cfg.withKafka(cfg.kafka().withBootstrapServers(bootstrapServers));
         }
-        PrivacySecret secret = SecretSource.resolve(secretFile);
+        SecretSource secret = SecretSource.of(secretFile);
+        secret.load(); // fails here, at start-up, naming the option; operators load it again
         if (createTopics) {
             TopicAdmin.ensureTopics(cfg.kafka(), 1);
         }

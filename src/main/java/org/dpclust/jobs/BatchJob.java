@@ -10,11 +10,13 @@ import org.dpclust.batch.BatchParams;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.config.JobSettings;
 import org.dpclust.config.KafkaSettings;
+import org.dpclust.config.SecretSource;
 import org.dpclust.config.StreamSpec;
-import org.dpclust.io.OutboundRecord;
+import org.dpclust.io.Publication;
 import org.dpclust.io.RawRecord;
 import org.dpclust.privacy.PrivacyLedger;
-import org.dpclust.privacy.PrivacySecret;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The batch job: takes its source and sink in the constructor and only wires and executes ({@link
@@ -22,25 +24,27 @@ import org.dpclust.privacy.PrivacySecret;
  * the published centroids topic; a non-private algorithm is refused at construction.
  */
 public final class BatchJob {
+    private static final Logger LOG = LoggerFactory.getLogger(BatchJob.class);
+
     private final Source<RawRecord, ?, ?> source;
-    private final Sink<OutboundRecord> sink;
+    private final Sink<Publication> sink;
     private final DpclustConfig config;
     private final StreamSpec spec;
     private final String algorithm;
     private final BatchParams params;
     private final PrivacyLedger.Interval interval;
-    private final PrivacySecret secret;
+    private final SecretSource secret;
     private final Map<String, Double> ledgerSnapshot;
 
     public BatchJob(
             Source<RawRecord, ?, ?> source,
-            Sink<OutboundRecord> sink,
+            Sink<Publication> sink,
             DpclustConfig config,
             StreamSpec spec,
             String algorithm,
             BatchParams params,
             PrivacyLedger.Interval interval,
-            PrivacySecret secret,
+            SecretSource secret,
             Map<String, Double> ledgerSnapshot) {
         requirePublishable(BatchAlgorithms.get(algorithm));
         this.source = source;
@@ -122,7 +126,7 @@ public final class BatchJob {
             String algorithm,
             BatchParams params,
             PrivacyLedger.Interval interval,
-            PrivacySecret secret,
+            SecretSource secret,
             Map<String, Double> ledgerSnapshot) {
         DpclustConfig c = batchConfig(config, inputTopic, spec.id(), interval);
         return new BatchJob(
@@ -138,6 +142,14 @@ public final class BatchJob {
     }
 
     public void wire(StreamExecutionEnvironment env) {
+        LOG.info(
+                "dpclust-batch: {} on stream {} over {} (epsilon {}), input {}; secret from {}",
+                algorithm,
+                spec.id(),
+                interval.key(),
+                params.epsilon(),
+                config.kafka().inputTopic(),
+                secret);
         StreamingJob.forbidKryo(env);
         if (config.job().parallelism() > 0) {
             env.setParallelism(config.job().parallelism());

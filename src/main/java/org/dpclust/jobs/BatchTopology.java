@@ -11,11 +11,12 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.dpclust.batch.BatchParams;
 import org.dpclust.config.DpclustConfig;
+import org.dpclust.config.SecretSource;
 import org.dpclust.config.StreamSpec;
-import org.dpclust.io.OutboundRecord;
+import org.dpclust.io.Publication;
+import org.dpclust.io.PublicationTypeInfo;
 import org.dpclust.io.RawRecord;
 import org.dpclust.privacy.PrivacyLedger;
-import org.dpclust.privacy.PrivacySecret;
 import org.dpclust.stream.RecordValidator;
 import org.dpclust.stream.SnapshotReleaseFunction;
 import org.dpclust.stream.ValidRecord;
@@ -33,13 +34,13 @@ public final class BatchTopology {
     public static void build(
             StreamExecutionEnvironment env,
             Source<RawRecord, ?, ?> source,
-            Sink<OutboundRecord> sink,
+            Sink<Publication> sink,
             DpclustConfig config,
             StreamSpec spec,
             String algorithm,
             BatchParams params,
             PrivacyLedger.Interval interval,
-            PrivacySecret secret,
+            SecretSource secret,
             Map<String, Double> ledgerSnapshot) {
         env.setRuntimeMode(RuntimeExecutionMode.BATCH);
         String streamId = spec.id();
@@ -47,7 +48,7 @@ public final class BatchTopology {
                 env.fromSource(source, WatermarkStrategy.noWatermarks(), "telemetry-snapshot")
                         .uid("telemetry-snapshot");
         DataStream<ValidRecord> ofStream =
-                raw.process(new RecordValidator(config.streams(), config.kafka().dlqTopic()))
+                raw.process(new RecordValidator(config.streams()))
                         .name("validate-clamp")
                         .uid("validate-clamp")
                         .filter(r -> streamId.equals(r.streamId))
@@ -70,14 +71,8 @@ public final class BatchTopology {
                 .keyBy(r -> r.streamId)
                 .process(
                         new SnapshotReleaseFunction(
-                                spec,
-                                algorithm,
-                                params,
-                                interval,
-                                secret,
-                                ledgerSnapshot,
-                                config.kafka().centroidsTopic(),
-                                config.kafka().budgetTopic()))
+                                spec, algorithm, params, interval, secret, ledgerSnapshot),
+                        PublicationTypeInfo.INSTANCE)
                 .name("snapshot-release")
                 .uid("snapshot-release")
                 .sinkTo(sink)

@@ -9,8 +9,8 @@ import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDe
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.config.KafkaSettings;
-import org.dpclust.io.OutboundRecord;
-import org.dpclust.io.OutboundSerializer;
+import org.dpclust.io.Publication;
+import org.dpclust.io.PublicationSerializer;
 import org.dpclust.io.RawRecord;
 import org.dpclust.io.RawRecordDeserializer;
 
@@ -46,13 +46,13 @@ public final class KafkaEndpoints {
         return b.build();
     }
 
-    public static KafkaSink<OutboundRecord> sink(DpclustConfig config) {
+    public static KafkaSink<Publication> sink(DpclustConfig config) {
         KafkaSettings k = config.kafka();
         Properties p = new Properties();
         p.setProperty("transaction.timeout.ms", Long.toString(k.transactionTimeout().toMillis()));
-        return KafkaSink.<OutboundRecord>builder()
+        return KafkaSink.<Publication>builder()
                 .setBootstrapServers(k.bootstrapServers())
-                .setRecordSerializer(new OutboundSerializer())
+                .setRecordSerializer(PublicationSerializer.of(k))
                 .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
                 .setTransactionalIdPrefix(k.transactionalIdPrefix())
                 .setKafkaProducerConfig(p)

@@ -7,19 +7,24 @@ import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
-import org.dpclust.avro.BudgetStatus;
 import org.dpclust.batch.BatchAlgorithm;
 import org.dpclust.batch.BatchAlgorithms;
 import org.dpclust.batch.BatchParams;
 import org.dpclust.batch.SnapshotRelease;
-import org.dpclust.config.PrivacyUnit;
+import org.dpclust.config.SecretSource;
 import org.dpclust.config.StreamSpec;
-import org.dpclust.io.OutboundRecord;
+import org.dpclust.io.Publication;
+import org.dpclust.io.PublicationTypeInfo;
 import org.dpclust.privacy.PrivacyLedger;
-import org.dpclust.privacy.PrivacySecret;
+import org.dpclust.window.Ledgers;
+import org.dpclust.window.ReleaseAssembler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The per-key snapshot of a batch run (key = stream id, BATCH execution mode): collects the
@@ -31,18 +36,18 @@ import org.dpclust.privacy.PrivacySecret;
  * marker element (features null) makes the key exist even for an empty snapshot, so whether a
  * release happens does not depend on the data. No algorithm code lives here.
  */
-public class SnapshotReleaseFunction
-        extends KeyedProcessFunction<String, ValidRecord, OutboundRecord> {
+public class SnapshotReleaseFunction extends KeyedProcessFunction<String, ValidRecord, Publication>
+        implements ResultTypeQueryable<Publication> {
+    private static final Logger LOG = LoggerFactory.getLogger(SnapshotReleaseFunction.class);
+
     private final StreamSpec spec;
     private final String algorithmName;
     private final BatchParams params;
     private final long
             from; // the public interval [from, to) (PrivacyLedger.Interval is not Serializable)
     private final long to;
-    private final PrivacySecret secret;
+    private final SecretSource secretSource;
     private final Map<String, Double> ledgerSnapshot;
-    private final String centroidsTopic;
-    private final String budgetTopic;
 
     private transient ListState<double[]> points;
     private transient Counter outside;
@@ -56,19 +61,15 @@ public class SnapshotReleaseFunction
             String algorithmName,
             BatchParams params,
             PrivacyLedger.Interval interval,
-            PrivacySecret secret,
-            Map<String, Double> ledgerSnapshot,
-            String centroidsTopic,
-            String budgetTopic) {
+            SecretSource secretSource,
+            Map<String, Double> ledgerSnapshot) {
         this.spec = spec;
         this.algorithmName = algorithmName;
         this.params = params;
         this.from = interval.start();
         this.to = interval.end();
-        this.secret = secret;
+        this.secretSource = secretSource;
         this.ledgerSnapshot = ledgerSnapshot;
-        this.centroidsTopic = centroidsTopic;
-        this.budgetTopic = budgetTopic;
     }
 
     /** The element that opens the stream's key even when no record falls in the interval. */
@@ -78,6 +79,12 @@ public class SnapshotReleaseFunction
         m.deviceId = "";
         m.topic = "";
         return m;
+    }
+
+    /** Publications travel with their own serializer, not Kryo. */
+    @Override
+    public TypeInformation<Publication> getProducedType() {
+        return PublicationTypeInfo.INSTANCE;
     }
 
     @Override
@@ -96,7 +103,7 @@ public class SnapshotReleaseFunction
     }
 
     @Override
-    public void processElement(ValidRecord r, Context ctx, Collector<OutboundRecord> out)
+    public void processElement(ValidRecord r, Context ctx, Collector<Publication> out)
             throws Exception {
         // in BATCH mode every event-time timer of a key fires when the key's input ends
         ctx.timerService().registerEventTimeTimer(Long.MAX_VALUE);
@@ -111,7 +118,7 @@ public class SnapshotReleaseFunction
     }
 
     @Override
-    public void onTimer(long timestamp, OnTimerContext ctx, Collector<OutboundRecord> out)
+    public void onTimer(long timestamp, OnTimerContext ctx, Collector<Publication> out)
             throws Exception {
         PrivacyLedger.Interval interval = new PrivacyLedger.Interval(from, to);
         List<double[]> collected = new ArrayList<>();
@@ -119,12 +126,7 @@ public class SnapshotReleaseFunction
             collected.add(p);
         }
         points.clear();
-        PrivacyLedger ledger =
-                new PrivacyLedger(
-                        spec.cap(),
-                        spec.budgetPeriodMillis(),
-                        spec.privacyUnit() == PrivacyUnit.DEVICE);
-        ledgerSnapshot.forEach((k, v) -> ledger.restore(PrivacyLedger.Interval.parse(k), v));
+        PrivacyLedger ledger = Ledgers.restore(spec, ledgerSnapshot.entrySet());
         BatchAlgorithm algorithm = BatchAlgorithms.get(algorithmName);
         SnapshotRelease.Outcome o =
                 SnapshotRelease.run(
@@ -134,9 +136,7 @@ public class SnapshotReleaseFunction
                         spec.id(),
                         interval,
                         ledger,
-                        secret);
-        BudgetStatus status =
-                ReleaseAssembler.budget(spec, "batch", algorithm.name(), o.decision());
+                        algorithm.isPrivate() ? secretSource.load() : null);
         if (!o.refused()) {
             long covered =
                     Math.max(
@@ -145,8 +145,7 @@ public class SnapshotReleaseFunction
                                     interval.end() - interval.start() + spec.windowMillis() - 1,
                                     spec.windowMillis()));
             out.collect(
-                    ReleaseAssembler.toOutbound(
-                            centroidsTopic,
+                    new Publication.Centroids(
                             ReleaseAssembler.release(
                                     spec,
                                     algorithm.name(),
@@ -158,6 +157,17 @@ public class SnapshotReleaseFunction
                                     o.asRelease(),
                                     o.decision())));
         }
-        out.collect(ReleaseAssembler.toOutbound(budgetTopic, status));
+        out.collect(
+                new Publication.Budget(
+                        ReleaseAssembler.budget(spec, "batch", algorithm.name(), o.decision())));
+        LOG.info(
+                "stream {} interval {} batch {} {}: epsilon {}, spent {}/{}",
+                spec.id(),
+                interval.key(),
+                algorithm.name(),
+                o.refused() ? "REFUSED (cap reached)" : "released",
+                o.decision().epsilon(),
+                o.decision().spent(),
+                o.decision().cap());
     }
 }

@@ -2,6 +2,7 @@ package org.dpclust.stream;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import org.dpclust.window.WindowSummaries;
 
 /**
  * A decoded, validated record whose features are already clamped into the stream's declared bounds.
@@ -20,6 +21,11 @@ public class ValidRecord {
     public long offset;
 
     public ValidRecord() {}
+
+    /** Adds this record to a window's summaries (its identity only if they need it). */
+    public void addTo(WindowSummaries w) {
+        w.add(features, w.needsIdentity() ? identity() : null);
+    }
 
     /** Identity bytes for keyed hashing: stream, device, event time and the exact feature bits. */
     public byte[] identity() {

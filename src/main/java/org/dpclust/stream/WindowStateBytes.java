@@ -11,6 +11,8 @@ import org.dpclust.config.PrivacyUnit;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.config.Summary;
 import org.dpclust.privacy.PrivacySecret;
+import org.dpclust.window.StreamRuntime;
+import org.dpclust.window.WindowSummaries;
 
 /**
  * The serialized size of one open window's keyed state in {@link StreamClusteringFunction} for one
@@ -36,7 +38,7 @@ public final class WindowStateBytes {
             if (w == null) {
                 w = WindowSummaries.empty(rt, secret, s.windowStart(r.eventTime));
             }
-            w.add(r);
+            r.addTo(w);
         }
         if (w == null) {
             w = WindowSummaries.empty(rt, secret, 0);
@@ -44,7 +46,7 @@ public final class WindowStateBytes {
         Map<Summary, Long> bytes = new EnumMap<>(Summary.class);
         bytes.put(Summary.STATS, entryBytes(w.windowStart, w.stats.state()));
         if (w.sketch != null) {
-            bytes.put(Summary.CKM, entryBytes(w.windowStart, w.sketch.state()));
+            bytes.put(Summary.CKM, entryBytes(w.windowStart, w.sketchState()));
         }
         if (w.hst != null) {
             bytes.put(Summary.DP_HST, entryBytes(w.windowStart, w.hst));

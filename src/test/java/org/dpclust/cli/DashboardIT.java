@@ -37,6 +37,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.dpclust.avro.BudgetStatus;
 import org.dpclust.avro.CentroidRelease;
 import org.dpclust.config.DpclustConfig;
+import org.dpclust.config.SecretSource;
 import org.dpclust.dashboard.DashboardServer;
 import org.dpclust.generator.SyntheticTelemetry;
 import org.dpclust.io.AvroCodec;
@@ -47,7 +48,6 @@ import org.dpclust.io.TopicAdmin;
 import org.dpclust.io.TopicReader;
 import org.dpclust.jobs.LocalCluster;
 import org.dpclust.jobs.StreamingJob;
-import org.dpclust.privacy.PrivacySecret;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -114,7 +114,7 @@ class DashboardIT {
                 StreamExecutionEnvironment env =
                         StreamExecutionEnvironment.createLocalEnvironment(1, LocalCluster.config());
                 JobClient job =
-                        StreamingJob.fromKafka(cfg, PrivacySecret.of(key), ledger)
+                        StreamingJob.fromKafka(cfg, SecretSource.temporaryFile(key), ledger)
                                 .executeAsync(env);
                 job.getJobExecutionResult().get(240, TimeUnit.SECONDS);
 

@@ -192,7 +192,7 @@ class StreamingJobIT {
                         KafkaEndpoints.source(c, deser),
                         KafkaEndpoints.sink(c),
                         c,
-                        TestRandoms.SECRET,
+                        TestRandoms.secretSource(),
                         ledger);
         return job.executeAsync(env(restart)).getJobExecutionResult().get();
     }
@@ -495,7 +495,7 @@ class StreamingJobIT {
                                 KafkaEndpoints.source(c),
                                 KafkaEndpoints.sink(c),
                                 c,
-                                TestRandoms.SECRET,
+                                TestRandoms.secretSource(),
                                 ledger)
                         .executeAsync(env("none"));
         try {
