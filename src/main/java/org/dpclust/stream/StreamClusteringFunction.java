@@ -1,18 +1,11 @@
 package org.dpclust.stream;
 
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.api.common.state.MapState;
-import org.apache.flink.api.common.state.MapStateDescriptor;
-import org.apache.flink.api.common.state.ValueState;
-import org.apache.flink.api.common.state.ValueStateDescriptor;
-import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
@@ -27,7 +20,6 @@ import org.dpclust.privacy.DeviceReservoir;
 import org.dpclust.privacy.PrivacyLedger;
 import org.dpclust.privacy.PrivacySecret;
 import org.dpclust.privacy.RecordHasher;
-import org.dpclust.window.Ledgers;
 import org.dpclust.window.ReleasedSketch;
 import org.dpclust.window.StreamRuntime;
 import org.dpclust.window.WindowRelease;
@@ -36,21 +28,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Phase 2 of the window aggregation, keyed by stream: holds each open window's summaries, the
- * device reservoirs, the released centroids and the ledger in keyed state, and one event-time timer
- * per window; the algorithms are in the Flink-free core ({@link WindowSummaries}, {@link
- * DeviceReservoir}, {@link WindowRelease}). Input: {@link WindowPartial}s of phase 1 (merged with
- * one state read and write per partial), or single device-unit records, bounded here. When the
- * watermark passes a window's end, the window's release sequence runs and its {@link Publication}s
- * are emitted; accepted {@code ckm} sketches go to {@link #RELEASED_SKETCHES} for the {@link
- * SketchDecoder}. All of a window's state and its timer are gone once it has fired.
+ * Phase 2 of the window aggregation, keyed by stream: keeps each open window's summaries, the
+ * device reservoirs, the released centroids and the ledger in keyed state ({@link
+ * KeyedWindowState}) and one event-time timer per window; the algorithms are in the Flink-free core
+ * ({@link WindowSummaries}, {@link DeviceReservoir}, {@link WindowRelease}). Input: {@link
+ * WindowPartial}s of phase 1 (one state read and write per partial), or single device-unit records,
+ * bounded here. When the watermark passes a window's end, the window's release sequence runs and
+ * its {@link Publication}s are emitted; accepted {@code ckm} sketches go to {@link
+ * #RELEASED_SKETCHES} for the {@link SketchDecoder}. A fired window leaves no state or timer.
  *
- * <p>Empty windows are released too (from the all-zero summaries, charged like any other): from a
- * stream's first record on, every window fires, each timer chained from the previous window's,
- * until the end of a bounded input. Replays are byte-identical: what enters a window does not
- * depend on arrival order, and the noise is keyed by the window's contents (see {@link
- * WindowRelease}). The secret is loaded in {@link #open} from its {@link SecretSource}, never
- * carried in this serialized function.
+ * <p>Empty windows are released too (from all-zero summaries, charged like any other): from a
+ * stream's first record on every window fires, each timer chained from the previous window's, until
+ * the end of a bounded input. Replays are byte-identical: what enters a window does not depend on
+ * arrival order, and the noise is keyed by the window's contents (see {@link WindowRelease}). The
+ * secret is loaded in {@link #open} from its {@link SecretSource}, never carried in this function.
  */
 public class StreamClusteringFunction
         extends KeyedProcessFunction<String, WindowPartial, Publication>
@@ -67,28 +58,18 @@ public class StreamClusteringFunction
     public static final OutputTag<ReleasedSketch> RELEASED_SKETCHES =
             new OutputTag<>("released-sketches", TypeInformation.of(ReleasedSketch.class));
 
-    /** Key (window start) and value (a summary's long array) types of the per-window map states. */
-    static final TypeInformation<Long> WINDOW_KEY = Types.LONG;
-
-    static final TypeInformation<long[]> WINDOW_VALUE =
-            PrimitiveArrayTypeInfo.LONG_PRIMITIVE_ARRAY_TYPE_INFO;
-
     private final List<StreamSpec> streams;
     private final SecretSource secretSource;
     private final Map<String, Map<String, Double>> ledgerSnapshot;
 
     private transient PrivacySecret secret;
+    private transient RecordHasher hasher;
     private transient Map<String, StreamRuntime> runtime;
     private transient Map<String, WindowRelease> core;
-    private transient RecordHasher hasher;
-    private transient MapState<Long, long[]> statistics, sketches, hstCounts;
-    private transient MapState<String, long[]> kept;
-    private transient ValueState<double[]> centroids;
-    private transient MapState<String, Double> ledgerEntries;
-    private transient ValueState<Boolean> ledgerSeeded;
+    private transient KeyedWindowState state;
     private transient Counter releases, refused;
     private transient LongCounter windowed, releaseNanos;
-    private transient Map<String, Double> spentGauge;
+    private transient Map<String, Double> spent;
 
     /**
      * @param ledgerSnapshot totals read from the budget topic at start-up (stream → interval key →
@@ -103,7 +84,6 @@ public class StreamClusteringFunction
         this.ledgerSnapshot = ledgerSnapshot;
     }
 
-    /** Publications travel with their own serializer, not Kryo. */
     @Override
     public TypeInformation<Publication> getProducedType() {
         return PublicationTypeInfo.INSTANCE;
@@ -116,40 +96,18 @@ public class StreamClusteringFunction
         runtime = StreamRuntime.of(streams);
         core = new HashMap<>();
         runtime.forEach((id, rt) -> core.put(id, new WindowRelease(rt, secret)));
-        var rc = getRuntimeContext();
-        var group = rc.getMetricGroup().addGroup("dpclust");
-        spentGauge = new HashMap<>();
+        state = new KeyedWindowState(getRuntimeContext());
+        var group = getRuntimeContext().getMetricGroup().addGroup("dpclust");
+        spent = new HashMap<>();
         for (StreamSpec s : streams) {
-            spentGauge.put(s.id(), 0.0);
-            group.addGroup("stream", s.id()).gauge("spent", () -> spentGauge.get(s.id()));
+            spent.put(s.id(), 0.0);
+            group.addGroup("stream", s.id()).gauge("spent", () -> spent.get(s.id()));
         }
         releases = group.counter("releases");
         refused = group.counter("refused_releases");
-        rc.addAccumulator(ACC_WINDOWED, windowed = new LongCounter());
-        rc.addAccumulator(ACC_RELEASE_NANOS, releaseNanos = new LongCounter());
-        statistics = rc.getMapState(windowMap("window-statistics"));
-        sketches = rc.getMapState(windowMap("window-sketch"));
-        hstCounts = rc.getMapState(windowMap("window-hst-counts"));
-        kept =
-                rc.getMapState(
-                        new MapStateDescriptor<>(
-                                "device-kept-records", Types.STRING, WINDOW_VALUE));
-        centroids =
-                rc.getState(
-                        new ValueStateDescriptor<>(
-                                "released-centroids",
-                                PrimitiveArrayTypeInfo.DOUBLE_PRIMITIVE_ARRAY_TYPE_INFO));
-        ledgerEntries =
-                rc.getMapState(new MapStateDescriptor<>("ledger", Types.STRING, Types.DOUBLE));
-        ledgerSeeded = rc.getState(new ValueStateDescriptor<>("ledger-seeded", Types.BOOLEAN));
-        LOG.info(
-                "keyed release operator open: {} stream(s), secret from {}",
-                streams.size(),
-                secretSource);
-    }
-
-    private static MapStateDescriptor<Long, long[]> windowMap(String name) {
-        return new MapStateDescriptor<>(name, WINDOW_KEY, WINDOW_VALUE);
+        getRuntimeContext().addAccumulator(ACC_WINDOWED, windowed = new LongCounter());
+        getRuntimeContext().addAccumulator(ACC_RELEASE_NANOS, releaseNanos = new LongCounter());
+        LOG.info("keyed release open: {} stream(s), secret from {}", streams.size(), secretSource);
     }
 
     @Override
@@ -158,60 +116,44 @@ public class StreamClusteringFunction
         StreamRuntime rt = runtime.get(p.streamId);
         StreamSpec s = rt.spec();
         long windowStart = p.record != null ? s.windowStart(p.record.eventTime) : p.windowStart;
-        long windowEnd = windowStart + s.windowMillis();
-        if (windowEnd - 1 <= ctx.timerService().currentWatermark()) {
-            // cannot happen: phase 1 dead-letters records behind its watermark and hands over every
-            // partial before its watermark passes the window or its input goes idle; dropping keeps
-            // "each window fires once"
-            return;
+        long lastMilli = windowStart + s.windowMillis() - 1;
+        if (lastMilli <= ctx.timerService().currentWatermark()) {
+            return; // cannot happen: phase 1 dead-letters records behind its watermark and hands
+            // over every partial before its watermark passes the window; each window fires once
         }
         windowed.add(p.records);
-        WindowSummaries w = load(rt, windowStart);
+        WindowSummaries w = state.summaries(rt, secret, windowStart);
         if (p.record == null) {
             p.mergeInto(w);
         } else if (s.privacyUnit() == PrivacyUnit.RECORD) {
             p.record.addTo(w);
         } else {
-            offerDeviceRecord(s, windowStart, p.record, w);
+            offerDeviceRecord(s, p.record, w);
         }
-        statistics.put(windowStart, w.stats.state());
-        if (w.sketch != null) {
-            sketches.put(windowStart, w.sketchState());
-        }
-        if (w.hst != null) {
-            hstCounts.put(windowStart, w.hst);
-        }
-        ctx.timerService().registerEventTimeTimer(windowEnd - 1);
-    }
-
-    /** The window's summaries from state (wrapped, not copied), or empty ones. */
-    private WindowSummaries load(StreamRuntime rt, long windowStart) throws Exception {
-        return WindowSummaries.wrap(
-                rt,
-                secret,
-                windowStart,
-                statistics.get(windowStart),
-                rt.frequencies() == null ? null : sketches.get(windowStart),
-                rt.hst() == null ? null : hstCounts.get(windowStart));
+        state.store(w);
+        ctx.timerService().registerEventTimeTimer(lastMilli);
     }
 
     /** Device units: the record counts iff it is among its device's c smallest keyed hashes. */
-    private void offerDeviceRecord(StreamSpec s, long windowStart, ValidRecord r, WindowSummaries w)
+    private void offerDeviceRecord(StreamSpec s, ValidRecord r, WindowSummaries w)
             throws Exception {
-        String key = windowStart + "|" + r.deviceId;
         byte[] identity = r.identity();
         DeviceReservoir.Offer o =
                 new DeviceReservoir(s.dimension(), s.contributionBound())
-                        .offer(kept.get(key), hasher.hash(identity), r.eventTime, r.features);
-        if (!o.counts()) {
-            return;
+                        .offer(
+                                state.reservoir(w.windowStart, r.deviceId),
+                                hasher.hash(identity),
+                                r.eventTime,
+                                r.features);
+        if (o.counts()) {
+            if (o.evicted() != null) {
+                double[] x = o.evicted().features();
+                long t = o.evicted().eventTime();
+                w.subtract(x, ValidRecord.identity(r.streamId, r.deviceId, t, x));
+            }
+            state.storeReservoir(w.windowStart, r.deviceId, o.entries());
+            w.add(r.features, identity);
         }
-        if (o.evicted() != null) {
-            double[] x = o.evicted().features();
-            w.subtract(x, ValidRecord.identity(r.streamId, r.deviceId, o.evicted().eventTime(), x));
-        }
-        kept.put(key, o.entries());
-        w.add(r.features, identity);
     }
 
     @Override
@@ -221,67 +163,30 @@ public class StreamClusteringFunction
         StreamRuntime rt = runtime.get(ctx.getCurrentKey());
         StreamSpec s = rt.spec();
         long windowStart = timestamp + 1 - s.windowMillis();
-        WindowSummaries w = load(rt, windowStart); // empty if the window had no records
-        statistics.remove(windowStart);
-        sketches.remove(windowStart);
-        hstCounts.remove(windowStart);
-        List<String> devices = new ArrayList<>();
-        for (String k : kept.keys()) {
-            if (k.startsWith(windowStart + "|")) {
-                devices.add(k);
-            }
-        }
-        for (String k : devices) {
-            kept.remove(k);
-        }
+        WindowSummaries w = state.summaries(rt, secret, windowStart); // empty without records
+        state.clear(windowStart);
         if (ctx.timerService().currentWatermark() != Long.MAX_VALUE) {
             ctx.timerService().registerEventTimeTimer(timestamp + s.windowMillis());
         }
-        PrivacyLedger ledger = ledger(s);
-        WindowRelease.Outcome o = core.get(s.id()).release(w, ledger, centroids.value());
-        if (o.centroids() != null) {
-            centroids.update(o.centroids());
-        }
+        PrivacyLedger ledger = state.ledger(s, ledgerSnapshot.getOrDefault(s.id(), Map.of()));
+        WindowRelease.Outcome o = core.get(s.id()).release(w, ledger, state.centroids());
+        state.centroids(o.centroids());
         for (int i = 0; i < o.decisions().size(); i++) {
             PrivacyLedger.Decision d = o.decisions().get(i);
-            log(s, s.summaries().get(i).wireName(), windowStart, d);
+            LOG.info(
+                    "stream {} window [{}, {}) {}",
+                    s.id(),
+                    windowStart,
+                    timestamp + 1,
+                    o.describe(s, i));
+            (d.accepted() ? releases : refused).inc();
             if (d.accepted()) {
-                releases.inc();
-                spentGauge.put(s.id(), d.spent());
-                Map.Entry<String, Double> e = Ledgers.entry(ledger, d.interval());
-                ledgerEntries.put(e.getKey(), e.getValue());
-                for (String old : Ledgers.expired(ledger, d.interval(), ledgerEntries.keys())) {
-                    ledgerEntries.remove(old);
-                }
-            } else {
-                refused.inc();
+                spent.put(s.id(), d.spent());
+                state.charged(ledger, d);
             }
         }
         o.published().forEach(out::collect);
-        o.sketches().forEach(sk -> ctx.output(RELEASED_SKETCHES, sk));
+        o.sketches().forEach(sketch -> ctx.output(RELEASED_SKETCHES, sketch));
         releaseNanos.add(System.nanoTime() - started);
-    }
-
-    private static void log(
-            StreamSpec s, String algorithm, long windowStart, PrivacyLedger.Decision d) {
-        LOG.info(
-                "stream {} window [{}, {}) {} {}: epsilon {}, spent {}/{}",
-                s.id(),
-                windowStart,
-                windowStart + s.windowMillis(),
-                algorithm,
-                d.accepted() ? "released" : "REFUSED (cap reached)",
-                d.epsilon(),
-                d.spent(),
-                d.cap());
-    }
-
-    /** The stream's ledger from state, seeded once from the budget topic's snapshot. */
-    private PrivacyLedger ledger(StreamSpec s) throws Exception {
-        if (ledgerSeeded.value() == null) {
-            ledgerEntries.putAll(ledgerSnapshot.getOrDefault(s.id(), Map.of()));
-            ledgerSeeded.update(true);
-        }
-        return Ledgers.restore(s, ledgerEntries.entries());
     }
 }

@@ -56,9 +56,8 @@ public final class WindowStateBytes {
 
     private static long entryBytes(long windowStart, long[] value) {
         SerializerConfigImpl config = new SerializerConfigImpl();
-        TypeSerializer<Long> key = StreamClusteringFunction.WINDOW_KEY.createSerializer(config);
-        TypeSerializer<long[]> values =
-                StreamClusteringFunction.WINDOW_VALUE.createSerializer(config);
+        TypeSerializer<Long> key = KeyedWindowState.WINDOW_KEY.createSerializer(config);
+        TypeSerializer<long[]> values = KeyedWindowState.WINDOW_VALUE.createSerializer(config);
         DataOutputSerializer out = new DataOutputSerializer(8 * value.length + 16);
         try {
             key.serialize(windowStart, out);

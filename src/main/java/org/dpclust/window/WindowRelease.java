@@ -71,7 +71,20 @@ public final class WindowRelease {
             List<Publication> published,
             List<ReleasedSketch> sketches,
             double[] centroids,
-            List<PrivacyLedger.Decision> decisions) {}
+            List<PrivacyLedger.Decision> decisions) {
+        /** One line for the log about the i-th summary's decision (public values only). */
+        public String describe(StreamSpec s, int i) {
+            PrivacyLedger.Decision d = decisions.get(i);
+            return s.summaries().get(i).wireName()
+                    + (d.accepted() ? " released" : " REFUSED (cap reached)")
+                    + ": epsilon "
+                    + d.epsilon()
+                    + ", spent "
+                    + d.spent()
+                    + "/"
+                    + d.cap();
+        }
+    }
 
     /**
      * Releases one window.
