@@ -35,7 +35,14 @@ public final class DpclustCommand implements Runnable {
 
     /** The configured command line (tests execute commands through it). */
     public static CommandLine commandLine() {
-        CommandLine cl = new CommandLine(new DpclustCommand());
+        return withOneLineErrors(new CommandLine(new DpclustCommand()));
+    }
+
+    /**
+     * Invalid arguments or configuration end the command with one line on stderr and exit code 2,
+     * no stack trace.
+     */
+    static CommandLine withOneLineErrors(CommandLine cl) {
         cl.setExecutionExceptionHandler(
                 (ex, cmd, parse) -> {
                     if (ex instanceof IllegalArgumentException

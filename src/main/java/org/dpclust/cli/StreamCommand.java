@@ -10,6 +10,7 @@ import org.dpclust.config.SecretSource;
 import org.dpclust.io.BudgetTopicReader;
 import org.dpclust.io.TopicAdmin;
 import org.dpclust.jobs.StreamingJob;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -40,13 +41,13 @@ public final class StreamCommand implements Callable<Integer> {
 
     /**
      * The entry point of target/dpclust-job.jar for {@code flink run}: {@code dpclust stream ARGS},
-     * with the CLI's one-line error handling.
+     * with the CLI's one-line error handling (only this command is loaded: the job jar carries
+     * neither JMH nor the report libraries other commands use).
      */
     public static void main(String[] args) {
-        String[] withCommand = new String[args.length + 1];
-        withCommand[0] = "stream";
-        System.arraycopy(args, 0, withCommand, 1, args.length);
-        System.exit(DpclustCommand.commandLine().execute(withCommand));
+        System.exit(
+                DpclustCommand.withOneLineErrors(new CommandLine(new StreamCommand()))
+                        .execute(args));
     }
 
     @Override
