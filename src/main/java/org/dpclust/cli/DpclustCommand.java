@@ -1,5 +1,6 @@
 package org.dpclust.cli;
 
+import java.io.UncheckedIOException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -39,14 +40,15 @@ public final class DpclustCommand implements Runnable {
     }
 
     /**
-     * Invalid arguments or configuration end the command with one line on stderr and exit code 2,
-     * no stack trace.
+     * Invalid arguments or configuration, or an unreadable configuration or secret file, end the
+     * command with one line on stderr and exit code 2, no stack trace.
      */
     static CommandLine withOneLineErrors(CommandLine cl) {
         cl.setExecutionExceptionHandler(
                 (ex, cmd, parse) -> {
                     if (ex instanceof IllegalArgumentException
-                            || ex instanceof IllegalStateException) {
+                            || ex instanceof IllegalStateException
+                            || ex instanceof UncheckedIOException) { // e.g. --config unreadable
                         cmd.getErr()
                                 .println(
                                         "dpclust " + cmd.getCommandName() + ": " + ex.getMessage());
