@@ -1,5 +1,6 @@
 package org.dpclust;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -36,6 +37,30 @@ class ArchitectureTest {
                     .because(
                             "algorithms, the privacy core and the window core are plain Java;"
                                     + " operators hold state and timers and call them");
+
+    @ArchTest
+    static final ArchRule algorithmsDependOnlyOnTheJdkAndEachOther =
+            classes()
+                    .that()
+                    .resideInAnyPackage(
+                            "org.dpclust.kmeans..",
+                            "org.dpclust.kmedian..",
+                            "org.dpclust.sketch..",
+                            "org.dpclust.geometry..",
+                            "org.dpclust.privacy..")
+                    .should()
+                    .onlyDependOnClassesThat()
+                    .resideInAnyPackage(
+                            "java..",
+                            "javax..",
+                            "org.dpclust.kmeans..",
+                            "org.dpclust.kmedian..",
+                            "org.dpclust.sketch..",
+                            "org.dpclust.geometry..",
+                            "org.dpclust.privacy..")
+                    .because(
+                            "the algorithms are the bottom layer: configuration, I/O, the window"
+                                    + " core and the jobs call them, never the other way round");
 
     @ArchTest
     static final ArchRule onlyTheEntryPointUsesTheCli =
