@@ -2,6 +2,8 @@ package org.dpclust.batch;
 
 import java.util.List;
 import org.dpclust.config.NamedRegistry;
+import org.dpclust.kmeans.BagBound;
+import org.dpclust.kmeans.ZoneOrientation;
 
 /**
  * The registry of batch algorithms by name. The built-ins are registered here; an algorithm issue
@@ -15,13 +17,13 @@ public final class BatchAlgorithms {
     static {
         register(new LloydAlgorithm());
         register(new StatsAlgorithm());
-        register(new EppAlgorithm(org.dpclust.kmeans.BagBound.AdversaryCase.KNOWN_CLUSTER));
-        register(new EppAlgorithm(org.dpclust.kmeans.BagBound.AdversaryCase.UNKNOWN_CLUSTER));
+        register(new EppAlgorithm(BagBound.AdversaryCase.KNOWN_CLUSTER));
+        register(new EppAlgorithm(BagBound.AdversaryCase.UNKNOWN_CLUSTER));
         register(new DpKmAlgorithm());
-        register(new ExpDpAlgorithm(org.dpclust.kmeans.ZoneOrientation.PAST, true));
-        register(new ExpDpAlgorithm(org.dpclust.kmeans.ZoneOrientation.PAST_FUTURE, true));
-        register(new ExpDpAlgorithm(org.dpclust.kmeans.ZoneOrientation.PAST, false));
-        register(new ExpDpAlgorithm(org.dpclust.kmeans.ZoneOrientation.PAST_FUTURE, false));
+        register(new ExpDpAlgorithm(ZoneOrientation.PAST, true));
+        register(new ExpDpAlgorithm(ZoneOrientation.PAST_FUTURE, true));
+        register(new ExpDpAlgorithm(ZoneOrientation.PAST, false));
+        register(new ExpDpAlgorithm(ZoneOrientation.PAST_FUTURE, false));
         register(new BaselineAlgorithm("dplloyd"));
         register(new BaselineAlgorithm("su"));
         register(new BaselineAlgorithm("dwork"));

@@ -2,10 +2,10 @@ package org.dpclust.batch;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.dpclust.eval.Dataset;
-import org.dpclust.eval.DatasetLoader;
-import org.dpclust.eval.DomainScaling;
 import org.dpclust.geometry.DomainBounds;
+import org.dpclust.io.Dataset;
+import org.dpclust.io.DatasetLoader;
+import org.dpclust.io.DomainScaling;
 
 /**
  * The snapshot of an offline file run: the records of a CSV file ({@link DatasetLoader} format), or

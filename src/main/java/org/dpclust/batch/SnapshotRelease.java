@@ -40,7 +40,7 @@ public final class SnapshotRelease {
             return decision != null && !decision.accepted();
         }
 
-        /** The result in the shape {@link org.dpclust.stream.ReleaseAssembler} publishes. */
+        /** The result in the shape the published {@code CentroidRelease} is assembled from. */
         public DpClusterStatistics.Release asRelease() {
             return new DpClusterStatistics.Release(
                     result.centroids(), result.weights(), result.parameters());

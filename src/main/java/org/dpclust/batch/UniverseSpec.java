@@ -2,7 +2,7 @@ package org.dpclust.batch;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.dpclust.eval.DatasetLoader;
+import org.dpclust.io.DatasetLoader;
 
 /**
  * How the public universe U of the k-median algorithms is given ({@code --universe}, {@code

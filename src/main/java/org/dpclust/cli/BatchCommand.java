@@ -18,12 +18,14 @@ import org.dpclust.batch.PublicInterval;
 import org.dpclust.batch.PublishPolicy;
 import org.dpclust.batch.UniverseSpec;
 import org.dpclust.config.DpclustConfig;
+import org.dpclust.config.SecretSource;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.eval.JsonRows;
 import org.dpclust.geometry.DomainBounds;
 import org.dpclust.io.BudgetTopicReader;
 import org.dpclust.jobs.BatchJob;
 import org.dpclust.jobs.BatchRun;
+import org.dpclust.jobs.LocalCluster;
 import org.dpclust.jobs.StreamingJob;
 import org.dpclust.privacy.PrivacyLedger;
 import org.dpclust.privacy.PrivacySecret;
@@ -285,7 +287,8 @@ public final class BatchCommand implements Callable<Integer> {
         if (topic.isBlank()) {
             throw new IllegalArgumentException("--input: kafka:TOPIC needs a topic name");
         }
-        PrivacySecret secret = secretFile.resolve();
+        SecretSource secret = secretFile.source();
+        secret.load(); // fails here, at start-up, naming the option; the operator loads it again
         // BatchRun makes every check of the run before anything is read or started
         BatchRun run = BatchRun.create(cfg, spec, alg.name(), params, interval, secret);
         Map<String, Double> before = readLedger(cfg, spec);
@@ -299,9 +302,7 @@ public final class BatchCommand implements Callable<Integer> {
                 cfg.kafka().budgetTopic(),
                 before.size());
         BatchJob.fromKafka(topic, run)
-                .execute(
-                        StreamExecutionEnvironment.getExecutionEnvironment(
-                                DemoCommand.miniClusterConfig()));
+                .execute(StreamExecutionEnvironment.getExecutionEnvironment(LocalCluster.config()));
         LedgerChange change =
                 LedgerChange.between(
                         before,

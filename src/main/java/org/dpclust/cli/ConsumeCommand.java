@@ -7,6 +7,7 @@ import java.util.concurrent.Callable;
 import org.apache.avro.specific.SpecificRecordBase;
 import org.dpclust.config.KafkaSettings;
 import org.dpclust.io.AvroCodec;
+import org.dpclust.io.AvroJson;
 import org.dpclust.io.TopicReader;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

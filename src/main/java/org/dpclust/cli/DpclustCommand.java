@@ -1,5 +1,6 @@
 package org.dpclust.cli;
 
+import java.io.UncheckedIOException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -50,12 +51,20 @@ public final class DpclustCommand implements Runnable {
 
     /** The configured command line (tests execute commands through it). */
     public static CommandLine commandLine() {
-        CommandLine cl = new CommandLine(new DpclustCommand());
+        return withOneLineErrors(new CommandLine(new DpclustCommand()));
+    }
+
+    /**
+     * Invalid arguments or configuration, or an unreadable configuration or secret file, end the
+     * command with one line on stderr and exit code 2, no stack trace.
+     */
+    static CommandLine withOneLineErrors(CommandLine cl) {
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         cl.setExecutionExceptionHandler(
                 (ex, cmd, parse) -> {
                     if (ex instanceof IllegalArgumentException
-                            || ex instanceof IllegalStateException) {
+                            || ex instanceof IllegalStateException
+                            || ex instanceof UncheckedIOException) { // e.g. --config unreadable
                         cmd.getErr()
                                 .println(
                                         "dpclust " + cmd.getCommandName() + ": " + ex.getMessage());

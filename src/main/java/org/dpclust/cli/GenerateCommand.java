@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.dpclust.config.DpclustConfig;
+import org.dpclust.generator.SyntheticTelemetry;
 import org.dpclust.io.TelemetryProducer;
 import org.dpclust.io.TopicAdmin;
 import picocli.CommandLine.Command;

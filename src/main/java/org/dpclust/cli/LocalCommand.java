@@ -26,12 +26,13 @@ import org.dpclust.config.DpclustConfig;
 import org.dpclust.config.KafkaSettings;
 import org.dpclust.config.SecretSource;
 import org.dpclust.dashboard.DashboardServer;
+import org.dpclust.generator.SyntheticTelemetry;
 import org.dpclust.io.BudgetTopicReader;
 import org.dpclust.io.EmbeddedKafka;
 import org.dpclust.io.TelemetryProducer;
 import org.dpclust.io.TopicAdmin;
+import org.dpclust.jobs.LocalCluster;
 import org.dpclust.jobs.StreamingJob;
-import org.dpclust.privacy.PrivacySecret;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -291,15 +292,16 @@ public final class LocalCommand implements Callable<Integer> {
 
     private JobClient startJob(DpclustConfig cfg) throws Exception {
         DpclustConfig jobCfg = cfg.withJob(cfg.job().withBoundedInput(false));
-        PrivacySecret secret;
+        SecretSource secret;
         String secretSource;
         if (secretFile.given() || System.getenv(SecretSource.ENV) != null) {
-            secret = secretFile.resolve();
+            secret = secretFile.source();
+            secret.load(); // fails here, naming the option; the operators load it again
             secretSource = secretFile.describe();
         } else {
             byte[] key = new byte[32];
             new SecureRandom().nextBytes(key);
-            secret = PrivacySecret.of(key);
+            secret = SecretSource.temporaryFile(key); // owner-only, deleted on exit
             secretSource =
                     "a fresh random one for this run (no --secret-file, no "
                             + SecretSource.ENV
@@ -315,7 +317,7 @@ public final class LocalCommand implements Callable<Integer> {
                 "budget ledger: {} stream(s) with spend on record in {}",
                 ledger.size(),
                 jobCfg.kafka().budgetTopic());
-        Configuration flink = DemoCommand.miniClusterConfig();
+        Configuration flink = LocalCluster.config();
         flink.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
         flink.set(RestOptions.ADDRESS, "127.0.0.1");
         flink.set(RestOptions.BIND_PORT, Integer.toString(flinkPort));

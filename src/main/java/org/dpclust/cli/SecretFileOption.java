@@ -26,6 +26,14 @@ public final class SecretFileOption {
         return SecretSource.resolve(secretFile);
     }
 
+    /**
+     * Where operators load the secret from on the TaskManager (the file, or the environment): the
+     * secret's bytes never travel in the job graph.
+     */
+    public SecretSource source() {
+        return SecretSource.of(secretFile);
+    }
+
     /** Where the secret comes from, for the start-up log (never the secret itself). */
     public String describe() {
         return secretFile != null ? "--secret-file " + secretFile : SecretSource.ENV;

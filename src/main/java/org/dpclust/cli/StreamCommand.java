@@ -4,14 +4,15 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.dpclust.config.DpclustConfig;
+import org.dpclust.config.SecretSource;
 import org.dpclust.io.BudgetTopicReader;
 import org.dpclust.io.KafkaLedgerClient;
 import org.dpclust.io.LedgerSettings;
 import org.dpclust.io.TopicAdmin;
 import org.dpclust.jobs.StreamingJob;
-import org.dpclust.privacy.PrivacySecret;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -35,10 +36,22 @@ public final class StreamCommand implements Callable<Integer> {
             description = "Create missing topics (budget topic compacted) before starting.")
     boolean createTopics;
 
+    /**
+     * The entry point of target/dpclust-job.jar for {@code flink run}: {@code dpclust stream ARGS},
+     * with the CLI's one-line error handling (only this command is loaded: the job jar carries
+     * neither JMH nor the report libraries other commands use).
+     */
+    public static void main(String[] args) {
+        System.exit(
+                DpclustCommand.withOneLineErrors(new CommandLine(new StreamCommand()))
+                        .execute(args));
+    }
+
     @Override
     public Integer call() throws Exception {
         DpclustConfig cfg = config.load(kafka);
-        PrivacySecret secret = secretFile.resolve();
+        SecretSource secret = secretFile.source();
+        secret.load(); // fails here, at start-up, naming the option; operators load it again
         BrokerCheck.requireReachable(kafka.optionName(), cfg.kafka().bootstrapServers());
         StartupLog.configuration(LOG, cfg, secretFile.describe());
         if (createTopics) {

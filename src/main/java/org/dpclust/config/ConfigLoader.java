@@ -15,7 +15,9 @@ import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 import org.dpclust.kmeans.DpClusterStatistics;
+import org.dpclust.sketch.FrequencyMatrix;
 
 /**
  * Reads and validates the dpclust YAML configuration (every option is in docs/configuration.md).
@@ -272,7 +274,7 @@ public final class ConfigLoader {
                                                         + "'"));
         JsonNode ck = n.path("ckm");
         allowOnly(ck, p + ".ckm", Set.of("m", "r", "law", "sigma", "count_fraction", "replicates"));
-        int m = integer(ck, p + ".ckm", "m", org.dpclust.sketch.FrequencyMatrix.defaultSize(k, d));
+        int m = integer(ck, p + ".ckm", "m", FrequencyMatrix.defaultSize(k, d));
         if (m < 1 || m > 1 << 16) {
             throw new ConfigException(p + ".ckm.m", "must be in [1, 65536], was " + m);
         }
@@ -285,12 +287,7 @@ public final class ConfigLoader {
             throw new ConfigException(
                     p + ".ckm.law", "must be gaussian or adapted-radius, was '" + law + "'");
         }
-        double sigma =
-                number(
-                        ck,
-                        p + ".ckm",
-                        "sigma",
-                        org.dpclust.sketch.FrequencyMatrix.defaultSigma(k, d));
+        double sigma = number(ck, p + ".ckm", "sigma", FrequencyMatrix.defaultSigma(k, d));
         if (!(sigma > 0) || Double.isInfinite(sigma)) {
             throw new ConfigException(p + ".ckm.sigma", "must be a finite number > 0");
         }
@@ -374,7 +371,7 @@ public final class ConfigLoader {
                 throw new ConfigException(
                         path.isEmpty() ? f : path + "." + f,
                         "unknown option (known here: "
-                                + String.join(", ", new java.util.TreeSet<>(allowed))
+                                + String.join(", ", new TreeSet<>(allowed))
                                 + ")");
             }
         }

@@ -11,9 +11,11 @@ import org.dpclust.config.KafkaSettings;
 import org.dpclust.io.KafkaLedgerClient;
 import org.dpclust.io.LedgerCharge;
 import org.dpclust.io.LedgerSettings;
-import org.dpclust.io.OutboundRecord;
+import org.dpclust.io.Publication;
 import org.dpclust.io.RawRecord;
 import org.dpclust.privacy.PrivacyLedger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The batch job: takes its source and sink in the constructor and only wires and executes ({@link
@@ -23,15 +25,17 @@ import org.dpclust.privacy.PrivacyLedger;
  * writer ({@link KafkaLedgerClient}) under its own run id, before anything is released.
  */
 public final class BatchJob {
+    private static final Logger LOG = LoggerFactory.getLogger(BatchJob.class);
+
     private final Source<RawRecord, ?, ?> source;
-    private final Sink<OutboundRecord> sink;
+    private final Sink<Publication> sink;
     private final BatchRun run;
     private final LedgerSettings ledger;
 
     /** The job over {@code source} and {@code sink}; {@link BatchRun} has validated the run. */
     public BatchJob(
             Source<RawRecord, ?, ?> source,
-            Sink<OutboundRecord> sink,
+            Sink<Publication> sink,
             BatchRun run,
             LedgerSettings ledger) {
         this.source = Objects.requireNonNull(source, "source");
@@ -109,6 +113,14 @@ public final class BatchJob {
     }
 
     public void wire(StreamExecutionEnvironment env) {
+        LOG.info(
+                "dpclust-batch: {} on stream {} over {} (epsilon {}), input {}; secret from {}",
+                run.algorithm(),
+                run.spec().id(),
+                run.interval().key(),
+                run.params().epsilon(),
+                run.config().kafka().inputTopic(),
+                run.secret());
         StreamingJob.forbidKryo(env);
         if (run.config().job().parallelism() > 0) {
             env.setParallelism(run.config().job().parallelism());

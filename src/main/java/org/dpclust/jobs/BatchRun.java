@@ -9,9 +9,9 @@ import org.dpclust.batch.KMedianUniverse;
 import org.dpclust.batch.PublishPolicy;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.config.PrivacyUnit;
+import org.dpclust.config.SecretSource;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.privacy.PrivacyLedger;
-import org.dpclust.privacy.PrivacySecret;
 
 /**
  * What one batch job releases, validated at construction: a registered {@code dp} algorithm ({@link
@@ -25,7 +25,7 @@ import org.dpclust.privacy.PrivacySecret;
  * @param algorithm registry name of the algorithm
  * @param params its public parameters
  * @param interval the public interval charged
- * @param secret the privacy secret
+ * @param secret where the TaskManager loads the privacy secret from (never the bytes)
  * @param runId this run's id (unique per invocation; it keys the run's charge and sink)
  */
 public record BatchRun(
@@ -34,7 +34,7 @@ public record BatchRun(
         String algorithm,
         BatchParams params,
         PrivacyLedger.Interval interval,
-        PrivacySecret secret,
+        SecretSource secret,
         String runId) {
     public BatchRun {
         Objects.requireNonNull(config, "config");
@@ -82,7 +82,7 @@ public record BatchRun(
             String algorithm,
             BatchParams params,
             PrivacyLedger.Interval interval,
-            PrivacySecret secret) {
+            SecretSource secret) {
         return new BatchRun(
                 config, spec, algorithm, params, interval, secret, UUID.randomUUID().toString());
     }

@@ -8,13 +8,14 @@ import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.dpclust.batch.flink.SnapshotReleaseFunction;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.io.LedgerSettings;
-import org.dpclust.io.OutboundRecord;
+import org.dpclust.io.Publication;
+import org.dpclust.io.PublicationTypeInfo;
 import org.dpclust.io.RawRecord;
 import org.dpclust.stream.RecordValidator;
+import org.dpclust.stream.SnapshotReleaseFunction;
 import org.dpclust.stream.ValidRecord;
 
 /**
@@ -31,7 +32,7 @@ public final class BatchTopology {
     public static void build(
             StreamExecutionEnvironment env,
             Source<RawRecord, ?, ?> source,
-            Sink<OutboundRecord> sink,
+            Sink<Publication> sink,
             BatchRun run,
             LedgerSettings ledger) {
         DpclustConfig config = run.config();
@@ -42,7 +43,7 @@ public final class BatchTopology {
                 env.fromSource(source, WatermarkStrategy.noWatermarks(), "telemetry-snapshot")
                         .uid("telemetry-snapshot");
         DataStream<ValidRecord> ofStream =
-                raw.process(new RecordValidator(config.streams(), config.kafka().dlqTopic()))
+                raw.process(new RecordValidator(config.streams()))
                         .name("validate-clamp")
                         .uid("validate-clamp")
                         .filter(r -> streamId.equals(r.streamId))
@@ -71,8 +72,8 @@ public final class BatchTopology {
                                 run.interval(),
                                 run.secret(),
                                 ledger,
-                                run.runId(),
-                                config.kafka().centroidsTopic()))
+                                run.runId()),
+                        PublicationTypeInfo.INSTANCE)
                 .name("snapshot-release")
                 .uid("snapshot-release")
                 .sinkTo(sink)

@@ -85,25 +85,6 @@ public final class DpClusterStatistics {
      */
     public record Release(double[][] centroids, double[] weights, Map<String, Double> parameters) {}
 
-    /**
-     * Identifies the mechanism AND every public parameter that shapes its noise, for the release's
-     * noise key ({@link org.dpclust.privacy.ReleaseContext}). It must change whenever the noise
-     * scale changes: the same random bits at two scales on the same data would reveal the data (two
-     * equations, two unknowns).
-     */
-    public static String mechanismId(
-            double epsilon, double countFraction, int contributionBound, int cells) {
-        return "cells-geometric-v1(epsilon="
-                + epsilon
-                + ",count_fraction="
-                + countFraction
-                + ",c="
-                + contributionBound
-                + ",cells="
-                + cells
-                + ")";
-    }
-
     /** The derived default share of epsilon for the counts, see the class comment. */
     public static double defaultCountFraction(int dimension) {
         return 1.0 / (1.0 + Math.cbrt(3.0 * dimension * dimension));

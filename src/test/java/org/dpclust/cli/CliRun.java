@@ -8,8 +8,8 @@ import picocli.CommandLine;
  * One command line executed in-process through {@link DpclustCommand#commandLine()}: its exit code
  * and what it wrote to stderr (the tests' view of a usage error).
  */
-record CliRun(int exit, String err) {
-    static CliRun of(String... args) {
+public record CliRun(int exit, String err) {
+    public static CliRun of(String... args) {
         CommandLine cl = DpclustCommand.commandLine();
         StringWriter err = new StringWriter();
         cl.setErr(new PrintWriter(err, true));

@@ -36,6 +36,7 @@ import org.dpclust.io.TopicAdmin;
 import org.dpclust.io.TopicReader;
 import org.dpclust.jobs.BatchJob;
 import org.dpclust.jobs.BatchRun;
+import org.dpclust.jobs.LocalCluster;
 import org.dpclust.privacy.PrivacyLedger;
 import org.dpclust.privacy.testing.TestRandoms;
 import org.junit.jupiter.api.Test;
@@ -60,7 +61,7 @@ class ConcurrentBatchLedgerIT {
                     new MiniClusterResourceConfiguration.Builder()
                             .setNumberTaskManagers(1)
                             .setNumberSlotsPerTaskManager(4)
-                            .setConfiguration(DemoCommand.miniClusterConfig())
+                            .setConfiguration(LocalCluster.config())
                             .build());
 
     @Test
@@ -134,11 +135,11 @@ class ConcurrentBatchLedgerIT {
                                                             "stats",
                                                             params,
                                                             interval,
-                                                            TestRandoms.SECRET));
+                                                            TestRandoms.secretSource()));
                                     go.await(60, TimeUnit.SECONDS);
                                     job.execute(
                                             StreamExecutionEnvironment.getExecutionEnvironment(
-                                                    DemoCommand.miniClusterConfig()));
+                                                    LocalCluster.config()));
                                     return job.chargeKey();
                                 }));
             }

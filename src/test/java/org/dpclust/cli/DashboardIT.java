@@ -37,15 +37,17 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.dpclust.avro.BudgetStatus;
 import org.dpclust.avro.CentroidRelease;
 import org.dpclust.config.DpclustConfig;
+import org.dpclust.config.SecretSource;
 import org.dpclust.dashboard.DashboardServer;
+import org.dpclust.generator.SyntheticTelemetry;
 import org.dpclust.io.AvroCodec;
 import org.dpclust.io.BudgetTopicReader;
 import org.dpclust.io.EmbeddedKafka;
 import org.dpclust.io.TelemetryProducer;
 import org.dpclust.io.TopicAdmin;
 import org.dpclust.io.TopicReader;
+import org.dpclust.jobs.LocalCluster;
 import org.dpclust.jobs.StreamingJob;
-import org.dpclust.privacy.PrivacySecret;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -110,10 +112,9 @@ class DashboardIT {
                                 cfg.kafka().budgetTopic(),
                                 Duration.ofSeconds(30));
                 StreamExecutionEnvironment env =
-                        StreamExecutionEnvironment.createLocalEnvironment(
-                                1, DemoCommand.miniClusterConfig());
+                        StreamExecutionEnvironment.createLocalEnvironment(1, LocalCluster.config());
                 JobClient job =
-                        StreamingJob.fromKafka(cfg, PrivacySecret.of(key), ledger)
+                        StreamingJob.fromKafka(cfg, SecretSource.temporaryFile(key), ledger)
                                 .executeAsync(env);
                 job.getJobExecutionResult().get(240, TimeUnit.SECONDS);
 

@@ -35,7 +35,7 @@ class DemoJarIT {
             throws Exception {
         assertTrue(Files.exists(CLI_JAR), "run after `mvn package`");
         File stdout = File.createTempFile("demo", ".jsonl");
-        Process p =
+        ProcessBuilder demo =
                 new ProcessBuilder(
                                 javaBin(),
                                 "-Xmx1g",
@@ -46,8 +46,9 @@ class DemoJarIT {
                                 "5",
                                 "--json")
                         .redirectOutput(stdout)
-                        .redirectError(ProcessBuilder.Redirect.INHERIT)
-                        .start();
+                        .redirectError(ProcessBuilder.Redirect.INHERIT);
+        demo.environment().put("DPCLUST_LOG_LEVEL", "WARN"); // no release lines in the test log
+        Process p = demo.start();
         assertTrue(p.waitFor(5, TimeUnit.MINUTES), "the demo exits by itself within 5 minutes");
         assertEquals(0, p.exitValue());
         List<JsonNode> lines = new ArrayList<>();
@@ -84,7 +85,7 @@ class DemoJarIT {
         assertTrue(Files.exists(JOB_JAR), "run after `mvn package`");
         try (JarFile jar = new JarFile(JOB_JAR.toFile())) {
             assertEquals(
-                    "org.dpclust.jobs.StreamingJob",
+                    "org.dpclust.cli.StreamCommand",
                     jar.getManifest().getMainAttributes().getValue("Main-Class"));
             assertNotNull(jar.getEntry("org/dpclust/jobs/StreamingJob.class"));
             assertNotNull(

@@ -10,7 +10,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import org.dpclust.batch.KMedianAlgorithmTest;
-import org.dpclust.eval.DatasetLoader;
+import org.dpclust.io.DatasetLoader;
 import org.dpclust.privacy.testing.TestRandoms;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 import org.dpclust.batch.BatchAlgorithm;
 import org.dpclust.batch.BatchAlgorithms;
-import org.dpclust.eval.DatasetLoader;
+import org.dpclust.io.DatasetLoader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,14 +23,14 @@ import org.junit.jupiter.api.io.TempDir;
  * run charges no ledger; {@link BatchJobIT} shows the CHARGE of the same runs through Kafka); and
  * {@code --mode paper --output kafka} refused at start-up with one line.
  */
-class StrictBatchCommandTest {
+public class StrictBatchCommandTest {
     private static final int K = 3;
 
     private static CliRun run(String... args) {
         return CliRun.of(args);
     }
 
-    static List<String> strictAlgorithms() {
+    public static List<String> strictAlgorithms() {
         List<String> out = new ArrayList<>();
         for (String name : BatchAlgorithms.names()) {
             if (BatchAlgorithm.DP.equals(BatchAlgorithms.get(name).guarantee())) {
@@ -41,7 +41,7 @@ class StrictBatchCommandTest {
     }
 
     /** A public universe of 30 points in [0, 100]^2 (for the k-median algorithms). */
-    static Path universe(Path dir) throws Exception {
+    public static Path universe(Path dir) throws Exception {
         StringBuilder u = new StringBuilder("x1,x2\n");
         SplittableRandom pub = new SplittableRandom(9); // public randomness (not privacy noise)
         for (int i = 0; i < 30; i++) {
@@ -59,7 +59,7 @@ class StrictBatchCommandTest {
      * {@code batch --algorithm NAME --mode strict --input INPUT --epsilon 1 --secret-file SECRET},
      * plus the public universe for the k-median algorithms (a mutable list, to add the rest).
      */
-    static List<String> strictArgs(String name, String input, Path secret, Path universe) {
+    public static List<String> strictArgs(String name, String input, Path secret, Path universe) {
         List<String> args =
                 new ArrayList<>(
                         List.of(

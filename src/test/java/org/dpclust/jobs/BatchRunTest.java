@@ -7,11 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.dpclust.batch.BatchParams;
 import org.dpclust.batch.KMedianUniverse;
 import org.dpclust.config.DpclustConfig;
+import org.dpclust.config.SecretSource;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.config.TestStreams;
 import org.dpclust.geometry.DomainBounds;
 import org.dpclust.privacy.PrivacyLedger;
-import org.dpclust.privacy.PrivacySecret;
+import org.dpclust.privacy.testing.TestRandoms;
 import org.junit.jupiter.api.Test;
 
 /** A batch job's run is validated when it is built: dp algorithms only, a declared stream. */
@@ -34,8 +35,7 @@ class BatchRunTest {
                     Double.NaN,
                     1);
     private static final PrivacyLedger.Interval INTERVAL = new PrivacyLedger.Interval(0, 60_000);
-    private static final PrivacySecret SECRET =
-            PrivacySecret.fromHex("00112233445566778899aabbccddeeff");
+    private static final SecretSource SECRET = TestRandoms.secretSource();
 
     private static BatchRun run(String algorithm) {
         return BatchRun.create(CONFIG, SPEC, algorithm, PARAMS, INTERVAL, SECRET);

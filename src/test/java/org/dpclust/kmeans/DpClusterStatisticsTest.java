@@ -24,22 +24,6 @@ class DpClusterStatisticsTest {
     private static final FixedPointCodec CODEC = new FixedPointCodec(BOX);
 
     @Test
-    void theNoiseKeyChangesWithEveryParameterThatShapesTheNoise() {
-        String base = DpClusterStatistics.mechanismId(1.0, Double.NaN, 1, 64);
-        java.util.Set<String> ids =
-                new java.util.HashSet<>(
-                        java.util.List.of(
-                                base,
-                                DpClusterStatistics.mechanismId(
-                                        1.0000000000000002, Double.NaN, 1, 64),
-                                DpClusterStatistics.mechanismId(1.0, 0.5, 1, 64),
-                                DpClusterStatistics.mechanismId(1.0, Double.NaN, 2, 64),
-                                DpClusterStatistics.mechanismId(1.0, Double.NaN, 1, 65)));
-        assertEquals(5, ids.size());
-        assertEquals(base, DpClusterStatistics.mechanismId(1.0, Double.NaN, 1, 64));
-    }
-
-    @Test
     void theBudgetSplitAddsUpAndSensitivitiesComeFromTheBounds() {
         ClusterStatistics s = new ClusterStatistics(4, 2);
         DpClusterStatistics.NoisyCells n =

@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.dpclust.eval.ClusteringMetrics;
-import org.dpclust.eval.Dataset;
-import org.dpclust.eval.DatasetLoader;
+import org.dpclust.io.Dataset;
+import org.dpclust.io.DatasetLoader;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.profile.GCProfiler;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
@@ -55,7 +56,7 @@ public final class JmhRunner {
         ChainedOptionsBuilder options =
                 new OptionsBuilder()
                         .include("^" + benchmarkClass.getName().replace(".", "\\.") + "\\.")
-                        .mode(org.openjdk.jmh.annotations.Mode.AverageTime)
+                        .mode(Mode.AverageTime)
                         .timeUnit(TimeUnit.NANOSECONDS)
                         .threads(1)
                         .shouldFailOnError(true);

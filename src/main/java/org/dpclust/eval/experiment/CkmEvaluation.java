@@ -3,6 +3,8 @@ package org.dpclust.eval.experiment;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -15,12 +17,12 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.dpclust.eval.CkmExperiment;
 import org.dpclust.eval.ClusteringMetrics;
-import org.dpclust.eval.Dataset;
-import org.dpclust.eval.DatasetLoader;
-import org.dpclust.eval.DomainScaling;
 import org.dpclust.eval.ProgressBar;
 import org.dpclust.eval.ReportWriter;
 import org.dpclust.geometry.DomainBounds;
+import org.dpclust.io.Dataset;
+import org.dpclust.io.DatasetLoader;
+import org.dpclust.io.DomainScaling;
 import org.dpclust.kmeans.Lloyd;
 import org.dpclust.privacy.PrivacyRandom;
 import org.dpclust.privacy.PrivacySecret;
@@ -352,12 +354,12 @@ public final class CkmEvaluation implements Experiment {
      */
     static PrivacySecret evaluationSecret(String dataset, int trial) {
         try {
-            java.security.MessageDigest sha = java.security.MessageDigest.getInstance("SHA-256");
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
             return PrivacySecret.of(
                     sha.digest(
                             ("dpclust/ckm-evaluation/v1/" + dataset + "/" + trial)
                                     .getBytes(StandardCharsets.UTF_8)));
-        } catch (java.security.NoSuchAlgorithmException e) {
+        } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 unavailable", e);
         }
     }

@@ -9,19 +9,21 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Supplier;
 import java.util.stream.IntStream;
-import org.dpclust.eval.Dataset;
-import org.dpclust.eval.DatasetLoader;
 import org.dpclust.eval.ProgressBar;
 import org.dpclust.geometry.Diameters;
 import org.dpclust.geometry.Metric;
 import org.dpclust.geometry.PublicPermutation;
 import org.dpclust.geometry.SyntheticGraph;
 import org.dpclust.geometry.VectorMetric;
+import org.dpclust.io.Dataset;
+import org.dpclust.io.DatasetLoader;
 import org.dpclust.kmedian.DemandCosts;
 import org.dpclust.kmedian.DpHstInitializer;
 import org.dpclust.kmedian.DpLocalSearch;
@@ -236,7 +238,7 @@ public final class KMedianPaperExperiment implements Experiment {
      */
     static List<Universe> universes(Config c, ExecutorService pool)
             throws InterruptedException, ExecutionException {
-        List<java.util.concurrent.Callable<Universe>> tasks = new ArrayList<>();
+        List<Callable<Universe>> tasks = new ArrayList<>();
         Dataset all = DatasetLoader.loadShared("mnist10k");
         Dataset mnist =
                 c.mnistPoints() < all.size()
@@ -293,7 +295,7 @@ public final class KMedianPaperExperiment implements Experiment {
             int[] labels,
             int[] imbalanced,
             int pivot,
-            java.util.function.Supplier<Diameters.Exact> exactDiameter) {
+            Supplier<Diameters.Exact> exactDiameter) {
         double ecc = 0;
         for (int j = 0; j < metric.size(); j++) {
             ecc = Math.max(ecc, metric.distance(pivot, j));

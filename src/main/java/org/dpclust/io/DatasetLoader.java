@@ -1,4 +1,4 @@
-package org.dpclust.eval;
+package org.dpclust.io;
 
 import java.io.BufferedReader;
 import java.io.IOException;

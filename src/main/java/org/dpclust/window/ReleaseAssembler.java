@@ -1,36 +1,36 @@
-package org.dpclust.stream;
+package org.dpclust.window;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
-import org.dpclust.avro.BudgetEventKind;
 import org.dpclust.avro.BudgetStatus;
 import org.dpclust.avro.CentroidRelease;
 import org.dpclust.avro.SketchRelease;
 import org.dpclust.config.StreamSpec;
-import org.dpclust.io.AvroCodec;
 import org.dpclust.io.LedgerHistory;
-import org.dpclust.io.OutboundRecord;
 import org.dpclust.kmeans.DpClusterStatistics;
 import org.dpclust.privacy.PrivacyLedger;
 import org.dpclust.sketch.DpSketchRelease;
 import org.dpclust.sketch.FrequencyMatrix;
 
 /**
- * Builds the published Avro messages of a window: the {@link CentroidRelease} and the ledger's
- * {@link BudgetStatus}. Only public values enter them (released centroids and weights, public
- * parameters, epsilons), and nothing depends on wall-clock time, so a replayed window encodes
- * byte-identically.
+ * Builds the published Avro messages of a release — the {@link CentroidRelease}, the {@link
+ * SketchRelease} and the ledger's {@link BudgetStatus} — for the stream's windows and the batch
+ * path's snapshot releases alike. Only public values enter them (released centroids and weights,
+ * public parameters, epsilons), and nothing depends on wall-clock time, so a replayed window
+ * encodes byte-identically.
  */
 public final class ReleaseAssembler {
-    private static final AvroCodec<CentroidRelease> RELEASES = AvroCodec.centroids();
-    private static final AvroCodec<BudgetStatus> BUDGET = AvroCodec.budget();
-    private static final AvroCodec<SketchRelease> SKETCHES = AvroCodec.sketches();
 
     private ReleaseAssembler() {}
 
+    /**
+     * A published centroid release.
+     *
+     * @param mode {@code stream} or {@code batch}
+     * @param guarantee {@code dp} for every release of the stream path
+     */
     public static CentroidRelease release(
             StreamSpec s,
             String algorithm,
@@ -108,37 +108,17 @@ public final class ReleaseAssembler {
                 .build();
     }
 
-    public static OutboundRecord toOutbound(String topic, SketchRelease r) {
-        return new OutboundRecord(
-                topic, r.getStreamId().getBytes(StandardCharsets.UTF_8), SKETCHES.encode(r));
-    }
-
+    /**
+     * The ledger's decision as published: a CHARGE or a REFUSED entry.
+     *
+     * @param source {@code stream} or {@code batch}
+     */
     public static BudgetStatus budget(
             StreamSpec s, String source, String algorithm, PrivacyLedger.Decision d) {
         return LedgerHistory.decisionBuilder(
                         s.id(), source, algorithm, s.privacyUnit().wireName(), d)
                 .setSchemaVersion(1)
                 .build();
-    }
-
-    public static OutboundRecord toOutbound(String topic, CentroidRelease r) {
-        return new OutboundRecord(
-                topic, r.getStreamId().getBytes(StandardCharsets.UTF_8), RELEASES.encode(r));
-    }
-
-    /**
-     * Key for compaction: the latest CHARGE per (stream, interval) is its total; refusals keep
-     * their own key.
-     */
-    public static OutboundRecord toOutbound(String topic, BudgetStatus b) {
-        String key =
-                b.getStreamId()
-                        + "|"
-                        + (b.getKind() == BudgetEventKind.REFUSED ? "refused|" : "")
-                        + b.getWindowStart().toEpochMilli()
-                        + ":"
-                        + b.getWindowEnd().toEpochMilli();
-        return new OutboundRecord(topic, key.getBytes(StandardCharsets.UTF_8), BUDGET.encode(b));
     }
 
     private static List<Double> boxed(double[] v) {

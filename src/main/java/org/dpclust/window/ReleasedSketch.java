@@ -1,25 +1,20 @@
-package org.dpclust.stream;
+package org.dpclust.window;
 
 import java.util.Map;
 import java.util.TreeMap;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.dpclust.privacy.PrivacyLedger;
 import org.dpclust.sketch.DpSketchRelease;
 
 /**
- * What the keyed operator ({@link StreamClusteringFunction}) hands to the {@link SketchDecoder} for
- * one accepted {@code ckm} release: the already-released DP sketch (the normalised z and its
- * divisor), the release's public noise parameters and the ledger decision that charged it.
- * Everything here is public — it is the published {@code SketchRelease} plus the budget status of
- * the same window — so decoding it downstream is post-processing. A Flink POJO (strings, longs,
- * doubles and primitive or string arrays only; the parameters are two parallel arrays sorted by
- * name, not a map).
+ * What the window core ({@link WindowRelease}) hands to the ckm decoder (the stream's {@code
+ * SketchDecoder} operator) for one accepted {@code ckm} release: the already-released DP sketch
+ * (the normalised z and its divisor), the release's public noise parameters and the ledger decision
+ * that charged it. Everything here is public — it is the published {@code SketchRelease} plus the
+ * budget status of the same window — so decoding it downstream is post-processing. A Flink POJO
+ * (strings, longs, doubles and primitive or string arrays only; the parameters are two parallel
+ * arrays sorted by name, not a map).
  */
 public class ReleasedSketch {
-    /** The type to declare on the side output (a POJO: no Kryo). */
-    public static final TypeInformation<ReleasedSketch> TYPE =
-            TypeInformation.of(ReleasedSketch.class);
-
     public String streamId;
     public long windowStart;
     public long windowEnd;

@@ -1,4 +1,4 @@
-package org.dpclust.batch.flink;
+package org.dpclust.stream;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -6,6 +6,8 @@ import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
@@ -13,17 +15,19 @@ import org.dpclust.batch.BatchAlgorithm;
 import org.dpclust.batch.BatchAlgorithms;
 import org.dpclust.batch.BatchParams;
 import org.dpclust.batch.SnapshotRelease;
+import org.dpclust.config.SecretSource;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.io.KafkaLedgerClient;
 import org.dpclust.io.LedgerCharge;
 import org.dpclust.io.LedgerClient;
 import org.dpclust.io.LedgerClientFactory;
 import org.dpclust.io.LedgerMark;
-import org.dpclust.io.OutboundRecord;
+import org.dpclust.io.Publication;
+import org.dpclust.io.PublicationTypeInfo;
 import org.dpclust.privacy.PrivacyLedger;
-import org.dpclust.privacy.PrivacySecret;
-import org.dpclust.stream.ReleaseAssembler;
-import org.dpclust.stream.ValidRecord;
+import org.dpclust.window.ReleaseAssembler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The per-key snapshot of a batch run (key = stream id, BATCH execution mode): collects the
@@ -38,27 +42,30 @@ import org.dpclust.stream.ValidRecord;
  * so a release is never published without its charge. A task retried within the run re-charges the
  * same key and gets the recorded decision (nothing is charged twice); a crash between charge and
  * release over-counts, never under-counts. A marker element (features null) makes the key exist
- * even for an empty snapshot, so whether a release happens does not depend on the data. No
- * algorithm code lives here.
+ * even for an empty snapshot, so whether a release happens does not depend on the data. The secret
+ * is loaded on the TaskManager ({@link SecretSource}), never carried in the job graph. No algorithm
+ * code lives here.
  */
-public class SnapshotReleaseFunction
-        extends KeyedProcessFunction<String, ValidRecord, OutboundRecord> {
+public class SnapshotReleaseFunction extends KeyedProcessFunction<String, ValidRecord, Publication>
+        implements ResultTypeQueryable<Publication> {
+    private static final Logger LOG = LoggerFactory.getLogger(SnapshotReleaseFunction.class);
+
     private final StreamSpec spec;
     private final String algorithmName;
     private final BatchParams params;
     private final long
             from; // the public interval [from, to) (PrivacyLedger.Interval is not Serializable)
     private final long to;
-    private final PrivacySecret secret;
+    private final SecretSource secretSource;
     private final LedgerClientFactory ledgerFactory;
     private final String runId;
-    private final String centroidsTopic;
 
     private transient ListState<double[]> points;
     private transient Counter outside;
     private transient LedgerClient ledger;
 
     /**
+     * @param secretSource where the TaskManager loads the secret from
      * @param ledgerFactory opens the stream's ledger client on the TaskManager ({@link
      *     org.dpclust.io.LedgerSettings}: the fenced writer on the budget topic)
      * @param runId this batch run's id: part of the charge key, the same for retries inside the run
@@ -68,19 +75,17 @@ public class SnapshotReleaseFunction
             String algorithmName,
             BatchParams params,
             PrivacyLedger.Interval interval,
-            PrivacySecret secret,
+            SecretSource secretSource,
             LedgerClientFactory ledgerFactory,
-            String runId,
-            String centroidsTopic) {
+            String runId) {
         this.spec = spec;
         this.algorithmName = algorithmName;
         this.params = params;
         this.from = interval.start();
         this.to = interval.end();
-        this.secret = secret;
+        this.secretSource = secretSource;
         this.ledgerFactory = ledgerFactory;
         this.runId = runId;
-        this.centroidsTopic = centroidsTopic;
     }
 
     /** The element that opens the stream's key even when no record falls in the interval. */
@@ -90,6 +95,12 @@ public class SnapshotReleaseFunction
         m.deviceId = "";
         m.topic = "";
         return m;
+    }
+
+    /** Publications travel with their own serializer, not Kryo. */
+    @Override
+    public TypeInformation<Publication> getProducedType() {
+        return PublicationTypeInfo.INSTANCE;
     }
 
     @Override
@@ -108,7 +119,7 @@ public class SnapshotReleaseFunction
     }
 
     @Override
-    public void processElement(ValidRecord r, Context ctx, Collector<OutboundRecord> out)
+    public void processElement(ValidRecord r, Context ctx, Collector<Publication> out)
             throws Exception {
         // in BATCH mode every event-time timer of a key fires when the key's input ends
         ctx.timerService().registerEventTimeTimer(Long.MAX_VALUE);
@@ -123,7 +134,7 @@ public class SnapshotReleaseFunction
     }
 
     @Override
-    public void onTimer(long timestamp, OnTimerContext ctx, Collector<OutboundRecord> out)
+    public void onTimer(long timestamp, OnTimerContext ctx, Collector<Publication> out)
             throws Exception {
         PrivacyLedger.Interval interval = new PrivacyLedger.Interval(from, to);
         List<double[]> collected = new ArrayList<>();
@@ -148,7 +159,7 @@ public class SnapshotReleaseFunction
                                                         spec, algorithm.name(), i, runId, eps),
                                                 LedgerMark.NONE)
                                         .decision(),
-                        secret);
+                        algorithm.isPrivate() ? secretSource.load() : null);
         if (!o.refused()) {
             long covered =
                     Math.max(
@@ -157,8 +168,7 @@ public class SnapshotReleaseFunction
                                     interval.end() - interval.start() + spec.windowMillis() - 1,
                                     spec.windowMillis()));
             out.collect(
-                    ReleaseAssembler.toOutbound(
-                            centroidsTopic,
+                    new Publication.Centroids(
                             ReleaseAssembler.release(
                                     spec,
                                     algorithm.name(),
@@ -170,6 +180,15 @@ public class SnapshotReleaseFunction
                                     o.asRelease(),
                                     o.decision())));
         }
+        LOG.info(
+                "stream {} interval {} batch {} {}: epsilon {}, spent {}/{}",
+                spec.id(),
+                interval.key(),
+                algorithm.name(),
+                o.refused() ? "REFUSED (cap reached)" : "released",
+                o.decision().epsilon(),
+                o.decision().spent(),
+                o.decision().cap());
     }
 
     @Override

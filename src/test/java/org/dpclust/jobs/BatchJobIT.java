@@ -1,4 +1,4 @@
-package org.dpclust.cli;
+package org.dpclust.jobs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -22,6 +22,9 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.dpclust.avro.BudgetEventKind;
 import org.dpclust.avro.BudgetStatus;
 import org.dpclust.avro.CentroidRelease;
+import org.dpclust.cli.CliRun;
+import org.dpclust.cli.DpclustCommand;
+import org.dpclust.cli.StrictBatchCommandTest;
 import org.dpclust.config.ConfigLoader;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.eval.ClusteringMetrics;
@@ -55,7 +58,7 @@ class BatchJobIT {
                     new MiniClusterResourceConfiguration.Builder()
                             .setNumberTaskManagers(1)
                             .setNumberSlotsPerTaskManager(2)
-                            .setConfiguration(DemoCommand.miniClusterConfig())
+                            .setConfiguration(LocalCluster.config())
                             .build());
 
     private static EmbeddedKafka kafka;

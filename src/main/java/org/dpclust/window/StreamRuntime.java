@@ -1,4 +1,4 @@
-package org.dpclust.stream;
+package org.dpclust.window;
 
 import java.util.HashMap;
 import java.util.List;
@@ -7,6 +7,7 @@ import org.dpclust.config.StreamSpec;
 import org.dpclust.config.Summary;
 import org.dpclust.geometry.DomainBounds;
 import org.dpclust.geometry.PublicPointSet;
+import org.dpclust.kmeans.SnapshotStatistics;
 import org.dpclust.kmedian.HstWindowSummary;
 import org.dpclust.privacy.FixedPointCodec;
 import org.dpclust.sketch.FrequencyMatrix;
@@ -17,7 +18,7 @@ import org.dpclust.sketch.FrequencyMatrix;
  * the HST universe ({@code dp-hst} only). Everything here is public (built from the spec and its
  * public seed); operators rebuild it in {@code open} and never checkpoint it.
  */
-record StreamRuntime(
+public record StreamRuntime(
         StreamSpec spec,
         FixedPointCodec codec,
         PublicPointSet cells,
@@ -25,13 +26,13 @@ record StreamRuntime(
         FrequencyMatrix frequencies,
         HstWindowSummary hst) {
 
-    static StreamRuntime of(StreamSpec s) {
+    /** The stream's public objects, derived from its spec. */
+    public static StreamRuntime of(StreamSpec s) {
         DomainBounds b = new DomainBounds(s.lower(), s.upper());
         double[][] init =
                 s.initialCentroids() != null
                         ? s.initialCentroids()
-                        : org.dpclust.kmeans.SnapshotStatistics.publicInitialCentroids(
-                                b, s.k(), s.publicSeed());
+                        : SnapshotStatistics.publicInitialCentroids(b, s.k(), s.publicSeed());
         HstWindowSummary hst =
                 s.summaries().contains(Summary.DP_HST)
                         ? new HstWindowSummary(b, s.hstUniverse(), s.publicSeed(), s.hstMaxLevels())
@@ -49,7 +50,7 @@ record StreamRuntime(
      * The sketch's public frequency matrix, drawn from the spec's public seed; null without {@code
      * ckm}.
      */
-    static FrequencyMatrix frequencies(StreamSpec s) {
+    public static FrequencyMatrix frequencies(StreamSpec s) {
         return s.summaries().contains(Summary.CKM)
                 ? FrequencyMatrix.draw(
                         s.ckm().m(),
@@ -62,7 +63,8 @@ record StreamRuntime(
                 : null;
     }
 
-    static Map<String, StreamRuntime> of(List<StreamSpec> streams) {
+    /** The public objects of every stream, by stream id. */
+    public static Map<String, StreamRuntime> of(List<StreamSpec> streams) {
         Map<String, StreamRuntime> m = new HashMap<>();
         for (StreamSpec s : streams) {
             m.put(s.id(), of(s));

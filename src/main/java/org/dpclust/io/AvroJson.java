@@ -1,4 +1,4 @@
-package org.dpclust.cli;
+package org.dpclust.io;
 
 import java.nio.ByteBuffer;
 import java.time.Instant;

@@ -1,4 +1,4 @@
-package org.dpclust.cli;
+package org.dpclust.generator;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

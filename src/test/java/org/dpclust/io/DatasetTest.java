@@ -1,4 +1,4 @@
-package org.dpclust.eval;
+package org.dpclust.io;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,4 +1,4 @@
-package org.dpclust.stream;
+package org.dpclust.window;
 
 import org.dpclust.geometry.DomainBounds;
 import org.dpclust.kmeans.ClusterStatistics;
@@ -13,16 +13,22 @@ import org.dpclust.sketch.SketchMasks;
  * records. Adding a record, subtracting an evicted one and merging another window's partial are
  * integer additions, so the result does not depend on order or on how records were split. Reuses
  * its work arrays; the sketch's mask derivation is the thread's, looked up once per instance: no
- * allocation per record besides the record identity the mask is keyed by. Not thread-safe.
+ * allocation per record besides the record identity the mask is keyed by (and only when a sketch is
+ * kept, see {@link #needsIdentity()}). Not thread-safe.
  */
-final class WindowSummaries {
-    final long windowStart;
-    final ClusterStatistics stats;
-    final MaskedSketch sketch;
-    final long[] hst;
+public final class WindowSummaries {
+    public final long windowStart;
+    public final ClusterStatistics stats;
+
+    /** The masked sketch, or null without {@code ckm}. */
+    public final MaskedSketch sketch;
+
+    /** Counts per universe point, or null without {@code dp-hst}. */
+    public final long[] hst;
+
     private final StreamRuntime rt;
     private final long[] encoded;
-    long records;
+    private long records;
 
     private WindowSummaries(
             StreamRuntime rt,
@@ -44,8 +50,7 @@ final class WindowSummaries {
             int r = rt.spec().ckm().r();
             int m = rt.frequencies().size();
             long[] state = sketch == null ? new long[2 * m + 1] : sketch;
-            // the thread's mask derivation, looked up once per window here rather than once per
-            // record
+            // the thread's mask derivation, looked up once per window rather than once per record
             this.sketch =
                     r < m
                             ? MaskedSketch.wrap(
@@ -61,12 +66,12 @@ final class WindowSummaries {
     /**
      * Empty summaries (a window without records is released too); the secret keys the sketch masks.
      */
-    static WindowSummaries empty(StreamRuntime rt, PrivacySecret secret, long windowStart) {
+    public static WindowSummaries empty(StreamRuntime rt, PrivacySecret secret, long windowStart) {
         return new WindowSummaries(rt, secret, windowStart, null, null, null);
     }
 
     /** Wraps (does not copy) state arrays; a null array stands for an empty summary. */
-    static WindowSummaries wrap(
+    public static WindowSummaries wrap(
             StreamRuntime rt,
             PrivacySecret secret,
             long windowStart,
@@ -76,12 +81,16 @@ final class WindowSummaries {
         return new WindowSummaries(rt, secret, windowStart, stats, sketch, hst);
     }
 
-    /** Adds one validated (clamped) record. */
-    void add(ValidRecord r) {
-        add(r.features, sketch == null ? null : r.identity());
+    /**
+     * Whether {@link #add} reads the record identity (it keys the sketch masks); when false,
+     * callers may pass null instead of building it.
+     */
+    public boolean needsIdentity() {
+        return sketch != null;
     }
 
-    void add(double[] x, byte[] identity) {
+    /** Adds one validated (clamped) record with its identity (see {@link #needsIdentity()}). */
+    public void add(double[] x, byte[] identity) {
         rt.codec().encode(x, encoded);
         stats.add(rt.cells().nearest(x), encoded);
         if (sketch != null) {
@@ -96,7 +105,7 @@ final class WindowSummaries {
     /**
      * Removes a record added before with the same features and identity (device bounding evicts).
      */
-    void subtract(double[] x, byte[] identity) {
+    public void subtract(double[] x, byte[] identity) {
         rt.codec().encode(x, encoded);
         stats.subtract(rt.cells().nearest(x), encoded);
         if (sketch != null) {
@@ -108,16 +117,30 @@ final class WindowSummaries {
         records--;
     }
 
-    /** Adds a partial of the same stream and window element-wise. */
-    void merge(WindowPartial p) {
-        addInto(stats.state(), p.statistics);
+    /**
+     * Adds another partial of the same stream and window element-wise (a null array: that summary
+     * had nothing).
+     */
+    public void merge(
+            long partialRecords, long[] statistics, long[] sketchState, long[] hstCounts) {
+        addInto(stats.state(), statistics);
         if (sketch != null) {
-            addInto(sketch.state(), p.sketch);
+            addInto(sketch.state(), sketchState);
         }
         if (hst != null) {
-            addInto(hst, p.hst);
+            addInto(hst, hstCounts);
         }
-        records += p.records;
+        records += partialRecords;
+    }
+
+    /** Records folded in (after evictions). */
+    public long records() {
+        return records;
+    }
+
+    /** The sketch's state array, or null without {@code ckm}. */
+    public long[] sketchState() {
+        return sketch == null ? null : sketch.state();
     }
 
     private static void addInto(long[] into, long[] part) {
@@ -131,20 +154,5 @@ final class WindowSummaries {
         for (int i = 0; i < into.length; i++) {
             into[i] += part[i];
         }
-    }
-
-    /**
-     * This window's summaries as a partial for phase 2 (hands over the arrays; do not use this
-     * afterwards).
-     */
-    WindowPartial toPartial(String streamId) {
-        WindowPartial p = new WindowPartial();
-        p.streamId = streamId;
-        p.windowStart = windowStart;
-        p.records = records;
-        p.statistics = stats.state();
-        p.sketch = sketch == null ? null : sketch.state();
-        p.hst = hst;
-        return p;
     }
 }
