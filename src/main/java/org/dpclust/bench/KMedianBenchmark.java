@@ -55,7 +55,7 @@ public final class KMedianBenchmark implements Benchmark {
     @Override
     public List<Map<String, Object>> run(boolean quick) {
         List<Map<String, Object>> rows = new ArrayList<>();
-        Dataset mnist = DatasetLoader.loadShared("mnist10k");
+        Dataset mnist = DatasetLoader.load("mnist10k");
         int n = quick ? 1000 : mnist.size();
         double[][] pts = Arrays.copyOf(mnist.shuffled(SEED).points(), n);
         VectorMetric vm = VectorMetric.l2(pts);

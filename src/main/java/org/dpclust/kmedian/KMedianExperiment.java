@@ -387,7 +387,7 @@ public final class KMedianExperiment {
             s = s.withMethods(List.of(args[2].split(",")));
         }
         long t0 = System.nanoTime();
-        Dataset mnist = DatasetLoader.loadShared("mnist10k");
+        Dataset mnist = DatasetLoader.load("mnist10k");
         System.err.printf(
                 Locale.ROOT,
                 "loaded %s: %d x %d in %.1fs%n",

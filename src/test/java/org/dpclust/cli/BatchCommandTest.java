@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 class BatchCommandTest {
-    private static final Path S1 = DatasetLoader.sharedDatasets().resolve("s1.csv");
+    private static final Path S1 = DatasetLoader.datasetDirectory().resolve("s1.csv");
 
     /** Exit code and stderr of one command line. */
     private record Run(int exit, String err) {}

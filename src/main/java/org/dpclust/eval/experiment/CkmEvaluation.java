@@ -225,8 +225,7 @@ public final class CkmEvaluation implements Experiment {
             }
             for (Shared s : sharedSets) {
                 long t0 = System.nanoTime();
-                Dataset data =
-                        DomainScaling.toUnitBoxByOwnMinMax(DatasetLoader.loadShared(s.name()));
+                Dataset data = DomainScaling.toUnitBoxByOwnMinMax(DatasetLoader.load(s.name()));
                 int k = data.labelCount();
                 int m = s.m() > 0 ? s.m() : FrequencyMatrix.defaultSize(k, data.dimension());
                 double reference = Lloyd.best(data.points(), k, DATASET_SEED).sse();

@@ -140,8 +140,7 @@ public final class ExpDpExperiment implements Experiment {
         try (ProgressBar progress = new ProgressBar("evaluate " + name(), steps)) {
             for (Spec spec : specs) {
                 long t0 = System.nanoTime();
-                Dataset data =
-                        DomainScaling.toUnitBoxByOwnMinMax(DatasetLoader.loadShared(spec.name()));
+                Dataset data = DomainScaling.toUnitBoxByOwnMinMax(DatasetLoader.load(spec.name()));
                 scalings.put(spec.name(), data.scaling().describe());
                 double[][] pts = data.points();
                 int k = spec.k() > 0 ? spec.k() : data.labelCount();
