@@ -33,20 +33,14 @@ public final class DpclustCommand implements Runnable {
         System.exit(commandLine().execute(args));
     }
 
-    /** The configured command line (tests execute commands through it). */
+    /**
+     * The configured command line (tests execute commands through it): every user mistake prints
+     * one line and exits with code 2 ({@link UserErrors}).
+     */
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new DpclustCommand());
-        cl.setExecutionExceptionHandler(
-                (ex, cmd, parse) -> {
-                    if (ex instanceof IllegalArgumentException
-                            || ex instanceof IllegalStateException) {
-                        cmd.getErr()
-                                .println(
-                                        "dpclust " + cmd.getCommandName() + ": " + ex.getMessage());
-                        return 2;
-                    }
-                    throw ex;
-                });
+        cl.setParameterExceptionHandler(UserErrors::onParameterException);
+        cl.setExecutionExceptionHandler(UserErrors::onExecutionException);
         return cl;
     }
 }

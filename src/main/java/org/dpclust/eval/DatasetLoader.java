@@ -18,13 +18,15 @@ import java.util.zip.GZIPInputStream;
  * Loads the project's CSV data sets (the repository's {@code data/} directory; format and
  * provenance in {@code data/README.md}).
  *
- * <p>Contract of {@link #loadCsv}: the first line is a header of column names; a column named
- * {@code label} (case-insensitive, at most one) holds integer class ids and every other column is a
- * numeric coordinate. Every further non-blank line must have exactly as many comma-separated fields
- * as the header. Blank lines are skipped. Any violation raises an {@link IllegalArgumentException}
- * naming the file, the 1-based line and the 1-based column. The returned data set is named after
- * the file without {@code .csv} (or {@code .csv.gz}) and has {@link DomainScaling#none()}. A file
- * whose name ends in {@code .gz} is read through gzip, so large data sets can be stored compressed.
+ * <p>Contract of {@link #loadCsv}: the first line is a header of column names (a first line made
+ * only of numbers is refused: it is data, and taking it as the header would silently drop a record
+ * and treat a label column as a coordinate); a column named {@code label} (case-insensitive, at
+ * most one) holds integer class ids and every other column is a numeric coordinate. Every further
+ * non-blank line must have exactly as many comma-separated fields as the header. Blank lines are
+ * skipped. Any violation raises an {@link IllegalArgumentException} naming the file, the 1-based
+ * line and the 1-based column. The returned data set is named after the file without {@code .csv}
+ * (or {@code .csv.gz}) and has {@link DomainScaling#none()}. A file whose name ends in {@code .gz}
+ * is read through gzip, so large data sets can be stored compressed.
  */
 public final class DatasetLoader {
 
@@ -52,6 +54,14 @@ public final class DatasetLoader {
                 header = header.substring(1);
             }
             String[] names = header.split(",", -1);
+            if (Arrays.stream(names).allMatch(DatasetLoader::isNumber)) {
+                throw new IllegalArgumentException(
+                        file
+                                + ": line 1 is data ("
+                                + abbreviate(header)
+                                + "), not a header: add a first line naming the columns,"
+                                + " x1,...,xd (and label for a class column)");
+            }
             int labelColumn = -1;
             for (int c = 0; c < names.length; c++) {
                 String n = names[c].trim();
@@ -232,6 +242,19 @@ public final class DatasetLoader {
             in.close();
             throw e;
         }
+    }
+
+    private static boolean isNumber(String field) {
+        try {
+            Double.parseDouble(field.trim());
+            return true;
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
+    private static String abbreviate(String line) {
+        return line.length() <= 40 ? line : line.substring(0, 37) + "...";
     }
 
     private static double parseValue(String field, String file, int line, int column, String name) {

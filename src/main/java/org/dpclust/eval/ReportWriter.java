@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.dpclust.config.ProjectVersion;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
@@ -193,11 +194,9 @@ public final class ReportWriter {
         return readme;
     }
 
-    /** The implementation version from the jar manifest, or {@code "dev"} when run from classes. */
+    /** The project version from the pom ({@link ProjectVersion}). */
     public static String dpclustVersion() {
-        Package p = ReportWriter.class.getPackage();
-        String v = p == null ? null : p.getImplementationVersion();
-        return v == null ? "dev" : v;
+        return ProjectVersion.get();
     }
 
     static String cell(Object v) {

@@ -1,5 +1,6 @@
 package org.dpclust.io;
 
+import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
 
@@ -34,11 +35,17 @@ public final class EmbeddedKafka implements AutoCloseable {
                             .setConfigProp("group.initial.rebalance.delay.ms", "0")
                             .setConfigProp("log.cleaner.backoff.ms", "1000")
                             .build();
-            // the test kit's formatter prints to stdout; keep stdout for the command's own output
+            // the test kit's formatter prints its bootstrap metadata (one line of ~700 characters)
+            // and the directory it formats to stdout: keep it out of the command's output, and show
+            // it only if formatting fails
             java.io.PrintStream stdout = System.out;
-            System.setOut(System.err);
+            java.io.ByteArrayOutputStream formatLog = new java.io.ByteArrayOutputStream();
+            System.setOut(new java.io.PrintStream(formatLog, true, StandardCharsets.UTF_8));
             try {
                 c.format();
+            } catch (Exception e) {
+                System.err.print(formatLog.toString(StandardCharsets.UTF_8));
+                throw e;
             } finally {
                 System.setOut(stdout);
             }

@@ -43,7 +43,7 @@ class ReportWriterTest {
         assertTrue(md.contains("dpclust evaluate --dataset s1"), md);
         assertTrue(md.contains("`lloyd` = 1234"), md);
         assertTrue(md.contains("java.version = " + System.getProperty("java.version")), md);
-        assertTrue(md.contains("dpclust = dev") || md.contains("dpclust = 0."), md);
+        assertTrue(md.contains("dpclust = " + org.dpclust.config.ProjectVersion.get()), md);
         assertTrue(md.contains("scaling: min-max [DATA-DERIVED]"), md);
         assertTrue(md.contains("| epsilon | relative_sse | algo\\|rithm |"), md);
         assertTrue(md.contains("| 0.5 | 1.23457 | a\\|b |"), md);
