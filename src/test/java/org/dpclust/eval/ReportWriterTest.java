@@ -1,6 +1,7 @@
 package org.dpclust.eval;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -70,5 +71,50 @@ class ReportWriterTest {
                                 "y",
                                 Map.of("s", new double[][] {{1, 2}, {1, 0}}),
                                 true));
+    }
+
+    @Test
+    void identicalSeriesSayWhichTheyRepeat() {
+        double[] x = {1, 2, 3};
+        List<ReportWriter.Series> series =
+                List.of(
+                        ReportWriter.Series.of("a", x, new double[] {1, 2, 3}),
+                        ReportWriter.Series.of("b", x, new double[] {1, 2, 3.5}),
+                        ReportWriter.Series.of("c", x, new double[] {1, 2, 3}));
+        assertEquals(List.of("a", "b", "c (identical to a)"), ReportWriter.legendNames(series));
+    }
+
+    @Test
+    void spreadIsDrawnAndExplainedUnderThePlot(@TempDir Path dir) throws IOException {
+        ReportWriter report = new ReportWriter(dir, "t");
+        ReportWriter.Series withSpread =
+                new ReportWriter.Series(
+                        "m",
+                        new double[] {0.01, 0.1, 1},
+                        new double[] {5, 2, 1.1},
+                        new double[] {4, 1.5, 1.0},
+                        new double[] {7, 3, 1.3});
+        assertThrows(
+                IllegalArgumentException.class,
+                () ->
+                        report.addLinePlot(
+                                "p", "p", "x", "y", List.of(withSpread), true, true, null));
+        report.addLinePlot(
+                "q",
+                "q",
+                "x",
+                "y",
+                List.of(withSpread),
+                true,
+                true,
+                "interquartile range of 9 runs");
+        String md = Files.readString(report.write());
+        assertTrue(md.contains("Vertical bars: interquartile range of 9 runs."), md);
+        assertTrue(Files.size(dir.resolve("q.png")) > 100);
+        assertThrows(
+                IllegalArgumentException.class,
+                () ->
+                        new ReportWriter.Series(
+                                "bad", new double[] {1}, new double[] {1}, new double[] {1}, null));
     }
 }
