@@ -309,17 +309,32 @@ public final class ReportWriter {
 
     /**
      * The legend: each series' name, with "(identical to X)" when its points equal those of an
-     * earlier series X (it would otherwise be hidden under X).
+     * earlier series X, or "(on top of X)" when they are within {@value #OVERLAP} of the plot's y
+     * span of X's everywhere (either would otherwise be hidden under X).
      */
     static List<String> legendNames(List<Series> series) {
+        double lo = series.stream().flatMapToDouble(l -> Arrays.stream(l.y())).min().orElse(0);
+        double hi = series.stream().flatMapToDouble(l -> Arrays.stream(l.y())).max().orElse(0);
+        double touching = OVERLAP * (hi - lo);
         List<String> names = new ArrayList<>();
         for (int i = 0; i < series.size(); i++) {
             Series l = series.get(i);
             String name = l.name();
             for (int j = 0; j < i; j++) {
-                if (Arrays.equals(l.x(), series.get(j).x())
-                        && Arrays.equals(l.y(), series.get(j).y())) {
-                    name = name + " (identical to " + series.get(j).name() + ")";
+                Series earlier = series.get(j);
+                if (!Arrays.equals(l.x(), earlier.x())) {
+                    continue;
+                }
+                if (Arrays.equals(l.y(), earlier.y())) {
+                    name = name + " (identical to " + earlier.name() + ")";
+                    break;
+                }
+                double gap = 0;
+                for (int p = 0; p < l.y().length; p++) {
+                    gap = Math.max(gap, Math.abs(l.y()[p] - earlier.y()[p]));
+                }
+                if (gap <= touching) {
+                    name = name + " (on top of " + earlier.name() + ")";
                     break;
                 }
             }
@@ -327,6 +342,9 @@ public final class ReportWriter {
         }
         return names;
     }
+
+    /** Two lines closer than this fraction of the plot's y span everywhere are drawn as one. */
+    static final double OVERLAP = 0.005;
 
     /**
      * Sets a log axis to the whole decades around every value (so the first and last labels are

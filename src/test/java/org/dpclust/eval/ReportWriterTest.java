@@ -80,8 +80,11 @@ class ReportWriterTest {
                 List.of(
                         ReportWriter.Series.of("a", x, new double[] {1, 2, 3}),
                         ReportWriter.Series.of("b", x, new double[] {1, 2, 3.5}),
-                        ReportWriter.Series.of("c", x, new double[] {1, 2, 3}));
-        assertEquals(List.of("a", "b", "c (identical to a)"), ReportWriter.legendNames(series));
+                        ReportWriter.Series.of("c", x, new double[] {1, 2, 3}),
+                        ReportWriter.Series.of("d", x, new double[] {1.001, 2, 3.499}));
+        assertEquals(
+                List.of("a", "b", "c (identical to a)", "d (on top of b)"),
+                ReportWriter.legendNames(series));
     }
 
     @Test
