@@ -82,6 +82,20 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        // validated before anything starts (the broker takes seconds)
+        UserError.require(windows >= 1, "--windows", "must be at least 1, was " + windows);
+        UserError.require(
+                recordsPerWindow >= 1,
+                "--records-per-window",
+                "must be at least 1, was " + recordsPerWindow);
+        UserError.require(
+                malformedPerWindow >= 0,
+                "--malformed-per-window",
+                "must be 0 or more, was " + malformedPerWindow);
+        UserError.require(
+                timeout.compareTo(Duration.ZERO) > 0,
+                "--timeout",
+                "must be positive, was " + timeout);
         PrintStream out = System.out;
         ObjectMapper mapper = new ObjectMapper();
         DpclustConfig base = demoConfig();

@@ -2,6 +2,8 @@ package org.dpclust.io;
 
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -10,20 +12,28 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.zip.GZIPInputStream;
 
 /**
- * Loads the project's CSV data sets (format below).
+ * Loads the project's CSV data sets (the repository's {@code data/} directory; format and
+ * provenance in {@code data/README.md}).
  *
- * <p>Contract of {@link #loadCsv}: the first line is a header of column names; a column named
- * {@code label} (case-insensitive, at most one) holds integer class ids and every other column is a
- * numeric coordinate. Every further non-blank line must have exactly as many comma-separated fields
- * as the header. Blank lines are skipped. Any violation raises an {@link IllegalArgumentException}
- * naming the file, the 1-based line and the 1-based column. The returned data set is named after
- * the file without {@code .csv} and has {@link DomainScaling#none()}.
+ * <p>Contract of {@link #loadCsv}: the first line is a header of column names (a first line made
+ * only of numbers is refused: it is data, and taking it as the header would silently drop a record
+ * and treat a label column as a coordinate); a column named {@code label} (case-insensitive, at
+ * most one) holds integer class ids and every other column is a numeric coordinate. Every further
+ * non-blank line must have exactly as many comma-separated fields as the header. Blank lines are
+ * skipped. Any violation raises an {@link IllegalArgumentException} naming the file, the 1-based
+ * line and the 1-based column. The returned data set is named after the file without {@code .csv}
+ * (or {@code .csv.gz}) and has {@link DomainScaling#none()}. A file whose name ends in {@code .gz}
+ * is read through gzip, so large data sets can be stored compressed.
  */
 public final class DatasetLoader {
 
-    /** System property that overrides the location of the shared data sets. */
+    /** Default data set directory, relative to the working directory (the repository root). */
+    public static final String DEFAULT_DIRECTORY = "data";
+
+    /** System property that overrides the location of the data sets. */
     public static final String DATASETS_PROPERTY = "dpclust.datasets";
 
     /** Environment variable that overrides the location (the system property wins). */
@@ -34,7 +44,7 @@ public final class DatasetLoader {
     /** Reads one CSV data set; see the class contract for the format and errors. */
     public static Dataset loadCsv(Path csv) {
         String file = csv.toString();
-        try (BufferedReader in = Files.newBufferedReader(csv, StandardCharsets.UTF_8)) {
+        try (BufferedReader in = open(csv)) {
             String header = in.readLine();
             if (header == null) {
                 throw new IllegalArgumentException(
@@ -44,6 +54,14 @@ public final class DatasetLoader {
                 header = header.substring(1);
             }
             String[] names = header.split(",", -1);
+            if (Arrays.stream(names).allMatch(DatasetLoader::isNumber)) {
+                throw new IllegalArgumentException(
+                        file
+                                + ": line 1 is data ("
+                                + abbreviate(header)
+                                + "), not a header: add a first line naming the columns,"
+                                + " x1,...,xd (and label for a class column)");
+            }
             int labelColumn = -1;
             for (int c = 0; c < names.length; c++) {
                 String n = names[c].trim();
@@ -122,13 +140,8 @@ public final class DatasetLoader {
                 }
                 points.add(p);
             }
-            String fileName = csv.getFileName().toString();
-            String name =
-                    fileName.endsWith(".csv")
-                            ? fileName.substring(0, fileName.length() - 4)
-                            : fileName;
             return new Dataset(
-                    name,
+                    nameOf(csv),
                     points.toArray(new double[0][]),
                     labels == null ? null : labels.toArray(),
                     DomainScaling.none());
@@ -139,14 +152,14 @@ public final class DatasetLoader {
     }
 
     /**
-     * Directory of the shared data sets: the system property {@value #DATASETS_PROPERTY}, else the
-     * environment variable {@value #DATASETS_ENV}, else {@code ../shared/datasets} relative to the
-     * working directory.
+     * Directory of the data sets: the system property {@value #DATASETS_PROPERTY}, else the
+     * environment variable {@value #DATASETS_ENV}, else {@value #DEFAULT_DIRECTORY} relative to the
+     * working directory (run from the repository root, it is the repository's own {@code data/}).
      *
      * @throws IllegalStateException if the chosen directory does not exist, naming it and the
      *     overrides
      */
-    public static Path sharedDatasets() {
+    public static Path datasetDirectory() {
         String source;
         String value = System.getProperty(DATASETS_PROPERTY);
         if (value != null && !value.isBlank()) {
@@ -155,10 +168,13 @@ public final class DatasetLoader {
             value = System.getenv(DATASETS_ENV);
             source = "environment variable " + DATASETS_ENV;
             if (value == null || value.isBlank()) {
-                value = "../shared/datasets";
+                value = DEFAULT_DIRECTORY;
                 source =
-                        "default ../shared/datasets relative to the working directory "
-                                + Paths.get("").toAbsolutePath();
+                        "default "
+                                + DEFAULT_DIRECTORY
+                                + "/ relative to the working directory "
+                                + Paths.get("").toAbsolutePath()
+                                + "; run from the repository root";
             }
         }
         Path dir = Paths.get(value).toAbsolutePath().normalize();
@@ -177,9 +193,68 @@ public final class DatasetLoader {
         return dir;
     }
 
-    /** Loads {@code <name>.csv} from {@link #sharedDatasets()}. */
-    public static Dataset loadShared(String name) {
-        return loadCsv(sharedDatasets().resolve(name + ".csv"));
+    /**
+     * The file of data set {@code name} in {@link #datasetDirectory()}: {@code <name>.csv}, else
+     * {@code <name>.csv.gz}.
+     *
+     * @throws IllegalStateException if neither exists, naming both
+     */
+    public static Path datasetFile(String name) {
+        Path dir = datasetDirectory();
+        Path plain = dir.resolve(name + ".csv");
+        if (Files.isRegularFile(plain)) {
+            return plain;
+        }
+        Path gz = dir.resolve(name + ".csv.gz");
+        if (Files.isRegularFile(gz)) {
+            return gz;
+        }
+        throw new IllegalStateException(
+                "data set " + name + ": neither " + plain + " nor " + gz + " exists");
+    }
+
+    /** Loads data set {@code name} from {@link #datasetFile(String)}. */
+    public static Dataset load(String name) {
+        return loadCsv(datasetFile(name));
+    }
+
+    /** The data set name of a file: its file name without {@code .csv} or {@code .csv.gz}. */
+    public static String nameOf(Path csv) {
+        String fileName = csv.getFileName().toString();
+        for (String suffix : new String[] {".csv.gz", ".csv"}) {
+            if (fileName.endsWith(suffix)) {
+                return fileName.substring(0, fileName.length() - suffix.length());
+            }
+        }
+        return fileName;
+    }
+
+    private static BufferedReader open(Path csv) throws IOException {
+        if (!csv.getFileName().toString().endsWith(".gz")) {
+            return Files.newBufferedReader(csv, StandardCharsets.UTF_8);
+        }
+        InputStream in = Files.newInputStream(csv);
+        try {
+            return new BufferedReader(
+                    new InputStreamReader(new GZIPInputStream(in, 1 << 16), StandardCharsets.UTF_8),
+                    1 << 16);
+        } catch (IOException | RuntimeException e) {
+            in.close();
+            throw e;
+        }
+    }
+
+    private static boolean isNumber(String field) {
+        try {
+            Double.parseDouble(field.trim());
+            return true;
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
+    private static String abbreviate(String line) {
+        return line.length() <= 40 ? line : line.substring(0, 37) + "...";
     }
 
     private static double parseValue(String field, String file, int line, int column, String name) {

@@ -1,5 +1,8 @@
 package org.dpclust.io;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -92,12 +95,17 @@ public final class EmbeddedKafka implements AutoCloseable {
             }
             KafkaClusterTestKit c = b.build();
             if (!formatted) {
-                // the test kit's formatter prints to stdout; keep stdout for the command's own
-                // output
-                java.io.PrintStream stdout = System.out;
-                System.setOut(System.err);
+                // the test kit's formatter prints its bootstrap metadata (one line of ~700
+                // characters) and the directory it formats to stdout: keep it out of the command's
+                // output, and show it only if formatting fails
+                PrintStream stdout = System.out;
+                ByteArrayOutputStream formatLog = new ByteArrayOutputStream();
+                System.setOut(new PrintStream(formatLog, true, StandardCharsets.UTF_8));
                 try {
                     c.format();
+                } catch (Exception e) {
+                    System.err.print(formatLog.toString(StandardCharsets.UTF_8));
+                    throw e;
                 } finally {
                     System.setOut(stdout);
                 }

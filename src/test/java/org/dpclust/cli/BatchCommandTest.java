@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class BatchCommandTest {
-    private static final Path S1 = DatasetLoader.sharedDatasets().resolve("s1.csv");
+    private static final Path S1 = DatasetLoader.datasetDirectory().resolve("s1.csv");
 
     private static CliRun run(String... args) {
         return CliRun.of(args);

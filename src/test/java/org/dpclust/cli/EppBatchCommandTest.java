@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 class EppBatchCommandTest {
-    private static final Path SEEDS = DatasetLoader.sharedDatasets().resolve("seeds.csv");
+    private static final Path SEEDS = DatasetLoader.datasetDirectory().resolve("seeds.csv");
 
     private static int run(StringWriter err, String... args) {
         CommandLine cl = DpclustCommand.commandLine();

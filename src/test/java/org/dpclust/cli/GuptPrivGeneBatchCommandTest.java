@@ -20,7 +20,7 @@ import picocli.CommandLine;
  * {@code dpclust batch --algorithm gupt | privgene --mode paper|strict} through the CLI, on iris.
  */
 class GuptPrivGeneBatchCommandTest {
-    private static final Path IRIS = DatasetLoader.sharedDatasets().resolve("iris.csv");
+    private static final Path IRIS = DatasetLoader.datasetDirectory().resolve("iris.csv");
     private static final String IRIS_BOUNDS = "4,2,1,0;8,4.5,7,2.6";
 
     private static int run(StringWriter err, String... args) {

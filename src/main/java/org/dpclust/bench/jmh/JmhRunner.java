@@ -83,8 +83,17 @@ public final class JmhRunner {
                                     OutputFormatFactory.createFormatInstance(System.err, verbosity))
                             .run();
         } catch (RunnerException e) {
+            Throwable root = e;
+            while (root.getCause() != null) {
+                root = root.getCause();
+            }
+            // e.g. another JMH run holds its lock file: say so (-Djmh.ignoreLock=true overrides)
             throw new IllegalStateException(
-                    "JMH run of " + benchmarkClass.getSimpleName() + " failed", e);
+                    "JMH run of "
+                            + benchmarkClass.getSimpleName()
+                            + " failed: "
+                            + String.valueOf(root.getMessage()).strip().replaceAll("\\s+", " "),
+                    e);
         }
         List<Score> scores = new ArrayList<>();
         for (RunResult r : results) {

@@ -155,10 +155,7 @@ public final class EppExperiment implements Experiment {
     static List<Setup> setups() {
         List<Setup> out = new ArrayList<>();
         for (Dataset raw :
-                List.of(
-                        synthetic(),
-                        DatasetLoader.loadShared("seeds"),
-                        DatasetLoader.loadShared("ukm"))) {
+                List.of(synthetic(), DatasetLoader.load("seeds"), DatasetLoader.load("ukm"))) {
             Dataset d = DomainScaling.toUnitBoxByOwnMinMax(raw);
             out.add(new Setup(d.name(), d, d.labelCount(), d.scaling().describe()));
         }

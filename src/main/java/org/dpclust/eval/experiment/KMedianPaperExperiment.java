@@ -34,8 +34,8 @@ import org.dpclust.kmedian.NdpHstInitializer;
 import org.dpclust.privacy.PrivacyRandom;
 
 /**
- * {@code evaluate kmedian}: docs/algorithms.md#fan-et-al-experiments, on the mnist10k and on the
- * paper's synthetic graphs ({@link SyntheticGraph}, 3000 nodes, r ∈ {100, 1}).
+ * {@code evaluate kmedian}: docs/algorithms.md#fan-et-al-experiments, on the repository's mnist10k
+ * (data/) and on the paper's synthetic graphs ({@link SyntheticGraph}, 3000 nodes, r ∈ {100, 1}).
  *
  * <p>Setting. The universe U is PUBLIC (mnist10k's 10 000 raw-pixel points with l1 or l2; the
  * graph's nodes with the shortest-path metric); the demand set D (500 points of U, "balanced" =
@@ -239,7 +239,7 @@ public final class KMedianPaperExperiment implements Experiment {
     static List<Universe> universes(Config c, ExecutorService pool)
             throws InterruptedException, ExecutionException {
         List<Callable<Universe>> tasks = new ArrayList<>();
-        Dataset all = DatasetLoader.loadShared("mnist10k");
+        Dataset all = DatasetLoader.load("mnist10k");
         Dataset mnist =
                 c.mnistPoints() < all.size()
                         ? all.subsample((double) c.mnistPoints() / all.size(), SEED)
@@ -609,7 +609,7 @@ public final class KMedianPaperExperiment implements Experiment {
      * k = 10.
      */
     private static List<Map<String, Object>> timingRows(Config c) {
-        Dataset mnist = DatasetLoader.loadShared("mnist10k");
+        Dataset mnist = DatasetLoader.load("mnist10k");
         List<Map<String, Object>> rows = new ArrayList<>();
         List<int[]> grid = new ArrayList<>();
         for (int k : c.timingKs()) {

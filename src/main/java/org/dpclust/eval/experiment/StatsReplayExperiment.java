@@ -117,7 +117,7 @@ public final class StatsReplayExperiment implements Experiment {
                         "declared bounds [0, 100]^2 (public)"));
         for (Shared s : quick ? SHARED_QUICK : SHARED) {
             Dataset scaled =
-                    DomainScaling.toUnitBoxByOwnMinMax(DatasetLoader.loadShared(s.name()))
+                    DomainScaling.toUnitBoxByOwnMinMax(DatasetLoader.load(s.name()))
                             .shuffled(SHUFFLE_SEED);
             List<double[][]> cut = new ArrayList<>();
             for (Dataset w : scaled.windows(s.windowSize()).subList(0, s.windows())) {
