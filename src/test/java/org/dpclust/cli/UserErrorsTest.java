@@ -146,16 +146,19 @@ class UserErrorsTest {
         String servers = "127.0.0.1:" + port;
         assertOneLine(
                 run("consume", "--bootstrap-servers", servers),
-                "dpclust consume: no Kafka broker answered at " + servers,
-                "check that a broker is running there");
+                "dpclust consume: cannot reach the Kafka broker (--bootstrap-servers "
+                        + servers
+                        + ")",
+                "nothing accepts connections at " + servers);
     }
 
     @Test
     void consumeAgainstAHostThatDoesNotResolve() {
         assertOneLine(
                 run("consume", "--bootstrap-servers", "no-such-host.invalid:9092"),
-                "dpclust consume: Kafka host no-such-host.invalid does not resolve",
-                "--bootstrap-servers");
+                "dpclust consume: cannot reach the Kafka broker (--bootstrap-servers"
+                        + " no-such-host.invalid:9092)",
+                "host 'no-such-host.invalid' does not resolve");
     }
 
     @Test
