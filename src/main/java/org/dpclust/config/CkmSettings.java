@@ -6,10 +6,36 @@ import java.io.Serializable;
  * Public settings of a stream's compressive k-means ({@code ckm}) summary: the frequency matrix
  * (size m, law, scale σ in unit-box coordinates, drawn from the stream's public seed), the mask
  * size r (α_r = r/m) and the budget split of the sketch release. None of these may be computed from
- * the data.
+ * the data. The constructor validates every option ({@link ConfigException} naming {@code
+ * ckm.<option>}).
  *
+ * @param m number of frequencies, in [1, 65536]
+ * @param r mask size, in [1, m]
+ * @param law frequency law: {@code gaussian} or {@code adapted-radius}
+ * @param sigma frequency scale in unit-box coordinates, a finite number &gt; 0
  * @param countFraction share of a release's ε for the noisy count; NaN = the derived default
+ * @param replicates decoder replicates, &gt;= 1
  */
 public record CkmSettings(
         int m, int r, String law, double sigma, double countFraction, int replicates)
-        implements Serializable {}
+        implements Serializable {
+    /** Largest frequency matrix a stream may declare. */
+    public static final int MAX_M = 1 << 16;
+
+    public CkmSettings {
+        ConfigException.check(
+                m >= 1 && m <= MAX_M, "ckm.m", "must be in [1, " + MAX_M + "], was " + m);
+        ConfigException.check(r >= 1 && r <= m, "ckm.r", "must be in [1, m = " + m + "], was " + r);
+        ConfigException.check(
+                "gaussian".equals(law) || "adapted-radius".equals(law),
+                "ckm.law",
+                "must be gaussian or adapted-radius, was '" + law + "'");
+        ConfigException.check(
+                ConfigException.positiveFinite(sigma), "ckm.sigma", "must be a finite number > 0");
+        ConfigException.check(
+                ConfigException.derivedOrShare(countFraction),
+                "ckm.count_fraction",
+                "must be in (0, 1)");
+        ConfigException.check(replicates >= 1, "ckm.replicates", "must be >= 1");
+    }
+}

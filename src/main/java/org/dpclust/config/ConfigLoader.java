@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
@@ -202,214 +201,124 @@ public final class ConfigLoader {
     }
 
     /**
-     * Upper limit of a stream's salt_buckets (sub-keys beyond the cluster's parallelism do not
-     * help).
+     * Reads stream {@code p} (e.g. {@code streams[0]}): the YAML nodes become the settings records
+     * and the {@link StreamSpec}, whose constructors validate; their option paths are placed under
+     * {@code p}. Defaults that depend on k and d are taken from clamped values so that an invalid k
+     * or d is reported by the spec, naming it.
      */
-    public static final int MAX_SALT_BUCKETS = 1024;
-
     static StreamSpec stream(JsonNode n, String p) {
         if (!n.isObject()) {
             throw new ConfigException(p, "expected a mapping");
         }
-        allowOnly(
-                n,
-                p,
-                Set.of(
-                        "id",
-                        "dimension",
-                        "lower",
-                        "upper",
-                        "k",
-                        "window",
-                        "epsilon_per_release",
-                        "budget_cap",
-                        "budget_period",
-                        "privacy_unit",
-                        "device_contribution_bound",
-                        "summaries",
-                        "stats",
-                        "ckm",
-                        "hst",
-                        "public_seed",
-                        "initial_centroids",
-                        "salt_buckets"));
+        allowOnly(n, p, STREAM_OPTIONS);
         String id = required(n, p, "id").asText();
-        if (id.isBlank() || id.contains("|")) {
-            throw new ConfigException(p + ".id", "must be non-blank and must not contain '|'");
-        }
         int d = integer(n, p, "dimension", -1);
-        if (d < 1) {
-            throw new ConfigException(p + ".dimension", "required, must be >= 1");
-        }
-        double[] lower = vector(required(n, p, "lower"), p + ".lower", d);
-        double[] upper = vector(required(n, p, "upper"), p + ".upper", d);
-        for (int j = 0; j < d; j++) {
-            if (!(upper[j] > lower[j])) {
-                throw new ConfigException(
-                        p + ".upper[" + j + "]",
-                        "must be greater than lower[" + j + "] = " + lower[j]);
-            }
-        }
         int k = integer(n, p, "k", -1);
-        if (k < 1) {
-            throw new ConfigException(p + ".k", "required, must be >= 1");
+        int dk = Math.max(1, k);
+        int dd = Math.max(1, d);
+        try {
+            return new StreamSpec(
+                    id,
+                    d,
+                    vector(required(n, p, "lower"), p + ".lower"),
+                    vector(required(n, p, "upper"), p + ".upper"),
+                    k,
+                    duration(n, p, "window", null),
+                    summaries(n.path("summaries"), p + ".summaries"),
+                    new BudgetSettings(
+                            number(n, p, "epsilon_per_release", Double.NaN),
+                            number(n, p, "budget_cap", Double.NaN),
+                            duration(n, p, "budget_period", BudgetSettings.DEFAULT_PERIOD)),
+                    unit(n, p),
+                    stats(section(n, p, "stats", "cells", "count_fraction", "update"), p, dk),
+                    ckm(section(n, p, "ckm", CKM_OPTIONS), p, dk, dd),
+                    hst(section(n, p, "hst", "universe", "max_levels"), p),
+                    n.has("public_seed") ? n.get("public_seed").asLong() : id.hashCode(),
+                    n.has("initial_centroids")
+                            ? points(n.get("initial_centroids"), p + ".initial_centroids")
+                            : null,
+                    integer(n, p, "salt_buckets", 1));
+        } catch (ConfigException e) {
+            throw e.option().startsWith(p + ".") ? e : e.under(p); // read errors name p already
         }
-        Duration window = positive(p + ".window", duration(n, p, "window", null));
-        double eps = number(n, p, "epsilon_per_release", Double.NaN);
-        if (!(eps > 0) || Double.isInfinite(eps)) {
-            throw new ConfigException(
-                    p + ".epsilon_per_release", "required, must be a finite number > 0");
-        }
-        double cap = number(n, p, "budget_cap", Double.NaN);
-        if (!(cap > 0) || Double.isInfinite(cap)) {
-            throw new ConfigException(p + ".budget_cap", "required, must be a finite number > 0");
-        }
-        Duration period =
-                positive(p + ".budget_period", duration(n, p, "budget_period", Duration.ofDays(1)));
-        if (period.toMillis() % window.toMillis() != 0) {
-            throw new ConfigException(
-                    p + ".budget_period", "must be a whole number of windows (" + window + ")");
-        }
-        String unitText = text(n, p, "privacy_unit", "record");
-        PrivacyUnit unit =
-                switch (unitText) {
-                    case "record" -> PrivacyUnit.RECORD;
-                    case "device" -> PrivacyUnit.DEVICE;
-                    default ->
-                            throw new ConfigException(
-                                    p + ".privacy_unit",
-                                    "must be record or device, was '" + unitText + "'");
-                };
-        int c = integer(n, p, "device_contribution_bound", 1);
-        if (c < 1) {
-            throw new ConfigException(p + ".device_contribution_bound", "must be >= 1");
-        }
-        if (unit == PrivacyUnit.RECORD && n.has("device_contribution_bound") && c != 1) {
-            throw new ConfigException(
-                    p + ".device_contribution_bound", "applies only to privacy_unit: device");
+    }
+
+    private static final Set<String> STREAM_OPTIONS =
+            Set.of(
+                    "id",
+                    "dimension",
+                    "lower",
+                    "upper",
+                    "k",
+                    "window",
+                    "epsilon_per_release",
+                    "budget_cap",
+                    "budget_period",
+                    "privacy_unit",
+                    "device_contribution_bound",
+                    "summaries",
+                    "stats",
+                    "ckm",
+                    "hst",
+                    "public_seed",
+                    "initial_centroids",
+                    "salt_buckets");
+
+    private static final String[] CKM_OPTIONS = {
+        "m", "r", "law", "sigma", "count_fraction", "replicates"
+    };
+
+    /** Sub-mapping {@code f} of stream {@code p}, checked for unknown options. */
+    private static JsonNode section(JsonNode n, String p, String f, String... options) {
+        JsonNode s = n.path(f);
+        allowOnly(s, p + "." + f, Set.of(options));
+        return s;
+    }
+
+    /** The summaries list; absent = stats only, a non-list or empty list is refused by the spec. */
+    private static List<Summary> summaries(JsonNode sn, String p) {
+        if (sn.isMissingNode()) {
+            return List.of(Summary.STATS);
         }
         List<Summary> summaries = new ArrayList<>();
-        JsonNode sn = n.path("summaries");
-        if (sn.isMissingNode()) {
-            summaries.add(Summary.STATS);
-        } else if (!sn.isArray() || sn.isEmpty()) {
-            throw new ConfigException(p + ".summaries", "must be a non-empty list");
-        } else {
-            for (int i = 0; i < sn.size(); i++) {
-                Summary s = Summary.parse(p + ".summaries[" + i + "]", sn.get(i).asText());
-                if (!summaries.contains(s)) {
-                    summaries.add(s);
-                }
-            }
-            summaries.sort(null);
+        for (int i = 0; sn.isArray() && i < sn.size(); i++) {
+            summaries.add(Summary.parse(p + "[" + i + "]", sn.get(i).asText()));
         }
-        JsonNode stats = n.path("stats");
-        allowOnly(stats, p + ".stats", Set.of("cells", "count_fraction", "update"));
-        int cells = integer(stats, p + ".stats", "cells", Math.max(64, 16 * k));
-        if (cells < k) {
-            throw new ConfigException(p + ".stats.cells", "must be >= k (" + k + ")");
-        }
-        double countFraction = number(stats, p + ".stats", "count_fraction", Double.NaN);
-        if (stats.has("count_fraction") && !(countFraction > 0 && countFraction < 1)) {
-            throw new ConfigException(p + ".stats.count_fraction", "must be in (0, 1)");
-        }
-        String updateText =
-                text(stats, p + ".stats", "update", DpClusterStatistics.Update.MEAN.wireName());
-        DpClusterStatistics.Update update =
-                Arrays.stream(DpClusterStatistics.Update.values())
-                        .filter(u -> u.wireName().equals(updateText))
-                        .findFirst()
-                        .orElseThrow(
-                                () ->
-                                        new ConfigException(
-                                                p + ".stats.update",
-                                                "must be mean or expdp-zone, was '"
-                                                        + updateText
-                                                        + "'"));
-        JsonNode ck = n.path("ckm");
-        allowOnly(ck, p + ".ckm", Set.of("m", "r", "law", "sigma", "count_fraction", "replicates"));
-        int m = integer(ck, p + ".ckm", "m", FrequencyMatrix.defaultSize(k, d));
-        if (m < 1 || m > 1 << 16) {
-            throw new ConfigException(p + ".ckm.m", "must be in [1, 65536], was " + m);
-        }
-        int r = integer(ck, p + ".ckm", "r", m);
-        if (r < 1 || r > m) {
-            throw new ConfigException(p + ".ckm.r", "must be in [1, m = " + m + "], was " + r);
-        }
-        String law = text(ck, p + ".ckm", "law", "gaussian");
-        if (!law.equals("gaussian") && !law.equals("adapted-radius")) {
-            throw new ConfigException(
-                    p + ".ckm.law", "must be gaussian or adapted-radius, was '" + law + "'");
-        }
-        double sigma = number(ck, p + ".ckm", "sigma", FrequencyMatrix.defaultSigma(k, d));
-        if (!(sigma > 0) || Double.isInfinite(sigma)) {
-            throw new ConfigException(p + ".ckm.sigma", "must be a finite number > 0");
-        }
-        double ckmCount = number(ck, p + ".ckm", "count_fraction", Double.NaN);
-        if (ck.has("count_fraction") && !(ckmCount > 0 && ckmCount < 1)) {
-            throw new ConfigException(p + ".ckm.count_fraction", "must be in (0, 1)");
-        }
-        int replicates = integer(ck, p + ".ckm", "replicates", 3);
-        if (replicates < 1) {
-            throw new ConfigException(p + ".ckm.replicates", "must be >= 1");
-        }
-        CkmSettings ckm = new CkmSettings(m, r, law, sigma, ckmCount, replicates);
-        JsonNode hst = n.path("hst");
-        allowOnly(hst, p + ".hst", Set.of("universe", "max_levels"));
-        int universe = integer(hst, p + ".hst", "universe", 4096);
-        if (universe < k || universe > 1 << 20) {
-            throw new ConfigException(p + ".hst.universe", "must be in [k, 2^20], was " + universe);
-        }
-        int maxLevels = integer(hst, p + ".hst", "max_levels", 12);
-        if (maxLevels < 1 || maxLevels > 60) {
-            throw new ConfigException(p + ".hst.max_levels", "must be in 1..60, was " + maxLevels);
-        }
-        long seed = n.has("public_seed") ? n.get("public_seed").asLong() : id.hashCode();
-        double[][] init = null;
-        if (n.has("initial_centroids")) {
-            JsonNode in = n.get("initial_centroids");
-            if (!in.isArray() || in.size() != k) {
-                throw new ConfigException(
-                        p + ".initial_centroids", "must be a list of k = " + k + " points");
-            }
-            init = new double[k][];
-            for (int i = 0; i < k; i++) {
-                init[i] = vector(in.get(i), p + ".initial_centroids[" + i + "]", d);
-            }
-        }
-        int salt = integer(n, p, "salt_buckets", 1);
-        if (salt < 1 || salt > MAX_SALT_BUCKETS) {
-            throw new ConfigException(
-                    p + ".salt_buckets", "must be in [1, " + MAX_SALT_BUCKETS + "], was " + salt);
-        }
-        if (salt > 1 && unit == PrivacyUnit.DEVICE) {
-            throw new ConfigException(
-                    p + ".salt_buckets",
-                    "applies only to privacy_unit: record (device "
-                            + "contribution bounding needs all of a device's records of a window in one place)");
-        }
-        return new StreamSpec(
-                id,
-                d,
-                lower,
-                upper,
-                k,
-                window,
-                eps,
-                cap,
-                period,
-                unit,
-                unit == PrivacyUnit.DEVICE ? c : 1,
-                List.copyOf(summaries),
-                cells,
-                countFraction,
-                update,
-                ckm,
-                universe,
-                maxLevels,
-                seed,
-                init,
-                salt);
+        return summaries;
+    }
+
+    private static UnitSettings unit(JsonNode n, String p) {
+        return new UnitSettings(
+                PrivacyUnit.parse(text(n, p, "privacy_unit", "record")),
+                integer(n, p, "device_contribution_bound", 1));
+    }
+
+    private static StatsSettings stats(JsonNode s, String p, int k) {
+        String sp = p + ".stats";
+        return new StatsSettings(
+                integer(s, sp, "cells", StatsSettings.defaultCells(k)),
+                number(s, sp, "count_fraction", Double.NaN),
+                StatsSettings.update(
+                        text(s, sp, "update", DpClusterStatistics.Update.MEAN.wireName())));
+    }
+
+    private static CkmSettings ckm(JsonNode c, String p, int k, int d) {
+        String cp = p + ".ckm";
+        int m = integer(c, cp, "m", FrequencyMatrix.defaultSize(k, d));
+        return new CkmSettings(
+                m,
+                integer(c, cp, "r", m),
+                text(c, cp, "law", "gaussian"),
+                number(c, cp, "sigma", FrequencyMatrix.defaultSigma(k, d)),
+                number(c, cp, "count_fraction", Double.NaN),
+                integer(c, cp, "replicates", 3));
+    }
+
+    private static HstSettings hst(JsonNode h, String p) {
+        String hp = p + ".hst";
+        return new HstSettings(
+                integer(h, hp, "universe", HstSettings.DEFAULT.universe()),
+                integer(h, hp, "max_levels", HstSettings.DEFAULT.maxLevels()));
     }
 
     private static void allowOnly(JsonNode n, String path, Set<String> allowed) {
@@ -497,17 +406,27 @@ public final class ConfigLoader {
         return d;
     }
 
-    private static double[] vector(JsonNode v, String p, int d) {
-        if (!v.isArray() || v.size() != d) {
-            throw new ConfigException(p, "must be a list of " + d + " numbers");
-        }
-        double[] out = new double[d];
-        for (int j = 0; j < d; j++) {
+    /**
+     * The numbers of list {@code v}. A non-list reads as an empty list, which the spec refuses
+     * naming the expected length; finiteness is the spec's to check.
+     */
+    private static double[] vector(JsonNode v, String p) {
+        double[] out = new double[v.isArray() ? v.size() : 0];
+        for (int j = 0; j < out.length; j++) {
             JsonNode x = v.get(j);
-            if (!x.isNumber() || !Double.isFinite(x.asDouble())) {
+            if (!x.isNumber()) {
                 throw new ConfigException(p + "[" + j + "]", "must be a finite number");
             }
             out[j] = x.asDouble();
+        }
+        return out;
+    }
+
+    /** The points of list {@code v} (a non-list reads as no points, which the spec refuses). */
+    private static double[][] points(JsonNode v, String p) {
+        double[][] out = new double[v.isArray() ? v.size() : 0][];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = vector(v.get(i), p + "[" + i + "]");
         }
         return out;
     }

@@ -13,4 +13,14 @@ public enum PrivacyUnit {
     public String wireName() {
         return name().toLowerCase(Locale.ROOT);
     }
+
+    /** The unit named {@code value} in configuration option {@code privacy_unit}. */
+    static PrivacyUnit parse(String value) {
+        for (PrivacyUnit u : values()) {
+            if (u.wireName().equals(value)) {
+                return u;
+            }
+        }
+        throw new ConfigException("privacy_unit", "must be record or device, was '" + value + "'");
+    }
 }

@@ -3,37 +3,34 @@ package org.dpclust.config;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.List;
+import java.util.TreeSet;
 import org.dpclust.kmeans.DpClusterStatistics;
 
 /**
  * Public, validated configuration of one stream. Everything here is public: the bounds and the
  * dimension are what sensitivities are derived from, so they must never be computed from the data.
+ * Each summary's settings validate themselves; this constructor validates the stream's own options
+ * and the rules that span them, so a spec built in code is as checked as one read by {@link
+ * ConfigLoader}. Problems raise a {@link ConfigException} whose option path is relative to the
+ * stream (e.g. {@code stats.cells}; the loader reports it as {@code streams[0].stats.cells}).
  *
- * @param id stream id, matched against {@code TelemetryRecord.stream_id}
- * @param dimension declared dimension d
+ * @param id stream id, matched against {@code TelemetryRecord.stream_id}; non-blank, without '|'
+ * @param dimension declared dimension d &gt;= 1
  * @param lower per-dimension lower bounds (values are clamped into [lower, upper])
- * @param upper per-dimension upper bounds
- * @param k number of centroids released per window
- * @param window tumbling event-time window size
- * @param epsilonPerRelease epsilon of each summary's release in a window
- * @param cap budget cap per budget period (what one unit may lose)
- * @param budgetPeriod event-time budget period, aligned to the epoch
- * @param privacyUnit record or device
- * @param contributionBound c: records kept per device per window (1 for record units)
- * @param summaries enabled summaries, released in enum order
- * @param statsCells size of the public partition of the statistics summary
- * @param statsCountFraction share of a stats release's epsilon spent on counts; NaN = derived from
- *     d
- * @param statsUpdate post-processing of the stats release ({@code stats.update}: mean or
- *     expdp-zone)
- * @param ckm settings of the ckm summary (defaults derived from k and d when not configured)
- * @param hstUniverse size of the public universe U of the dp-hst summary
- * @param hstMaxLevels depth cap of the HST over U
+ * @param upper per-dimension upper bounds, each greater than its lower bound
+ * @param k number of centroids released per window, &gt;= 1
+ * @param window tumbling event-time window size, positive
+ * @param summaries enabled summaries, non-empty; kept distinct, in release (enum) order
+ * @param budget epsilon per release, cap and budget period (a whole number of windows)
+ * @param unit privacy unit and contribution bound
+ * @param stats settings of the stats summary (cells &gt;= k)
+ * @param ckm settings of the ckm summary (defaults derived from k and d by the loader)
+ * @param hst settings of the dp-hst summary (universe &gt;= k)
  * @param publicSeed seed of the stream's public randomness (partition points, initial centroids)
  * @param initialCentroids optional public initial centroids (k x d), else drawn from the public
  *     seed
  * @param saltBuckets S: sub-keys a (record-unit) stream's records are spread over before the
- *     per-window merge (1 = one key per stream)
+ *     per-window merge (1 = one key per stream), in [1, {@value #MAX_SALT_BUCKETS}]
  */
 public record StreamSpec(
         String id,
@@ -42,29 +39,94 @@ public record StreamSpec(
         double[] upper,
         int k,
         Duration window,
-        double epsilonPerRelease,
-        double cap,
-        Duration budgetPeriod,
-        PrivacyUnit privacyUnit,
-        int contributionBound,
         List<Summary> summaries,
-        int statsCells,
-        double statsCountFraction,
-        DpClusterStatistics.Update statsUpdate,
+        BudgetSettings budget,
+        UnitSettings unit,
+        StatsSettings stats,
         CkmSettings ckm,
-        int hstUniverse,
-        int hstMaxLevels,
+        HstSettings hst,
         long publicSeed,
         double[][] initialCentroids,
         int saltBuckets)
         implements Serializable {
 
-    public long windowMillis() {
-        return window.toMillis();
+    /**
+     * Upper limit of a stream's salt_buckets (sub-keys beyond the cluster's parallelism do not
+     * help).
+     */
+    public static final int MAX_SALT_BUCKETS = 1024;
+
+    public StreamSpec {
+        ConfigException.check(id != null, "id", "required");
+        ConfigException.check(
+                !id.isBlank() && !id.contains("|"),
+                "id",
+                "must be non-blank and must not contain '|'");
+        ConfigException.check(dimension >= 1, "dimension", "required, must be >= 1");
+        lower = vector(lower, "lower", dimension);
+        upper = vector(upper, "upper", dimension);
+        for (int j = 0; j < dimension; j++) {
+            ConfigException.check(
+                    upper[j] > lower[j],
+                    "upper[" + j + "]",
+                    "must be greater than lower[" + j + "] = " + lower[j]);
+        }
+        ConfigException.check(k >= 1, "k", "required, must be >= 1");
+        ConfigException.check(window != null, "window", "required");
+        ConfigException.check(
+                !window.isZero() && !window.isNegative(),
+                "window",
+                "must be positive, was " + window);
+        ConfigException.check(budget != null, "budget_cap", "required");
+        ConfigException.check(
+                budget.periodMillis() % window.toMillis() == 0,
+                "budget_period",
+                "must be a whole number of windows (" + window + ")");
+        ConfigException.check(unit != null, "privacy_unit", "required");
+        ConfigException.check(
+                summaries != null && !summaries.isEmpty(), "summaries", "must be a non-empty list");
+        summaries = List.copyOf(new TreeSet<>(summaries));
+        ConfigException.check(stats != null, "stats", "required");
+        ConfigException.check(stats.cells() >= k, "stats.cells", "must be >= k (" + k + ")");
+        ConfigException.check(ckm != null, "ckm", "required");
+        ConfigException.check(hst != null, "hst", "required");
+        ConfigException.check(
+                hst.universe() >= k, "hst.universe", "must be in [k, 2^20], was " + hst.universe());
+        if (initialCentroids != null) {
+            ConfigException.check(
+                    initialCentroids.length == k,
+                    "initial_centroids",
+                    "must be a list of k = " + k + " points");
+            initialCentroids = initialCentroids.clone();
+            for (int i = 0; i < k; i++) {
+                initialCentroids[i] =
+                        vector(initialCentroids[i], "initial_centroids[" + i + "]", dimension);
+            }
+        }
+        ConfigException.check(
+                saltBuckets >= 1 && saltBuckets <= MAX_SALT_BUCKETS,
+                "salt_buckets",
+                "must be in [1, " + MAX_SALT_BUCKETS + "], was " + saltBuckets);
+        ConfigException.check(
+                saltBuckets == 1 || unit.privacyUnit() != PrivacyUnit.DEVICE,
+                "salt_buckets",
+                "applies only to privacy_unit: record (device contribution bounding needs all"
+                        + " of a device's records of a window in one place)");
     }
 
-    public long budgetPeriodMillis() {
-        return budgetPeriod.toMillis();
+    /** A copy of {@code v} after checking it holds {@code d} finite numbers. */
+    private static double[] vector(double[] v, String option, int d) {
+        ConfigException.check(v != null, option, "required");
+        ConfigException.check(v.length == d, option, "must be a list of " + d + " numbers");
+        for (int j = 0; j < d; j++) {
+            ConfigException.check(
+                    Double.isFinite(v[j]), option + "[" + j + "]", "must be a finite number");
+        }
+        return v.clone();
+    }
+
+    public long windowMillis() {
+        return window.toMillis();
     }
 
     /** Start of the tumbling window (epoch-aligned) that contains {@code eventTime}. */
@@ -73,8 +135,62 @@ public record StreamSpec(
         return Math.floorDiv(eventTime, size) * size;
     }
 
+    /** Epsilon of each summary's release in a window ({@code budget().epsilonPerRelease()}). */
+    public double epsilonPerRelease() {
+        return budget.epsilonPerRelease();
+    }
+
+    /** Budget cap per budget period: what one unit may lose ({@code budget().cap()}). */
+    public double cap() {
+        return budget.cap();
+    }
+
+    /** Event-time budget period, aligned to the epoch ({@code budget().period()}). */
+    public Duration budgetPeriod() {
+        return budget.period();
+    }
+
+    public long budgetPeriodMillis() {
+        return budget.periodMillis();
+    }
+
+    /** Record or device ({@code unit().privacyUnit()}). */
+    public PrivacyUnit privacyUnit() {
+        return unit.privacyUnit();
+    }
+
+    /** c: records kept per device per window, 1 for record units ({@code unit()}). */
+    public int contributionBound() {
+        return unit.contributionBound();
+    }
+
     /** Records per unit per window that count: c for devices, 1 for records. */
     public int unitContribution() {
-        return privacyUnit == PrivacyUnit.DEVICE ? contributionBound : 1;
+        return unit.unitContribution();
+    }
+
+    /** Size of the public partition of the statistics summary ({@code stats().cells()}). */
+    public int statsCells() {
+        return stats.cells();
+    }
+
+    /** Share of a stats release's epsilon spent on counts; NaN = derived from d. */
+    public double statsCountFraction() {
+        return stats.countFraction();
+    }
+
+    /** Post-processing of the stats release ({@code stats().update()}). */
+    public DpClusterStatistics.Update statsUpdate() {
+        return stats.update();
+    }
+
+    /** Size of the public universe U of the dp-hst summary ({@code hst().universe()}). */
+    public int hstUniverse() {
+        return hst.universe();
+    }
+
+    /** Depth cap of the HST over U ({@code hst().maxLevels()}). */
+    public int hstMaxLevels() {
+        return hst.maxLevels();
     }
 }

@@ -1,0 +1,26 @@
+package org.dpclust.config;
+
+import static org.dpclust.config.SettingsAssertions.refused;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+
+class HstSettingsTest {
+    @Test
+    void acceptsTheDefaultsAndTheLimits() {
+        assertEquals(4096, HstSettings.DEFAULT.universe());
+        assertEquals(12, HstSettings.DEFAULT.maxLevels());
+        assertEquals(1 << 20, new HstSettings(1 << 20, 60).universe());
+        assertEquals(1, new HstSettings(1, 1).maxLevels());
+    }
+
+    @Test
+    void refusesEachInvalidOptionNamingIt() {
+        refused("hst.universe: must be in [k, 2^20], was 0", () -> new HstSettings(0, 12));
+        refused(
+                "hst.universe: must be in [k, 2^20], was 1048577",
+                () -> new HstSettings((1 << 20) + 1, 12));
+        refused("hst.max_levels: must be in 1..60, was 0", () -> new HstSettings(4096, 0));
+        refused("hst.max_levels: must be in 1..60, was 61", () -> new HstSettings(4096, 61));
+    }
+}
