@@ -16,6 +16,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 import org.dpclust.kmeans.DpClusterStatistics;
+import org.dpclust.privacy.Accounting;
 
 /**
  * Reads and validates the dpclust YAML configuration (every option is in docs/configuration.md).
@@ -176,7 +177,10 @@ public final class ConfigLoader {
                         "hst",
                         "public_seed",
                         "initial_centroids",
-                        "salt_buckets"));
+                        "salt_buckets",
+                        "accounting",
+                        "budget_delta",
+                        "lifetime_cap"));
         String id = required(n, p, "id").asText();
         if (id.isBlank() || id.contains("|")) {
             throw new ConfigException(p + ".id", "must be non-blank and must not contain '|'");
@@ -337,6 +341,7 @@ public final class ConfigLoader {
                     "applies only to privacy_unit: record (device "
                             + "contribution bounding needs all of a device's records of a window in one place)");
         }
+        BudgetAccounting accounting = accounting(n, p, cap);
         return new StreamSpec(
                 id,
                 d,
@@ -358,7 +363,40 @@ public final class ConfigLoader {
                 maxLevels,
                 seed,
                 init,
-                salt);
+                salt,
+                accounting);
+    }
+
+    /** accounting, budget_delta and lifetime_cap of one stream (see {@link BudgetAccounting}). */
+    private static BudgetAccounting accounting(JsonNode n, String p, double cap) {
+        String modeText = text(n, p, "accounting", "pure");
+        Accounting mode =
+                switch (modeText) {
+                    case "pure" -> Accounting.PURE;
+                    case "zcdp" -> Accounting.ZCDP;
+                    default ->
+                            throw new ConfigException(
+                                    p + ".accounting",
+                                    "must be pure or zcdp, was '" + modeText + "'");
+                };
+        double delta = number(n, p, "budget_delta", Double.NaN);
+        if (mode == Accounting.PURE && n.has("budget_delta")) {
+            throw new ConfigException(p + ".budget_delta", "applies only to accounting: zcdp");
+        }
+        if (mode == Accounting.ZCDP && !(delta > 0 && delta < 1)) {
+            throw new ConfigException(
+                    p + ".budget_delta",
+                    "required with accounting: zcdp, must be a number in (0, 1), e.g. 1e-9");
+        }
+        double lifetime = number(n, p, "lifetime_cap", Double.POSITIVE_INFINITY);
+        if (!(lifetime > 0) || (n.has("lifetime_cap") && Double.isInfinite(lifetime))) {
+            throw new ConfigException(p + ".lifetime_cap", "must be a finite number > 0");
+        }
+        if (lifetime < cap) {
+            throw new ConfigException(
+                    p + ".lifetime_cap", "must be >= budget_cap (" + cap + "), was " + lifetime);
+        }
+        return new BudgetAccounting(mode, mode == Accounting.ZCDP ? delta : Double.NaN, lifetime);
     }
 
     private static void allowOnly(JsonNode n, String path, Set<String> allowed) {

@@ -34,6 +34,8 @@ import org.dpclust.kmeans.DpClusterStatistics;
  *     seed
  * @param saltBuckets S: sub-keys a (record-unit) stream's records are spread over before the
  *     per-window merge (1 = one key per stream)
+ * @param accounting budget accounting: pure or zcdp with δ, and the lifetime cap ({@link
+ *     BudgetAccounting})
  */
 public record StreamSpec(
         String id,
@@ -56,7 +58,8 @@ public record StreamSpec(
         int hstMaxLevels,
         long publicSeed,
         double[][] initialCentroids,
-        int saltBuckets)
+        int saltBuckets,
+        BudgetAccounting accounting)
         implements Serializable {
 
     public long windowMillis() {
