@@ -304,7 +304,7 @@ public final class LedgerHistory {
             LedgerCharge c, PrivacyLedger.Decision d, long seq, String topicId) {
         return decisionBuilder(
                         c.stream(), c.source().wireName(), c.summary(), c.unit().wireName(), d)
-                .setSchemaVersion(2)
+                .setSchemaVersion(3)
                 .setChargeKey(c.key())
                 .setReleaseFingerprint(c.fingerprint())
                 .setRunId(c.runId() == null ? "" : c.runId())
@@ -349,7 +349,7 @@ public final class LedgerHistory {
             String adoptedFrom) {
         Instant now = Instant.ofEpochMilli(0);
         return BudgetStatus.newBuilder()
-                .setSchemaVersion(2)
+                .setSchemaVersion(3)
                 .setStreamId(stream)
                 .setKind(BudgetEventKind.MARKER)
                 .setSource("ledger")
