@@ -84,34 +84,17 @@ public record LedgerCharge(
 
     /** This charge under the stream's budget accounting {@code a}. */
     public LedgerCharge withAccounting(BudgetAccounting a) {
-        return new LedgerCharge(
-                stream,
-                source,
-                summary,
-                interval,
-                runId,
-                epsilon,
-                cap,
-                periodMillis,
-                unit,
-                fingerprint,
-                a);
+        return with(fingerprint, a);
     }
 
     /** This charge with the release fingerprint {@code fp}. */
     public LedgerCharge withFingerprint(String fp) {
+        return with(fp, accounting);
+    }
+
+    private LedgerCharge with(String fp, BudgetAccounting a) {
         return new LedgerCharge(
-                stream,
-                source,
-                summary,
-                interval,
-                runId,
-                epsilon,
-                cap,
-                periodMillis,
-                unit,
-                fp,
-                accounting);
+                stream, source, summary, interval, runId, epsilon, cap, periodMillis, unit, fp, a);
     }
 
     public LedgerCharge {
