@@ -3,7 +3,9 @@ package org.dpclust.io;
 import org.dpclust.config.BudgetAccounting;
 import org.dpclust.config.PrivacyUnit;
 import org.dpclust.config.StreamSpec;
+import org.dpclust.privacy.Accounting;
 import org.dpclust.privacy.PrivacyLedger;
+import org.dpclust.privacy.Zcdp;
 
 /**
  * One charge request to a stream's fenced ledger ({@link LedgerClient}): what is charged (epsilon
@@ -33,6 +35,8 @@ import org.dpclust.privacy.PrivacyLedger;
  * @param accounting the stream's budget accounting (docs/zcdp.md): under zcdp the pure {@code
  *     epsilon} is charged as ε²/2 against the ρ equivalent of ({@code cap}, δ); a lifetime cap
  *     applies in both modes
+ * @param rho NaN for a pure ε release; else the ρ of a zCDP (e.g. Gaussian) release, charged as is,
+ *     with {@code epsilon} its (ε, δ) equivalent ({@link #withRho})
  */
 public record LedgerCharge(
         String stream,
@@ -45,7 +49,8 @@ public record LedgerCharge(
         long periodMillis,
         PrivacyUnit unit,
         String fingerprint,
-        BudgetAccounting accounting) {
+        BudgetAccounting accounting,
+        double rho) {
 
     /** Who charges. */
     public enum Source {
@@ -79,7 +84,8 @@ public record LedgerCharge(
                 periodMillis,
                 unit,
                 "",
-                BudgetAccounting.PURE);
+                BudgetAccounting.PURE,
+                Double.NaN);
     }
 
     /** This charge under the stream's budget accounting {@code a}. */
@@ -94,7 +100,47 @@ public record LedgerCharge(
 
     private LedgerCharge with(String fp, BudgetAccounting a) {
         return new LedgerCharge(
-                stream, source, summary, interval, runId, epsilon, cap, periodMillis, unit, fp, a);
+                stream,
+                source,
+                summary,
+                interval,
+                runId,
+                epsilon,
+                cap,
+                periodMillis,
+                unit,
+                fp,
+                a,
+                rho);
+    }
+
+    /**
+     * This charge as a ρ-zCDP release (e.g. a discrete Gaussian release) on a zcdp stream: ρ is
+     * charged as is, and {@code epsilon} becomes the ε that ρ implies at the stream's δ ({@link
+     * Zcdp#epsilon}, deterministic, so a replay has the same ε).
+     *
+     * @throws IllegalArgumentException unless the accounting is zcdp and ρ is finite and > 0
+     */
+    public LedgerCharge withRho(double r) {
+        if (accounting.mode() != Accounting.ZCDP) {
+            throw new IllegalArgumentException("a rho charge needs accounting: zcdp");
+        }
+        if (!(r > 0) || Double.isInfinite(r)) {
+            throw new IllegalArgumentException("rho must be finite and > 0, was " + r);
+        }
+        return new LedgerCharge(
+                stream,
+                source,
+                summary,
+                interval,
+                runId,
+                Zcdp.epsilon(r, accounting.delta()),
+                cap,
+                periodMillis,
+                unit,
+                fingerprint,
+                accounting,
+                r);
     }
 
     public LedgerCharge {

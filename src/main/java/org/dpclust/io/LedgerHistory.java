@@ -318,7 +318,11 @@ public final class LedgerHistory {
                             true),
                     null);
         }
-        PrivacyLedger.Decision d = ledger(c).charge(c.interval(), c.epsilon());
+        PrivacyLedger ledger = ledger(c);
+        PrivacyLedger.Decision d =
+                Double.isNaN(c.rho())
+                        ? ledger.charge(c.interval(), c.epsilon())
+                        : ledger.chargeRho(c.interval(), c.rho());
         long seq = highWater() + 1;
         BudgetStatus status = decisionRecord(c, d, seq, topicId);
         status.setChargeKey(key);

@@ -111,4 +111,25 @@ class LedgerZcdpTest {
         LedgerDecision q = c2.charge(window(W, 0.5, z, 10), p.mark());
         assertEquals(0.25, q.status().getRhoSpent(), 0.0);
     }
+
+    /** A Gaussian release charges its ρ as is; its ε label is the ε that ρ implies at δ. */
+    @Test
+    void rhoChargesAreChargedAsIs() {
+        BudgetAccounting z = new BudgetAccounting(Accounting.ZCDP, 1e-6, Double.POSITIVE_INFINITY);
+        InMemoryLedgerClient c = new InMemoryLedgerClient("budget", "id-1");
+        LedgerDecision a = c.charge(window(0, 1, z, 10).withRho(0.5), LedgerMark.NONE);
+        LedgerDecision b = c.charge(window(W, 1, z, 10).withRho(0.25), a.mark());
+        assertTrue(a.accepted() && b.accepted());
+        assertEquals(0.5, a.status().getRho(), 0.0);
+        assertEquals(0.75, b.status().getRhoSpent(), 0.0);
+        assertEquals(Zcdp.epsilon(0.25, 1e-6), b.status().getEpsilon(), 0.0);
+        // replay: the same charge gets the recorded decision
+        LedgerDecision again = c.charge(window(W, 1, z, 10).withRho(0.25), b.mark());
+        assertTrue(again.replayed());
+        // over the cap (rhoCap(10, 1e-6) = 1.54): refused
+        assertFalse(c.charge(window(2 * W, 1, z, 10).withRho(1.0), b.mark()).accepted());
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> window(0, 1, BudgetAccounting.PURE, 10).withRho(0.5));
+    }
 }
