@@ -90,28 +90,17 @@ public record LedgerCharge(
 
     /** This charge under the stream's budget accounting {@code a}. */
     public LedgerCharge withAccounting(BudgetAccounting a) {
-        return with(fingerprint, a);
+        return with(epsilon, fingerprint, a, rho);
     }
 
     /** This charge with the release fingerprint {@code fp}. */
     public LedgerCharge withFingerprint(String fp) {
-        return with(fp, accounting);
+        return with(epsilon, fp, accounting, rho);
     }
 
-    private LedgerCharge with(String fp, BudgetAccounting a) {
+    private LedgerCharge with(double eps, String fp, BudgetAccounting a, double r) {
         return new LedgerCharge(
-                stream,
-                source,
-                summary,
-                interval,
-                runId,
-                epsilon,
-                cap,
-                periodMillis,
-                unit,
-                fp,
-                a,
-                rho);
+                stream, source, summary, interval, runId, eps, cap, periodMillis, unit, fp, a, r);
     }
 
     /**
@@ -128,19 +117,7 @@ public record LedgerCharge(
         if (!(r > 0) || Double.isInfinite(r)) {
             throw new IllegalArgumentException("rho must be finite and > 0, was " + r);
         }
-        return new LedgerCharge(
-                stream,
-                source,
-                summary,
-                interval,
-                runId,
-                Zcdp.epsilon(r, accounting.delta()),
-                cap,
-                periodMillis,
-                unit,
-                fingerprint,
-                accounting,
-                r);
+        return with(Zcdp.epsilon(r, accounting.delta()), fingerprint, accounting, r);
     }
 
     public LedgerCharge {
