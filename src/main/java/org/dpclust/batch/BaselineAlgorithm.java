@@ -35,6 +35,11 @@ public final class BaselineAlgorithm implements BatchAlgorithm {
     }
 
     @Override
+    public void checkParams(BatchParams params) {
+        requireBoundsAndEpsilon(this, params);
+    }
+
+    @Override
     public BatchResult run(double[][] snapshot, BatchParams params, PrivacyRandom rng) {
         requirePrivateInputs(this, params, rng);
         int d = params.bounds().dimension();
@@ -71,6 +76,15 @@ public final class BaselineAlgorithm implements BatchAlgorithm {
      * option.
      */
     static void requirePrivateInputs(BatchAlgorithm a, BatchParams params, PrivacyRandom rng) {
+        requireBoundsAndEpsilon(a, params);
+        if (rng == null) {
+            throw new IllegalArgumentException(
+                    "algorithm " + a.name() + " needs the release's privacy randomness");
+        }
+    }
+
+    /** Declared bounds and a finite ε &gt; 0, or an error naming the option. */
+    static void requireBoundsAndEpsilon(BatchAlgorithm a, BatchParams params) {
         if (params.bounds() == null) {
             throw new IllegalArgumentException(
                     "--bounds: algorithm " + a.name() + " needs declared bounds");
@@ -81,10 +95,6 @@ public final class BaselineAlgorithm implements BatchAlgorithm {
                             + a.name()
                             + " needs a finite epsilon > 0, was "
                             + params.epsilon());
-        }
-        if (rng == null) {
-            throw new IllegalArgumentException(
-                    "algorithm " + a.name() + " needs the release's privacy randomness");
         }
     }
 }

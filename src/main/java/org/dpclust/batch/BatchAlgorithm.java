@@ -11,6 +11,15 @@ import org.dpclust.privacy.PrivacyRandom;
  * {@value #PAPER_CLAIMED} — the paper's algorithm as written, whose own privacy argument is weak;
  * {@value #EPP} — batch-only EPP output; {@value #NONE} — a non-private reference, whose output
  * must never reach the published centroids topic and never charges the ledger.
+ *
+ * <p>No data-dependent failure after a charge. A run is charged to the ledger BEFORE the algorithm
+ * sees the snapshot ({@link SnapshotRelease}); so every check that can fail is a check of public
+ * parameters, made in {@link #checkParams} before the charge, and {@link #run} of a private
+ * algorithm must return a release for EVERY snapshot of in-bounds points: empty, one record, fewer
+ * than k records, all records equal, records on the box's boundary. A failure there would publish
+ * neither a release nor a budget status, and whether it happens (e.g. n &lt; k) would be
+ * observable. Degenerate inputs are handled inside the mechanism (noisy statistics are still
+ * released; an empty cluster keeps its public initial centroid).
  */
 public interface BatchAlgorithm {
     String DP = "dp";
@@ -38,7 +47,16 @@ public interface BatchAlgorithm {
     }
 
     /**
-     * Runs on the snapshot.
+     * Checks the public parameters this algorithm needs (declared bounds, ε, a universe ...),
+     * before anything is charged; each problem is an {@link IllegalArgumentException} whose message
+     * starts with the option that sets the parameter. Never looks at data. The default accepts
+     * everything.
+     */
+    default void checkParams(BatchParams params) {}
+
+    /**
+     * Runs on the snapshot. For a private algorithm whose {@link #checkParams} passed this returns
+     * a release for every snapshot of in-bounds points, whatever its size (see the class comment).
      *
      * @param snapshot the snapshot's points (n x d, private data; clamped into the declared bounds
      *     by the caller when bounds are declared); not modified

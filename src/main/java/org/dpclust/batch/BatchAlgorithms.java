@@ -2,6 +2,8 @@ package org.dpclust.batch;
 
 import java.util.List;
 import org.dpclust.config.NamedRegistry;
+import org.dpclust.kmeans.BagBound;
+import org.dpclust.kmeans.ZoneOrientation;
 
 /**
  * The registry of batch algorithms by name. The built-ins are registered here; an algorithm issue
@@ -15,13 +17,13 @@ public final class BatchAlgorithms {
     static {
         register(new LloydAlgorithm());
         register(new StatsAlgorithm());
-        register(new EppAlgorithm(org.dpclust.kmeans.BagBound.AdversaryCase.KNOWN_CLUSTER));
-        register(new EppAlgorithm(org.dpclust.kmeans.BagBound.AdversaryCase.UNKNOWN_CLUSTER));
+        register(new EppAlgorithm(BagBound.AdversaryCase.KNOWN_CLUSTER));
+        register(new EppAlgorithm(BagBound.AdversaryCase.UNKNOWN_CLUSTER));
         register(new DpKmAlgorithm());
-        register(new ExpDpAlgorithm(org.dpclust.kmeans.ZoneOrientation.PAST, true));
-        register(new ExpDpAlgorithm(org.dpclust.kmeans.ZoneOrientation.PAST_FUTURE, true));
-        register(new ExpDpAlgorithm(org.dpclust.kmeans.ZoneOrientation.PAST, false));
-        register(new ExpDpAlgorithm(org.dpclust.kmeans.ZoneOrientation.PAST_FUTURE, false));
+        register(new ExpDpAlgorithm(ZoneOrientation.PAST, true));
+        register(new ExpDpAlgorithm(ZoneOrientation.PAST_FUTURE, true));
+        register(new ExpDpAlgorithm(ZoneOrientation.PAST, false));
+        register(new ExpDpAlgorithm(ZoneOrientation.PAST_FUTURE, false));
         register(new BaselineAlgorithm("dplloyd"));
         register(new BaselineAlgorithm("su"));
         register(new BaselineAlgorithm("dwork"));
@@ -48,5 +50,47 @@ public final class BatchAlgorithms {
 
     public static List<String> names() {
         return REGISTRY.names();
+    }
+
+    /**
+     * The registry name of {@code algorithm} in {@code mode} ({@code --mode}): {@code paper} →
+     * NAME-paper (which must be registered), {@code strict} → NAME (which must be {@value
+     * BatchAlgorithm#DP}), null → NAME as given; anything else is an error naming {@code --mode}.
+     */
+    public static String withMode(String algorithm, String mode) {
+        if (mode == null) {
+            return algorithm;
+        }
+        String base =
+                algorithm.endsWith("-paper")
+                        ? algorithm.substring(0, algorithm.length() - "-paper".length())
+                        : algorithm;
+        switch (mode) {
+            case "paper" -> {
+                if (!names().contains(base + "-paper")) {
+                    throw new IllegalArgumentException(
+                            "--mode paper: algorithm '"
+                                    + base
+                                    + "' has no paper form (a NAME-paper algorithm); known: "
+                                    + names());
+                }
+                return base + "-paper";
+            }
+            case "strict" -> {
+                String guarantee = get(base).guarantee();
+                if (!BatchAlgorithm.DP.equals(guarantee)) {
+                    throw new IllegalArgumentException(
+                            "--mode strict: algorithm '"
+                                    + base
+                                    + "' is not dp (guarantee "
+                                    + guarantee
+                                    + ")");
+                }
+                return base;
+            }
+            default ->
+                    throw new IllegalArgumentException(
+                            "--mode must be paper or strict, was '" + mode + "'");
+        }
     }
 }

@@ -1,6 +1,8 @@
 package org.dpclust.batch;
 
+import java.io.Serializable;
 import org.dpclust.geometry.DomainBounds;
+import org.dpclust.kmeans.Lloyd;
 
 /**
  * Public parameters of one batch run. Everything here is public: the bounds are declared (never
@@ -29,7 +31,7 @@ public record BatchParams(
         double countFraction,
         int contributionBound,
         KMedianUniverse universe)
-        implements java.io.Serializable {
+        implements Serializable {
 
     /** Parameters without a k-median universe. */
     public BatchParams(
@@ -51,7 +53,7 @@ public record BatchParams(
     }
 
     /** Restarts of the non-private reference, as in {@link org.dpclust.kmeans.Lloyd#BEST_OF}. */
-    public static final int DEFAULT_N_INIT = org.dpclust.kmeans.Lloyd.BEST_OF;
+    public static final int DEFAULT_N_INIT = Lloyd.BEST_OF;
 
     /** Validates the fields that every algorithm relies on. */
     public BatchParams {

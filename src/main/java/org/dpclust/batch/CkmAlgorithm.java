@@ -50,20 +50,14 @@ public final class CkmAlgorithm implements BatchAlgorithm {
     }
 
     @Override
+    public void checkParams(BatchParams params) {
+        BaselineAlgorithm.requireBoundsAndEpsilon(this, params);
+    }
+
+    @Override
     public BatchResult run(double[][] snapshot, BatchParams params, PrivacyRandom rng) {
+        BaselineAlgorithm.requirePrivateInputs(this, params, rng);
         DomainBounds b = params.bounds();
-        if (b == null) {
-            throw new IllegalArgumentException(
-                    "--bounds: algorithm ckm needs declared bounds (--bounds or --config)");
-        }
-        if (!(params.epsilon() > 0) || Double.isInfinite(params.epsilon())) {
-            throw new IllegalArgumentException(
-                    "--epsilon: algorithm ckm needs a finite epsilon > 0, was " + params.epsilon());
-        }
-        if (rng == null) {
-            throw new IllegalArgumentException(
-                    "algorithm ckm needs the release's privacy randomness");
-        }
         MaskedSketch sketch = sketch(snapshot, params);
         FrequencyMatrix freq = sketch.frequencies();
         int m = freq.size();

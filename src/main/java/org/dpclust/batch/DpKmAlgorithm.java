@@ -26,11 +26,16 @@ public final class DpKmAlgorithm implements BatchAlgorithm {
     }
 
     @Override
-    public BatchResult run(double[][] snapshot, BatchParams params, PrivacyRandom rng) {
+    public void checkParams(BatchParams params) {
         if (params.bounds() == null) {
             throw new IllegalArgumentException(
                     "--bounds: dp-km calibrates its noise to declared bounds");
         }
+    }
+
+    @Override
+    public BatchResult run(double[][] snapshot, BatchParams params, PrivacyRandom rng) {
+        checkParams(params);
         LloydResult partition =
                 Lloyd.run(
                         snapshot,

@@ -40,11 +40,16 @@ public final class EppAlgorithm implements BatchAlgorithm {
     }
 
     @Override
-    public BatchResult run(double[][] snapshot, BatchParams params, PrivacyRandom rng) {
+    public void checkParams(BatchParams params) {
         if (!(params.epsilon() >= 0)) {
             throw new IllegalArgumentException(
                     "--epsilon: " + name() + " needs epsilon >= 0, was " + params.epsilon());
         }
+    }
+
+    @Override
+    public BatchResult run(double[][] snapshot, BatchParams params, PrivacyRandom rng) {
+        checkParams(params);
         LloydResult partition =
                 Lloyd.run(
                         snapshot,

@@ -20,11 +20,12 @@ import org.dpclust.privacy.PrivacyRandom;
  *       SnapshotStatistics#publicInitialCentroids} from the public seed;
  *   <li>{@code expdp-past-paper}, {@code expdp-past-future-paper} — paper mode, {@value
  *       BatchAlgorithm#PAPER_CLAIMED} (not DP, see {@link ExpDpKMeans}): initial centroids are k
- *       records of the snapshot drawn with the public seed (weakness 7). The paper accounts
- *       bottom-up; so that the claimed total can never exceed the ε the ledger charges, each step
- *       (and the final Laplace step) gets ε/({@value #PAPER_CAP} + 1) and the run is capped at
- *       {@value #PAPER_CAP} iterations; the claimed total is reported as {@code claimed_epsilon}
- *       (strict runs report {@code epsilon_spent}).
+ *       records of the snapshot drawn with the public seed (weakness 7); file output and {@code
+ *       evaluate} only, never published or charged ({@link PublishPolicy}). The paper accounts
+ *       bottom-up; so that the claimed total can never exceed the ε given, each step (and the final
+ *       Laplace step) gets ε/({@value #PAPER_CAP} + 1) and the run is capped at {@value #PAPER_CAP}
+ *       iterations; the claimed total is reported as {@code claimed_epsilon} (strict runs report
+ *       {@code epsilon_spent}).
  * </ul>
  *
  * "paper" = past only is the paper's Fig. 9 "Posterior"; past + future its Fig. 10 "Prior"
@@ -58,9 +59,20 @@ public final class ExpDpAlgorithm implements BatchAlgorithm {
     }
 
     @Override
+    public void checkParams(BatchParams params) {
+        BaselineAlgorithm.requireBoundsAndEpsilon(this, params);
+    }
+
+    /**
+     * Strict forms release for every snapshot (fewer than k records included: a cluster whose noisy
+     * count is below 1 keeps its public centroid). Paper forms draw their k initial centroids from
+     * the records and refuse a snapshot of fewer than k; they are never charged to a ledger ({@link
+     * PublishPolicy}).
+     */
+    @Override
     public BatchResult run(double[][] snapshot, BatchParams params, PrivacyRandom rng) {
         BaselineAlgorithm.requirePrivateInputs(this, params, rng);
-        if (snapshot.length < params.k()) {
+        if (!strict && snapshot.length < params.k()) {
             throw new IllegalArgumentException(
                     "--k: the snapshot has " + snapshot.length + " records, fewer than k");
         }

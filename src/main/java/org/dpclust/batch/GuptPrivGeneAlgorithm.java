@@ -48,6 +48,11 @@ public final class GuptPrivGeneAlgorithm implements BatchAlgorithm {
     }
 
     @Override
+    public void checkParams(BatchParams params) {
+        BaselineAlgorithm.requireBoundsAndEpsilon(this, params);
+    }
+
+    @Override
     public BatchResult run(double[][] snapshot, BatchParams params, PrivacyRandom rng) {
         BaselineAlgorithm.requirePrivateInputs(this, params, rng);
         // paper mode draws its k initial centroids from the records; the strict forms need no

@@ -84,8 +84,12 @@ public final class KMedianAlgorithm implements BatchAlgorithm {
         return guarantee;
     }
 
+    /**
+     * A universe with at least k points and a positive diameter (computed here, before any charge),
+     * and for the dp forms a finite ε &gt; 0.
+     */
     @Override
-    public BatchResult run(double[][] snapshot, BatchParams params, PrivacyRandom rng) {
+    public void checkParams(BatchParams params) {
         KMedianUniverse u = params.universe();
         if (u == null) {
             throw new IllegalArgumentException(
@@ -99,18 +103,24 @@ public final class KMedianAlgorithm implements BatchAlgorithm {
             throw new IllegalArgumentException(
                     "--k: " + k + " exceeds the universe's " + u.size() + " points");
         }
-        if (isPrivate()) {
-            if (!(params.epsilon() > 0) || Double.isInfinite(params.epsilon())) {
-                throw new IllegalArgumentException(
-                        "--epsilon: algorithm "
-                                + name
-                                + " needs a finite epsilon > 0, was "
-                                + params.epsilon());
-            }
-            if (rng == null) {
-                throw new IllegalArgumentException(
-                        "algorithm " + name + " needs the release's privacy randomness");
-            }
+        if (isPrivate() && (!(params.epsilon() > 0) || Double.isInfinite(params.epsilon()))) {
+            throw new IllegalArgumentException(
+                    "--epsilon: algorithm "
+                            + name
+                            + " needs a finite epsilon > 0, was "
+                            + params.epsilon());
+        }
+        u.diameter(); // public; throws (naming --universe) for a universe of diameter 0
+    }
+
+    @Override
+    public BatchResult run(double[][] snapshot, BatchParams params, PrivacyRandom rng) {
+        checkParams(params);
+        KMedianUniverse u = params.universe();
+        int k = params.k();
+        if (isPrivate() && rng == null) {
+            throw new IllegalArgumentException(
+                    "algorithm " + name + " needs the release's privacy randomness");
         }
         if (snapshot.length == 0 && !isPrivate()) {
             throw new IllegalArgumentException("--input: the demand set is empty");

@@ -3,6 +3,7 @@ package org.dpclust.batch;
 import java.io.IOException;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -242,7 +243,7 @@ public final class KMedianUniverse implements Serializable {
             MessageDigest md = MessageDigest.getInstance("SHA-256");
             StringBuilder sb = new StringBuilder(kind.name()).append(nodes);
             if (points != null) {
-                java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate(8 * points[0].length);
+                ByteBuffer buf = ByteBuffer.allocate(8 * points[0].length);
                 for (double[] p : points) {
                     buf.clear();
                     for (double v : p) {

@@ -9,9 +9,10 @@ import org.dpclust.privacy.PrivacySecret;
 import org.dpclust.privacy.ReleaseContext;
 
 /**
- * One batch release over a snapshot, in plain Java: charge the ledger (private algorithms only),
- * then run the algorithm with privacy randomness keyed by the snapshot's contents. Both the Flink
- * batch topology and the file path call this; neither holds algorithm code.
+ * One batch release over a snapshot, in plain Java: check the public parameters ({@link
+ * BatchAlgorithm#checkParams}), charge the ledger (private algorithms only), then run the algorithm
+ * with privacy randomness keyed by the snapshot's contents. Both the Flink batch topology and the
+ * file path call this; neither holds algorithm code.
  *
  * <p>Privacy: the ledger is charged for the PUBLIC interval given by the caller (never a
  * data-derived span); a refused charge runs nothing. The noise key is HMAC(secret, stream, interval
@@ -19,6 +20,12 @@ import org.dpclust.privacy.ReleaseContext;
  * replay of the same snapshot gets byte-identical noise and a different snapshot independent noise
  * (docs/privacy.md#keyed-randomness). Sorting makes the key and the algorithm input independent of
  * arrival order.
+ *
+ * <p>Failure happens only before the charge: every check that can fail looks at public parameters
+ * and runs before the ledger is touched; after an accepted charge a private algorithm returns a
+ * release for every snapshot, whatever its size (the contract of {@link BatchAlgorithm#run}), so
+ * whether the snapshot has fewer than k records, or any records, is not observable from whether a
+ * release and a budget status are published.
  */
 public final class SnapshotRelease {
     private SnapshotRelease() {}
@@ -33,7 +40,7 @@ public final class SnapshotRelease {
             return decision != null && !decision.accepted();
         }
 
-        /** The result in the shape {@link org.dpclust.stream.ReleaseAssembler} publishes. */
+        /** The result in the shape the published {@code CentroidRelease} is assembled from. */
         public DpClusterStatistics.Release asRelease() {
             return new DpClusterStatistics.Release(
                     result.centroids(), result.weights(), result.parameters());
@@ -89,6 +96,11 @@ public final class SnapshotRelease {
             throw new IllegalArgumentException(
                     "the snapshot of stream '" + streamId + "' is empty");
         }
+        algorithm.checkParams(params);
+        if (algorithm.isPrivate() && secret == null) {
+            throw new IllegalArgumentException(
+                    "algorithm " + algorithm.name() + " needs the privacy secret");
+        }
         PrivacyLedger.Decision decision = null;
         if (algorithm.isPrivate() && charger != null) {
             decision = charger.charge(interval, params.epsilon());
@@ -99,10 +111,6 @@ public final class SnapshotRelease {
         Arrays.sort(snapshot, SnapshotRelease::compareLexicographically);
         PrivacyRandom rng = null;
         if (algorithm.isPrivate()) {
-            if (secret == null) {
-                throw new IllegalArgumentException(
-                        "algorithm " + algorithm.name() + " needs the privacy secret");
-            }
             AccumulatorDigest digest = new AccumulatorDigest().add(snapshot.length);
             for (double[] p : snapshot) {
                 digest.add(p);

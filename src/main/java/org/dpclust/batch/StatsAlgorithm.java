@@ -36,21 +36,14 @@ public final class StatsAlgorithm implements BatchAlgorithm {
     }
 
     @Override
+    public void checkParams(BatchParams params) {
+        BaselineAlgorithm.requireBoundsAndEpsilon(this, params);
+    }
+
+    @Override
     public BatchResult run(double[][] snapshot, BatchParams params, PrivacyRandom rng) {
+        BaselineAlgorithm.requirePrivateInputs(this, params, rng);
         DomainBounds b = params.bounds();
-        if (b == null) {
-            throw new IllegalArgumentException(
-                    "--bounds: algorithm stats needs declared bounds (--bounds or --config)");
-        }
-        if (!(params.epsilon() > 0) || Double.isInfinite(params.epsilon())) {
-            throw new IllegalArgumentException(
-                    "--epsilon: algorithm stats needs a finite epsilon > 0, was "
-                            + params.epsilon());
-        }
-        if (rng == null) {
-            throw new IllegalArgumentException(
-                    "algorithm stats needs the release's privacy randomness");
-        }
         FixedPointCodec codec = new FixedPointCodec(b);
         PublicPointSet cells = PublicPointSet.uniform(b, params.cells(), params.seed());
         ClusterStatistics stats = SnapshotStatistics.accumulate(snapshot, codec, cells);
@@ -59,9 +52,10 @@ public final class StatsAlgorithm implements BatchAlgorithm {
                         stats,
                         codec,
                         SnapshotStatistics.publicInitialCentroids(b, params.k(), params.seed()),
-                        params.epsilon(),
-                        params.countFraction(),
-                        params.contributionBound(),
+                        new DpClusterStatistics.ReleaseParams(
+                                params.epsilon(),
+                                params.countFraction(),
+                                params.contributionBound()),
                         rng);
         Map<String, Double> p = new HashMap<>(r.parameters());
         return new BatchResult(r.centroids(), r.weights(), p);

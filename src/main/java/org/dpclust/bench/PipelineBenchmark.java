@@ -1,9 +1,12 @@
 package org.dpclust.bench;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.configuration.Configuration;
@@ -16,10 +19,11 @@ import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.Collector;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.dpclust.cli.SyntheticTelemetry;
 import org.dpclust.config.ConfigLoader;
 import org.dpclust.config.DpclustConfig;
+import org.dpclust.config.SecretSource;
 import org.dpclust.config.StreamSpec;
+import org.dpclust.generator.SyntheticTelemetry;
 import org.dpclust.io.EmbeddedKafka;
 import org.dpclust.io.RawRecord;
 import org.dpclust.io.RawRecordDeserializer;
@@ -28,7 +32,6 @@ import org.dpclust.io.TopicAdmin;
 import org.dpclust.jobs.KafkaEndpoints;
 import org.dpclust.jobs.NonPrivateMeanTopology;
 import org.dpclust.jobs.StreamingJob;
-import org.dpclust.privacy.PrivacySecret;
 import org.dpclust.stream.LatenessFilter;
 import org.dpclust.stream.SketchDecoder;
 import org.dpclust.stream.StreamClusteringFunction;
@@ -294,7 +297,7 @@ public final class PipelineBenchmark implements Benchmark {
      */
     private static int subtasksUsed(StreamSpec s, int parallelism) {
         SubStreamKey key = new SubStreamKey(List.of(s));
-        java.util.Set<Integer> used = new java.util.TreeSet<>();
+        Set<Integer> used = new TreeSet<>();
         ValidRecord r = new ValidRecord();
         r.streamId = s.id();
         for (int i = 0; i < 1000; i++) {
@@ -309,12 +312,12 @@ public final class PipelineBenchmark implements Benchmark {
         return used.size();
     }
 
-    private static PrivacySecret benchSecret() {
+    private static SecretSource benchSecret() {
         byte[] key = new byte[32];
         for (int i = 0; i < key.length; i++) {
             key[i] = (byte) (0x5A ^ i); // a fixed benchmark secret (never a deployment secret)
         }
-        return PrivacySecret.of(key);
+        return SecretSource.temporaryFile(key);
     }
 
     private static double round(double x) {
@@ -327,7 +330,7 @@ public final class PipelineBenchmark implements Benchmark {
 
         @Override
         public void deserialize(ConsumerRecord<byte[], byte[]> r, Collector<RawRecord> out)
-                throws java.io.IOException {
+                throws IOException {
             if (FIRST_RECORD.get() == 0) {
                 FIRST_RECORD.compareAndSet(0, System.nanoTime());
             }

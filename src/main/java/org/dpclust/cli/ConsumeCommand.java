@@ -7,8 +7,10 @@ import java.util.concurrent.Callable;
 import org.apache.avro.specific.SpecificRecordBase;
 import org.dpclust.config.KafkaSettings;
 import org.dpclust.io.AvroCodec;
+import org.dpclust.io.AvroJson;
 import org.dpclust.io.TopicReader;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -27,8 +29,7 @@ public final class ConsumeCommand implements Callable<Integer> {
         dead_letters
     }
 
-    @Option(names = "--bootstrap-servers", required = true)
-    String bootstrapServers;
+    @Mixin BootstrapServersOption kafka;
 
     @Option(
             names = "--kind",
@@ -61,8 +62,9 @@ public final class ConsumeCommand implements Callable<Integer> {
                     case dead_letters -> AvroCodec.rejected();
                 };
         ObjectMapper json = new ObjectMapper();
-        BrokerCheck.requireReachable("--bootstrap-servers", bootstrapServers);
-        try (TopicReader reader = new TopicReader(bootstrapServers, t)) {
+        String servers = kafka.require();
+        BrokerCheck.requireReachable("--bootstrap-servers", servers);
+        try (TopicReader reader = new TopicReader(servers, t)) {
             do {
                 reader.poll(
                         Duration.ofMillis(500),

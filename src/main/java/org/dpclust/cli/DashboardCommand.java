@@ -5,6 +5,7 @@ import java.util.concurrent.CountDownLatch;
 import org.dpclust.config.KafkaSettings;
 import org.dpclust.dashboard.DashboardServer;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -21,11 +22,7 @@ import picocli.CommandLine.Option;
         description =
                 "Serve a live local web page plotting each stream's DP centroids and privacy spend.")
 public final class DashboardCommand implements Callable<Integer> {
-    @Option(
-            names = "--bootstrap-servers",
-            required = true,
-            description = "Kafka bootstrap servers.")
-    String bootstrapServers;
+    @Mixin BootstrapServersOption kafka;
 
     @Option(
             names = "--port",
@@ -50,9 +47,9 @@ public final class DashboardCommand implements Callable<Integer> {
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("--port must be in 0..65535, got " + port);
         }
-        BrokerCheck.requireReachable("--bootstrap-servers", bootstrapServers);
+        BrokerCheck.requireReachable("--bootstrap-servers", kafka.require());
         DashboardServer server =
-                new DashboardServer(bootstrapServers, centroidsTopic, budgetTopic, port).start();
+                new DashboardServer(kafka.require(), centroidsTopic, budgetTopic, port).start();
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime()
                 .addShutdownHook(
@@ -70,7 +67,7 @@ public final class DashboardCommand implements Callable<Integer> {
                         + " and "
                         + budgetTopic
                         + " on "
-                        + bootstrapServers
+                        + kafka.require()
                         + "; Ctrl-C to stop)");
         stopped.await();
         return 0;

@@ -14,27 +14,27 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.MemorySize;
-import org.apache.flink.configuration.RestartStrategyOptions;
-import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.dpclust.avro.CentroidRelease;
 import org.dpclust.avro.RejectedRecord;
 import org.dpclust.config.ConfigLoader;
 import org.dpclust.config.DpclustConfig;
+import org.dpclust.config.SecretSource;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.eval.ClusteringMetrics;
 import org.dpclust.eval.ProgressBar;
+import org.dpclust.generator.SyntheticTelemetry;
+import org.dpclust.geometry.DomainBounds;
 import org.dpclust.io.AvroCodec;
+import org.dpclust.io.AvroJson;
 import org.dpclust.io.BudgetTopicReader;
 import org.dpclust.io.EmbeddedKafka;
 import org.dpclust.io.TelemetryProducer;
 import org.dpclust.io.TopicAdmin;
 import org.dpclust.io.TopicReader;
+import org.dpclust.jobs.LocalCluster;
 import org.dpclust.jobs.StreamingJob;
-import org.dpclust.privacy.PrivacySecret;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -82,12 +82,26 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        // validated before anything starts (the broker takes seconds)
+        UserError.require(windows >= 1, "--windows", "must be at least 1, was " + windows);
+        UserError.require(
+                recordsPerWindow >= 1,
+                "--records-per-window",
+                "must be at least 1, was " + recordsPerWindow);
+        UserError.require(
+                malformedPerWindow >= 0,
+                "--malformed-per-window",
+                "must be 0 or more, was " + malformedPerWindow);
+        UserError.require(
+                timeout.compareTo(Duration.ZERO) > 0,
+                "--timeout",
+                "must be positive, was " + timeout);
         PrintStream out = System.out;
         ObjectMapper mapper = new ObjectMapper();
         DpclustConfig base = demoConfig();
         byte[] key = new byte[32];
         new SecureRandom().nextBytes(key); // a fresh secret per demo run
-        PrivacySecret secret = PrivacySecret.of(key);
+        SecretSource secret = SecretSource.temporaryFile(key);
         long deadline = System.nanoTime() + timeout.toNanos();
         System.err.println("dpclust demo: starting an in-process Kafka broker (KRaft) ...");
         try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
@@ -119,7 +133,7 @@ public final class DemoCommand implements Callable<Integer> {
             System.err.println(
                     "dpclust demo: running the streaming job in a Flink MiniCluster ...");
             StreamExecutionEnvironment env =
-                    StreamExecutionEnvironment.createLocalEnvironment(1, miniClusterConfig());
+                    StreamExecutionEnvironment.createLocalEnvironment(1, LocalCluster.config());
             JobClient job = StreamingJob.fromKafka(cfg, secret, ledger).executeAsync(env);
 
             int expected = windows * cfg.streams().size();
@@ -209,7 +223,7 @@ public final class DemoCommand implements Callable<Integer> {
                 r.getCentroids().stream()
                         .map(c -> c.stream().mapToDouble(Double::doubleValue).toArray())
                         .toArray(double[][]::new);
-        double width = new org.dpclust.geometry.DomainBounds(s.lower(), s.upper()).maxWidth();
+        double width = new DomainBounds(s.lower(), s.upper()).maxWidth();
         double matched = ClusteringMetrics.meanMatchedDistance(truth, dp) / width;
         if (json) {
             Map<String, Object> m = AvroJson.toMap(r);
@@ -265,15 +279,5 @@ public final class DemoCommand implements Callable<Integer> {
         try (InputStream in = DemoCommand.class.getResourceAsStream("/demo-config.yaml")) {
             return ConfigLoader.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
         }
-    }
-
-    /** A small MiniCluster for 2 cores: no restarts (a failure must fail the demo, not loop). */
-    static Configuration miniClusterConfig() {
-        Configuration c = new Configuration();
-        c.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
-        c.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.parse("64m"));
-        c.set(TaskManagerOptions.NETWORK_MEMORY_MIN, MemorySize.parse("32m"));
-        c.set(TaskManagerOptions.NETWORK_MEMORY_MAX, MemorySize.parse("32m"));
-        return c;
     }
 }

@@ -48,21 +48,22 @@ public final class DpclustCommand implements Runnable {
         System.exit(commandLine().execute(args));
     }
 
-    /** The configured command line (tests execute commands through it). */
+    /**
+     * The configured command line (tests execute commands through it): every user mistake prints
+     * one line and exits with code 2 ({@link UserErrors}).
+     */
     public static CommandLine commandLine() {
-        CommandLine cl = new CommandLine(new DpclustCommand());
+        return withOneLineErrors(new CommandLine(new DpclustCommand()));
+    }
+
+    /**
+     * User mistakes (invalid arguments or configuration, unreadable files, unreachable brokers) end
+     * the command with one line on stderr and exit code 2, no stack trace ({@link UserErrors}).
+     */
+    static CommandLine withOneLineErrors(CommandLine cl) {
         cl.setCaseInsensitiveEnumValuesAllowed(true);
-        cl.setExecutionExceptionHandler(
-                (ex, cmd, parse) -> {
-                    if (ex instanceof IllegalArgumentException
-                            || ex instanceof IllegalStateException) {
-                        cmd.getErr()
-                                .println(
-                                        "dpclust " + cmd.getCommandName() + ": " + ex.getMessage());
-                        return 2;
-                    }
-                    throw ex;
-                });
+        cl.setParameterExceptionHandler(UserErrors::onParameterException);
+        cl.setExecutionExceptionHandler(UserErrors::onExecutionException);
         return cl;
     }
 }

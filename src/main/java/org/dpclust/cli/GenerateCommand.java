@@ -1,16 +1,16 @@
 package org.dpclust.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.dpclust.config.ConfigLoader;
 import org.dpclust.config.DpclustConfig;
+import org.dpclust.generator.SyntheticTelemetry;
 import org.dpclust.io.TelemetryProducer;
 import org.dpclust.io.TopicAdmin;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -23,14 +23,9 @@ import picocli.CommandLine.Option;
         description =
                 "Write a drifting Gaussian-mixture telemetry stream (optionally with malformed records) to Kafka.")
 public final class GenerateCommand implements Callable<Integer> {
-    @Option(
-            names = "--config",
-            required = true,
-            description = "dpclust YAML configuration: the streams to generate.")
-    Path config;
+    @Mixin ConfigOption config;
 
-    @Option(names = "--bootstrap-servers", description = "Overrides kafka.bootstrap_servers.")
-    String bootstrapServers;
+    @Mixin BootstrapServersOption kafka;
 
     @Option(
             names = "--windows",
@@ -70,13 +65,8 @@ public final class GenerateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        DpclustConfig cfg = ConfigLoader.load(config);
-        if (bootstrapServers != null) {
-            cfg = cfg.withKafka(cfg.kafka().withBootstrapServers(bootstrapServers));
-        }
-        BrokerCheck.requireReachable(
-                bootstrapServers != null ? "--bootstrap-servers" : "kafka.bootstrap_servers",
-                cfg.kafka().bootstrapServers());
+        DpclustConfig cfg = config.load(kafka);
+        BrokerCheck.requireReachable(kafka.optionName(), cfg.kafka().bootstrapServers());
         TopicAdmin.ensureTopics(cfg.kafka(), 1);
         SyntheticTelemetry.Written w;
         try (TelemetryProducer p =

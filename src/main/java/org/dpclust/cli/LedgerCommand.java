@@ -8,6 +8,7 @@ import org.dpclust.io.KafkaLedgerClient;
 import org.dpclust.io.LedgerMark;
 import org.dpclust.io.LedgerSettings;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -35,8 +36,7 @@ public final class LedgerCommand implements Callable<Integer> {
     @Parameters(index = "0", description = "verify | adopt")
     Action action;
 
-    @Option(names = "--bootstrap-servers", required = true)
-    String bootstrapServers;
+    @Mixin BootstrapServersOption kafka;
 
     @Option(names = "--stream", required = true, split = ",", description = "Stream id(s).")
     List<String> streams;
@@ -57,7 +57,7 @@ public final class LedgerCommand implements Callable<Integer> {
     public Integer call() {
         LedgerSettings s =
                 new LedgerSettings(
-                        bootstrapServers,
+                        kafka.require(),
                         topic,
                         prefix,
                         LedgerSettings.DEFAULT_CHARGE_TIMEOUT,

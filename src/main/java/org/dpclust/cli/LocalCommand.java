@@ -26,15 +26,17 @@ import org.dpclust.config.DpclustConfig;
 import org.dpclust.config.KafkaSettings;
 import org.dpclust.config.SecretSource;
 import org.dpclust.dashboard.DashboardServer;
+import org.dpclust.generator.SyntheticTelemetry;
 import org.dpclust.io.BudgetTopicReader;
 import org.dpclust.io.EmbeddedKafka;
 import org.dpclust.io.TelemetryProducer;
 import org.dpclust.io.TopicAdmin;
+import org.dpclust.jobs.LocalCluster;
 import org.dpclust.jobs.StreamingJob;
-import org.dpclust.privacy.PrivacySecret;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import sun.misc.Signal;
 import sun.misc.SignalHandler;
@@ -77,22 +79,14 @@ public final class LocalCommand implements Callable<Integer> {
                             + " directory deleted on exit).")
     Path dataDir;
 
-    @Option(
-            names = "--config",
-            paramLabel = "FILE",
-            description =
-                    "dpclust YAML configuration: topics and streams; its bootstrap servers are"
-                            + " replaced by this broker's. Needed by --with-job and --with-generator"
-                            + " (example: flink-conf/dpclust-local.yaml).")
-    Path config;
+    /**
+     * Topics and streams; its bootstrap servers are replaced by this broker's. Needed by --with-job
+     * and --with-generator (example: flink-conf/dpclust-local.yaml).
+     */
+    @Mixin ConfigOption config;
 
-    @Option(
-            names = "--secret-file",
-            paramLabel = "FILE",
-            description =
-                    "File with the hex HMAC secret of the job (default: env DPCLUST_SECRET, else a"
-                            + " fresh random secret for this run).")
-    Path secretFile;
+    /** The job's secret (default: env DPCLUST_SECRET, else a fresh random secret for this run). */
+    @Mixin SecretFileOption secretFile;
 
     @Option(
             names = "--with-job",
@@ -161,7 +155,7 @@ public final class LocalCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         validate();
-        DpclustConfig cfg = config == null ? null : ConfigLoader.load(config);
+        DpclustConfig cfg = config.given() ? ConfigLoader.load(config.path()) : null;
         handleSignals();
         EmbeddedKafka broker = null;
         DashboardServer dashboard = null;
@@ -222,7 +216,7 @@ public final class LocalCommand implements Callable<Integer> {
         requirePort("--port", port, false);
         requirePort("--flink-port", flinkPort, true);
         requirePort("--dashboard-port", dashboardPort, true);
-        if ((withJob || withGenerator) && config == null) {
+        if ((withJob || withGenerator) && !config.given()) {
             throw new IllegalArgumentException(
                     "--with-job and --with-generator need --config (for example --config"
                             + " flink-conf/dpclust-local.yaml)");
@@ -298,15 +292,16 @@ public final class LocalCommand implements Callable<Integer> {
 
     private JobClient startJob(DpclustConfig cfg) throws Exception {
         DpclustConfig jobCfg = cfg.withJob(cfg.job().withBoundedInput(false));
-        PrivacySecret secret;
+        SecretSource secret;
         String secretSource;
-        if (secretFile != null || System.getenv(SecretSource.ENV) != null) {
-            secret = SecretSource.resolve(secretFile);
-            secretSource = secretFile != null ? "--secret-file " + secretFile : SecretSource.ENV;
+        if (secretFile.given() || System.getenv(SecretSource.ENV) != null) {
+            secret = secretFile.source();
+            secret.load(); // fails here, naming the option; the operators load it again
+            secretSource = secretFile.describe();
         } else {
             byte[] key = new byte[32];
             new SecureRandom().nextBytes(key);
-            secret = PrivacySecret.of(key);
+            secret = SecretSource.temporaryFile(key); // owner-only, deleted on exit
             secretSource =
                     "a fresh random one for this run (no --secret-file, no "
                             + SecretSource.ENV
@@ -322,7 +317,7 @@ public final class LocalCommand implements Callable<Integer> {
                 "budget ledger: {} stream(s) with spend on record in {}",
                 ledger.size(),
                 jobCfg.kafka().budgetTopic());
-        Configuration flink = DemoCommand.miniClusterConfig();
+        Configuration flink = LocalCluster.config();
         flink.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
         flink.set(RestOptions.ADDRESS, "127.0.0.1");
         flink.set(RestOptions.BIND_PORT, Integer.toString(flinkPort));

@@ -1,10 +1,8 @@
 package org.dpclust.cli;
 
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.dpclust.config.ConfigLoader;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.config.SecretSource;
 import org.dpclust.io.BudgetTopicReader;
@@ -12,10 +10,11 @@ import org.dpclust.io.KafkaLedgerClient;
 import org.dpclust.io.LedgerSettings;
 import org.dpclust.io.TopicAdmin;
 import org.dpclust.jobs.StreamingJob;
-import org.dpclust.privacy.PrivacySecret;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code dpclust stream}: runs the streaming job (also the {@code flink run} entry point). */
@@ -26,37 +25,35 @@ import picocli.CommandLine.Option;
 public final class StreamCommand implements Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(StreamCommand.class);
 
-    @Option(
-            names = "--config",
-            required = true,
-            description = "dpclust YAML configuration (see README).")
-    Path config;
+    @Mixin ConfigOption config;
 
-    @Option(names = "--bootstrap-servers", description = "Overrides kafka.bootstrap_servers.")
-    String bootstrapServers;
+    @Mixin BootstrapServersOption kafka;
 
-    @Option(
-            names = "--secret-file",
-            description = "File with the hex HMAC secret (default: env DPCLUST_SECRET).")
-    Path secretFile;
+    @Mixin SecretFileOption secretFile;
 
     @Option(
             names = "--create-topics",
             description = "Create missing topics (budget topic compacted) before starting.")
     boolean createTopics;
 
+    /**
+     * The entry point of target/dpclust-job.jar for {@code flink run}: {@code dpclust stream ARGS},
+     * with the CLI's one-line error handling (only this command is loaded: the job jar carries
+     * neither JMH nor the report libraries other commands use).
+     */
+    public static void main(String[] args) {
+        System.exit(
+                DpclustCommand.withOneLineErrors(new CommandLine(new StreamCommand()))
+                        .execute(args));
+    }
+
     @Override
     public Integer call() throws Exception {
-        DpclustConfig cfg = ConfigLoader.load(config);
-        if (bootstrapServers != null) {
-            cfg = cfg.withKafka(cfg.kafka().withBootstrapServers(bootstrapServers));
-        }
-        PrivacySecret secret = SecretSource.resolve(secretFile);
-        BrokerCheck.requireReachable(
-                bootstrapServers != null ? "--bootstrap-servers" : "kafka.bootstrap_servers",
-                cfg.kafka().bootstrapServers());
-        StartupLog.configuration(
-                LOG, cfg, secretFile != null ? "--secret-file " + secretFile : SecretSource.ENV);
+        DpclustConfig cfg = config.load(kafka);
+        SecretSource secret = secretFile.source();
+        secret.load(); // fails here, at start-up, naming the option; operators load it again
+        BrokerCheck.requireReachable(kafka.optionName(), cfg.kafka().bootstrapServers());
+        StartupLog.configuration(LOG, cfg, secretFile.describe());
         if (createTopics) {
             TopicAdmin.ensureTopics(cfg.kafka(), 1);
         }

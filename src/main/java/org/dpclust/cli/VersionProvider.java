@@ -1,14 +1,14 @@
 package org.dpclust.cli;
 
+import org.dpclust.config.ProjectVersion;
 import picocli.CommandLine;
 
-/** Version from the jar manifest, or "dev" when run from classes. */
+/** {@code dpclust -V}: the project version from the pom ({@link ProjectVersion}) and Java's. */
 public final class VersionProvider implements CommandLine.IVersionProvider {
     @Override
     public String[] getVersion() {
-        String v = DpclustCommand.class.getPackage().getImplementationVersion();
         return new String[] {
-            "dpclust " + (v == null ? "dev" : v), "java " + System.getProperty("java.version")
+            "dpclust " + ProjectVersion.get(), "java " + System.getProperty("java.version")
         };
     }
 }

@@ -1,5 +1,7 @@
 package org.dpclust.config;
 
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -15,8 +17,12 @@ import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.dpclust.kmeans.DpClusterStatistics;
 import org.dpclust.privacy.Accounting;
+import org.dpclust.sketch.FrequencyMatrix;
 
 /**
  * Reads and validates the dpclust YAML configuration (every option is in docs/configuration.md).
@@ -29,22 +35,38 @@ public final class ConfigLoader {
 
     private ConfigLoader() {}
 
+    /**
+     * Reads and validates a configuration file. A file that cannot be read raises an {@link
+     * UncheckedIOException} whose cause is the {@link IOException} (a {@link
+     * java.nio.file.NoSuchFileException} names the file); a YAML syntax error is a {@link
+     * ConfigException} naming the file, line and column.
+     */
     public static DpclustConfig load(Path file) {
+        String text;
         try {
-            return parse(Files.readString(file));
+            text = Files.readString(file);
         } catch (IOException e) {
             throw new UncheckedIOException(
                     "cannot read configuration " + file + ": " + e.getMessage(), e);
         }
+        return parse(text, file.toString());
     }
 
+    /** Parses and validates configuration text; see {@link #load}. */
     public static DpclustConfig parse(String yaml) {
+        return parse(yaml, "configuration");
+    }
+
+    private static DpclustConfig parse(String yaml, String source) {
         JsonNode root;
         try {
             root = YAML.readTree(yaml);
-        } catch (IOException e) {
+        } catch (JsonProcessingException e) {
             throw new ConfigException(
-                    "(file)", "not valid YAML: " + e.getMessage().lines().findFirst().orElse(""));
+                    source + " " + yamlPlace(e),
+                    "not valid YAML: " + yamlProblem(e.getOriginalMessage()));
+        } catch (IOException e) {
+            throw new ConfigException(source, "not valid YAML: " + e.getMessage());
         }
         if (root == null || !root.isObject()) {
             throw new ConfigException("(file)", "expected a mapping with keys kafka, job, streams");
@@ -67,6 +89,40 @@ public final class ConfigLoader {
             specs.add(spec);
         }
         return new DpclustConfig(kafka, job, List.copyOf(specs));
+    }
+
+    private static final Pattern YAML_MARK =
+            Pattern.compile(" in '[^']*', (line \\d+, column \\d+)");
+
+    /**
+     * Where the YAML problem is: SnakeYAML's problem mark (the last "line L, column C" of its
+     * message), else the parser's location.
+     */
+    private static String yamlPlace(JsonProcessingException e) {
+        Matcher m = YAML_MARK.matcher(String.valueOf(e.getOriginalMessage()));
+        String place = null;
+        while (m.find()) {
+            place = m.group(1);
+        }
+        if (place != null) {
+            return place;
+        }
+        JsonLocation at = e.getLocation();
+        return at == null ? "" : "line " + at.getLineNr() + ", column " + at.getColumnNr();
+    }
+
+    /**
+     * The problem sentence of a SnakeYAML message ("context / in 'reader', line …/ problem / in
+     * 'reader', line …"): the line before the last location line.
+     */
+    private static String yamlProblem(String message) {
+        List<String> lines = message.lines().toList();
+        for (int i = lines.size() - 1; i > 0; i--) {
+            if (lines.get(i).startsWith(" in ")) {
+                return lines.get(i - 1).strip();
+            }
+        }
+        return lines.isEmpty() ? "" : lines.get(0).strip();
     }
 
     private static KafkaSettings kafka(JsonNode n) {
@@ -276,7 +332,7 @@ public final class ConfigLoader {
                                                         + "'"));
         JsonNode ck = n.path("ckm");
         allowOnly(ck, p + ".ckm", Set.of("m", "r", "law", "sigma", "count_fraction", "replicates"));
-        int m = integer(ck, p + ".ckm", "m", org.dpclust.sketch.FrequencyMatrix.defaultSize(k, d));
+        int m = integer(ck, p + ".ckm", "m", FrequencyMatrix.defaultSize(k, d));
         if (m < 1 || m > 1 << 16) {
             throw new ConfigException(p + ".ckm.m", "must be in [1, 65536], was " + m);
         }
@@ -289,12 +345,7 @@ public final class ConfigLoader {
             throw new ConfigException(
                     p + ".ckm.law", "must be gaussian or adapted-radius, was '" + law + "'");
         }
-        double sigma =
-                number(
-                        ck,
-                        p + ".ckm",
-                        "sigma",
-                        org.dpclust.sketch.FrequencyMatrix.defaultSigma(k, d));
+        double sigma = number(ck, p + ".ckm", "sigma", FrequencyMatrix.defaultSigma(k, d));
         if (!(sigma > 0) || Double.isInfinite(sigma)) {
             throw new ConfigException(p + ".ckm.sigma", "must be a finite number > 0");
         }
@@ -412,7 +463,7 @@ public final class ConfigLoader {
                 throw new ConfigException(
                         path.isEmpty() ? f : path + "." + f,
                         "unknown option (known here: "
-                                + String.join(", ", new java.util.TreeSet<>(allowed))
+                                + String.join(", ", new TreeSet<>(allowed))
                                 + ")");
             }
         }

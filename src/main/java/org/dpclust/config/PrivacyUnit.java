@@ -1,5 +1,7 @@
 package org.dpclust.config;
 
+import java.util.Locale;
+
 /**
  * The unit whose presence or absence the releases hide (docs/privacy.md#privacy-unit). RECORD: one
  * telemetry record; DEVICE: one device, of which at most {@code c} records per window count.
@@ -9,6 +11,6 @@ public enum PrivacyUnit {
     DEVICE;
 
     public String wireName() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
     }
 }

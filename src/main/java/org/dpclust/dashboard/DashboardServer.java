@@ -12,8 +12,11 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.dpclust.avro.BudgetStatus;
@@ -189,8 +192,7 @@ public final class DashboardServer implements AutoCloseable {
                 }
                 pause(1000);
             }
-        } catch (java.util.concurrent.ExecutionException
-                | java.util.concurrent.TimeoutException e) {
+        } catch (ExecutionException | TimeoutException e) {
             throw new IllegalStateException(
                     "cannot list topics on " + bootstrapServers + ": " + e.getMessage(), e);
         } catch (InterruptedException e) {
@@ -215,7 +217,7 @@ public final class DashboardServer implements AutoCloseable {
         running = false;
         if (http != null) {
             http.stop(0);
-            ((java.util.concurrent.ExecutorService) http.getExecutor()).shutdownNow();
+            ((ExecutorService) http.getExecutor()).shutdownNow();
         }
         if (follower != null) {
             try {

@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.dpclust.avro.BudgetStatus;
 import org.dpclust.avro.CentroidRelease;
-import org.dpclust.cli.AvroJson;
+import org.dpclust.io.AvroJson;
 
 /**
  * What the dashboard shows, built only from published-side records: {@link CentroidRelease}s from

@@ -4,15 +4,19 @@ import java.io.IOException;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.Schema;
+import org.apache.avro.message.BadHeaderException;
 import org.apache.avro.message.BinaryMessageDecoder;
 import org.apache.avro.message.BinaryMessageEncoder;
+import org.apache.avro.message.MissingSchemaException;
 import org.apache.avro.message.SchemaStore;
 import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificRecordBase;
 import org.dpclust.avro.BudgetStatus;
 import org.dpclust.avro.CentroidRelease;
 import org.dpclust.avro.RejectedRecord;
+import org.dpclust.avro.SketchRelease;
 import org.dpclust.avro.TelemetryRecord;
 
 /**
@@ -39,8 +43,8 @@ public final class AvroCodec<T extends SpecificRecordBase> implements Serializab
         return new AvroCodec<>(CentroidRelease.class);
     }
 
-    public static AvroCodec<org.dpclust.avro.SketchRelease> sketches() {
-        return new AvroCodec<>(org.dpclust.avro.SketchRelease.class);
+    public static AvroCodec<SketchRelease> sketches() {
+        return new AvroCodec<>(SketchRelease.class);
     }
 
     public static AvroCodec<BudgetStatus> budget() {
@@ -74,13 +78,11 @@ public final class AvroCodec<T extends SpecificRecordBase> implements Serializab
         }
         try {
             return decoder().decode(bytes);
-        } catch (org.apache.avro.message.BadHeaderException e) {
+        } catch (BadHeaderException e) {
             throw new IOException("not Avro single-object encoding: " + e.getMessage(), e);
-        } catch (org.apache.avro.message.MissingSchemaException e) {
+        } catch (MissingSchemaException e) {
             throw new IOException("unknown schema fingerprint: " + e.getMessage(), e);
-        } catch (org.apache.avro.AvroRuntimeException
-                | IndexOutOfBoundsException
-                | IllegalArgumentException e) {
+        } catch (AvroRuntimeException | IndexOutOfBoundsException | IllegalArgumentException e) {
             throw new IOException("malformed Avro body: " + e.getMessage(), e);
         }
     }

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.KafkaException;
 import org.dpclust.avro.BudgetEventKind;
 import org.dpclust.avro.BudgetStatus;
 
@@ -48,7 +49,7 @@ public final class BudgetTopicReader {
                                     s.getWindowTotal());
                 }
             }
-        } catch (org.apache.kafka.common.KafkaException e) {
+        } catch (KafkaException e) {
             throw new IllegalStateException(
                     "cannot read budget topic '" + topic + "': " + e.getMessage(), e);
         } catch (IllegalStateException e) {

@@ -1,8 +1,22 @@
 package org.dpclust.io;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
 
@@ -81,12 +95,17 @@ public final class EmbeddedKafka implements AutoCloseable {
             }
             KafkaClusterTestKit c = b.build();
             if (!formatted) {
-                // the test kit's formatter prints to stdout; keep stdout for the command's own
-                // output
-                java.io.PrintStream stdout = System.out;
-                System.setOut(System.err);
+                // the test kit's formatter prints its bootstrap metadata (one line of ~700
+                // characters) and the directory it formats to stdout: keep it out of the command's
+                // output, and show it only if formatting fails
+                PrintStream stdout = System.out;
+                ByteArrayOutputStream formatLog = new ByteArrayOutputStream();
+                System.setOut(new PrintStream(formatLog, true, StandardCharsets.UTF_8));
                 try {
                     c.format();
+                } catch (Exception e) {
+                    System.err.print(formatLog.toString(StandardCharsets.UTF_8));
+                    throw e;
                 } finally {
                     System.setOut(stdout);
                 }
@@ -112,14 +131,10 @@ public final class EmbeddedKafka implements AutoCloseable {
      * acknowledged: each attempt uses a fresh producer with short timeouts, for up to 3 minutes.
      */
     private static void warmUp(String bootstrap) throws Exception {
-        java.util.Properties admin = new java.util.Properties();
+        Properties admin = new Properties();
         admin.put("bootstrap.servers", bootstrap);
-        try (org.apache.kafka.clients.admin.Admin a =
-                org.apache.kafka.clients.admin.Admin.create(admin)) {
-            a.createTopics(
-                            java.util.List.of(
-                                    new org.apache.kafka.clients.admin.NewTopic(
-                                            "__dpclust_warmup", 1, (short) 1)))
+        try (Admin a = Admin.create(admin)) {
+            a.createTopics(List.of(new NewTopic("__dpclust_warmup", 1, (short) 1)))
                     .all()
                     .get(30, java.util.concurrent.TimeUnit.SECONDS);
         } catch (java.util.concurrent.ExecutionException e) {
@@ -127,31 +142,22 @@ public final class EmbeddedKafka implements AutoCloseable {
                 throw e; // it exists when a kept data directory is started again
             }
         }
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(3);
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
         Exception last = null;
         while (System.nanoTime() < deadline) {
-            java.util.Properties p = new java.util.Properties();
+            Properties p = new Properties();
             p.put("bootstrap.servers", bootstrap);
-            p.put(
-                    "key.serializer",
-                    org.apache.kafka.common.serialization.ByteArraySerializer.class.getName());
-            p.put(
-                    "value.serializer",
-                    org.apache.kafka.common.serialization.ByteArraySerializer.class.getName());
+            p.put("key.serializer", ByteArraySerializer.class.getName());
+            p.put("value.serializer", ByteArraySerializer.class.getName());
             p.put("acks", "all");
             p.put("request.timeout.ms", 5000);
             p.put("delivery.timeout.ms", 10000);
             p.put("max.block.ms", 10000);
-            try (org.apache.kafka.clients.producer.KafkaProducer<byte[], byte[]> producer =
-                    new org.apache.kafka.clients.producer.KafkaProducer<>(p)) {
-                producer.send(
-                                new org.apache.kafka.clients.producer.ProducerRecord<>(
-                                        "__dpclust_warmup", new byte[] {1}))
-                        .get(15, java.util.concurrent.TimeUnit.SECONDS);
+            try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p)) {
+                producer.send(new ProducerRecord<>("__dpclust_warmup", new byte[] {1}))
+                        .get(15, TimeUnit.SECONDS);
                 return;
-            } catch (java.util.concurrent.ExecutionException
-                    | java.util.concurrent.TimeoutException
-                    | org.apache.kafka.common.KafkaException e) {
+            } catch (ExecutionException | TimeoutException | KafkaException e) {
                 last = e;
             }
         }

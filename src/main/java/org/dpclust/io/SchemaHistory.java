@@ -3,6 +3,7 @@ package org.dpclust.io;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.avro.Schema;
@@ -35,9 +36,7 @@ public final class SchemaHistory {
                 throw new IllegalStateException("/avro-history/index.txt missing from the jar");
             }
             List<String> files = new ArrayList<>();
-            for (String line :
-                    new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
-                            .split("\n")) {
+            for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
                 if (!line.isBlank() && !line.startsWith("#")) {
                     files.add(line.trim());
                 }

@@ -1,9 +1,12 @@
 package org.dpclust.io;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -18,10 +21,8 @@ import org.dpclust.avro.TelemetryRecord;
 public final class TelemetryProducer implements AutoCloseable {
     private final KafkaProducer<byte[], byte[]> producer;
     private final String topic;
-    private final java.util.concurrent.atomic.AtomicLong failed =
-            new java.util.concurrent.atomic.AtomicLong();
-    private final java.util.concurrent.atomic.AtomicReference<Exception> firstFailure =
-            new java.util.concurrent.atomic.AtomicReference<>();
+    private final AtomicLong failed = new AtomicLong();
+    private final AtomicReference<Exception> firstFailure = new AtomicReference<>();
     private final AvroCodec<TelemetryRecord> codec = AvroCodec.telemetry();
 
     public TelemetryProducer(String bootstrapServers, String topic) {
@@ -54,7 +55,7 @@ public final class TelemetryProducer implements AutoCloseable {
                 TelemetryRecord.newBuilder()
                         .setStreamId(streamId)
                         .setDeviceId(deviceId)
-                        .setEventTime(java.time.Instant.ofEpochMilli(eventTime))
+                        .setEventTime(Instant.ofEpochMilli(eventTime))
                         .setFeatures(f)
                         .build();
         sendRaw(streamId, codec.encode(r));

@@ -7,10 +7,12 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.RetriableException;
 import org.dpclust.config.KafkaSettings;
 
 /**
@@ -49,7 +51,7 @@ public final class TopicAdmin {
                             k.sketchesTopic(),
                             k.dlqTopic(),
                             k.budgetTopic()));
-        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+        } catch (ExecutionException | TimeoutException e) {
             throw new IllegalStateException(
                     "cannot create topics on " + k.bootstrapServers() + ": " + e.getMessage(), e);
         } catch (InterruptedException e) {
@@ -64,7 +66,7 @@ public final class TopicAdmin {
      * timeout).
      */
     private static void awaitLeaders(Admin admin, List<String> topics)
-            throws InterruptedException, ExecutionException, java.util.concurrent.TimeoutException {
+            throws InterruptedException, ExecutionException, TimeoutException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (true) {
             boolean ready = true;
@@ -79,7 +81,7 @@ public final class TopicAdmin {
                     }
                 }
             } catch (ExecutionException e) {
-                if (!(e.getCause() instanceof org.apache.kafka.common.errors.RetriableException)) {
+                if (!(e.getCause() instanceof RetriableException)) {
                     throw e;
                 }
                 ready = false; // e.g. UnknownTopicOrPartition while a new topic's metadata

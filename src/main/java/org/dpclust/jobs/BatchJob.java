@@ -1,87 +1,47 @@
 package org.dpclust.jobs;
 
-import java.util.UUID;
+import java.util.Objects;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.dpclust.batch.BatchAlgorithm;
-import org.dpclust.batch.BatchAlgorithms;
-import org.dpclust.batch.BatchParams;
+import org.dpclust.batch.PublishPolicy;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.config.JobSettings;
 import org.dpclust.config.KafkaSettings;
-import org.dpclust.config.StreamSpec;
 import org.dpclust.io.KafkaLedgerClient;
 import org.dpclust.io.LedgerCharge;
 import org.dpclust.io.LedgerSettings;
-import org.dpclust.io.OutboundRecord;
+import org.dpclust.io.Publication;
 import org.dpclust.io.RawRecord;
 import org.dpclust.privacy.PrivacyLedger;
-import org.dpclust.privacy.PrivacySecret;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The batch job: takes its source and sink in the constructor and only wires and executes ({@link
- * BatchTopology} holds the data flow). Only private algorithms may run here, because its output is
- * the published centroids topic; a non-private algorithm is refused at construction.
+ * BatchTopology} holds the data flow). Only dp algorithms may run here, because its output is the
+ * published centroids topic and the stream's ledger; anything else is refused at construction
+ * ({@link BatchRun}, {@link PublishPolicy}). The run charges through the stream's fenced ledger
+ * writer ({@link KafkaLedgerClient}) under its own run id, before anything is released.
  */
 public final class BatchJob {
-    private final Source<RawRecord, ?, ?> source;
-    private final Sink<OutboundRecord> sink;
-    private final DpclustConfig config;
-    private final StreamSpec spec;
-    private final String algorithm;
-    private final BatchParams params;
-    private final PrivacyLedger.Interval interval;
-    private final PrivacySecret secret;
-    private final LedgerSettings ledger;
-    private final String runId;
+    private static final Logger LOG = LoggerFactory.getLogger(BatchJob.class);
 
+    private final Source<RawRecord, ?, ?> source;
+    private final Sink<Publication> sink;
+    private final BatchRun run;
+    private final LedgerSettings ledger;
+
+    /** The job over {@code source} and {@code sink}; {@link BatchRun} has validated the run. */
     public BatchJob(
             Source<RawRecord, ?, ?> source,
-            Sink<OutboundRecord> sink,
-            DpclustConfig config,
-            StreamSpec spec,
-            String algorithm,
-            BatchParams params,
-            PrivacyLedger.Interval interval,
-            PrivacySecret secret,
-            LedgerSettings ledger,
-            String runId) {
-        requirePublishable(BatchAlgorithms.get(algorithm));
-        this.source = source;
-        this.sink = sink;
-        this.config = config;
-        this.spec = spec;
-        this.algorithm = algorithm;
-        this.params = params;
-        this.interval = interval;
-        this.secret = secret;
-        this.ledger = ledger;
-        this.runId = runId;
-    }
-
-    /**
-     * Refuses an algorithm whose output may not be published to a stream's centroids topic:
-     * non-private references, and EPP (not differential privacy; it never shares a stream or a
-     * ledger with dp releases).
-     */
-    public static void requirePublishable(BatchAlgorithm a) {
-        if ("epp".equals(a.guarantee())) {
-            throw new IllegalArgumentException(
-                    "--output kafka: algorithm '"
-                            + a.name()
-                            + "' gives error-preserving "
-                            + "privacy (epp), not differential privacy; epp output is batch-only and never published to a "
-                            + "stream's topics or charged to its ledger, use --output DIR");
-        }
-        if (!a.isPrivate()) {
-            throw new IllegalArgumentException(
-                    "--output kafka: algorithm '"
-                            + a.name()
-                            + "' is non-private (guarantee "
-                            + a.guarantee()
-                            + "); its output may not go to the published centroids topic, use --output DIR");
-        }
+            Sink<Publication> sink,
+            BatchRun run,
+            LedgerSettings ledger) {
+        this.source = Objects.requireNonNull(source, "source");
+        this.sink = Objects.requireNonNull(sink, "sink");
+        this.run = Objects.requireNonNull(run, "run");
+        this.ledger = Objects.requireNonNull(ledger, "ledger");
     }
 
     /**
@@ -123,35 +83,19 @@ public final class BatchJob {
 
     /**
      * The job reading {@code inputTopic} to its end and writing through the exactly-once Kafka
-     * sink, charging through the stream's fenced ledger writer under a new run id. Checks the
+     * sink, charging through the stream's fenced ledger writer under the run's id. Checks the
      * budget topic first (compacted, the stream's ledger history complete), so a lost or
      * misconfigured ledger fails here with one line, before the job starts.
      */
-    public static BatchJob fromKafka(
-            DpclustConfig config,
-            String inputTopic,
-            StreamSpec spec,
-            String algorithm,
-            BatchParams params,
-            PrivacyLedger.Interval interval,
-            PrivacySecret secret) {
-        String runId = UUID.randomUUID().toString();
-        DpclustConfig c = batchConfig(config, inputTopic, spec.id(), interval, runId);
+    public static BatchJob fromKafka(String inputTopic, BatchRun run) {
+        DpclustConfig c =
+                batchConfig(run.config(), inputTopic, run.spec().id(), run.interval(), run.runId());
         LedgerSettings ledger = LedgerSettings.of(c.kafka());
         try (KafkaLedgerClient client = KafkaLedgerClient.open(ledger)) {
-            client.verify(spec.id());
+            client.verify(run.spec().id());
         }
         return new BatchJob(
-                KafkaEndpoints.source(c),
-                KafkaEndpoints.sink(c),
-                c,
-                spec,
-                algorithm,
-                params,
-                interval,
-                secret,
-                ledger,
-                runId);
+                KafkaEndpoints.source(c), KafkaEndpoints.sink(c), run.withConfig(c), ledger);
     }
 
     /**
@@ -159,21 +103,33 @@ public final class BatchJob {
      * outcome (compare totals instead and a concurrent charge of the interval reads as this run's).
      */
     public String chargeKey() {
-        return LedgerCharge.batch(spec, algorithm, interval, runId, params.epsilon()).key();
+        return LedgerCharge.batch(
+                        run.spec(),
+                        run.algorithm(),
+                        run.interval(),
+                        run.runId(),
+                        run.params().epsilon())
+                .key();
     }
 
     public void wire(StreamExecutionEnvironment env) {
+        LOG.info(
+                "dpclust-batch: {} on stream {} over {} (epsilon {}), input {}; secret from {}",
+                run.algorithm(),
+                run.spec().id(),
+                run.interval().key(),
+                run.params().epsilon(),
+                run.config().kafka().inputTopic(),
+                run.secret());
         StreamingJob.forbidKryo(env);
-        if (config.job().parallelism() > 0) {
-            env.setParallelism(config.job().parallelism());
+        if (run.config().job().parallelism() > 0) {
+            env.setParallelism(run.config().job().parallelism());
         }
-        BatchTopology.build(
-                env, source, sink, config, spec, algorithm, params, interval, secret, ledger,
-                runId);
+        BatchTopology.build(env, source, sink, run, ledger);
     }
 
     public void execute(StreamExecutionEnvironment env) throws Exception {
         wire(env);
-        env.execute("dpclust-batch-" + algorithm + "-" + spec.id());
+        env.execute("dpclust-batch-" + run.algorithm() + "-" + run.spec().id());
     }
 }

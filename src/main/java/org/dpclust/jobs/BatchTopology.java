@@ -8,16 +8,14 @@ import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.dpclust.batch.BatchParams;
-import org.dpclust.batch.flink.SnapshotReleaseFunction;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.io.LedgerSettings;
-import org.dpclust.io.OutboundRecord;
+import org.dpclust.io.Publication;
+import org.dpclust.io.PublicationTypeInfo;
 import org.dpclust.io.RawRecord;
-import org.dpclust.privacy.PrivacyLedger;
-import org.dpclust.privacy.PrivacySecret;
 import org.dpclust.stream.RecordValidator;
+import org.dpclust.stream.SnapshotReleaseFunction;
 import org.dpclust.stream.ValidRecord;
 
 /**
@@ -34,22 +32,18 @@ public final class BatchTopology {
     public static void build(
             StreamExecutionEnvironment env,
             Source<RawRecord, ?, ?> source,
-            Sink<OutboundRecord> sink,
-            DpclustConfig config,
-            StreamSpec spec,
-            String algorithm,
-            BatchParams params,
-            PrivacyLedger.Interval interval,
-            PrivacySecret secret,
-            LedgerSettings ledger,
-            String runId) {
+            Sink<Publication> sink,
+            BatchRun run,
+            LedgerSettings ledger) {
+        DpclustConfig config = run.config();
+        StreamSpec spec = run.spec();
         env.setRuntimeMode(RuntimeExecutionMode.BATCH);
         String streamId = spec.id();
         DataStream<RawRecord> raw =
                 env.fromSource(source, WatermarkStrategy.noWatermarks(), "telemetry-snapshot")
                         .uid("telemetry-snapshot");
         DataStream<ValidRecord> ofStream =
-                raw.process(new RecordValidator(config.streams(), config.kafka().dlqTopic()))
+                raw.process(new RecordValidator(config.streams()))
                         .name("validate-clamp")
                         .uid("validate-clamp")
                         .filter(r -> streamId.equals(r.streamId))
@@ -73,13 +67,13 @@ public final class BatchTopology {
                 .process(
                         new SnapshotReleaseFunction(
                                 spec,
-                                algorithm,
-                                params,
-                                interval,
-                                secret,
+                                run.algorithm(),
+                                run.params(),
+                                run.interval(),
+                                run.secret(),
                                 ledger,
-                                runId,
-                                config.kafka().centroidsTopic()))
+                                run.runId()),
+                        PublicationTypeInfo.INSTANCE)
                 .name("snapshot-release")
                 .uid("snapshot-release")
                 .sinkTo(sink)

@@ -5,11 +5,12 @@ import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.config.KafkaSettings;
-import org.dpclust.io.OutboundRecord;
-import org.dpclust.io.OutboundSerializer;
+import org.dpclust.io.Publication;
+import org.dpclust.io.PublicationSerializer;
 import org.dpclust.io.RawRecord;
 import org.dpclust.io.RawRecordDeserializer;
 
@@ -23,11 +24,7 @@ public final class KafkaEndpoints {
 
     /** The source with another deserializer (tests inject failures through it). */
     public static KafkaSource<RawRecord> source(
-            DpclustConfig config,
-            org.apache.flink.connector.kafka.source.reader.deserializer
-                                    .KafkaRecordDeserializationSchema<
-                            RawRecord>
-                    deserializer) {
+            DpclustConfig config, KafkaRecordDeserializationSchema<RawRecord> deserializer) {
         KafkaSettings k = config.kafka();
         OffsetsInitializer start =
                 switch (k.startingOffsets()) {
@@ -49,13 +46,13 @@ public final class KafkaEndpoints {
         return b.build();
     }
 
-    public static KafkaSink<OutboundRecord> sink(DpclustConfig config) {
+    public static KafkaSink<Publication> sink(DpclustConfig config) {
         KafkaSettings k = config.kafka();
         Properties p = new Properties();
         p.setProperty("transaction.timeout.ms", Long.toString(k.transactionTimeout().toMillis()));
-        return KafkaSink.<OutboundRecord>builder()
+        return KafkaSink.<Publication>builder()
                 .setBootstrapServers(k.bootstrapServers())
-                .setRecordSerializer(new OutboundSerializer())
+                .setRecordSerializer(PublicationSerializer.of(k))
                 .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
                 .setTransactionalIdPrefix(k.transactionalIdPrefix())
                 .setKafkaProducerConfig(p)

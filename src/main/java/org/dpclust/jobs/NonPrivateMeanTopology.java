@@ -1,12 +1,13 @@
 package org.dpclust.jobs;
 
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindows;
 import org.dpclust.config.DpclustConfig;
-import org.dpclust.io.OutboundRecord;
+import org.dpclust.io.Publication;
+import org.dpclust.io.PublicationTypeInfo;
 import org.dpclust.io.RawRecord;
 import org.dpclust.stream.NonPrivateWindowMean;
 
@@ -21,9 +22,9 @@ public final class NonPrivateMeanTopology {
     private NonPrivateMeanTopology() {}
 
     public static void build(
-            org.apache.flink.streaming.api.environment.StreamExecutionEnvironment env,
+            StreamExecutionEnvironment env,
             Source<RawRecord, ?, ?> source,
-            Sink<OutboundRecord> sink,
+            Sink<Publication> sink,
             DpclustConfig config) {
         var first = config.streams().get(0);
         StreamingTopology.Ingest in = StreamingTopology.ingest(env, source, config);
@@ -33,10 +34,10 @@ public final class NonPrivateMeanTopology {
                         .window(TumblingEventTimeWindows.of(first.window()))
                         .aggregate(
                                 new NonPrivateWindowMean(first.dimension()),
-                                new NonPrivateWindowMean.Output(config.kafka().centroidsTopic()),
+                                new NonPrivateWindowMean.Output(),
                                 PrimitiveArrayTypeInfo.DOUBLE_PRIMITIVE_ARRAY_TYPE_INFO,
                                 PrimitiveArrayTypeInfo.DOUBLE_PRIMITIVE_ARRAY_TYPE_INFO,
-                                TypeInformation.of(OutboundRecord.class))
+                                PublicationTypeInfo.INSTANCE)
                         .name("nonprivate-window-mean")
                         .uid("nonprivate-window-mean");
         in.sinkWithDeadLetters(means, sink);

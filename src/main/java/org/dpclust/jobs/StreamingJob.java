@@ -4,33 +4,39 @@ import java.time.Duration;
 import java.util.Map;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.dpclust.cli.StreamCommand;
 import org.dpclust.config.DpclustConfig;
-import org.dpclust.io.OutboundRecord;
+import org.dpclust.config.SecretSource;
+import org.dpclust.config.StreamSpec;
+import org.dpclust.io.Publication;
 import org.dpclust.io.RawRecord;
-import org.dpclust.privacy.PrivacySecret;
-import picocli.CommandLine;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The streaming job: takes its source and sink in the constructor and only wires and executes
- * ({@link StreamingTopology} holds the data flow). {@link #main} is the entry point of
- * target/dpclust-job.jar for {@code flink run}; it accepts the options of {@code dpclust stream}.
+ * ({@link StreamingTopology} holds the data flow). The entry point of target/dpclust-job.jar for
+ * {@code flink run} is {@code org.dpclust.cli.StreamCommand} (the options of {@code dpclust
+ * stream}).
  */
 public final class StreamingJob {
+    private static final Logger LOG = LoggerFactory.getLogger(StreamingJob.class);
+
     private final Source<RawRecord, ?, ?> source;
-    private final Sink<OutboundRecord> sink;
+    private final Sink<Publication> sink;
     private final DpclustConfig config;
-    private final PrivacySecret secret;
+    private final SecretSource secret;
     private final Map<String, Map<String, Double>> ledgerSnapshot;
 
     public StreamingJob(
             Source<RawRecord, ?, ?> source,
-            Sink<OutboundRecord> sink,
+            Sink<Publication> sink,
             DpclustConfig config,
-            PrivacySecret secret,
+            SecretSource secret,
             Map<String, Map<String, Double>> ledgerSnapshot) {
         this.source = source;
         this.sink = sink;
@@ -42,7 +48,7 @@ public final class StreamingJob {
     /** The job as configured for Kafka: source and exactly-once sink from the configuration. */
     public static StreamingJob fromKafka(
             DpclustConfig config,
-            PrivacySecret secret,
+            SecretSource secret,
             Map<String, Map<String, Double>> ledgerSnapshot) {
         return new StreamingJob(
                 KafkaEndpoints.source(config),
@@ -54,6 +60,28 @@ public final class StreamingJob {
 
     public void wire(StreamExecutionEnvironment env) {
         configure(env, config);
+        for (StreamSpec s : config.streams()) {
+            LOG.info(
+                    "stream {}: summaries {}, window {}, epsilon {} per release, cap {} per {},"
+                            + " {} unit (c = {})",
+                    s.id(),
+                    s.summaries(),
+                    s.window(),
+                    s.epsilonPerRelease(),
+                    s.cap(),
+                    s.budgetPeriod(),
+                    s.privacyUnit().wireName(),
+                    s.unitContribution());
+        }
+        LOG.info(
+                "dpclust-stream: input {}, releases to {} / {} / {}, dead letters to {}; secret"
+                        + " from {}",
+                config.kafka().inputTopic(),
+                config.kafka().centroidsTopic(),
+                config.kafka().sketchesTopic(),
+                config.kafka().budgetTopic(),
+                config.kafka().dlqTopic(),
+                secret);
         StreamingTopology.build(env, source, sink, config, secret, ledgerSnapshot);
     }
 
@@ -76,9 +104,8 @@ public final class StreamingJob {
      * the state format.
      */
     public static void forbidKryo(StreamExecutionEnvironment env) {
-        org.apache.flink.configuration.Configuration c =
-                new org.apache.flink.configuration.Configuration();
-        c.set(org.apache.flink.configuration.PipelineOptions.GENERIC_TYPES, false);
+        Configuration c = new Configuration();
+        c.set(PipelineOptions.GENERIC_TYPES, false);
         env.configure(c);
     }
 
@@ -94,8 +121,4 @@ public final class StreamingJob {
 
     /** How long start-up waits for the budget topic before failing. */
     public static final Duration LEDGER_READ_TIMEOUT = Duration.ofSeconds(60);
-
-    public static void main(String[] args) {
-        System.exit(new CommandLine(new StreamCommand()).execute(args));
-    }
 }

@@ -9,9 +9,10 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.dpclust.config.DpclustConfig;
-import org.dpclust.io.OutboundRecord;
+import org.dpclust.config.SecretSource;
+import org.dpclust.io.Publication;
+import org.dpclust.io.PublicationTypeInfo;
 import org.dpclust.io.RawRecord;
-import org.dpclust.privacy.PrivacySecret;
 import org.dpclust.stream.LatenessFilter;
 import org.dpclust.stream.RecordValidator;
 import org.dpclust.stream.SketchDecoder;
@@ -36,12 +37,11 @@ public final class StreamingTopology {
     public static void build(
             StreamExecutionEnvironment env,
             Source<RawRecord, ?, ?> source,
-            Sink<OutboundRecord> sink,
+            Sink<Publication> sink,
             DpclustConfig config,
-            PrivacySecret secret,
+            SecretSource secret,
             Map<String, Map<String, Double>> ledgerSnapshot) {
         var streams = config.streams();
-        var kafka = config.kafka();
         Ingest in = ingest(env, source, config);
         // two-phase window aggregation: phase 1 keyed by (stream, salt) folds records into exact
         // partial
@@ -53,29 +53,22 @@ public final class StreamingTopology {
                         .transform(
                                 "pre-aggregate",
                                 TypeInformation.of(WindowPartial.class),
-                                new WindowPreAggregator(streams, secret, kafka.dlqTopic()))
+                                new WindowPreAggregator(streams, secret))
                         .uid("pre-aggregate");
-        SingleOutputStreamOperator<OutboundRecord> releases =
+        SingleOutputStreamOperator<Publication> releases =
                 partials.keyBy(p -> p.streamId)
                         .process(
-                                new StreamClusteringFunction(
-                                        streams,
-                                        secret,
-                                        ledgerSnapshot,
-                                        kafka.centroidsTopic(),
-                                        kafka.sketchesTopic(),
-                                        kafka.budgetTopic()))
+                                new StreamClusteringFunction(streams, secret, ledgerSnapshot),
+                                PublicationTypeInfo.INSTANCE)
                         .name("dp-window-summaries")
                         .uid("dp-window-summaries");
         // ckm centroids are post-processing of the released sketch: decoded off the keyed
         // operator's thread
-        SingleOutputStreamOperator<OutboundRecord> decoded =
+        SingleOutputStreamOperator<Publication> decoded =
                 releases.getSideOutput(StreamClusteringFunction.RELEASED_SKETCHES)
                         .keyBy(s -> s.streamId) // one stream's windows decoded in order,
                         // streams spread over subtasks
-                        .process(
-                                new SketchDecoder(streams, kafka.centroidsTopic()),
-                                TypeInformation.of(OutboundRecord.class))
+                        .process(new SketchDecoder(streams), PublicationTypeInfo.INSTANCE)
                         .name("ckm-decode")
                         .uid("ckm-decode");
         if (config.job().decodeParallelism() > 0) {
@@ -94,8 +87,7 @@ public final class StreamingTopology {
             SingleOutputStreamOperator<ValidRecord> valid,
             SingleOutputStreamOperator<ValidRecord> onTime) {
         /** Writes {@code outputs} and every dead letter to the one exactly-once sink. */
-        public void sinkWithDeadLetters(
-                DataStream<OutboundRecord> outputs, Sink<OutboundRecord> sink) {
+        public void sinkWithDeadLetters(DataStream<Publication> outputs, Sink<Publication> sink) {
             outputs.union(
                             valid.getSideOutput(RecordValidator.DEAD_LETTERS),
                             onTime.getSideOutput(LatenessFilter.LATE))
@@ -109,7 +101,6 @@ public final class StreamingTopology {
     public static Ingest ingest(
             StreamExecutionEnvironment env, Source<RawRecord, ?, ?> source, DpclustConfig config) {
         var streams = config.streams();
-        var kafka = config.kafka();
         // watermarks per Kafka partition, in the source: a lagging partition holds the watermark
         // back
         // instead of having its records declared late
@@ -121,13 +112,11 @@ public final class StreamingTopology {
         DataStream<RawRecord> raw =
                 env.fromSource(source, watermarks, "telemetry-source").uid("telemetry-source");
         SingleOutputStreamOperator<ValidRecord> valid =
-                raw.process(new RecordValidator(streams, kafka.dlqTopic()))
+                raw.process(new RecordValidator(streams))
                         .name("validate-clamp")
                         .uid("validate-clamp");
         SingleOutputStreamOperator<ValidRecord> onTime =
-                valid.process(new LatenessFilter(streams, kafka.dlqTopic()))
-                        .name("lateness")
-                        .uid("lateness");
+                valid.process(new LatenessFilter(streams)).name("lateness").uid("lateness");
         return new Ingest(valid, onTime);
     }
 }

@@ -4,6 +4,7 @@ import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import org.dpclust.geometry.PublicPointSet;
@@ -86,25 +87,6 @@ public final class DpClusterStatistics {
     public record Release(double[][] centroids, double[] weights, Map<String, Double> parameters) {}
 
     /**
-     * Identifies the mechanism AND every public parameter that shapes its noise, for the release's
-     * noise key ({@link org.dpclust.privacy.ReleaseContext}). It must change whenever the noise
-     * scale changes: the same random bits at two scales on the same data would reveal the data (two
-     * equations, two unknowns).
-     */
-    public static String mechanismId(
-            double epsilon, double countFraction, int contributionBound, int cells) {
-        return "cells-geometric-v1(epsilon="
-                + epsilon
-                + ",count_fraction="
-                + countFraction
-                + ",c="
-                + contributionBound
-                + ",cells="
-                + cells
-                + ")";
-    }
-
-    /**
      * Squared L2 sensitivity of the vector of cell counts when one unit (a record, or a device)
      * contributes at most c records, for a Gaussian (zCDP) release ({@code
      * org.dpclust.privacy.GaussianMechanism}): c².
@@ -153,50 +135,65 @@ public final class DpClusterStatistics {
     }
 
     /**
+     * The public parameters of one {@link #release}, validated here so that a release built in code
+     * gets the same checks as one from configuration.
+     *
+     * @param epsilon ε of this release, finite and &gt; 0
+     * @param countFraction share of ε for the counts, in (0, 1), or NaN for {@link
+     *     #defaultCountFraction}
+     * @param contributionBound c, the records one privacy unit may contribute (1 for record units)
+     * @param update the post-processing of the noisy cells (the noise does not depend on it)
+     */
+    public record ReleaseParams(
+            double epsilon, double countFraction, int contributionBound, Update update) {
+        public ReleaseParams {
+            if (!(epsilon > 0) || Double.isInfinite(epsilon)) {
+                throw new IllegalArgumentException(
+                        "epsilon must be finite and > 0, was " + epsilon);
+            }
+            if (!Double.isNaN(countFraction) && !(countFraction > 0 && countFraction < 1)) {
+                throw new IllegalArgumentException(
+                        "count fraction must be in (0, 1) or NaN (default), was " + countFraction);
+            }
+            if (contributionBound < 1) {
+                throw new IllegalArgumentException(
+                        "contribution bound must be >= 1, was " + contributionBound);
+            }
+            Objects.requireNonNull(update, "update");
+        }
+
+        /** The parameters with the default post-processing, {@link Update#MEAN}. */
+        public ReleaseParams(double epsilon, double countFraction, int contributionBound) {
+            this(epsilon, countFraction, contributionBound, Update.MEAN);
+        }
+    }
+
+    /**
+     * One release: the noisy cells ({@link #noise}) post-processed into k centroids by {@link
+     * ReleaseParams#update()}.
+     *
      * @param stats exact statistics of the window (private)
      * @param codec fixed-point codec of the stream's declared bounds
-     * @param cellPoints the public partition's points, used for cells too noisy to locate
      * @param previous the previous release's centroids, or the public initial centroids (k x d)
-     * @param epsilon epsilon of this release
-     * @param countFraction share of epsilon for the counts, or NaN for the default
-     * @param contributionBound c (1 for record units)
+     * @param params the release's public parameters
      * @param rng the release's randomness (keyed by the accumulator digest)
      */
     public static Release release(
             ClusterStatistics stats,
             FixedPointCodec codec,
             double[][] previous,
-            double epsilon,
-            double countFraction,
-            int contributionBound,
+            ReleaseParams params,
             PrivacyRandom rng) {
-        return release(
-                stats,
-                codec,
-                previous,
-                epsilon,
-                countFraction,
-                contributionBound,
-                Update.MEAN,
-                rng);
-    }
-
-    /**
-     * {@link #release} with the given post-processing {@code update}; the noise does not depend on
-     * it.
-     */
-    public static Release release(
-            ClusterStatistics stats,
-            FixedPointCodec codec,
-            double[][] previous,
-            double epsilon,
-            double countFraction,
-            int contributionBound,
-            Update update,
-            PrivacyRandom rng) {
-        NoisyCells noisy = noise(stats, codec, epsilon, countFraction, contributionBound, rng);
-        return update == Update.EXPDP_ZONE
-                ? ConvergentZoneUpdate.apply(noisy, codec, previous, epsilon, rng)
+        NoisyCells noisy =
+                noise(
+                        stats,
+                        codec,
+                        params.epsilon(),
+                        params.countFraction(),
+                        params.contributionBound(),
+                        rng);
+        return params.update() == Update.EXPDP_ZONE
+                ? ConvergentZoneUpdate.apply(noisy, codec, previous, params.epsilon(), rng)
                 : postProcess(noisy, codec, previous, rng);
     }
 

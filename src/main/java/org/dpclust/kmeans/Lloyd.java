@@ -121,8 +121,17 @@ public final class Lloyd {
         int[] assignment = new int[n];
         Arrays.fill(assignment, -1);
         double[] dist = new double[n];
-        double[] sums = new double[k * d];
-        double[] mass = new double[k];
+        Step step =
+                new Step(
+                        points,
+                        weights,
+                        assignment,
+                        dist,
+                        c,
+                        new double[k * d],
+                        new double[k],
+                        k,
+                        d);
         int iterations = 0;
         double sse;
         while (true) {
@@ -142,7 +151,7 @@ public final class Lloyd {
             if ((iterations > 0 && changed == 0) || iterations >= maxIterations) {
                 break;
             }
-            update(points, weights, assignment, dist, c, sums, mass, k, d);
+            update(step);
             iterations++;
         }
         double[][] centroids = new double[k][d];
@@ -153,18 +162,55 @@ public final class Lloyd {
     }
 
     /**
-     * Centroid step with the empty-cluster rule; {@code dist} is consumed (marked -1 when used).
+     * The arrays one centroid step reads and writes (flat k·d layouts), checked for consistent
+     * shapes once per run.
+     *
+     * @param points the points (n × d)
+     * @param weights one weight per point, or null for unit weights
+     * @param assignment each point's cluster (read; rewritten by the empty-cluster rule)
+     * @param dist each point's squared distance to its centroid (consumed: marked -1 when used)
+     * @param centroids the flat centroids (k·d), updated in place
+     * @param sums scratch: per-cluster weighted sums (k·d)
+     * @param mass scratch: per-cluster weights (k)
+     * @param k number of clusters
+     * @param d dimension
      */
-    private static void update(
+    private record Step(
             double[][] points,
             double[] weights,
             int[] assignment,
             double[] dist,
-            double[] c,
+            double[] centroids,
             double[] sums,
             double[] mass,
             int k,
             int d) {
+        Step {
+            int n = points.length;
+            if ((weights != null && weights.length != n)
+                    || assignment.length != n
+                    || dist.length != n
+                    || centroids.length != k * d
+                    || sums.length != k * d
+                    || mass.length != k) {
+                throw new IllegalArgumentException("inconsistent Lloyd step shapes");
+            }
+        }
+    }
+
+    /**
+     * Centroid step with the empty-cluster rule (see {@link Step} for what it reads and writes).
+     */
+    private static void update(Step step) {
+        double[][] points = step.points();
+        double[] weights = step.weights();
+        int[] assignment = step.assignment();
+        double[] dist = step.dist();
+        double[] c = step.centroids();
+        double[] sums = step.sums();
+        double[] mass = step.mass();
+        int k = step.k();
+        int d = step.d();
         int n = points.length;
         Arrays.fill(sums, 0.0);
         Arrays.fill(mass, 0.0);

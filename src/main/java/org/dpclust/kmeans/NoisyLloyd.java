@@ -1,5 +1,6 @@
 package org.dpclust.kmeans;
 
+import java.util.Arrays;
 import org.dpclust.geometry.DomainBounds;
 import org.dpclust.privacy.FixedPointCodec;
 import org.dpclust.privacy.GeometricMechanism;
@@ -67,7 +68,7 @@ public final class NoisyLloyd {
     /** DPLloyd: T = 5, ε/T per iteration, halves. */
     public static Schedule dplloyd(double epsilon) {
         double[] e = new double[DPLLOYD_ITERATIONS];
-        java.util.Arrays.fill(e, epsilon / DPLLOYD_ITERATIONS);
+        Arrays.fill(e, epsilon / DPLLOYD_ITERATIONS);
         return new Schedule(e, 0.5);
     }
 
@@ -104,7 +105,7 @@ public final class NoisyLloyd {
     public static Schedule su(double epsilon, double n, int k, int d) {
         int t = suIterations(epsilon, n, k, d);
         double[] e = new double[t];
-        java.util.Arrays.fill(e, epsilon / t);
+        Arrays.fill(e, epsilon / t);
         return new Schedule(e, suCountFraction(d));
     }
 

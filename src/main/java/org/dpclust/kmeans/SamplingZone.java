@@ -156,6 +156,27 @@ public record SamplingZone(
     }
 
     /**
+     * m(α)/m(0): the exponential mass of {@code chord} relative to that of {@code chord0} (the
+     * chord at α = 0, which contains every chord), in [0, 1]. Computed as exp(−c(lo − lo₀)) ·
+     * expm1(−c(hi − lo)) / expm1(−c(hi₀ − lo₀)), never as a quotient of the two masses: at a large
+     * ε both masses underflow to 0 (e^{−c·lo₀} with c = ε/4), and 0 &lt; 0 would reject forever.
+     */
+    static double massRatio(double c, double[] chord, double[] chord0) {
+        double width = chord[1] - chord[0];
+        double width0 = chord0[1] - chord0[0];
+        if (width <= 0) {
+            return 0.0;
+        }
+        if (c == 0) {
+            return Math.min(1.0, width / width0);
+        }
+        double ratio =
+                Math.exp(-c * Math.max(0.0, chord[0] - chord0[0]))
+                        * (Math.expm1(-c * width) / Math.expm1(-c * width0));
+        return Math.min(1.0, ratio);
+    }
+
+    /**
      * Draws Ŝ with density ∝ exp(ε q(δ, α)/4) over the zone's (δ, α) (see the class contract). A
      * one-point zone returns its point.
      */
@@ -171,7 +192,6 @@ public record SamplingZone(
         double c = epsilon / 4;
         double aMax = maxAngle();
         double[] chord0 = chord(0.0);
-        double bound = exponentialMass(c, chord0[0], chord0[1]);
         double alpha;
         double[] ch;
         while (true) {
@@ -180,7 +200,7 @@ public record SamplingZone(
                             ? 0.0
                             : TruncatedExponential.sample(rng, -epsilon / (2 * Math.PI), 0.0, aMax);
             ch = chord(alpha);
-            if (rng.nextDouble() * bound < exponentialMass(c, ch[0], ch[1])) {
+            if (rng.nextDouble() < massRatio(c, ch, chord0)) {
                 break;
             }
         }

@@ -69,23 +69,6 @@ public final class HstWindowSummary {
         return tree;
     }
 
-    /**
-     * Identifies the mechanism and every public parameter that shapes its noise (for the noise
-     * key).
-     */
-    public static String mechanismId(
-            double epsilon, int contributionBound, int universeSize, int maxLevels) {
-        return "hst-geometric-v1(epsilon="
-                + epsilon
-                + ",c="
-                + contributionBound
-                + ",universe="
-                + universeSize
-                + ",max_levels="
-                + maxLevels
-                + ")";
-    }
-
     /** The DP release of one window's per-universe-point counts (see the class comment). */
     public Release release(
             long[] multiplicities,

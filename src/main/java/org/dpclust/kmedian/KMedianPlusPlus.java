@@ -1,5 +1,6 @@
 package org.dpclust.kmedian;
 
+import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.dpclust.geometry.Metric;
 
@@ -35,7 +36,7 @@ public final class KMedianPlusPlus {
         double[] w = new double[m];
         boolean[] chosen = new boolean[metric.size()];
         int[] out = new int[k];
-        java.util.Arrays.fill(w, Double.POSITIVE_INFINITY);
+        Arrays.fill(w, Double.POSITIVE_INFINITY);
         for (int c = 0; c < k; c++) {
             double total = 0;
             for (int a = 0; a < m; a++) {

@@ -1,5 +1,7 @@
 package org.dpclust.privacy;
 
+import java.math.BigInteger;
+
 /**
  * Exact discrete Laplace (two-sided geometric) sampler of Canonne, Kamath and Steinke, "The
  * Discrete Gaussian for Differential Privacy" (NeurIPS 2020), Algorithm 2, in pure long arithmetic.
@@ -73,11 +75,11 @@ public final class DiscreteLaplace {
                 return x / s;
             }
         }
-        java.math.BigInteger x =
-                java.math.BigInteger.valueOf(t)
-                        .multiply(java.math.BigInteger.valueOf(v))
-                        .add(java.math.BigInteger.valueOf(u))
-                        .divide(java.math.BigInteger.valueOf(s));
+        BigInteger x =
+                BigInteger.valueOf(t)
+                        .multiply(BigInteger.valueOf(v))
+                        .add(BigInteger.valueOf(u))
+                        .divide(BigInteger.valueOf(s));
         return x.bitLength() < 64 ? x.longValue() : Long.MAX_VALUE;
     }
 

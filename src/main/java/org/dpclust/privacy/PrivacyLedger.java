@@ -2,6 +2,7 @@ package org.dpclust.privacy;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -218,7 +219,7 @@ public final class PrivacyLedger {
     }
 
     public Map<Interval, Double> entries() {
-        return java.util.Collections.unmodifiableMap(entries);
+        return Collections.unmodifiableMap(entries);
     }
 
     public long periodStart(long time) {

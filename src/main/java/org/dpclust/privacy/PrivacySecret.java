@@ -1,6 +1,5 @@
 package org.dpclust.privacy;
 
-import java.io.Serializable;
 import java.security.GeneralSecurityException;
 import java.util.Arrays;
 import javax.crypto.Mac;
@@ -14,12 +13,11 @@ import javax.crypto.spec.SecretKeySpec;
  * trusted operator side only. This class is not itself a DP mechanism: it protects the secret by
  * (1) copying the key on construction so callers cannot mutate it, (2) never exposing the raw bytes
  * (only HMAC outputs), and (3) a {@link #toString()} that reveals only the key length. Keys shorter
- * than 16 bytes (128 bits) are rejected. Java serialization carries the key (needed to ship it to
- * Flink tasks, which are operator-side); do not serialize it to published topics.
+ * than 16 bytes (128 bits) are rejected. Not {@code Serializable}: a secret never travels inside a
+ * serialized job graph or function; operators load it where they run (from the environment or a
+ * mounted file, {@code config.SecretSource}).
  */
-public final class PrivacySecret implements Serializable {
-    private static final long serialVersionUID = 1L;
-
+public final class PrivacySecret {
     /** Minimum key length in bytes. */
     public static final int MIN_KEY_BYTES = 16;
 
@@ -90,16 +88,6 @@ public final class PrivacySecret implements Serializable {
             return mac.doFinal(message);
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("HmacSHA256 unavailable", e);
-        }
-    }
-
-    /** Re-validates the key length after Java deserialization. */
-    private void readObject(java.io.ObjectInputStream in)
-            throws java.io.IOException, ClassNotFoundException {
-        in.defaultReadObject();
-        if (key == null || key.length < MIN_KEY_BYTES) {
-            throw new java.io.InvalidObjectException(
-                    "PrivacySecret key missing or shorter than 16 bytes");
         }
     }
 

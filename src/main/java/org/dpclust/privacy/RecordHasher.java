@@ -1,6 +1,5 @@
 package org.dpclust.privacy;
 
-import java.io.Serializable;
 import java.nio.ByteBuffer;
 
 /**
@@ -13,10 +12,10 @@ import java.nio.ByteBuffer;
  * such as "keep the {@code c} records with the smallest hash" is a data-independent function of
  * each record alone, which is what keeps the per-device contribution bound {@code c} exact and the
  * kept set replay-stable. This class is not a DP mechanism and its outputs are operator-side only
- * (they must never be published: with the identity they act as a keyed tag). Thread-safe.
+ * (they must never be published: with the identity they act as a keyed tag). Thread-safe. Not
+ * {@code Serializable}, like its {@link PrivacySecret}.
  */
-public final class RecordHasher implements Serializable {
-    private static final long serialVersionUID = 1L;
+public final class RecordHasher {
     private final PrivacySecret secret;
 
     /** Creates a hasher keyed by {@code secret}. */

@@ -4,12 +4,14 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.accumulators.LongCounter;
+import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 import org.dpclust.config.StreamSpec;
-import org.dpclust.io.OutboundRecord;
+import org.dpclust.io.Publication;
+import org.dpclust.io.PublicationTypeInfo;
 
 /**
  * Allowed lateness 0: a record whose window has already been closed by the watermark goes to the
@@ -20,22 +22,21 @@ import org.dpclust.io.OutboundRecord;
  * bytes from records that pass.
  */
 public class LatenessFilter extends ProcessFunction<ValidRecord, ValidRecord> {
-    public static final OutputTag<OutboundRecord> LATE = new OutputTag<>("late") {};
+    public static final OutputTag<Publication> LATE =
+            new OutputTag<>("late", PublicationTypeInfo.INSTANCE);
     public static final String ACC_LATE = "records_rejected_late";
 
     private final List<StreamSpec> streams;
-    private final String dlqTopic;
     private transient Map<String, StreamSpec> byId;
     private transient Counter late;
     private transient LongCounter lateTotal;
 
-    public LatenessFilter(List<StreamSpec> streams, String dlqTopic) {
+    public LatenessFilter(List<StreamSpec> streams) {
         this.streams = streams;
-        this.dlqTopic = dlqTopic;
     }
 
     @Override
-    public void open(org.apache.flink.api.common.functions.OpenContext ctx) {
+    public void open(OpenContext ctx) {
         byId = new HashMap<>();
         streams.forEach(s -> byId.put(s.id(), s));
         lateTotal = new LongCounter();
@@ -59,7 +60,6 @@ public class LatenessFilter extends ProcessFunction<ValidRecord, ValidRecord> {
             ctx.output(
                     LATE,
                     Rejections.deadLetter(
-                            dlqTopic,
                             Rejections.LATE,
                             "window ["
                                     + (windowEnd - s.windowMillis())

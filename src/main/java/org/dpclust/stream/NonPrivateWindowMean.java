@@ -1,12 +1,10 @@
 package org.dpclust.stream;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import org.apache.flink.api.common.functions.AggregateFunction;
 import org.apache.flink.streaming.api.functions.windowing.ProcessWindowFunction;
 import org.apache.flink.streaming.api.windowing.windows.TimeWindow;
 import org.apache.flink.util.Collector;
-import org.dpclust.io.OutboundRecord;
+import org.dpclust.io.Publication;
 
 /**
  * The baseline of the end-to-end benchmark ({@code pipeline-nonprivate}): the exact per-window mean
@@ -50,33 +48,23 @@ public final class NonPrivateWindowMean
     }
 
     /**
-     * Emits the window's mean as one outbound record: window start, count, then the d mean
-     * coordinates.
+     * Emits the window's mean ({@link Publication.WindowMean}: window start, count, the d mean
+     * coordinates).
      */
     public static final class Output
-            extends ProcessWindowFunction<double[], OutboundRecord, String, TimeWindow> {
-        private final String topic;
-
-        public Output(String topic) {
-            this.topic = topic;
-        }
-
+            extends ProcessWindowFunction<double[], Publication, String, TimeWindow> {
         @Override
         public void process(
-                String streamId,
-                Context ctx,
-                Iterable<double[]> sums,
-                Collector<OutboundRecord> out) {
+                String streamId, Context ctx, Iterable<double[]> sums, Collector<Publication> out) {
             double[] acc = sums.iterator().next();
             int d = acc.length - 1;
-            ByteBuffer b = ByteBuffer.allocate(16 + 8 * d);
-            b.putLong(ctx.window().getStart()).putLong((long) acc[d]);
+            double[] mean = new double[d];
             for (int j = 0; j < d; j++) {
-                b.putDouble(acc[j] / acc[d]);
+                mean[j] = acc[j] / acc[d];
             }
             out.collect(
-                    new OutboundRecord(
-                            topic, streamId.getBytes(StandardCharsets.UTF_8), b.array()));
+                    new Publication.WindowMean(
+                            streamId, ctx.window().getStart(), (long) acc[d], mean));
         }
     }
 }

@@ -13,7 +13,8 @@ import org.dpclust.avro.TelemetryRecord;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.geometry.DomainBounds;
 import org.dpclust.io.AvroCodec;
-import org.dpclust.io.OutboundRecord;
+import org.dpclust.io.Publication;
+import org.dpclust.io.PublicationTypeInfo;
 import org.dpclust.io.RawRecord;
 
 /**
@@ -24,7 +25,8 @@ import org.dpclust.io.RawRecord;
  * metrics and dead letters are trusted outputs, not DP releases.
  */
 public class RecordValidator extends ProcessFunction<RawRecord, ValidRecord> {
-    public static final OutputTag<OutboundRecord> DEAD_LETTERS = new OutputTag<>("dead-letters") {};
+    public static final OutputTag<Publication> DEAD_LETTERS =
+            new OutputTag<>("dead-letters", PublicationTypeInfo.INSTANCE);
 
     /** Job accumulators (operator-side counts, read from the job result by tests and the demo). */
     public static final String ACC_RECORDS_IN = "records_in";
@@ -32,7 +34,6 @@ public class RecordValidator extends ProcessFunction<RawRecord, ValidRecord> {
     public static final String ACC_REJECTED = "records_rejected_invalid";
 
     private final List<StreamSpec> streams;
-    private final String dlqTopic;
     private transient Map<String, DomainBounds> bounds;
     private transient AvroCodec<TelemetryRecord> codec;
     private transient Counter recordsIn;
@@ -41,9 +42,8 @@ public class RecordValidator extends ProcessFunction<RawRecord, ValidRecord> {
     private transient LongCounter recordsInTotal;
     private transient LongCounter rejectedTotal;
 
-    public RecordValidator(List<StreamSpec> streams, String dlqTopic) {
+    public RecordValidator(List<StreamSpec> streams) {
         this.streams = streams;
-        this.dlqTopic = dlqTopic;
     }
 
     @Override
@@ -138,7 +138,6 @@ public class RecordValidator extends ProcessFunction<RawRecord, ValidRecord> {
         ctx.output(
                 DEAD_LETTERS,
                 Rejections.deadLetter(
-                        dlqTopic,
                         reason,
                         detail,
                         streamId,

@@ -1,8 +1,9 @@
 package org.dpclust.stream;
 
+import java.nio.ByteBuffer;
+import java.time.Instant;
 import org.dpclust.avro.RejectedRecord;
-import org.dpclust.io.AvroCodec;
-import org.dpclust.io.OutboundRecord;
+import org.dpclust.io.Publication;
 
 /** Reasons a record is sent to the dead-letter topic, and the construction of that dead letter. */
 public final class Rejections {
@@ -16,12 +17,10 @@ public final class Rejections {
         UNDECODABLE, WRONG_DIMENSION, NON_FINITE, UNKNOWN_STREAM, LATE
     };
 
-    private static final AvroCodec<RejectedRecord> CODEC = AvroCodec.rejected();
-
     private Rejections() {}
 
-    public static OutboundRecord deadLetter(
-            String dlqTopic,
+    /** The dead letter of a record the job cannot count (for the dead-letter topic). */
+    public static Publication deadLetter(
             String reason,
             String detail,
             String streamId,
@@ -35,19 +34,12 @@ public final class Rejections {
                         .setReason(reason)
                         .setDetail(detail)
                         .setStreamId(streamId)
-                        .setEventTime(
-                                eventTime == null
-                                        ? null
-                                        : java.time.Instant.ofEpochMilli(eventTime))
+                        .setEventTime(eventTime == null ? null : Instant.ofEpochMilli(eventTime))
                         .setSourceTopic(topic == null ? "" : topic)
                         .setSourcePartition(partition)
                         .setSourceOffset(offset)
-                        .setOriginal(java.nio.ByteBuffer.wrap(original))
+                        .setOriginal(ByteBuffer.wrap(original))
                         .build();
-        byte[] key =
-                streamId == null
-                        ? null
-                        : streamId.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        return new OutboundRecord(dlqTopic, key, CODEC.encode(r));
+        return new Publication.DeadLetter(r);
     }
 }

@@ -5,47 +5,48 @@ import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
-import org.dpclust.avro.CentroidRelease;
-import org.dpclust.config.CkmSettings;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.config.Summary;
-import org.dpclust.geometry.DomainBounds;
-import org.dpclust.io.OutboundRecord;
-import org.dpclust.kmeans.DpClusterStatistics;
-import org.dpclust.sketch.ClOmpr;
+import org.dpclust.io.Publication;
+import org.dpclust.io.PublicationTypeInfo;
 import org.dpclust.sketch.FrequencyMatrix;
+import org.dpclust.window.ReleasedSketch;
+import org.dpclust.window.SketchDecoding;
+import org.dpclust.window.StreamRuntime;
 
 /**
- * Decodes the {@code ckm} centroids of released DP sketches, downstream of (and off the thread of)
- * the keyed operator that released them ({@link StreamClusteringFunction}). Input: {@link
- * ReleasedSketch}es; output: the window's {@code ckm} {@link CentroidRelease} as an {@link
- * OutboundRecord} for the centroids topic.
+ * Decodes the {@code ckm} centroids of released DP sketches ({@link SketchDecoding}), downstream of
+ * and off the thread of the keyed operator that released them ({@link StreamClusteringFunction}).
+ * Input: {@link ReleasedSketch}es; output: the window's {@code ckm} centroid release.
  *
- * <p>Contract: pure post-processing of public data. It reads only the released sketch, its public
- * parameters and ledger decision, and the stream's public configuration (frequencies from the
- * public seed, k, bounds); CL-OMPR's starting points are seeded by {@code public_seed + window
- * start}. It reads no secret, adds no noise and charges nothing (the keyed operator charged the
- * release before emitting it). Stateless and deterministic: a replayed sketch decodes to the same
- * bytes, on any subtask, so the operator may run at any parallelism and needs no checkpointed state
- * for exactly-once output. It is keyed by stream only so that one stream's sketches are decoded,
- * and its centroids published, in window order.
+ * <p>Pure post-processing of public data: no secret, no noise, no charge. Stateless and
+ * deterministic, so it may run at any parallelism without checkpointed state and stay exactly-once.
+ * Keyed by stream only so that one stream's sketches are decoded, and its centroids published, in
+ * window order.
  */
-public class SketchDecoder extends KeyedProcessFunction<String, ReleasedSketch, OutboundRecord> {
+public class SketchDecoder extends KeyedProcessFunction<String, ReleasedSketch, Publication>
+        implements ResultTypeQueryable<Publication> {
     /** Job accumulator: nanoseconds spent decoding sketches, summed over subtasks. */
     public static final String ACC_DECODE_NANOS = "decode_nanos";
 
     private final List<StreamSpec> streams;
-    private final String centroidsTopic;
 
     private transient Map<String, StreamSpec> specs;
     private transient Map<String, FrequencyMatrix> frequencies;
     private transient LongCounter decodeNanos;
 
-    public SketchDecoder(List<StreamSpec> streams, String centroidsTopic) {
+    public SketchDecoder(List<StreamSpec> streams) {
         this.streams = streams;
-        this.centroidsTopic = centroidsTopic;
+    }
+
+    /** Publications travel with their own serializer, not Kryo. */
+    @Override
+    public TypeInformation<Publication> getProducedType() {
+        return PublicationTypeInfo.INSTANCE;
     }
 
     @Override
@@ -63,47 +64,12 @@ public class SketchDecoder extends KeyedProcessFunction<String, ReleasedSketch, 
     }
 
     @Override
-    public void processElement(ReleasedSketch r, Context ctx, Collector<OutboundRecord> out) {
+    public void processElement(ReleasedSketch r, Context ctx, Collector<Publication> out) {
         long started = System.nanoTime();
-        StreamSpec s = specs.get(r.streamId);
-        CentroidRelease release = release(s, frequencies.get(r.streamId), r);
-        out.collect(ReleaseAssembler.toOutbound(centroidsTopic, release));
+        out.collect(
+                new Publication.Centroids(
+                        SketchDecoding.release(
+                                specs.get(r.streamId), frequencies.get(r.streamId), r)));
         decodeNanos.add(System.nanoTime() - started);
-    }
-
-    /**
-     * The {@code ckm} release of one released sketch: the centroids CL-OMPR decodes from it, their
-     * weights scaled to estimated records, the sketch's noise parameters plus the decoder's
-     * residual norm.
-     */
-    static CentroidRelease release(StreamSpec s, FrequencyMatrix f, ReleasedSketch r) {
-        CkmSettings c = s.ckm();
-        ClOmpr.Result decoded =
-                ClOmpr.decode(
-                        r.sketch,
-                        f,
-                        s.k(),
-                        new DomainBounds(s.lower(), s.upper()),
-                        new ClOmpr.Options(
-                                c.replicates(),
-                                ClOmpr.Options.defaults(0).candidates(),
-                                ClOmpr.Options.defaults(0).maxIterations(),
-                                s.publicSeed() + r.windowStart));
-        double[] weights = new double[decoded.weights().length];
-        for (int i = 0; i < weights.length; i++) {
-            weights[i] = decoded.weights()[i] * r.divisor; // estimated records per centroid
-        }
-        Map<String, Double> params = r.parameters();
-        params.put("decode_residual_norm", decoded.residualNorm());
-        return ReleaseAssembler.release(
-                s,
-                Summary.CKM.wireName(),
-                "stream",
-                StreamClusteringFunction.GUARANTEE_DP,
-                r.windowStart,
-                r.windowEnd,
-                1,
-                new DpClusterStatistics.Release(decoded.centroids(), weights, params),
-                r.decision());
     }
 }

@@ -1,124 +1,73 @@
 package org.dpclust.stream;
 
-import java.util.ArrayList;
-import java.util.Iterator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.api.common.state.MapState;
-import org.apache.flink.api.common.state.MapStateDescriptor;
-import org.apache.flink.api.common.state.ValueState;
-import org.apache.flink.api.common.state.ValueStateDescriptor;
-import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
-import org.dpclust.avro.BudgetStatus;
-import org.dpclust.avro.CentroidRelease;
-import org.dpclust.config.CkmSettings;
 import org.dpclust.config.PrivacyUnit;
+import org.dpclust.config.SecretSource;
 import org.dpclust.config.StreamSpec;
-import org.dpclust.config.Summary;
-import org.dpclust.io.OutboundRecord;
-import org.dpclust.kmeans.ClusterStatistics;
-import org.dpclust.kmeans.DpClusterStatistics;
-import org.dpclust.kmedian.HstWindowSummary;
-import org.dpclust.privacy.ContributionBound;
+import org.dpclust.io.Publication;
+import org.dpclust.io.PublicationTypeInfo;
+import org.dpclust.privacy.DeviceReservoir;
 import org.dpclust.privacy.PrivacyLedger;
-import org.dpclust.privacy.PrivacyRandom;
 import org.dpclust.privacy.PrivacySecret;
 import org.dpclust.privacy.RecordHasher;
-import org.dpclust.privacy.ReleaseContext;
-import org.dpclust.sketch.DpSketchRelease;
-import org.dpclust.sketch.MaskedSketch;
+import org.dpclust.window.ReleasedSketch;
+import org.dpclust.window.StreamRuntime;
+import org.dpclust.window.WindowRelease;
+import org.dpclust.window.WindowSummaries;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Phase 2 of the window aggregation: one keyed, event-time operator per stream (key = stream id).
- * Its input is {@link WindowPartial}s from phase 1 ({@link WindowPreAggregator}): exact partial
- * summaries, merged into the window's keyed state with one state read and write per partial (not
- * per record), or, for device-unit streams, single records that are contribution-bounded here. Per
- * tumbling window it keeps the window's summaries — never raw records — and, when the watermark
- * passes the window's end, checks the ledger and releases in the fixed summary order. Everything
- * algorithmic is in the core ({@link ClusterStatistics}, {@link DpClusterStatistics}, {@link
- * PrivacyLedger}, {@link ContributionBound}); this class only holds state and calls it.
+ * Phase 2 of the window aggregation, keyed by stream: keeps each open window's summaries, the
+ * device reservoirs, the released centroids and the ledger in keyed state ({@link
+ * KeyedWindowState}) and one event-time timer per window; the algorithms are in the Flink-free core
+ * ({@link WindowSummaries}, {@link DeviceReservoir}, {@link WindowRelease}). Input: {@link
+ * WindowPartial}s of phase 1 (one state read and write per partial), or single device-unit records,
+ * bounded here. When the watermark passes a window's end, the window's release sequence runs and
+ * its {@link Publication}s are emitted; accepted {@code ckm} sketches go to {@link
+ * #RELEASED_SKETCHES} for the {@link SketchDecoder}. A fired window leaves no state or timer.
  *
- * <p>State per stream: per open window, the statistics accumulator (O(cells·d) longs) and, with
- * {@code dp-hst}, one count per point of the public universe (O(|U|) longs; node counts are derived
- * at the release); the last released centroids (O(k·d)); the ledger entries of the current budget
- * period; for device units, additionally the ≤ c kept records per device and open window (their
- * keyed hash, event time and raw clamped features, so a record displaced by one with a smaller hash
- * is subtracted exactly). All window state and the window's timer are gone once the window has
- * fired.
- *
- * <p>Determinism: what enters a window's accumulator does not depend on arrival order or timing
- * (the partition is public and fixed, device bounding keeps the c smallest keyed hashes), and the
- * noise is keyed by HMAC(secret, stream, window, algorithm, mechanism and its parameters, digest of
- * the accumulator). A window replayed after a failure therefore produces a byte-identical release,
- * and a re-release of the same window under other parameters (a redeploy with a new epsilon) draws
- * independent noise.
- *
- * <p>Empty windows are released too: whether a window had records must not be observable, so from a
- * stream's first record on, every window fires (its timer is chained from the previous window's),
- * and a window without records is released from its all-zero accumulator — noise only, charged like
- * any other. The one thing the release pattern does reveal is the window of a stream's first
- * record; treat a stream's activation time as public. The chain stops at the end of a bounded input
- * (watermark = +∞).
- *
- * <p>Output: encoded {@link CentroidRelease}s ({@code stats}, {@code dp-hst}), {@code ckm} sketch
- * releases and {@link BudgetStatus}es as {@link OutboundRecord}s; the {@code ckm} centroids are
- * decoded from the released sketch downstream, by the {@link SketchDecoder} fed from the side
- * output {@link #RELEASED_SKETCHES}.
+ * <p>Empty windows are released too (from all-zero summaries, charged like any other): from a
+ * stream's first record on every window fires, each timer chained from the previous window's, until
+ * the end of a bounded input. Replays are byte-identical: what enters a window does not depend on
+ * arrival order, and the noise is keyed by the window's contents (see {@link WindowRelease}). The
+ * secret is loaded in {@link #open} from its {@link SecretSource}, never carried in this function.
  */
 public class StreamClusteringFunction
-        extends KeyedProcessFunction<String, WindowPartial, OutboundRecord> {
+        extends KeyedProcessFunction<String, WindowPartial, Publication>
+        implements ResultTypeQueryable<Publication> {
+    private static final Logger LOG = LoggerFactory.getLogger(StreamClusteringFunction.class);
+
     /** Job accumulator: records that entered a window (operator-side). */
     public static final String ACC_WINDOWED = "records_windowed";
 
-    /**
-     * Job accumulator: nanoseconds spent releasing windows (ledger, noise), summed over subtasks;
-     * the ckm decoding is {@link SketchDecoder#ACC_DECODE_NANOS}.
-     */
+    /** Job accumulator: nanoseconds spent releasing windows (ledger, noise), over subtasks. */
     public static final String ACC_RELEASE_NANOS = "release_nanos";
 
-    static final String GUARANTEE_DP = "dp";
-
-    /**
-     * Side output: every accepted {@code ckm} release's DP sketch, for the {@link SketchDecoder}
-     * downstream, which emits the window's {@code ckm} centroids (decoding is post-processing, kept
-     * off this operator).
-     */
+    /** Side output: every accepted {@code ckm} release's DP sketch, for the decoder. */
     public static final OutputTag<ReleasedSketch> RELEASED_SKETCHES =
-            new OutputTag<>("released-sketches", ReleasedSketch.TYPE);
-
-    /** Key (window start) and value (a summary's long array) types of the per-window map states. */
-    static final TypeInformation<Long> WINDOW_KEY = Types.LONG;
-
-    static final TypeInformation<long[]> WINDOW_VALUE =
-            PrimitiveArrayTypeInfo.LONG_PRIMITIVE_ARRAY_TYPE_INFO;
+            new OutputTag<>("released-sketches", TypeInformation.of(ReleasedSketch.class));
 
     private final List<StreamSpec> streams;
-    private final PrivacySecret secret;
+    private final SecretSource secretSource;
     private final Map<String, Map<String, Double>> ledgerSnapshot;
-    private final String centroidsTopic;
-    private final String sketchesTopic;
-    private final String budgetTopic;
 
-    private transient Map<String, StreamRuntime> runtime;
+    private transient PrivacySecret secret;
     private transient RecordHasher hasher;
-    private transient MapState<Long, long[]> accumulators;
-    private transient MapState<Long, long[]> hstCounts;
-    private transient MapState<Long, long[]> sketches;
-    private transient MapState<String, long[]> kept;
-    private transient ValueState<double[]> centroids;
-    private transient MapState<String, Double> ledgerEntries;
-    private transient ValueState<Boolean> ledgerSeeded;
-    private transient LongCounter windowed;
-    private transient LongCounter releaseNanos;
-    // metrics: every metric of this operator is in ReleaseMetrics (lines marked "metrics:")
-    private transient ReleaseMetrics metrics;
+    private transient Map<String, StreamRuntime> runtime;
+    private transient Map<String, WindowRelease> core;
+    private transient KeyedWindowState state;
+    private transient ReleaseMetrics metrics; // every metric of this operator
+    private transient LongCounter windowed, releaseNanos;
 
     /**
      * @param ledgerSnapshot totals read from the budget topic at start-up (stream → interval key →
@@ -126,412 +75,113 @@ public class StreamClusteringFunction
      */
     public StreamClusteringFunction(
             List<StreamSpec> streams,
-            PrivacySecret secret,
-            Map<String, Map<String, Double>> ledgerSnapshot,
-            String centroidsTopic,
-            String sketchesTopic,
-            String budgetTopic) {
+            SecretSource secretSource,
+            Map<String, Map<String, Double>> ledgerSnapshot) {
         this.streams = streams;
-        this.secret = secret;
+        this.secretSource = secretSource;
         this.ledgerSnapshot = ledgerSnapshot;
-        this.centroidsTopic = centroidsTopic;
-        this.sketchesTopic = sketchesTopic;
-        this.budgetTopic = budgetTopic;
+    }
+
+    @Override
+    public TypeInformation<Publication> getProducedType() {
+        return PublicationTypeInfo.INSTANCE;
     }
 
     @Override
     public void open(OpenContext ctx) {
-        // metrics:
+        secret = secretSource.load();
+        hasher = new RecordHasher(secret);
+        runtime = StreamRuntime.of(streams);
+        core = new HashMap<>();
+        runtime.forEach((id, rt) -> core.put(id, new WindowRelease(rt, secret)));
+        state = new KeyedWindowState(getRuntimeContext());
         metrics =
                 ReleaseMetrics.register(
                         getRuntimeContext().getMetricGroup().addGroup("dpclust"), streams);
-        runtime = StreamRuntime.of(streams);
-        hasher = new RecordHasher(secret);
-        windowed = new LongCounter();
-        getRuntimeContext().addAccumulator(ACC_WINDOWED, windowed);
-        releaseNanos = new LongCounter();
-        getRuntimeContext().addAccumulator(ACC_RELEASE_NANOS, releaseNanos);
-        accumulators =
-                getRuntimeContext()
-                        .getMapState(
-                                new MapStateDescriptor<>(
-                                        "window-statistics", WINDOW_KEY, WINDOW_VALUE));
-        sketches =
-                getRuntimeContext()
-                        .getMapState(
-                                new MapStateDescriptor<>(
-                                        "window-sketch", WINDOW_KEY, WINDOW_VALUE));
-        hstCounts =
-                getRuntimeContext()
-                        .getMapState(
-                                new MapStateDescriptor<>(
-                                        "window-hst-counts", WINDOW_KEY, WINDOW_VALUE));
-        kept =
-                getRuntimeContext()
-                        .getMapState(
-                                new MapStateDescriptor<>(
-                                        "device-kept-records",
-                                        Types.STRING,
-                                        PrimitiveArrayTypeInfo.LONG_PRIMITIVE_ARRAY_TYPE_INFO));
-        centroids =
-                getRuntimeContext()
-                        .getState(
-                                new ValueStateDescriptor<>(
-                                        "released-centroids",
-                                        PrimitiveArrayTypeInfo.DOUBLE_PRIMITIVE_ARRAY_TYPE_INFO));
-        ledgerEntries =
-                getRuntimeContext()
-                        .getMapState(
-                                new MapStateDescriptor<>("ledger", Types.STRING, Types.DOUBLE));
-        ledgerSeeded =
-                getRuntimeContext()
-                        .getState(new ValueStateDescriptor<>("ledger-seeded", Types.BOOLEAN));
+        getRuntimeContext().addAccumulator(ACC_WINDOWED, windowed = new LongCounter());
+        getRuntimeContext().addAccumulator(ACC_RELEASE_NANOS, releaseNanos = new LongCounter());
+        LOG.info("keyed release open: {} stream(s), secret from {}", streams.size(), secretSource);
     }
 
     @Override
-    public void processElement(WindowPartial p, Context ctx, Collector<OutboundRecord> out)
+    public void processElement(WindowPartial p, Context ctx, Collector<Publication> out)
             throws Exception {
         StreamRuntime rt = runtime.get(p.streamId);
         StreamSpec s = rt.spec();
         long windowStart = p.record != null ? s.windowStart(p.record.eventTime) : p.windowStart;
-        long windowEnd = windowStart + s.windowMillis();
-        if (windowEnd - 1 <= ctx.timerService().currentWatermark()) {
-            // cannot happen: phase 1 dead-letters records behind its watermark and hands over every
-            // partial before
-            // its watermark passes the window or its input goes idle; dropping keeps "each window
-            // fires once"
-            return;
+        long lastMilli = windowStart + s.windowMillis() - 1;
+        if (lastMilli <= ctx.timerService().currentWatermark()) {
+            return; // cannot happen: phase 1 dead-letters records behind its watermark and hands
+            // over every partial before its watermark passes the window; each window fires once
         }
         windowed.add(p.records);
-        WindowSummaries w = load(rt, windowStart);
+        WindowSummaries w = state.summaries(rt, secret, windowStart);
         if (p.record == null) {
-            w.merge(p);
+            p.mergeInto(w);
         } else if (s.privacyUnit() == PrivacyUnit.RECORD) {
-            w.add(p.record);
+            p.record.addTo(w);
         } else {
-            offerDeviceRecord(rt, windowStart, p.record, w);
+            offerDeviceRecord(s, p.record, w);
         }
-        store(windowStart, w);
-        ctx.timerService().registerEventTimeTimer(windowEnd - 1);
-        metrics.releasePending(p.streamId, windowEnd - 1); // metrics:
+        state.store(w);
+        ctx.timerService().registerEventTimeTimer(lastMilli);
+        metrics.releasePending(p.streamId, lastMilli);
     }
 
-    /**
-     * The window's summaries from state (wrapped, not copied), or empty ones (a window without
-     * records is released too).
-     */
-    private WindowSummaries load(StreamRuntime rt, long windowStart) throws Exception {
-        return WindowSummaries.wrap(
-                rt,
-                secret,
-                windowStart,
-                accumulators.get(windowStart),
-                rt.frequencies() == null ? null : sketches.get(windowStart),
-                rt.hst() == null ? null : hstCounts.get(windowStart));
-    }
-
-    private void store(long windowStart, WindowSummaries w) throws Exception {
-        accumulators.put(windowStart, w.stats.state());
-        if (w.sketch != null) {
-            sketches.put(windowStart, w.sketch.state());
-        }
-        if (w.hst != null) {
-            hstCounts.put(windowStart, w.hst);
-        }
-    }
-
-    /**
-     * Keeps the device's c records with the smallest keyed hash. Each kept entry is [hash, event
-     * time, raw bits of the clamped features], enough to recompute exactly what the record added to
-     * every summary, so a displaced record is subtracted exactly.
-     */
-    private void offerDeviceRecord(
-            StreamRuntime rt, long windowStart, ValidRecord r, WindowSummaries w) throws Exception {
-        StreamSpec s = rt.spec();
-        int d = s.dimension();
-        int stride = 2 + d;
-        String key = windowStart + "|" + r.deviceId;
-        long[] entries = kept.get(key);
-        if (entries == null) {
-            entries = new long[0];
-        }
+    /** Device units: the record counts iff it is among its device's c smallest keyed hashes. */
+    private void offerDeviceRecord(StreamSpec s, ValidRecord r, WindowSummaries w)
+            throws Exception {
         byte[] identity = r.identity();
-        long hash = hasher.hash(identity);
-        int slot = ContributionBound.offer(entries, stride, hash, s.contributionBound());
-        if (slot == ContributionBound.DROP) {
-            return;
-        }
-        if (slot == ContributionBound.APPEND) {
-            entries = java.util.Arrays.copyOf(entries, entries.length + stride);
-            slot = entries.length / stride - 1;
-        } else {
-            int off = slot * stride;
-            double[] x = new double[d];
-            for (int j = 0; j < d; j++) {
-                x[j] = Double.longBitsToDouble(entries[off + 2 + j]);
+        DeviceReservoir.Offer o =
+                new DeviceReservoir(s.dimension(), s.contributionBound())
+                        .offer(
+                                state.reservoir(w.windowStart, r.deviceId),
+                                hasher.hash(identity),
+                                r.eventTime,
+                                r.features);
+        if (o.counts()) {
+            if (o.evicted() != null) {
+                double[] x = o.evicted().features();
+                long t = o.evicted().eventTime();
+                w.subtract(x, ValidRecord.identity(r.streamId, r.deviceId, t, x));
             }
-            w.subtract(x, ValidRecord.identity(r.streamId, r.deviceId, entries[off + 1], x));
+            state.storeReservoir(w.windowStart, r.deviceId, o.entries());
+            w.add(r.features, identity);
         }
-        int off = slot * stride;
-        entries[off] = hash;
-        entries[off + 1] = r.eventTime;
-        for (int j = 0; j < d; j++) {
-            entries[off + 2 + j] = Double.doubleToRawLongBits(r.features[j]);
-        }
-        kept.put(key, entries);
-        w.add(r.features, identity);
     }
 
     @Override
-    public void onTimer(long timestamp, OnTimerContext ctx, Collector<OutboundRecord> out)
+    public void onTimer(long timestamp, OnTimerContext ctx, Collector<Publication> out)
             throws Exception {
         long started = System.nanoTime();
-        try {
-            release(timestamp, ctx, out);
-        } finally {
-            releaseNanos.add(System.nanoTime() - started);
-        }
-    }
-
-    private void release(long timestamp, OnTimerContext ctx, Collector<OutboundRecord> out)
-            throws Exception {
-        String streamId = ctx.getCurrentKey();
-        StreamRuntime rt = runtime.get(streamId);
+        StreamRuntime rt = runtime.get(ctx.getCurrentKey());
         StreamSpec s = rt.spec();
         long windowStart = timestamp + 1 - s.windowMillis();
-        long windowEnd = timestamp + 1;
-        WindowSummaries w =
-                load(rt, windowStart); // empty if the window had no records: it is released too
-        accumulators.remove(windowStart);
-        sketches.remove(windowStart);
-        hstCounts.remove(windowStart);
-        clearDeviceEntries(windowStart);
+        WindowSummaries w = state.summaries(rt, secret, windowStart); // empty without records
+        state.clear(windowStart);
         boolean chained = ctx.timerService().currentWatermark() != Long.MAX_VALUE;
         if (chained) {
-            ctx.timerService().registerEventTimeTimer(windowEnd + s.windowMillis() - 1);
+            ctx.timerService().registerEventTimeTimer(timestamp + s.windowMillis());
         }
-        metrics.released(streamId, chained ? windowEnd + s.windowMillis() - 1 : -1); // metrics:
-        PrivacyLedger ledger = loadLedger(s);
-        for (Summary summary : s.summaries()) {
-            PrivacyLedger.Decision decision =
-                    ledger.charge(
-                            new PrivacyLedger.Interval(windowStart, windowEnd),
-                            s.epsilonPerRelease());
-            BudgetStatus status =
-                    ReleaseAssembler.budget(s, "stream", summary.wireName(), decision);
-            metrics.charged(streamId, decision); // metrics:
-            if (!decision.accepted()) {
-                out.collect(ReleaseAssembler.toOutbound(budgetTopic, status));
-                continue;
-            }
-            storeLedger(ledger, decision.interval());
-            if (summary == Summary.CKM) { // the sketch now, its centroids from the SketchDecoder
-                releaseCkm(rt, streamId, windowStart, windowEnd, w.sketch, decision, ctx, out);
-                out.collect(ReleaseAssembler.toOutbound(budgetTopic, status));
-                continue;
-            }
-            DpClusterStatistics.Release r =
-                    switch (summary) {
-                        case STATS -> releaseStats(rt, streamId, windowStart, w.stats);
-                        case CKM ->
-                                throw new IllegalStateException(
-                                        "ckm centroids are decoded by the SketchDecoder");
-                        case DP_HST -> releaseHst(rt, streamId, windowStart, w.hst);
-                    };
-            CentroidRelease release =
-                    ReleaseAssembler.release(
-                            s,
-                            summary.wireName(),
-                            "stream",
-                            GUARANTEE_DP,
-                            windowStart,
-                            windowEnd,
-                            1,
-                            r,
-                            decision);
-            out.collect(ReleaseAssembler.toOutbound(centroidsTopic, release));
-            out.collect(ReleaseAssembler.toOutbound(budgetTopic, status));
-        }
-    }
-
-    private DpClusterStatistics.Release releaseStats(
-            StreamRuntime rt, String streamId, long windowStart, ClusterStatistics stats)
-            throws Exception {
-        StreamSpec s = rt.spec();
-        PrivacyRandom rng =
-                PrivacyRandom.forRelease(
-                        secret,
-                        new ReleaseContext(
-                                streamId,
-                                windowStart,
-                                Summary.STATS.wireName(),
-                                DpClusterStatistics.mechanismId(
-                                        s.epsilonPerRelease(),
-                                        s.statsCountFraction(),
-                                        s.unitContribution(),
-                                        s.statsCells()),
-                                stats.digest()));
-        DpClusterStatistics.Release r =
-                DpClusterStatistics.release(
-                        stats,
-                        rt.codec(),
-                        currentCentroids(rt),
-                        s.epsilonPerRelease(),
-                        s.statsCountFraction(),
-                        s.unitContribution(),
-                        s.statsUpdate(),
-                        rng);
-        centroids.update(flatten(r.centroids()));
-        return r;
-    }
-
-    /**
-     * Publishes the DP sketch on the sketches topic and hands it to the {@link SketchDecoder} (side
-     * output {@link #RELEASED_SKETCHES}), which emits the window's ckm centroids.
-     */
-    private void releaseCkm(
-            StreamRuntime rt,
-            String streamId,
-            long windowStart,
-            long windowEnd,
-            MaskedSketch sketch,
-            PrivacyLedger.Decision decision,
-            OnTimerContext ctx,
-            Collector<OutboundRecord> out) {
-        StreamSpec s = rt.spec();
-        CkmSettings c = s.ckm();
-        PrivacyRandom rng =
-                PrivacyRandom.forRelease(
-                        secret,
-                        new ReleaseContext(
-                                streamId,
-                                windowStart,
-                                Summary.CKM.wireName(),
-                                "masked-sketch-geometric-v1(epsilon="
-                                        + s.epsilonPerRelease()
-                                        + ",c="
-                                        + s.unitContribution()
-                                        + ","
-                                        + c
-                                        + ")",
-                                sketch.digest()));
-        DpSketchRelease.Result noisy =
-                DpSketchRelease.addRemove(
-                        sketch,
-                        s.epsilonPerRelease(),
-                        c.countFraction(),
-                        s.unitContribution(),
-                        rng);
-        out.collect(
-                ReleaseAssembler.toOutbound(
-                        sketchesTopic,
-                        ReleaseAssembler.sketch(
-                                s,
-                                windowStart,
-                                windowEnd,
-                                rt.frequencies(),
-                                c.r(),
-                                noisy,
-                                decision)));
-        ctx.output(
-                RELEASED_SKETCHES,
-                ReleasedSketch.of(streamId, windowStart, windowEnd, noisy, decision));
-    }
-
-    private DpClusterStatistics.Release releaseHst(
-            StreamRuntime rt, String streamId, long windowStart, long[] multiplicities) {
-        StreamSpec s = rt.spec();
-        byte[] digest = new org.dpclust.privacy.AccumulatorDigest().add(multiplicities).digest();
-        PrivacyRandom rng =
-                PrivacyRandom.forRelease(
-                        secret,
-                        new ReleaseContext(
-                                streamId,
-                                windowStart,
-                                Summary.DP_HST.wireName(),
-                                HstWindowSummary.mechanismId(
-                                        s.epsilonPerRelease(),
-                                        s.unitContribution(),
-                                        s.hstUniverse(),
-                                        s.hstMaxLevels()),
-                                digest));
-        HstWindowSummary.Release h =
-                rt.hst()
-                        .release(
-                                multiplicities,
-                                s.k(),
-                                s.epsilonPerRelease(),
-                                s.unitContribution(),
-                                rng);
-        return new DpClusterStatistics.Release(h.centroids(), new double[0], h.parameters());
-    }
-
-    private double[][] currentCentroids(StreamRuntime rt) throws Exception {
-        double[] flat = centroids.value();
-        if (flat == null) {
-            return rt.initial();
-        }
-        int k = rt.spec().k();
-        int d = rt.spec().dimension();
-        double[][] c = new double[k][d];
-        for (int i = 0; i < k; i++) {
-            System.arraycopy(flat, i * d, c[i], 0, d);
-        }
-        return c;
-    }
-
-    private static double[] flatten(double[][] c) {
-        int d = c[0].length;
-        double[] flat = new double[c.length * d];
-        for (int i = 0; i < c.length; i++) {
-            System.arraycopy(c[i], 0, flat, i * d, d);
-        }
-        return flat;
-    }
-
-    private void clearDeviceEntries(long windowStart) throws Exception {
-        String prefix = windowStart + "|";
-        List<String> done = new ArrayList<>();
-        for (Iterator<String> it = kept.keys().iterator(); it.hasNext(); ) {
-            String k = it.next();
-            if (k.startsWith(prefix)) {
-                done.add(k);
+        metrics.released(s.id(), chained ? timestamp + s.windowMillis() : -1);
+        PrivacyLedger ledger = state.ledger(s, ledgerSnapshot.getOrDefault(s.id(), Map.of()));
+        WindowRelease.Outcome o = core.get(s.id()).release(w, ledger, state.centroids());
+        state.centroids(o.centroids());
+        for (int i = 0; i < o.decisions().size(); i++) {
+            PrivacyLedger.Decision d = o.decisions().get(i);
+            LOG.info(
+                    "stream {} window [{}, {}) {}",
+                    s.id(),
+                    windowStart,
+                    timestamp + 1,
+                    o.describe(s, i));
+            metrics.charged(s.id(), d);
+            if (d.accepted()) {
+                state.charged(ledger, d);
             }
         }
-        for (String k : done) {
-            kept.remove(k);
-        }
-    }
-
-    private PrivacyLedger loadLedger(StreamSpec s) throws Exception {
-        if (ledgerSeeded.value() == null) {
-            Map<String, Double> seed = ledgerSnapshot.getOrDefault(s.id(), Map.of());
-            for (Map.Entry<String, Double> e : seed.entrySet()) {
-                ledgerEntries.put(e.getKey(), e.getValue());
-            }
-            ledgerSeeded.update(true);
-        }
-        PrivacyLedger ledger =
-                new PrivacyLedger(
-                        s.cap(), s.budgetPeriodMillis(), s.privacyUnit() == PrivacyUnit.DEVICE);
-        for (Map.Entry<String, Double> e : ledgerEntries.entries()) {
-            ledger.restore(PrivacyLedger.Interval.parse(e.getKey()), e.getValue());
-        }
-        return ledger;
-    }
-
-    private void storeLedger(PrivacyLedger ledger, PrivacyLedger.Interval charged)
-            throws Exception {
-        ledgerEntries.put(charged.key(), ledger.entries().get(charged));
-        long periodStart = ledger.periodStart(charged.start());
-        List<String> old = new ArrayList<>();
-        for (String k : ledgerEntries.keys()) {
-            if (PrivacyLedger.Interval.parse(k).end() <= periodStart) {
-                old.add(k);
-            }
-        }
-        for (String k : old) {
-            ledgerEntries.remove(k);
-        }
+        o.published().forEach(out::collect);
+        o.sketches().forEach(sketch -> ctx.output(RELEASED_SKETCHES, sketch));
+        releaseNanos.add(System.nanoTime() - started);
     }
 }

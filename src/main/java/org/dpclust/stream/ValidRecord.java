@@ -1,5 +1,9 @@
 package org.dpclust.stream;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import org.dpclust.window.WindowSummaries;
+
 /**
  * A decoded, validated record whose features are already clamped into the stream's declared bounds.
  * Operator-side (private) data. {@code original} and the Kafka coordinates are kept only until the
@@ -18,6 +22,11 @@ public class ValidRecord {
 
     public ValidRecord() {}
 
+    /** Adds this record to a window's summaries (its identity only if they need it). */
+    public void addTo(WindowSummaries w) {
+        w.add(features, w.needsIdentity() ? identity() : null);
+    }
+
     /** Identity bytes for keyed hashing: stream, device, event time and the exact feature bits. */
     public byte[] identity() {
         return identity(streamId, deviceId, eventTime, features);
@@ -26,10 +35,9 @@ public class ValidRecord {
     /** The identity of a record with these fields (also of a kept record rebuilt from state). */
     public static byte[] identity(
             String streamId, String deviceId, long eventTime, double[] features) {
-        byte[] s = streamId.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        byte[] d = deviceId.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        java.nio.ByteBuffer b =
-                java.nio.ByteBuffer.allocate(8 + s.length + d.length + 8 + 8 * features.length);
+        byte[] s = streamId.getBytes(StandardCharsets.UTF_8);
+        byte[] d = deviceId.getBytes(StandardCharsets.UTF_8);
+        ByteBuffer b = ByteBuffer.allocate(8 + s.length + d.length + 8 + 8 * features.length);
         b.putInt(s.length).put(s).putInt(d.length).put(d).putLong(eventTime);
         for (double f : features) {
             b.putLong(Double.doubleToRawLongBits(f));

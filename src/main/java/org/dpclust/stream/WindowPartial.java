@@ -1,5 +1,7 @@
 package org.dpclust.stream;
 
+import org.dpclust.window.WindowSummaries;
+
 /**
  * What phase 1 ({@link WindowPreAggregator}) hands to phase 2 ({@link StreamClusteringFunction})
  * for one (stream, window): either the exact partial accumulators of some of the window's records
@@ -37,5 +39,25 @@ public class WindowPartial {
         p.records = 1;
         p.record = r;
         return p;
+    }
+
+    /**
+     * A window's summaries as a partial for phase 2 (hands over the arrays; do not use {@code w}
+     * afterwards).
+     */
+    public static WindowPartial of(String streamId, WindowSummaries w) {
+        WindowPartial p = new WindowPartial();
+        p.streamId = streamId;
+        p.windowStart = w.windowStart;
+        p.records = w.records();
+        p.statistics = w.stats.state();
+        p.sketch = w.sketchState();
+        p.hst = w.hst;
+        return p;
+    }
+
+    /** Adds this (aggregated) partial into the window's summaries. */
+    public void mergeInto(WindowSummaries w) {
+        w.merge(records, statistics, sketch, hst);
     }
 }

@@ -16,10 +16,14 @@ import org.apache.flink.streaming.runtime.watermarkstatus.WatermarkStatus;
 import org.apache.flink.util.OutputTag;
 import org.dpclust.avro.TelemetryRecord;
 import org.dpclust.config.PrivacyUnit;
+import org.dpclust.config.SecretSource;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.io.AvroCodec;
-import org.dpclust.io.OutboundRecord;
+import org.dpclust.io.Publication;
+import org.dpclust.io.PublicationTypeInfo;
 import org.dpclust.privacy.PrivacySecret;
+import org.dpclust.window.StreamRuntime;
+import org.dpclust.window.WindowSummaries;
 
 /**
  * Phase 1 of the two-phase window aggregation (keyed by {@link SubStreamKey}: stream, salt).
@@ -55,11 +59,12 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
      * Records found behind this operator's watermark (see {@link #processElement}), as dead
      * letters.
      */
-    public static final OutputTag<OutboundRecord> LATE = new OutputTag<>("late-after-shuffle") {};
+    public static final OutputTag<Publication> LATE =
+            new OutputTag<>("late-after-shuffle", PublicationTypeInfo.INSTANCE);
 
     private final List<StreamSpec> streams;
-    private final PrivacySecret secret;
-    private final String dlqTopic;
+    private final SecretSource secretSource;
+    private transient PrivacySecret secret;
     private transient Counter late;
     private transient LongCounter lateTotal;
 
@@ -92,15 +97,19 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
         }
     }
 
-    public WindowPreAggregator(List<StreamSpec> streams, PrivacySecret secret, String dlqTopic) {
+    /**
+     * @param secretSource where {@link #open()} loads the secret keying the sketch masks (the
+     *     secret itself is never a field of this serialized operator)
+     */
+    public WindowPreAggregator(List<StreamSpec> streams, SecretSource secretSource) {
         this.streams = streams;
-        this.secret = secret;
-        this.dlqTopic = dlqTopic;
+        this.secretSource = secretSource;
     }
 
     @Override
     public void open() throws Exception {
         super.open();
+        secret = secretSource.load();
         open = new HashMap<>();
         StreamRuntime.of(streams).forEach((id, rt) -> open.put(id, new OpenWindows(rt)));
         watermark = Long.MIN_VALUE;
@@ -135,10 +144,10 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
             output.collect(element.replace(WindowPartial.of(r)));
             return;
         }
-        o.window(windowStart, secret).add(r);
+        r.addTo(o.window(windowStart, secret));
     }
 
-    private OutboundRecord deadLetter(ValidRecord r, long windowStart, long size) {
+    private Publication deadLetter(ValidRecord r, long windowStart, long size) {
         List<Double> features = new ArrayList<>(r.features.length);
         for (double f : r.features) {
             features.add(f);
@@ -153,7 +162,6 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
                                         .setFeatures(features)
                                         .build());
         return Rejections.deadLetter(
-                dlqTopic,
                 Rejections.LATE,
                 "window ["
                         + windowStart
@@ -221,7 +229,7 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
                 long last = w.windowStart + size - 1;
                 if (until == Long.MAX_VALUE || last <= until) {
                     o.windows.remove(i);
-                    output.collect(new StreamRecord<>(w.toPartial(e.getKey()), last));
+                    output.collect(new StreamRecord<>(WindowPartial.of(e.getKey(), w), last));
                 }
             }
         }

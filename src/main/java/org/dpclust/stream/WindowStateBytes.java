@@ -11,6 +11,8 @@ import org.dpclust.config.PrivacyUnit;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.config.Summary;
 import org.dpclust.privacy.PrivacySecret;
+import org.dpclust.window.StreamRuntime;
+import org.dpclust.window.WindowSummaries;
 
 /**
  * The serialized size of one open window's keyed state in {@link StreamClusteringFunction} for one
@@ -36,7 +38,7 @@ public final class WindowStateBytes {
             if (w == null) {
                 w = WindowSummaries.empty(rt, secret, s.windowStart(r.eventTime));
             }
-            w.add(r);
+            r.addTo(w);
         }
         if (w == null) {
             w = WindowSummaries.empty(rt, secret, 0);
@@ -44,7 +46,7 @@ public final class WindowStateBytes {
         Map<Summary, Long> bytes = new EnumMap<>(Summary.class);
         bytes.put(Summary.STATS, entryBytes(w.windowStart, w.stats.state()));
         if (w.sketch != null) {
-            bytes.put(Summary.CKM, entryBytes(w.windowStart, w.sketch.state()));
+            bytes.put(Summary.CKM, entryBytes(w.windowStart, w.sketchState()));
         }
         if (w.hst != null) {
             bytes.put(Summary.DP_HST, entryBytes(w.windowStart, w.hst));
@@ -54,9 +56,8 @@ public final class WindowStateBytes {
 
     private static long entryBytes(long windowStart, long[] value) {
         SerializerConfigImpl config = new SerializerConfigImpl();
-        TypeSerializer<Long> key = StreamClusteringFunction.WINDOW_KEY.createSerializer(config);
-        TypeSerializer<long[]> values =
-                StreamClusteringFunction.WINDOW_VALUE.createSerializer(config);
+        TypeSerializer<Long> key = KeyedWindowState.WINDOW_KEY.createSerializer(config);
+        TypeSerializer<long[]> values = KeyedWindowState.WINDOW_VALUE.createSerializer(config);
         DataOutputSerializer out = new DataOutputSerializer(8 * value.length + 16);
         try {
             key.serialize(windowStart, out);

@@ -143,4 +143,25 @@ class BatchAlgorithmsTest {
         assertNull(second.result());
         assertEquals(1.0, ledger.spent(0), 1e-12);
     }
+
+    @Test
+    void aModeSelectsTheFormOfAnAlgorithmOrNamesTheOption() {
+        assertEquals("gupt", BatchAlgorithms.withMode("gupt", null));
+        assertEquals("gupt-paper", BatchAlgorithms.withMode("gupt", "paper"));
+        assertEquals("gupt-paper", BatchAlgorithms.withMode("gupt-paper", "paper"));
+        assertEquals("gupt", BatchAlgorithms.withMode("gupt-paper", "strict"));
+        assertEquals("expdp-past", BatchAlgorithms.withMode("expdp-past", "strict"));
+        String[][] bad = {
+            {"gupt", "fast", "--mode must be paper or strict"},
+            {"dplloyd", "paper", "--mode paper"},
+            {"lloyd", "strict", "--mode strict"}
+        };
+        for (String[] b : bad) {
+            IllegalArgumentException e =
+                    assertThrows(
+                            IllegalArgumentException.class,
+                            () -> BatchAlgorithms.withMode(b[0], b[1]));
+            assertTrue(e.getMessage().startsWith(b[2]), e.getMessage());
+        }
+    }
 }

@@ -5,36 +5,28 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.stream.IntStream;
+import org.dpclust.config.TestStreams;
 import org.dpclust.eval.ClusteringMetrics;
-import org.dpclust.eval.Dataset;
-import org.dpclust.eval.DatasetLoader;
+import org.dpclust.io.Dataset;
+import org.dpclust.io.DatasetLoader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 class BatchCommandTest {
-    private static final Path S1 = DatasetLoader.sharedDatasets().resolve("s1.csv");
+    private static final Path S1 = DatasetLoader.datasetDirectory().resolve("s1.csv");
 
-    /** Exit code and stderr of one command line. */
-    private record Run(int exit, String err) {}
-
-    private static Run run(String... args) {
-        CommandLine cl = DpclustCommand.commandLine();
-        StringWriter err = new StringWriter();
-        cl.setErr(new PrintWriter(err, true));
-        return new Run(cl.execute(args), err.toString());
+    private static CliRun run(String... args) {
+        return CliRun.of(args);
     }
 
     @Test
     void lloydOnS1FindsTheTrueCentroidsWithinOnePercentOfTheDomainWidth(@TempDir Path out)
             throws Exception {
-        Run r =
+        CliRun r =
                 run(
                         "batch",
                         "--algorithm",
@@ -70,7 +62,7 @@ class BatchCommandTest {
 
     @Test
     void nonPrivateOutputToKafkaIsRefusedNamingTheOption() {
-        Run r =
+        CliRun r =
                 run(
                         "batch",
                         "--algorithm",
@@ -165,22 +157,7 @@ class BatchCommandTest {
                         "--output",
                         dir.toString()));
         Path cfg = dir.resolve("c.yaml");
-        Files.writeString(
-                cfg,
-                """
-                streams:
-                  - id: s
-                    dimension: 2
-                    lower: [0, 0]
-                    upper: [1, 1]
-                    k: 3
-                    window: PT1M
-                    epsilon_per_release: 1.0
-                    budget_cap: 2.0
-                    budget_period: P1D
-                    privacy_unit: record
-                    summaries: [stats]
-                """);
+        Files.writeString(cfg, TestStreams.yaml("s", 2.0));
         assertError(
                 "--stream",
                 run(
@@ -251,7 +228,7 @@ class BatchCommandTest {
                         "0,0;1,1"));
     }
 
-    private static void assertError(String option, Run r) {
+    private static void assertError(String option, CliRun r) {
         assertEquals(2, r.exit(), "expected a usage error for " + option + ", got: " + r.err());
         assertTrue(r.err().contains(option), "error does not name " + option + ": " + r.err());
     }
@@ -260,7 +237,7 @@ class BatchCommandTest {
     void statsOnACsvFileWithDeclaredBoundsWritesADpSummary(@TempDir Path out) throws Exception {
         Path secret = out.resolve("secret");
         Files.writeString(secret, "000102030405060708090a0b0c0d0e0f");
-        Run r =
+        CliRun r =
                 run(
                         "batch",
                         "--algorithm",

@@ -1,6 +1,9 @@
 package org.dpclust.cli;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
@@ -15,7 +18,7 @@ import org.junit.jupiter.api.Test;
 class BenchAllIT {
     /**
      * Every registered benchmark runs, in registration order; the stats, hst and lloyd rows have
-     * their keys.
+     * their keys; every row is physically plausible ({@link #assertPhysicallyPlausible}).
      */
     @Test
     void quickAllRunsEveryRegisteredBenchmark() throws Exception {
@@ -47,15 +50,131 @@ class BenchAllIT {
             switch (r.get("benchmark").asText()) {
                 case "stats-update", "hst-count" ->
                         BenchCommandTest.assertBoundRow(r, r.get("benchmark").asText());
-                case "lloyd-iteration" -> {
-                    assertTrue(r.get("seconds_per_iteration").asDouble() > 0, r.toString());
-                    assertTrue(
-                            r.get("ns_per_record").asDouble() > 0
-                                    && r.get("iterations").asInt() >= 1,
-                            r.toString());
-                }
+                case "lloyd-iteration" ->
+                        assertTrue(r.get("iterations").asInt() >= 1, r.toString());
                 default -> {}
             }
+            assertPhysicallyPlausible(r);
         }
+    }
+
+    /** Floor of any timing: 0.1 ns per unit of work (an arithmetic op, a term, a coordinate). */
+    static final double NS_PER_UNIT_FLOOR = 0.1;
+
+    /** Ceiling of the end-to-end rate through Kafka and Flink in one process on a few cores. */
+    static final double PIPELINE_RECORDS_PER_SECOND_CEILING = 1e8;
+
+    /**
+     * Every timing is finite and above a floor derived from the work it measures (at least {@value
+     * #NS_PER_UNIT_FLOOR} ns per unit of work), every rate below the matching ceiling and
+     * consistent with its time; a differential timing may instead be reported as unresolved, with
+     * no time.
+     */
+    static void assertPhysicallyPlausible(JsonNode r) {
+        String row = r.toString();
+        switch (r.get("benchmark").asText()) {
+            case "sketch-update", "stats-update", "hst-count" -> {
+                // every record's d coordinates are read at least
+                double ns = r.get("ns_per_record").asDouble();
+                assertAtLeast(ns, NS_PER_UNIT_FLOOR * r.get("d").asInt(), "ns_per_record", row);
+                assertAtLeast(
+                        r.get("bound_ns_per_record").asDouble(),
+                        NS_PER_UNIT_FLOOR * r.get("d").asInt(),
+                        "bound_ns_per_record",
+                        row);
+                assertRateMatches(r.get("records_per_second").asDouble(), 1e9 / ns, row);
+            }
+            case "clompr-decode" ->
+                    // a decode touches each of the m frequencies of k·replicates centroids
+                    assertAtLeast(
+                            r.get("decode_seconds").asDouble() * 1e9,
+                            NS_PER_UNIT_FLOOR * r.get("m").asInt() * r.get("k").asInt(),
+                            "decode_seconds",
+                            row);
+            case "lloyd-iteration" -> {
+                int n = r.get("n").asInt();
+                int kd = r.get("k").asInt() * r.get("d").asInt();
+                if (assertResolvedOrSaysWhy(r, "seconds_per_iteration")) {
+                    double perIteration = r.get("seconds_per_iteration").asDouble() * 1e9;
+                    assertAtLeast(
+                            perIteration, NS_PER_UNIT_FLOOR * n * kd, "seconds_per_iteration", row);
+                    assertAtLeast(
+                            r.get("ns_per_record").asDouble(),
+                            NS_PER_UNIT_FLOOR * kd * 0.999, // rounded to 3 decimals
+                            "ns_per_record",
+                            row);
+                    assertRateMatches(
+                            r.get("records_per_second").asDouble(), n / (perIteration / 1e9), row);
+                }
+            }
+            case "dp_local_search_iteration" -> {
+                assertAtLeast(
+                        r.get("cost_matrix_seconds").asDouble() * 1e9,
+                        NS_PER_UNIT_FLOOR * r.get("demand_size").asInt() * r.get("n").asInt(),
+                        "cost_matrix_seconds",
+                        row);
+                if (assertResolvedOrSaysWhy(r, "seconds_per_iteration")) {
+                    int pairs =
+                            (r.get("n").asInt() - r.get("k").asInt())
+                                    * r.get("demand_size").asInt();
+                    assertAtLeast(
+                            r.get("seconds_per_iteration").asDouble() * 1e9,
+                            NS_PER_UNIT_FLOOR * pairs,
+                            "seconds_per_iteration",
+                            row);
+                }
+            }
+            case "hst_vs_kmedianpp_init" -> {
+                int n = r.get("n").asInt();
+                int k = r.get("k").asInt();
+                assertAtLeast(
+                        r.get("hst_build_seconds").asDouble() * 1e9,
+                        NS_PER_UNIT_FLOOR * n,
+                        "hst_build_seconds",
+                        row);
+                assertAtLeast(
+                        r.get("hst_init_seconds").asDouble() * 1e9,
+                        NS_PER_UNIT_FLOOR * k,
+                        "hst_init_seconds",
+                        row);
+                assertAtLeast(
+                        r.get("kmedianpp_seconds").asDouble() * 1e9,
+                        NS_PER_UNIT_FLOOR * n * k,
+                        "kmedianpp_seconds",
+                        row);
+            }
+            case "pipeline", "pipeline-nonprivate", "pipeline-hot-stream" -> {
+                double records = r.get("records").asDouble();
+                double seconds = r.get("seconds").asDouble();
+                double rate = r.get("records_per_second").asDouble();
+                assertAtLeast(seconds * 1e9, NS_PER_UNIT_FLOOR * records, "seconds", row);
+                assertTrue(
+                        rate <= PIPELINE_RECORDS_PER_SECOND_CEILING, "rate above ceiling: " + row);
+                assertRateMatches(rate, records / seconds, row);
+                assertEquals(0, r.get("late_records").asInt(), row);
+            }
+            case "pipeline-state" -> assertTrue(r.get("state_bytes").asLong() > 0, row);
+            default -> fail("no plausibility rule for " + row);
+        }
+    }
+
+    /** True if the row has the timing; else it must say why it is unresolved. */
+    private static boolean assertResolvedOrSaysWhy(JsonNode r, String timing) {
+        if (r.has(timing)) {
+            assertFalse(r.has("unresolved"), r.toString());
+            return true;
+        }
+        assertTrue(r.path("unresolved").asText().contains("too small to resolve"), r.toString());
+        return false;
+    }
+
+    private static void assertAtLeast(double value, double floor, String key, String row) {
+        assertTrue(
+                Double.isFinite(value) && value >= floor,
+                key + " " + value + " below the physical floor " + floor + ": " + row);
+    }
+
+    private static void assertRateMatches(double rate, double expected, String row) {
+        assertEquals(expected, rate, expected * 0.01 + 1, "rate inconsistent with time: " + row);
     }
 }

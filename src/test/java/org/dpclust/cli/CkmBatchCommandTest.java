@@ -12,7 +12,7 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import org.dpclust.eval.ClusteringMetrics;
-import org.dpclust.eval.DatasetLoader;
+import org.dpclust.io.DatasetLoader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;

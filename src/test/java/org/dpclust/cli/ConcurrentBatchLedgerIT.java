@@ -35,6 +35,8 @@ import org.dpclust.io.TelemetryProducer;
 import org.dpclust.io.TopicAdmin;
 import org.dpclust.io.TopicReader;
 import org.dpclust.jobs.BatchJob;
+import org.dpclust.jobs.BatchRun;
+import org.dpclust.jobs.LocalCluster;
 import org.dpclust.privacy.PrivacyLedger;
 import org.dpclust.privacy.testing.TestRandoms;
 import org.junit.jupiter.api.Test;
@@ -59,7 +61,7 @@ class ConcurrentBatchLedgerIT {
                     new MiniClusterResourceConfiguration.Builder()
                             .setNumberTaskManagers(1)
                             .setNumberSlotsPerTaskManager(4)
-                            .setConfiguration(DemoCommand.miniClusterConfig())
+                            .setConfiguration(LocalCluster.config())
                             .build());
 
     @Test
@@ -126,17 +128,18 @@ class ConcurrentBatchLedgerIT {
                                 () -> {
                                     BatchJob job =
                                             BatchJob.fromKafka(
-                                                    cfg,
                                                     INPUT,
-                                                    spec,
-                                                    "stats",
-                                                    params,
-                                                    interval,
-                                                    TestRandoms.SECRET);
+                                                    BatchRun.create(
+                                                            cfg,
+                                                            spec,
+                                                            "stats",
+                                                            params,
+                                                            interval,
+                                                            TestRandoms.secretSource()));
                                     go.await(60, TimeUnit.SECONDS);
                                     job.execute(
                                             StreamExecutionEnvironment.getExecutionEnvironment(
-                                                    DemoCommand.miniClusterConfig()));
+                                                    LocalCluster.config()));
                                     return job.chargeKey();
                                 }));
             }

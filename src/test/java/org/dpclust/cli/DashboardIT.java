@@ -37,15 +37,17 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.dpclust.avro.BudgetStatus;
 import org.dpclust.avro.CentroidRelease;
 import org.dpclust.config.DpclustConfig;
+import org.dpclust.config.SecretSource;
 import org.dpclust.dashboard.DashboardServer;
+import org.dpclust.generator.SyntheticTelemetry;
 import org.dpclust.io.AvroCodec;
 import org.dpclust.io.BudgetTopicReader;
 import org.dpclust.io.EmbeddedKafka;
 import org.dpclust.io.TelemetryProducer;
 import org.dpclust.io.TopicAdmin;
 import org.dpclust.io.TopicReader;
+import org.dpclust.jobs.LocalCluster;
 import org.dpclust.jobs.StreamingJob;
-import org.dpclust.privacy.PrivacySecret;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -56,9 +58,9 @@ import org.junit.jupiter.api.io.TempDir;
  * {@link DashboardServer} following the topics from before the job starts. Headless Chromium
  * (Debian's {@code /usr/bin/chromium}; the test fails if it is missing) loads the page; the dumped
  * DOM must draw every release read back from the centroids topic with its exact released
- * coordinates, at the position the declared domain maps them to, and each release's spent and cap
- * (the few windows here all fit in the page's trail). Writes a screenshot to target/dashboard.png
- * (docs/dashboard.png is a committed copy).
+ * coordinates, at the position the declared domain maps them to, each release's epsilon bar and its
+ * window's spent and cap point (the few windows here all fit in the page's trail). Writes a
+ * screenshot to target/dashboard.png (docs/dashboard.png is a committed copy).
  */
 class DashboardIT {
     private static final int WINDOWS = 3;
@@ -110,10 +112,9 @@ class DashboardIT {
                                 cfg.kafka().budgetTopic(),
                                 Duration.ofSeconds(30));
                 StreamExecutionEnvironment env =
-                        StreamExecutionEnvironment.createLocalEnvironment(
-                                1, DemoCommand.miniClusterConfig());
+                        StreamExecutionEnvironment.createLocalEnvironment(1, LocalCluster.config());
                 JobClient job =
-                        StreamingJob.fromKafka(cfg, PrivacySecret.of(key), ledger)
+                        StreamingJob.fromKafka(cfg, SecretSource.temporaryFile(key), ledger)
                                 .executeAsync(env);
                 job.getJobExecutionResult().get(240, TimeUnit.SECONDS);
 
@@ -177,8 +178,8 @@ class DashboardIT {
     }
 
     /**
-     * Every release drawn with its released values, placed by the declared domain; spent and cap
-     * per release.
+     * Every release drawn with its released values, placed by the declared domain; per release an
+     * epsilon bar, and a point of the window's cumulative spend with the cap.
      */
     private static void assertDrawn(String dom, List<CentroidRelease> releases, ObjectMapper json)
             throws IOException {
@@ -266,17 +267,11 @@ class DashboardIT {
                         "latest flag");
                 drawn++;
             }
-            Matcher bars = RECT.matcher(dom);
-            List<Map<String, String>> spent = new ArrayList<>();
-            while (bars.find()) {
-                Map<String, String> b = attrs(bars.group(1));
-                if ("spent".equals(b.get("class"))
-                        && stream.equals(b.get("data-stream"))
-                        && r.getWindowStart().toString().equals(b.get("data-window-start"))) {
-                    spent.add(b);
-                }
-            }
-            assertEquals(1, spent.size(), stream + " " + r.getWindowStart() + ": one spent bar");
+            List<Map<String, String>> bars = drawnFor(RECT, "epsilon", dom, stream, r);
+            assertEquals(1, bars.size(), stream + " " + r.getWindowStart() + ": one epsilon bar");
+            assertEquals(r.getEpsilon(), num(bars.get(0), "data-epsilon"), 0.0, "epsilon");
+            List<Map<String, String>> spent = drawnFor(CIRCLE, "spent", dom, stream, r);
+            assertEquals(1, spent.size(), stream + " " + r.getWindowStart() + ": one spent point");
             assertEquals(r.getSpent(), num(spent.get(0), "data-spent"), 0.0, "spent");
             assertEquals(r.getCap(), num(spent.get(0), "data-cap"), 0.0, "cap");
         }
@@ -344,6 +339,22 @@ class DashboardIT {
             }
             Thread.sleep(200);
         }
+    }
+
+    /** The elements of {@code kind} (class) drawn for release {@code r} of {@code stream}. */
+    private static List<Map<String, String>> drawnFor(
+            Pattern element, String kind, String dom, String stream, CentroidRelease r) {
+        List<Map<String, String>> found = new ArrayList<>();
+        Matcher m = element.matcher(dom);
+        while (m.find()) {
+            Map<String, String> a = attrs(m.group(1));
+            if (kind.equals(a.get("class"))
+                    && stream.equals(a.get("data-stream"))
+                    && r.getWindowStart().toString().equals(a.get("data-window-start"))) {
+                found.add(a);
+            }
+        }
+        return found;
     }
 
     private String runChromium(Path chromium, String mode, String url) throws Exception {

@@ -12,14 +12,14 @@ import java.nio.file.Path;
 import org.dpclust.batch.BatchAlgorithm;
 import org.dpclust.batch.BatchAlgorithms;
 import org.dpclust.eval.ClusteringMetrics;
-import org.dpclust.eval.Dataset;
-import org.dpclust.eval.DatasetLoader;
+import org.dpclust.io.Dataset;
+import org.dpclust.io.DatasetLoader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 class EppBatchCommandTest {
-    private static final Path SEEDS = DatasetLoader.sharedDatasets().resolve("seeds.csv");
+    private static final Path SEEDS = DatasetLoader.datasetDirectory().resolve("seeds.csv");
 
     private static int run(StringWriter err, String... args) {
         CommandLine cl = DpclustCommand.commandLine();

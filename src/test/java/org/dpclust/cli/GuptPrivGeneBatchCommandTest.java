@@ -10,8 +10,8 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.dpclust.eval.ClusteringMetrics;
-import org.dpclust.eval.Dataset;
-import org.dpclust.eval.DatasetLoader;
+import org.dpclust.io.Dataset;
+import org.dpclust.io.DatasetLoader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -20,7 +20,7 @@ import picocli.CommandLine;
  * {@code dpclust batch --algorithm gupt | privgene --mode paper|strict} through the CLI, on iris.
  */
 class GuptPrivGeneBatchCommandTest {
-    private static final Path IRIS = DatasetLoader.sharedDatasets().resolve("iris.csv");
+    private static final Path IRIS = DatasetLoader.datasetDirectory().resolve("iris.csv");
     private static final String IRIS_BOUNDS = "4,2,1,0;8,4.5,7,2.6";
 
     private static int run(StringWriter err, String... args) {

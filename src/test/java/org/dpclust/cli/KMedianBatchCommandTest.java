@@ -5,27 +5,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import org.dpclust.batch.KMedianAlgorithmTest;
-import org.dpclust.eval.DatasetLoader;
+import org.dpclust.io.DatasetLoader;
 import org.dpclust.privacy.testing.TestRandoms;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 class KMedianBatchCommandTest {
-    private record Run(int exit, String err) {}
-
-    private static Run run(String... args) {
-        CommandLine cl = DpclustCommand.commandLine();
-        StringWriter err = new StringWriter();
-        cl.setErr(new PrintWriter(err, true));
-        return new Run(cl.execute(args), err.toString());
+    private static CliRun run(String... args) {
+        return CliRun.of(args);
     }
 
     private static Path csv(Path file, double[][] rows) throws Exception {
@@ -54,7 +46,7 @@ class KMedianBatchCommandTest {
         Path u = csv(dir.resolve("u.csv"), KMedianAlgorithmTest.universe());
         Path d = csv(dir.resolve("d.csv"), KMedianAlgorithmTest.demand());
         Path out = dir.resolve("out");
-        Run r =
+        CliRun r =
                 run(
                         "batch",
                         "--algorithm",
@@ -91,7 +83,7 @@ class KMedianBatchCommandTest {
                         dir.resolve("g.edges"),
                         "from,to,weight\n0,1,1\n1,2,1\n2,0,1\n3,4,1\n4,5,1\n5,3,1\n2,3,50\n");
         Path out = dir.resolve("out");
-        Run r =
+        CliRun r =
                 run(
                         "batch",
                         "--algorithm",
@@ -115,7 +107,7 @@ class KMedianBatchCommandTest {
         assertEquals(6, summary.get("records").asInt(), "every node is a demand point once");
 
         Path nodes = Files.writeString(dir.resolve("nodes.csv"), "node\n0\n1\n4\n5\n");
-        Run viaGraph =
+        CliRun viaGraph =
                 run(
                         "batch",
                         "--algorithm",
@@ -181,7 +173,7 @@ class KMedianBatchCommandTest {
                                     "--output",
                                     dir.resolve("o").toString()));
             args.addAll(c.subList(0, c.size() - 1));
-            Run r = run(args.toArray(String[]::new));
+            CliRun r = run(args.toArray(String[]::new));
             assertEquals(2, r.exit(), String.join(" ", args));
             String option = c.get(c.size() - 1).substring(1);
             assertTrue(r.err().contains(option), args + " -> " + r.err());

@@ -1,6 +1,7 @@
 package org.dpclust.eval;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -43,7 +44,7 @@ class ReportWriterTest {
         assertTrue(md.contains("dpclust evaluate --dataset s1"), md);
         assertTrue(md.contains("`lloyd` = 1234"), md);
         assertTrue(md.contains("java.version = " + System.getProperty("java.version")), md);
-        assertTrue(md.contains("dpclust = dev") || md.contains("dpclust = 0."), md);
+        assertTrue(md.contains("dpclust = " + org.dpclust.config.ProjectVersion.get()), md);
         assertTrue(md.contains("scaling: min-max [DATA-DERIVED]"), md);
         assertTrue(md.contains("| epsilon | relative_sse | algo\\|rithm |"), md);
         assertTrue(md.contains("| 0.5 | 1.23457 | a\\|b |"), md);
@@ -70,5 +71,53 @@ class ReportWriterTest {
                                 "y",
                                 Map.of("s", new double[][] {{1, 2}, {1, 0}}),
                                 true));
+    }
+
+    @Test
+    void identicalSeriesSayWhichTheyRepeat() {
+        double[] x = {1, 2, 3};
+        List<ReportWriter.Series> series =
+                List.of(
+                        ReportWriter.Series.of("a", x, new double[] {1, 2, 3}),
+                        ReportWriter.Series.of("b", x, new double[] {1, 2, 3.5}),
+                        ReportWriter.Series.of("c", x, new double[] {1, 2, 3}),
+                        ReportWriter.Series.of("d", x, new double[] {1.001, 2, 3.499}));
+        assertEquals(
+                List.of("a", "b", "c (identical to a)", "d (on top of b)"),
+                ReportWriter.legendNames(series));
+    }
+
+    @Test
+    void spreadIsDrawnAndExplainedUnderThePlot(@TempDir Path dir) throws IOException {
+        ReportWriter report = new ReportWriter(dir, "t");
+        ReportWriter.Series withSpread =
+                new ReportWriter.Series(
+                        "m",
+                        new double[] {0.01, 0.1, 1},
+                        new double[] {5, 2, 1.1},
+                        new double[] {4, 1.5, 1.0},
+                        new double[] {7, 3, 1.3});
+        assertThrows(
+                IllegalArgumentException.class,
+                () ->
+                        report.addLinePlot(
+                                "p", "p", "x", "y", List.of(withSpread), true, true, null));
+        report.addLinePlot(
+                "q",
+                "q",
+                "x",
+                "y",
+                List.of(withSpread),
+                true,
+                true,
+                "interquartile range of 9 runs");
+        String md = Files.readString(report.write());
+        assertTrue(md.contains("Vertical bars: interquartile range of 9 runs."), md);
+        assertTrue(Files.size(dir.resolve("q.png")) > 100);
+        assertThrows(
+                IllegalArgumentException.class,
+                () ->
+                        new ReportWriter.Series(
+                                "bad", new double[] {1}, new double[] {1}, new double[] {1}, null));
     }
 }

@@ -32,9 +32,9 @@ import org.dpclust.avro.BudgetEventKind;
 import org.dpclust.avro.BudgetStatus;
 import org.dpclust.avro.CentroidRelease;
 import org.dpclust.avro.RejectedRecord;
-import org.dpclust.cli.SyntheticTelemetry;
 import org.dpclust.config.ConfigLoader;
 import org.dpclust.config.DpclustConfig;
+import org.dpclust.generator.SyntheticTelemetry;
 import org.dpclust.io.AvroCodec;
 import org.dpclust.io.BudgetTopicReader;
 import org.dpclust.io.EmbeddedKafka;
@@ -193,7 +193,7 @@ class StreamingJobIT {
                         KafkaEndpoints.source(c, deser),
                         KafkaEndpoints.sink(c),
                         c,
-                        TestRandoms.SECRET,
+                        TestRandoms.secretSource(),
                         ledger);
         return job.executeAsync(env(restart)).getJobExecutionResult().get();
     }
@@ -496,7 +496,7 @@ class StreamingJobIT {
                                 KafkaEndpoints.source(c),
                                 KafkaEndpoints.sink(c),
                                 c,
-                                TestRandoms.SECRET,
+                                TestRandoms.secretSource(),
                                 ledger)
                         .executeAsync(env("none"));
         try {

@@ -4,17 +4,27 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.util.InstantiationUtil;
+import org.dpclust.batch.BatchParams;
 import org.dpclust.config.ConfigLoader;
 import org.dpclust.config.DpclustConfig;
-import org.dpclust.io.OutboundRecord;
+import org.dpclust.config.SecretSource;
+import org.dpclust.geometry.DomainBounds;
+import org.dpclust.io.LedgerSettings;
 import org.dpclust.io.RawRecord;
+import org.dpclust.privacy.PrivacyLedger;
+import org.dpclust.privacy.PrivacySecret;
 import org.dpclust.privacy.testing.TestRandoms;
-import org.dpclust.stream.ReleasedSketch;
 import org.dpclust.stream.ValidRecord;
 import org.dpclust.stream.WindowPartial;
+import org.dpclust.window.ReleasedSketch;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -47,11 +57,7 @@ class StreamingJobTest {
         assertTrue(env.getConfig().getSerializerConfig().hasGenericTypesDisabled());
         for (Class<?> c :
                 new Class<?>[] {
-                    RawRecord.class,
-                    ValidRecord.class,
-                    WindowPartial.class,
-                    ReleasedSketch.class,
-                    OutboundRecord.class
+                    RawRecord.class, ValidRecord.class, WindowPartial.class, ReleasedSketch.class
                 }) {
             TypeInformation<?> t = TypeInformation.of(c);
             assertFalse(
@@ -73,7 +79,7 @@ class StreamingJobTest {
             NonPrivateMeanTopology.build(
                     env, KafkaEndpoints.source(CONFIG), KafkaEndpoints.sink(CONFIG), CONFIG);
         } else {
-            StreamingJob.fromKafka(CONFIG, TestRandoms.SECRET, Map.of()).wire(env);
+            StreamingJob.fromKafka(CONFIG, TestRandoms.secretSource(), Map.of()).wire(env);
         }
         return env;
     }
@@ -82,6 +88,70 @@ class StreamingJobTest {
     void theJobAndTheBenchmarkBaselineBuildWithGenericTypesDisabled() {
         wired(false).getStreamGraph();
         wired(true).getStreamGraph();
+    }
+
+    /**
+     * The job graph as the client ships it to the JobManager (Java serialization, operators
+     * included as their serialized bytes): it names where the secret is, never the secret.
+     */
+    @Test
+    void theSerializedJobGraphsCarryWhereTheSecretIsButNotTheSecret() throws Exception {
+        SecretSource where = TestRandoms.secretSource();
+        StreamExecutionEnvironment stream = StreamExecutionEnvironment.getExecutionEnvironment();
+        StreamingJob.fromKafka(CONFIG, where, Map.of()).wire(stream);
+        StreamExecutionEnvironment batch = StreamExecutionEnvironment.getExecutionEnvironment();
+        PrivacyLedger.Interval interval = new PrivacyLedger.Interval(0, 10_000);
+        BatchRun run =
+                BatchRun.create(
+                        CONFIG,
+                        CONFIG.streams().get(0),
+                        "stats",
+                        new BatchParams(
+                                2,
+                                1.0,
+                                new DomainBounds(new double[2], new double[] {1, 1}),
+                                1,
+                                1,
+                                64,
+                                Double.NaN,
+                                1),
+                        interval,
+                        where);
+        DpclustConfig c =
+                BatchJob.batchConfig(CONFIG, "telemetry", run.spec().id(), interval, run.runId());
+        new BatchJob(
+                        KafkaEndpoints.source(c),
+                        KafkaEndpoints.sink(c),
+                        run.withConfig(c),
+                        LedgerSettings.of(c.kafka()))
+                .wire(batch);
+        byte[] key = HexFormat.of().parseHex(TestRandoms.SECRET_HEX);
+        for (StreamExecutionEnvironment env : List.of(stream, batch)) {
+            byte[] graph = InstantiationUtil.serializeObject(env.getStreamGraph().getJobGraph());
+            assertTrue(
+                    contains(graph, where.file().getBytes(StandardCharsets.UTF_8)),
+                    "the operators' serialized bytes are searched: the secret's location is found");
+            assertFalse(contains(graph, key), "the secret's bytes are in the job graph");
+            assertFalse(
+                    contains(graph, Arrays.copyOf(key, PrivacySecret.MIN_KEY_BYTES)),
+                    "a prefix of the secret's bytes is in the job graph");
+            assertFalse(
+                    contains(graph, TestRandoms.SECRET_HEX.getBytes(StandardCharsets.UTF_8)),
+                    "the secret's hex is in the job graph");
+        }
+    }
+
+    private static boolean contains(byte[] haystack, byte[] needle) {
+        outer:
+        for (int i = 0; i + needle.length <= haystack.length; i++) {
+            for (int j = 0; j < needle.length; j++) {
+                if (haystack[i + j] != needle[j]) {
+                    continue outer;
+                }
+            }
+            return true;
+        }
+        return false;
     }
 
     /** Not a POJO (no default constructor): Flink would serialize it with Kryo. */

@@ -76,20 +76,16 @@ class ConvergentZoneUpdateTest {
                         stats,
                         CODEC,
                         PREVIOUS,
-                        1.0,
-                        Double.NaN,
-                        1,
-                        DpClusterStatistics.Update.MEAN,
+                        new DpClusterStatistics.ReleaseParams(
+                                1.0, Double.NaN, 1, DpClusterStatistics.Update.MEAN),
                         TestRandoms.stream("same-key"));
         DpClusterStatistics.Release zone =
                 DpClusterStatistics.release(
                         stats,
                         CODEC,
                         PREVIOUS,
-                        1.0,
-                        Double.NaN,
-                        1,
-                        DpClusterStatistics.Update.EXPDP_ZONE,
+                        new DpClusterStatistics.ReleaseParams(
+                                1.0, Double.NaN, 1, DpClusterStatistics.Update.EXPDP_ZONE),
                         TestRandoms.stream("same-key"));
         Map<String, Double> p = new TreeMap<>(zone.parameters());
         assertEquals(1.0, p.remove("expdp_zone_update"));

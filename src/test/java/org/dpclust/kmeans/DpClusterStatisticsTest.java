@@ -2,8 +2,10 @@ package org.dpclust.kmeans;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
 import org.dpclust.eval.ClusteringMetrics;
 import org.dpclust.eval.DriftingGaussianMixture;
 import org.dpclust.geometry.DomainBounds;
@@ -20,22 +22,6 @@ class DpClusterStatisticsTest {
     private static final DomainBounds BOX =
             new DomainBounds(new double[] {0, 0}, new double[] {1, 1});
     private static final FixedPointCodec CODEC = new FixedPointCodec(BOX);
-
-    @Test
-    void theNoiseKeyChangesWithEveryParameterThatShapesTheNoise() {
-        String base = DpClusterStatistics.mechanismId(1.0, Double.NaN, 1, 64);
-        java.util.Set<String> ids =
-                new java.util.HashSet<>(
-                        java.util.List.of(
-                                base,
-                                DpClusterStatistics.mechanismId(
-                                        1.0000000000000002, Double.NaN, 1, 64),
-                                DpClusterStatistics.mechanismId(1.0, 0.5, 1, 64),
-                                DpClusterStatistics.mechanismId(1.0, Double.NaN, 2, 64),
-                                DpClusterStatistics.mechanismId(1.0, Double.NaN, 1, 65)));
-        assertEquals(5, ids.size());
-        assertEquals(base, DpClusterStatistics.mechanismId(1.0, Double.NaN, 1, 64));
-    }
 
     @Test
     void theBudgetSplitAddsUpAndSensitivitiesComeFromTheBounds() {
@@ -69,10 +55,18 @@ class DpClusterStatisticsTest {
         }; // deliberately bad public start
         DpClusterStatistics.Release r1 =
                 DpClusterStatistics.release(
-                        stats, codec, init, 1.0, Double.NaN, 1, TestRandoms.stream("utility"));
+                        stats,
+                        codec,
+                        init,
+                        new DpClusterStatistics.ReleaseParams(1.0, Double.NaN, 1),
+                        TestRandoms.stream("utility"));
         DpClusterStatistics.Release r2 =
                 DpClusterStatistics.release(
-                        stats, codec, init, 1.0, Double.NaN, 1, TestRandoms.stream("utility"));
+                        stats,
+                        codec,
+                        init,
+                        new DpClusterStatistics.ReleaseParams(1.0, Double.NaN, 1),
+                        TestRandoms.stream("utility"));
         double err =
                 ClusteringMetrics.meanMatchedDistance(mix.centers(0), r1.centroids())
                         / box.maxWidth();
@@ -81,5 +75,25 @@ class DpClusterStatisticsTest {
             assertArrayEquals(r1.centroids()[i], r2.centroids()[i], 0.0);
         }
         assertEquals(20_000, java.util.Arrays.stream(r1.weights()).sum(), 500);
+    }
+
+    @Test
+    void releaseParamsRejectWhatNoReleaseCouldUse() {
+        double[][] bad = {
+            {0, Double.NaN, 1},
+            {Double.POSITIVE_INFINITY, Double.NaN, 1},
+            {1, 0, 1},
+            {1, 1, 1},
+            {1, 0.5, 0}
+        };
+        for (double[] b : bad) {
+            assertThrows(
+                    IllegalArgumentException.class,
+                    () -> new DpClusterStatistics.ReleaseParams(b[0], b[1], (int) b[2]),
+                    Arrays.toString(b));
+        }
+        DpClusterStatistics.ReleaseParams ok =
+                new DpClusterStatistics.ReleaseParams(0.5, Double.NaN, 2);
+        assertEquals(DpClusterStatistics.Update.MEAN, ok.update());
     }
 }

@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.dpclust.eval.ClusteringMetrics;
-import org.dpclust.eval.Dataset;
-import org.dpclust.eval.DatasetLoader;
+import org.dpclust.io.Dataset;
+import org.dpclust.io.DatasetLoader;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -80,8 +80,8 @@ class LloydTest {
 
     @Test
     void s1CentroidsWithinOnePercentOfDomainWidth() {
-        Dataset s1 = DatasetLoader.loadShared("s1");
-        double[][] truth = DatasetLoader.loadShared("s1.centroids").points();
+        Dataset s1 = DatasetLoader.load("s1");
+        double[][] truth = DatasetLoader.load("s1.centroids").points();
         long start = System.nanoTime();
         LloydResult r = Lloyd.best(s1.points(), 15, 2024);
         double seconds = (System.nanoTime() - start) / 1e9;
@@ -133,7 +133,7 @@ class LloydTest {
 
     @Test
     void runIsDeterministicForASeedAndKeepsLowestSse() {
-        double[][] points = DatasetLoader.loadShared("iris").points();
+        double[][] points = DatasetLoader.load("iris").points();
         LloydResult a = Lloyd.run(points, 3, 4, 100, 99);
         LloydResult b = Lloyd.run(points, 3, 4, 100, 99);
         assertEquals(a.sse(), b.sse());

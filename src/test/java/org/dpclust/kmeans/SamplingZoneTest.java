@@ -2,8 +2,10 @@ package org.dpclust.kmeans;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.function.DoubleUnaryOperator;
 import org.dpclust.privacy.PrivacyRandom;
@@ -236,5 +238,47 @@ class SamplingZoneTest {
         assertTrue(
                 projected > 1000,
                 "the property test must exercise the projection, got " + projected);
+    }
+
+    @Test
+    void massRatioIsTheQuotientOfTheMassesAndStaysDefinedWhereBothUnderflow() {
+        SamplingZone z =
+                new SamplingZone(
+                        new double[] {0, 0},
+                        new double[] {1, 0},
+                        0.9,
+                        new double[] {0.9, 0},
+                        0.1,
+                        1.0,
+                        false);
+        double[] chord0 = z.chord(0);
+        double alpha = 0.5 * z.maxAngle();
+        double[] chord = z.chord(alpha);
+        double c = 3.0;
+        assertEquals(
+                SamplingZone.exponentialMass(c, chord[0], chord[1])
+                        / SamplingZone.exponentialMass(c, chord0[0], chord0[1]),
+                SamplingZone.massRatio(c, chord, chord0),
+                1e-12);
+        double huge = 1e5; // e^{-c·0.8} underflows: both masses are 0
+        assertEquals(0.0, SamplingZone.exponentialMass(huge, chord0[0], chord0[1]));
+        assertEquals(1.0, SamplingZone.massRatio(huge, chord0, chord0), 1e-12);
+        double r = SamplingZone.massRatio(huge, chord, chord0);
+        assertTrue(r >= 0 && r <= 1, "ratio " + r);
+    }
+
+    @Test
+    void theDrawTerminatesInsideTheZoneAtAVeryLargeEpsilon() {
+        PrivacyRandom r = TestRandoms.stream("expdp-large-epsilon");
+        for (double eps : new double[] {1e4, 1e6, 1e9}) {
+            for (int i = 0; i < 200; i++) {
+                SamplingZone z = SamplingZone.past(new double[] {0, 0}, new double[] {3, 4}, r);
+                double[] s =
+                        assertTimeoutPreemptively(
+                                Duration.ofSeconds(10), () -> z.sample(eps, r), "eps " + eps);
+                double dist = Math.hypot(s[0] - z.centre()[0], s[1] - z.centre()[1]);
+                assertTrue(dist <= z.radius() * (1 + 1e-9) + 1e-12, "outside the zone: " + dist);
+            }
+        }
     }
 }

@@ -14,17 +14,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.typeutils.PojoTypeInfo;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
-import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
 import org.dpclust.avro.BudgetStatus;
 import org.dpclust.config.CkmSettings;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.config.Summary;
-import org.dpclust.io.OutboundRecord;
+import org.dpclust.io.Publication;
 import org.dpclust.kmeans.DpClusterStatistics;
 import org.dpclust.privacy.PrivacyLedger;
 import org.dpclust.privacy.PrivacyRandom;
@@ -32,6 +30,10 @@ import org.dpclust.privacy.ReleaseContext;
 import org.dpclust.privacy.testing.TestRandoms;
 import org.dpclust.sketch.ClOmpr;
 import org.dpclust.sketch.DpSketchRelease;
+import org.dpclust.window.Mechanisms;
+import org.dpclust.window.ReleaseAssembler;
+import org.dpclust.window.StreamRuntime;
+import org.dpclust.window.WindowSummaries;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -45,18 +47,11 @@ class SketchDecoderTest {
     /** Record units, ckm only: three windows fit the cap of 2.5 per 10 s budget period. */
     private static final StreamSpec CKM = spec("    summaries: [ckm]\n");
 
-    private static KeyedOneInputStreamOperatorTestHarness<String, WindowPartial, OutboundRecord>
-            keyed(StreamSpec s) throws Exception {
+    private static KeyedOneInputStreamOperatorTestHarness<String, WindowPartial, Publication> keyed(
+            StreamSpec s) throws Exception {
         StreamClusteringFunction f =
-                new StreamClusteringFunction(
-                        List.of(s),
-                        TestRandoms.SECRET,
-                        Map.of(),
-                        StreamTestRecords.CENTROIDS,
-                        StreamTestRecords.SKETCHES,
-                        StreamTestRecords.BUDGET);
-        return ProcessFunctionTestHarnesses.forKeyedProcessFunction(
-                f, p -> p.streamId, Types.STRING);
+                new StreamClusteringFunction(List.of(s), TestRandoms.secretSource(), Map.of());
+        return StreamTestRecords.harness(f, p -> p.streamId);
     }
 
     /** Two blobs in window w (moving right by 0.1 per window), 2000 records. */
@@ -71,7 +66,7 @@ class SketchDecoderTest {
     }
 
     /** The keyed operator after three windows of {@link #window} and the end of the input. */
-    private static KeyedOneInputStreamOperatorTestHarness<String, WindowPartial, OutboundRecord>
+    private static KeyedOneInputStreamOperatorTestHarness<String, WindowPartial, Publication>
             threeWindows() throws Exception {
         var h = keyed(CKM);
         for (int w = 0; w < 3; w++) {
@@ -96,7 +91,7 @@ class SketchDecoderTest {
         long start = charge.getWindowStart().toEpochMilli();
         long end = charge.getWindowEnd().toEpochMilli();
         WindowSummaries w = WindowSummaries.empty(rt, TestRandoms.SECRET, start);
-        records.forEach(w::add);
+        records.forEach(r -> r.addTo(w));
         CkmSettings c = s.ckm();
         PrivacyRandom rng =
                 PrivacyRandom.forRelease(
@@ -105,13 +100,7 @@ class SketchDecoderTest {
                                 s.id(),
                                 start,
                                 Summary.CKM.wireName(),
-                                "masked-sketch-geometric-v1(epsilon="
-                                        + s.epsilonPerRelease()
-                                        + ",c="
-                                        + s.unitContribution()
-                                        + ","
-                                        + c
-                                        + ")",
+                                Mechanisms.ckm(s),
                                 w.sketch.digest()));
         DpSketchRelease.Result noisy =
                 DpSketchRelease.addRemove(
@@ -147,8 +136,8 @@ class SketchDecoderTest {
                         charge.getCap(),
                         charge.getPeriodStart().toEpochMilli(),
                         charge.getPeriodEnd().toEpochMilli());
-        return ReleaseAssembler.toOutbound(
-                        StreamTestRecords.CENTROIDS,
+        return StreamTestRecords.bytes(
+                new Publication.Centroids(
                         ReleaseAssembler.release(
                                 s,
                                 Summary.CKM.wireName(),
@@ -159,18 +148,16 @@ class SketchDecoderTest {
                                 1,
                                 new DpClusterStatistics.Release(
                                         decoded.centroids(), weights, params),
-                                d))
-                .value;
+                                d)));
     }
 
     @Test
     void theKeyedOperatorReleasesTheSketchAndTheDecoderTheCentroids() throws Exception {
         var h = threeWindows();
-        List<OutboundRecord> out = h.extractOutputValues();
+        List<Publication> out = h.extractOutputValues();
         assertEquals(List.of(), releases(out), "no centroids from the keyed operator");
         assertEquals(3, budget(out).size());
-        assertEquals(
-                3, out.stream().filter(o -> o.topic.equals(StreamTestRecords.SKETCHES)).count());
+        assertEquals(3, out.stream().filter(o -> o instanceof Publication.Sketch).count());
         assertEquals(3, h.getSideOutput(StreamClusteringFunction.RELEASED_SKETCHES).size());
         var rel = releases(decoded(CKM, h));
         assertEquals(
@@ -186,12 +173,12 @@ class SketchDecoderTest {
     void theTwoOperatorPathReleasesWhatTheSingleOperatorReleased() throws Exception {
         var h = threeWindows();
         List<BudgetStatus> charges = budget(h.extractOutputValues());
-        List<OutboundRecord> decoded = decoded(CKM, h);
+        List<Publication> decoded = decoded(CKM, h);
         assertEquals(3, decoded.size());
         for (int w = 0; w < 3; w++) {
             assertArrayEquals(
                     singleOperatorRelease(CKM, window(w), charges.get(w)),
-                    decoded.get(w).value,
+                    StreamTestRecords.bytes(decoded.get(w)),
                     "window " + w + ": byte-identical to the single-operator release");
         }
         h.close();
@@ -200,26 +187,27 @@ class SketchDecoderTest {
     @Test
     void aReleasedSketchDecodesToTheSameBytesAfterFlinkSerialization() throws Exception {
         var h = threeWindows();
-        assertTrue(ReleasedSketch.TYPE instanceof PojoTypeInfo, "a Flink POJO, not Kryo");
-        var serializer = ReleasedSketch.TYPE.createSerializer(new SerializerConfigImpl());
-        var fresh =
-                ProcessFunctionTestHarnesses.forKeyedProcessFunction(
-                        new SketchDecoder(List.of(CKM), StreamTestRecords.CENTROIDS),
-                        s -> s.streamId,
-                        Types.STRING);
+        assertTrue(
+                StreamClusteringFunction.RELEASED_SKETCHES.getTypeInfo() instanceof PojoTypeInfo,
+                "a Flink POJO, not Kryo");
+        var serializer =
+                StreamClusteringFunction.RELEASED_SKETCHES
+                        .getTypeInfo()
+                        .createSerializer(new SerializerConfigImpl());
+        var fresh = StreamTestRecords.harness(new SketchDecoder(List.of(CKM)), s -> s.streamId);
         for (var r : h.getSideOutput(StreamClusteringFunction.RELEASED_SKETCHES)) {
             DataOutputSerializer bytes = new DataOutputSerializer(4096);
             serializer.serialize(r.getValue(), bytes);
             fresh.processElement(
                     serializer.deserialize(new DataInputDeserializer(bytes.getCopyOfBuffer())), 0);
         }
-        List<OutboundRecord> first = decoded(CKM, h);
-        List<OutboundRecord> replayed = fresh.extractOutputValues();
+        List<Publication> first = decoded(CKM, h);
+        List<Publication> replayed = fresh.extractOutputValues();
         assertEquals(3, replayed.size());
         for (int i = 0; i < first.size(); i++) {
             assertArrayEquals(
-                    first.get(i).value,
-                    replayed.get(i).value,
+                    StreamTestRecords.bytes(first.get(i)),
+                    StreamTestRecords.bytes(replayed.get(i)),
                     "release " + i + " replays byte-identically");
         }
         fresh.close();

@@ -15,14 +15,12 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
-import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
 import org.dpclust.avro.BudgetEventKind;
 import org.dpclust.avro.BudgetStatus;
 import org.dpclust.avro.CentroidRelease;
 import org.dpclust.config.StreamSpec;
-import org.dpclust.io.OutboundRecord;
+import org.dpclust.io.Publication;
 import org.dpclust.privacy.testing.TestRandoms;
 import org.junit.jupiter.api.Test;
 
@@ -33,18 +31,11 @@ import org.junit.jupiter.api.Test;
 class StreamClusteringFunctionTest {
     private static final long W = 10_000;
 
-    private static KeyedOneInputStreamOperatorTestHarness<String, WindowPartial, OutboundRecord>
+    private static KeyedOneInputStreamOperatorTestHarness<String, WindowPartial, Publication>
             harness(StreamSpec s, Map<String, Map<String, Double>> ledger) throws Exception {
         StreamClusteringFunction f =
-                new StreamClusteringFunction(
-                        List.of(s),
-                        TestRandoms.SECRET,
-                        ledger,
-                        StreamTestRecords.CENTROIDS,
-                        StreamTestRecords.SKETCHES,
-                        StreamTestRecords.BUDGET);
-        return ProcessFunctionTestHarnesses.forKeyedProcessFunction(
-                f, p -> p.streamId, Types.STRING);
+                new StreamClusteringFunction(List.of(s), TestRandoms.secretSource(), ledger);
+        return StreamTestRecords.harness(f, p -> p.streamId);
     }
 
     /** Two blobs, at (0.25, 0.25) and (0.75, 0.75), 200 records each, in window w. */
@@ -162,16 +153,19 @@ class StreamClusteringFunctionTest {
         h.close();
     }
 
-    private static List<OutboundRecord> runDevices(List<ValidRecord> records) throws Exception {
-        var h =
-                harness(
-                        spec("    privacy_unit: device\n    device_contribution_bound: 3\n"),
-                        Map.of());
+    private static List<Publication> runDevices(List<ValidRecord> records) throws Exception {
+        return runDevices(
+                spec("    privacy_unit: device\n    device_contribution_bound: 3\n"), records);
+    }
+
+    private static List<Publication> runDevices(StreamSpec s, List<ValidRecord> records)
+            throws Exception {
+        var h = harness(s, Map.of());
         for (ValidRecord r : records) {
             h.processElement(WindowPartial.of(r), 0);
         }
         h.processWatermark(Long.MAX_VALUE);
-        List<OutboundRecord> out = h.extractOutputValues();
+        List<Publication> out = h.extractOutputValues();
         assertEquals(0, h.numEventTimeTimers());
         h.close();
         return out;
@@ -180,25 +174,37 @@ class StreamClusteringFunctionTest {
     @Test
     void deviceBoundingDoesNotDependOnArrivalOrder() throws Exception {
         List<ValidRecord> records = twoBlobs(0, 20); // 20 records per device, 3 count
-        List<OutboundRecord> inOrder = runDevices(records);
+        List<Publication> inOrder = runDevices(records);
         List<ValidRecord> shuffled = new ArrayList<>(records);
         Collections.shuffle(
                 shuffled, new java.util.Random(1)); // public randomness (not privacy noise)
-        List<OutboundRecord> outOfOrder = runDevices(shuffled);
+        List<Publication> outOfOrder = runDevices(shuffled);
         assertEquals(inOrder.size(), outOfOrder.size());
         for (int i = 0; i < inOrder.size(); i++) {
             assertArrayEquals(
-                    inOrder.get(i).value, outOfOrder.get(i).value, "byte-identical release " + i);
+                    StreamTestRecords.bytes(inOrder.get(i)),
+                    StreamTestRecords.bytes(outOfOrder.get(i)),
+                    "byte-identical release " + i);
         }
-        // and bounding is effective: 20 devices x 3 records = 60 counted, not 400
+        // and bounding is effective: 20 devices x 3 records = 60 counted, not 400 (at an epsilon
+        // that makes the count noise negligible: scale 0.01, so the weights add up to 60 +- 1)
+        StreamSpec precise =
+                spec(
+                        "    privacy_unit: device\n    device_contribution_bound: 3\n",
+                        "{cells: 16}",
+                        1000,
+                        2500);
         double weight =
-                releases(inOrder).get(0).getWeights().stream()
+                releases(runDevices(precise, records)).get(0).getWeights().stream()
                         .mapToDouble(Double::doubleValue)
                         .sum();
-        assertEquals(60, weight, 30);
+        assertEquals(60, weight, 1);
         // different contents give different noise
-        List<OutboundRecord> more = runDevices(twoBlobs(0, 40));
-        assertFalse(java.util.Arrays.equals(inOrder.get(0).value, more.get(0).value));
+        List<Publication> more = runDevices(twoBlobs(0, 40));
+        assertFalse(
+                java.util.Arrays.equals(
+                        StreamTestRecords.bytes(inOrder.get(0)),
+                        StreamTestRecords.bytes(more.get(0))));
     }
 
     @Test
@@ -248,22 +254,22 @@ class StreamClusteringFunctionTest {
             }
         }
         h.processWatermark(Long.MAX_VALUE);
-        List<OutboundRecord> out = h.extractOutputValues();
+        List<Publication> out = h.extractOutputValues();
         // the keyed operator publishes the sketch (and both charges) but decodes nothing itself
         assertEquals(
                 List.of("stats"),
                 releases(out).stream().map(CentroidRelease::getAlgorithm).toList());
         assertEquals(2, budget(out).size());
-        List<OutboundRecord> decoded = decoded(spec, h);
+        List<Publication> decoded = decoded(spec, h);
         assertEquals(1, decoded.size(), "one ckm release, from the decoder");
         List<CentroidRelease> rel = new ArrayList<>(releases(out));
         rel.addAll(releases(decoded));
         assertEquals(
                 List.of("stats", "ckm"), rel.stream().map(CentroidRelease::getAlgorithm).toList());
         List<org.dpclust.avro.SketchRelease> sk = new ArrayList<>();
-        for (OutboundRecord o : out) {
-            if (o.topic.equals(StreamTestRecords.SKETCHES)) {
-                sk.add(org.dpclust.io.AvroCodec.sketches().decode(o.value));
+        for (Publication o : out) {
+            if (o instanceof Publication.Sketch) {
+                sk.add(org.dpclust.io.AvroCodec.sketches().decode(StreamTestRecords.bytes(o)));
             }
         }
         assertEquals(1, sk.size());
@@ -289,14 +295,14 @@ class StreamClusteringFunctionTest {
         List<ValidRecord> shuffled = new ArrayList<>(records);
         Collections.shuffle(
                 shuffled, new java.util.Random(2)); // public randomness (not privacy noise)
-        List<List<OutboundRecord>> outs = new ArrayList<>();
+        List<List<Publication>> outs = new ArrayList<>();
         for (List<ValidRecord> order : List.of(records, shuffled)) {
             var h = harness(spec(extra), Map.of());
             for (ValidRecord r : order) {
                 h.processElement(WindowPartial.of(r), 0);
             }
             h.processWatermark(Long.MAX_VALUE);
-            List<OutboundRecord> out = new ArrayList<>(h.extractOutputValues());
+            List<Publication> out = new ArrayList<>(h.extractOutputValues());
             assertEquals(
                     5, out.size(), "the stats release, the sketch, two charges and one refusal");
             out.addAll(decoded(spec(extra), h));
@@ -312,22 +318,25 @@ class StreamClusteringFunctionTest {
                 List.of("stats", "ckm"),
                 releases(outs.get(0)).stream().map(CentroidRelease::getAlgorithm).toList());
         for (int i = 0; i < 6; i++) {
-            assertArrayEquals(outs.get(0).get(i).value, outs.get(1).get(i).value);
+            assertArrayEquals(
+                    StreamTestRecords.bytes(outs.get(0).get(i)),
+                    StreamTestRecords.bytes(outs.get(1).get(i)));
         }
     }
 
     @Test
     void aReplayedWindowGivesByteIdenticalOutput() throws Exception {
-        List<OutboundRecord> first = runDevices(twoBlobs(0, 400));
-        List<OutboundRecord> second = runDevices(twoBlobs(0, 400));
+        List<Publication> first = runDevices(twoBlobs(0, 400));
+        List<Publication> second = runDevices(twoBlobs(0, 400));
         assertNotEquals(0, first.size());
         for (int i = 0; i < first.size(); i++) {
-            assertArrayEquals(first.get(i).value, second.get(i).value);
+            assertArrayEquals(
+                    StreamTestRecords.bytes(first.get(i)), StreamTestRecords.bytes(second.get(i)));
         }
     }
 
     /** Five windows of the two blobs under {@code s}; all output records. */
-    private static List<OutboundRecord> runWindows(StreamSpec s) throws Exception {
+    private static List<Publication> runWindows(StreamSpec s) throws Exception {
         var h = harness(s, Map.of());
         for (int w = 0; w < 5; w++) {
             for (ValidRecord r : twoBlobs(w, 400)) {
@@ -335,7 +344,7 @@ class StreamClusteringFunctionTest {
             }
         }
         h.processWatermark(Long.MAX_VALUE);
-        List<OutboundRecord> out = h.extractOutputValues();
+        List<Publication> out = h.extractOutputValues();
         h.close();
         return out;
     }
@@ -358,12 +367,14 @@ class StreamClusteringFunctionTest {
             throws Exception {
         StreamSpec zone = spec("", "{cells: 16, update: expdp-zone}");
         List<CentroidRelease> mean = releases(runWindows(spec("", "{cells: 16, update: mean}")));
-        List<OutboundRecord> first = runWindows(zone);
-        List<OutboundRecord> second = runWindows(zone);
+        List<Publication> first = runWindows(zone);
+        List<Publication> second = runWindows(zone);
         assertEquals(first.size(), second.size());
         for (int i = 0; i < first.size(); i++) {
             assertArrayEquals(
-                    first.get(i).value, second.get(i).value, "byte-identical replay, record " + i);
+                    StreamTestRecords.bytes(first.get(i)),
+                    StreamTestRecords.bytes(second.get(i)),
+                    "byte-identical replay, record " + i);
         }
         List<CentroidRelease> zoned = releases(first);
         assertEquals(mean.size(), zoned.size());

@@ -2,25 +2,54 @@ package org.dpclust.stream;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.api.common.serialization.SerializerConfigImpl;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.functions.KeySelector;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
-import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
 import org.dpclust.avro.BudgetStatus;
 import org.dpclust.avro.CentroidRelease;
 import org.dpclust.config.ConfigLoader;
 import org.dpclust.config.StreamSpec;
-import org.dpclust.io.AvroCodec;
-import org.dpclust.io.OutboundRecord;
+import org.dpclust.io.Publication;
+import org.dpclust.io.PublicationSerializer;
+import org.dpclust.io.PublicationTypeInfo;
+import org.dpclust.window.ReleasedSketch;
 
 /** Builders for operator tests. */
 final class StreamTestRecords {
-    static final String CENTROIDS = "centroids";
-    static final String BUDGET = "budget";
-    static final String SKETCHES = "sketches";
-    static final String DLQ = "dlq";
+    /** Maps publications to the Kafka records the job would write (test topic names). */
+    static final PublicationSerializer SERIALIZER =
+            new PublicationSerializer("centroids", "sketches", "budget", "dlq");
 
     private StreamTestRecords() {}
+
+    /**
+     * A harness for a keyed function emitting {@link Publication}s, with their serializer (the
+     * harness would otherwise extract one from the first value and fall back to Avro reflection).
+     */
+    static <I> KeyedOneInputStreamOperatorTestHarness<String, I, Publication> harness(
+            KeyedProcessFunction<String, I, Publication> f, KeySelector<I, String> key)
+            throws Exception {
+        var h =
+                new KeyedOneInputStreamOperatorTestHarness<>(
+                        new KeyedProcessOperator<>(f), key, Types.STRING);
+        h.setup(PublicationTypeInfo.INSTANCE.createSerializer(new SerializerConfigImpl()));
+        h.open();
+        return h;
+    }
+
+    /** The value bytes the job's sink would write for {@code p}. */
+    static byte[] bytes(Publication p) {
+        return SERIALIZER.record(p).value();
+    }
+
+    /** The topic the job's sink would write {@code p} to. */
+    static String topic(Publication p) {
+        return SERIALIZER.record(p).topic();
+    }
 
     static StreamSpec spec(String extra) {
         return spec(extra, "{cells: 16}");
@@ -28,6 +57,11 @@ final class StreamTestRecords {
 
     /** The test stream with {@code stats} set to the given YAML map. */
     static StreamSpec spec(String extra, String stats) {
+        return spec(extra, stats, 1.0, 2.5);
+    }
+
+    /** The test stream at another epsilon per release and budget cap. */
+    static StreamSpec spec(String extra, String stats, double epsilon, double cap) {
         return ConfigLoader.parse(
                         """
                 streams:
@@ -37,12 +71,12 @@ final class StreamTestRecords {
                     upper: [1, 1]
                     k: 2
                     window: PT10S
-                    epsilon_per_release: 1.0
-                    budget_cap: 2.5
+                    epsilon_per_release: %s
+                    budget_cap: %s
                     public_seed: 5
                     stats: %s
                 """
-                                        .formatted(stats)
+                                        .formatted(epsilon, cap, stats)
                                 + extra)
                 .streams()
                 .get(0);
@@ -57,21 +91,21 @@ final class StreamTestRecords {
         return r;
     }
 
-    static List<CentroidRelease> releases(List<OutboundRecord> out) throws Exception {
+    static List<CentroidRelease> releases(List<Publication> out) {
         List<CentroidRelease> l = new ArrayList<>();
-        for (OutboundRecord r : out) {
-            if (r.topic.equals(CENTROIDS)) {
-                l.add(AvroCodec.centroids().decode(r.value));
+        for (Publication p : out) {
+            if (p instanceof Publication.Centroids c) {
+                l.add(c.value());
             }
         }
         return l;
     }
 
-    static List<BudgetStatus> budget(List<OutboundRecord> out) throws Exception {
+    static List<BudgetStatus> budget(List<Publication> out) {
         List<BudgetStatus> l = new ArrayList<>();
-        for (OutboundRecord r : out) {
-            if (r.topic.equals(BUDGET)) {
-                l.add(AvroCodec.budget().decode(r.value));
+        for (Publication p : out) {
+            if (p instanceof Publication.Budget b) {
+                l.add(b.value());
             }
         }
         return l;
@@ -82,18 +116,16 @@ final class StreamTestRecords {
      * released so far (its side output {@link StreamClusteringFunction#RELEASED_SKETCHES}), in
      * release order.
      */
-    static List<OutboundRecord> decoded(
+    static List<Publication> decoded(
             StreamSpec s,
-            KeyedOneInputStreamOperatorTestHarness<String, WindowPartial, OutboundRecord> h)
+            KeyedOneInputStreamOperatorTestHarness<String, WindowPartial, Publication> h)
             throws Exception {
-        var decoder =
-                ProcessFunctionTestHarnesses.forKeyedProcessFunction(
-                        new SketchDecoder(List.of(s), CENTROIDS), r -> r.streamId, Types.STRING);
+        var decoder = StreamTestRecords.harness(new SketchDecoder(List.of(s)), r -> r.streamId);
         for (StreamRecord<ReleasedSketch> r :
                 h.getSideOutput(StreamClusteringFunction.RELEASED_SKETCHES)) {
             decoder.processElement(r.getValue(), r.getTimestamp());
         }
-        List<OutboundRecord> out = decoder.extractOutputValues();
+        List<Publication> out = decoder.extractOutputValues();
         decoder.close();
         return out;
     }

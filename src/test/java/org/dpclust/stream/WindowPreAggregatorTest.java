@@ -16,10 +16,9 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.runtime.watermarkstatus.WatermarkStatus;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
-import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.io.AvroCodec;
-import org.dpclust.io.OutboundRecord;
+import org.dpclust.io.Publication;
 import org.dpclust.privacy.testing.TestRandoms;
 import org.junit.jupiter.api.Test;
 
@@ -50,24 +49,17 @@ class WindowPreAggregatorTest {
     }
 
     /** Phase 2 over the given partials (in the given order), then the end of input; its output. */
-    private static List<OutboundRecord> phase2(StreamSpec s, List<WindowPartial> partials)
+    private static List<Publication> phase2(StreamSpec s, List<WindowPartial> partials)
             throws Exception {
         StreamClusteringFunction f =
-                new StreamClusteringFunction(
-                        List.of(s),
-                        TestRandoms.SECRET,
-                        Map.of(),
-                        StreamTestRecords.CENTROIDS,
-                        StreamTestRecords.SKETCHES,
-                        StreamTestRecords.BUDGET);
-        try (KeyedOneInputStreamOperatorTestHarness<String, WindowPartial, OutboundRecord> h =
-                ProcessFunctionTestHarnesses.forKeyedProcessFunction(
-                        f, p -> p.streamId, Types.STRING)) {
+                new StreamClusteringFunction(List.of(s), TestRandoms.secretSource(), Map.of());
+        try (KeyedOneInputStreamOperatorTestHarness<String, WindowPartial, Publication> h =
+                StreamTestRecords.harness(f, p -> p.streamId)) {
             for (WindowPartial p : partials) {
                 h.processElement(p, 0);
             }
             h.processWatermark(Long.MAX_VALUE);
-            List<OutboundRecord> out = new ArrayList<>(h.extractOutputValues());
+            List<Publication> out = new ArrayList<>(h.extractOutputValues());
             out.addAll(
                     StreamTestRecords.decoded(s, h)); // the ckm centroids, from the SketchDecoder
             return out;
@@ -91,7 +83,7 @@ class WindowPreAggregatorTest {
             if (h == null) {
                 h =
                         new KeyedOneInputStreamOperatorTestHarness<>(
-                                new WindowPreAggregator(List.of(s), TestRandoms.SECRET, "dlq"),
+                                new WindowPreAggregator(List.of(s), TestRandoms.secretSource()),
                                 key,
                                 Types.STRING);
                 h.open();
@@ -112,12 +104,16 @@ class WindowPreAggregatorTest {
         return partials;
     }
 
-    private static void assertSameBytes(
-            List<OutboundRecord> expected, List<OutboundRecord> actual) {
+    private static void assertSameBytes(List<Publication> expected, List<Publication> actual) {
         assertEquals(expected.size(), actual.size());
         for (int i = 0; i < expected.size(); i++) {
-            assertEquals(expected.get(i).topic, actual.get(i).topic);
-            assertArrayEquals(expected.get(i).value, actual.get(i).value, "output " + i);
+            assertEquals(
+                    StreamTestRecords.topic(expected.get(i)),
+                    StreamTestRecords.topic(actual.get(i)));
+            assertArrayEquals(
+                    StreamTestRecords.bytes(expected.get(i)),
+                    StreamTestRecords.bytes(actual.get(i)),
+                    "output " + i);
         }
     }
 
@@ -126,7 +122,7 @@ class WindowPreAggregatorTest {
         StreamSpec one = spec(ALL);
         StreamSpec four = spec(ALL + "    salt_buckets: 4\n");
         List<ValidRecord> in = records();
-        List<OutboundRecord> direct = phase2(one, in.stream().map(WindowPartial::of).toList());
+        List<Publication> direct = phase2(one, in.stream().map(WindowPartial::of).toList());
         assertEquals(
                 6,
                 releases(direct).size(),
@@ -145,7 +141,7 @@ class WindowPreAggregatorTest {
         StreamSpec s = spec(ALL);
         var h =
                 new KeyedOneInputStreamOperatorTestHarness<>(
-                        new WindowPreAggregator(List.of(s), TestRandoms.SECRET, "dlq"),
+                        new WindowPreAggregator(List.of(s), TestRandoms.secretSource()),
                         new SubStreamKey(List.of(s)),
                         Types.STRING);
         h.open();
@@ -177,7 +173,7 @@ class WindowPreAggregatorTest {
         StreamSpec s = spec("    privacy_unit: device\n");
         var h =
                 new KeyedOneInputStreamOperatorTestHarness<>(
-                        new WindowPreAggregator(List.of(s), TestRandoms.SECRET, "dlq"),
+                        new WindowPreAggregator(List.of(s), TestRandoms.secretSource()),
                         new SubStreamKey(List.of(s)),
                         Types.STRING);
         h.open();
@@ -202,7 +198,7 @@ class WindowPreAggregatorTest {
         SubStreamKey key = new SubStreamKey(List.of(s));
         try (var h =
                 new KeyedOneInputStreamOperatorTestHarness<String, ValidRecord, WindowPartial>(
-                        new WindowPreAggregator(List.of(s), TestRandoms.SECRET, "dlq"),
+                        new WindowPreAggregator(List.of(s), TestRandoms.secretSource()),
                         key,
                         Types.STRING)) {
             h.open();
@@ -245,7 +241,7 @@ class WindowPreAggregatorTest {
         StreamSpec s = spec(ALL);
         try (var h =
                 new KeyedOneInputStreamOperatorTestHarness<String, ValidRecord, WindowPartial>(
-                        new WindowPreAggregator(List.of(s), TestRandoms.SECRET, "dlq"),
+                        new WindowPreAggregator(List.of(s), TestRandoms.secretSource()),
                         new SubStreamKey(List.of(s)),
                         Types.STRING)) {
             h.open();
@@ -255,7 +251,8 @@ class WindowPreAggregatorTest {
             h.processWatermark(Long.MAX_VALUE);
             var dead = h.getSideOutput(WindowPreAggregator.LATE);
             assertEquals(1, dead.size(), "one dead letter");
-            var rejected = AvroCodec.rejected().decode(dead.peek().getValue().value);
+            var rejected =
+                    AvroCodec.rejected().decode(StreamTestRecords.bytes(dead.peek().getValue()));
             assertEquals("late", rejected.getReason());
             var original = AvroCodec.telemetry().decode(rejected.getOriginal().array());
             assertEquals(List.of(0.25, 0.25), original.getFeatures());

@@ -9,15 +9,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.runtime.state.StateObject;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
-import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.config.Summary;
-import org.dpclust.io.OutboundRecord;
+import org.dpclust.io.Publication;
 import org.dpclust.privacy.testing.TestRandoms;
+import org.dpclust.window.StreamRuntime;
+import org.dpclust.window.WindowSummaries;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -43,19 +43,12 @@ class WindowStateSizeTest {
      */
     private static long snapshotBytes(StreamSpec s, int n) throws Exception {
         WindowSummaries w = WindowSummaries.empty(StreamRuntime.of(s), TestRandoms.SECRET, 0);
-        records(n).forEach(w::add);
+        records(n).forEach(r -> r.addTo(w));
         StreamClusteringFunction f =
-                new StreamClusteringFunction(
-                        List.of(s),
-                        TestRandoms.SECRET,
-                        Map.of(),
-                        StreamTestRecords.CENTROIDS,
-                        StreamTestRecords.SKETCHES,
-                        StreamTestRecords.BUDGET);
-        try (KeyedOneInputStreamOperatorTestHarness<String, WindowPartial, OutboundRecord> h =
-                ProcessFunctionTestHarnesses.forKeyedProcessFunction(
-                        f, p -> p.streamId, Types.STRING)) {
-            h.processElement(w.toPartial("s"), 0);
+                new StreamClusteringFunction(List.of(s), TestRandoms.secretSource(), Map.of());
+        try (KeyedOneInputStreamOperatorTestHarness<String, WindowPartial, Publication> h =
+                StreamTestRecords.harness(f, p -> p.streamId)) {
+            h.processElement(WindowPartial.of("s", w), 0);
             OperatorSubtaskState snap = h.snapshot(1, 1);
             return snap.getManagedKeyedState().stream().mapToLong(StateObject::getStateSize).sum();
         }

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.profile.GCProfiler;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
@@ -55,7 +56,7 @@ public final class JmhRunner {
         ChainedOptionsBuilder options =
                 new OptionsBuilder()
                         .include("^" + benchmarkClass.getName().replace(".", "\\.") + "\\.")
-                        .mode(org.openjdk.jmh.annotations.Mode.AverageTime)
+                        .mode(Mode.AverageTime)
                         .timeUnit(TimeUnit.NANOSECONDS)
                         .threads(1)
                         .shouldFailOnError(true);
@@ -82,8 +83,17 @@ public final class JmhRunner {
                                     OutputFormatFactory.createFormatInstance(System.err, verbosity))
                             .run();
         } catch (RunnerException e) {
+            Throwable root = e;
+            while (root.getCause() != null) {
+                root = root.getCause();
+            }
+            // e.g. another JMH run holds its lock file: say so (-Djmh.ignoreLock=true overrides)
             throw new IllegalStateException(
-                    "JMH run of " + benchmarkClass.getSimpleName() + " failed", e);
+                    "JMH run of "
+                            + benchmarkClass.getSimpleName()
+                            + " failed: "
+                            + String.valueOf(root.getMessage()).strip().replaceAll("\\s+", " "),
+                    e);
         }
         List<Score> scores = new ArrayList<>();
         for (RunResult r : results) {

@@ -3,6 +3,8 @@ package org.dpclust.eval.experiment;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -15,12 +17,12 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.dpclust.eval.CkmExperiment;
 import org.dpclust.eval.ClusteringMetrics;
-import org.dpclust.eval.Dataset;
-import org.dpclust.eval.DatasetLoader;
-import org.dpclust.eval.DomainScaling;
 import org.dpclust.eval.ProgressBar;
 import org.dpclust.eval.ReportWriter;
 import org.dpclust.geometry.DomainBounds;
+import org.dpclust.io.Dataset;
+import org.dpclust.io.DatasetLoader;
+import org.dpclust.io.DomainScaling;
 import org.dpclust.kmeans.Lloyd;
 import org.dpclust.privacy.PrivacyRandom;
 import org.dpclust.privacy.PrivacySecret;
@@ -63,6 +65,10 @@ public final class CkmEvaluation implements Experiment {
 
     /** One synthetic size: n, trials, k-means++ restarts of the reference. */
     record Size(int n, int trials, int restarts) {}
+
+    private static double[] field(List<Row> line, String key) {
+        return line.stream().mapToDouble(r -> (double) r.fields().get(key)).toArray();
+    }
 
     /** One shared data set's configuration. */
     record Shared(
@@ -157,6 +163,8 @@ public final class CkmEvaluation implements Experiment {
             f.put("epsilon", epsilon);
             f.put("median_relative_sse", quantile(s, 0.5));
             f.put("iqr", quantile(s, 0.75) - quantile(s, 0.25));
+            f.put("q1_relative_sse", quantile(s, 0.25));
+            f.put("q3_relative_sse", quantile(s, 0.75));
             f.put("trials", s.length);
             f.put("d", d);
             f.put("k", k);
@@ -225,8 +233,7 @@ public final class CkmEvaluation implements Experiment {
             }
             for (Shared s : sharedSets) {
                 long t0 = System.nanoTime();
-                Dataset data =
-                        DomainScaling.toUnitBoxByOwnMinMax(DatasetLoader.loadShared(s.name()));
+                Dataset data = DomainScaling.toUnitBoxByOwnMinMax(DatasetLoader.load(s.name()));
                 int k = data.labelCount();
                 int m = s.m() > 0 ? s.m() : FrequencyMatrix.defaultSize(k, data.dimension());
                 double reference = Lloyd.best(data.points(), k, DATASET_SEED).sse();
@@ -352,12 +359,12 @@ public final class CkmEvaluation implements Experiment {
      */
     static PrivacySecret evaluationSecret(String dataset, int trial) {
         try {
-            java.security.MessageDigest sha = java.security.MessageDigest.getInstance("SHA-256");
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
             return PrivacySecret.of(
                     sha.digest(
                             ("dpclust/ckm-evaluation/v1/" + dataset + "/" + trial)
                                     .getBytes(StandardCharsets.UTF_8)));
-        } catch (java.security.NoSuchAlgorithmException e) {
+        } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 unavailable", e);
         }
     }
@@ -491,7 +498,7 @@ public final class CkmEvaluation implements Experiment {
                         "Run time of the run that wrote this report: %.0f s (2 trials in"
                                 + " parallel).",
                         total));
-        Map<String, double[][]> series = new LinkedHashMap<>();
+        List<ReportWriter.Series> series = new ArrayList<>();
         boolean positive = true;
         for (Size s : sizes) {
             for (double a : ALPHAS) {
@@ -506,24 +513,30 @@ public final class CkmEvaluation implements Experiment {
                 if (line.isEmpty()) {
                     continue;
                 }
-                double[] x = line.stream().mapToDouble(r -> Math.log10(r.epsilon())).toArray();
-                double[] y =
-                        line.stream()
-                                .mapToDouble(r -> (double) r.fields().get("median_relative_sse"))
-                                .toArray();
-                positive &= Arrays.stream(y).allMatch(v -> v > 0 && Double.isFinite(v));
-                series.put(
-                        String.format(Locale.ROOT, "n = %.0e, alpha_r = %s", (double) s.n(), a),
-                        new double[][] {x, y});
+                double[] x = line.stream().mapToDouble(Row::epsilon).toArray();
+                double[] y = field(line, "median_relative_sse");
+                double[] q1 = field(line, "q1_relative_sse");
+                double[] q3 = field(line, "q3_relative_sse");
+                positive &= Arrays.stream(q1).allMatch(v -> v > 0 && Double.isFinite(v));
+                series.add(
+                        new ReportWriter.Series(
+                                String.format(
+                                        Locale.ROOT, "n = %.0e, alpha_r = %s", (double) s.n(), a),
+                                x,
+                                y,
+                                q1,
+                                q3));
             }
         }
         report.addLinePlot(
                 "median_relative_sse_vs_epsilon",
-                "gaussian_mixture (d = k = 10, m = 1000): median" + " relative SSE vs epsilon",
-                "log10(epsilon)",
-                "median relative SSE (log scale)",
+                "gaussian_mixture (d = k = 10, m = 1000): median relative SSE vs epsilon",
+                "epsilon (log scale)",
+                "median relative SSE" + (positive ? " (log scale)" : ""),
                 series,
-                positive);
+                true,
+                positive,
+                "interquartile range over the trials of each point (see the table's trials)");
         List<List<Object>> table = new ArrayList<>();
         for (Row r : rows) {
             Map<String, Object> f = r.fields();

@@ -10,11 +10,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
 import org.dpclust.eval.ClusteringMetrics;
-import org.dpclust.eval.Dataset;
-import org.dpclust.eval.DatasetLoader;
-import org.dpclust.eval.DomainScaling;
 import org.dpclust.eval.ProgressBar;
 import org.dpclust.geometry.DomainBounds;
+import org.dpclust.io.Dataset;
+import org.dpclust.io.DatasetLoader;
+import org.dpclust.io.DomainScaling;
 import org.dpclust.kmeans.BagBound;
 import org.dpclust.kmeans.EppKMeans;
 import org.dpclust.kmeans.ExcludedErrorVariance;
@@ -155,10 +155,7 @@ public final class EppExperiment implements Experiment {
     static List<Setup> setups() {
         List<Setup> out = new ArrayList<>();
         for (Dataset raw :
-                List.of(
-                        synthetic(),
-                        DatasetLoader.loadShared("seeds"),
-                        DatasetLoader.loadShared("ukm"))) {
+                List.of(synthetic(), DatasetLoader.load("seeds"), DatasetLoader.load("ukm"))) {
             Dataset d = DomainScaling.toUnitBoxByOwnMinMax(raw);
             out.add(new Setup(d.name(), d, d.labelCount(), d.scaling().describe()));
         }

@@ -3,7 +3,6 @@ package org.dpclust.eval.experiment;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -263,40 +262,64 @@ final class EppReport {
             boolean againstEpsilon,
             String title,
             String file) {
-        Map<String, double[][]> series = new LinkedHashMap<>();
+        List<ReportWriter.Series> series = new ArrayList<>();
+        // NMI is a mean over the runs with its sd in the rows: draw its 95% interval
+        boolean spread = metric.equals("nmi");
+        int runs = 0;
         for (EppExperiment.Method m : EppExperiment.Method.values()) {
             if (metric.equals("ap") && m == EppExperiment.Method.KM) {
                 continue;
             }
-            List<double[]> xy = new ArrayList<>();
-            for (Map<String, Object> r : rows) {
-                if (r.get("sweep").equals(againstEpsilon ? "epsilon" : "fraction")
-                        && r.get("dataset").equals(dataset)
-                        && r.get("method").equals(m.label)) {
-                    double x =
-                            againstEpsilon
-                                    ? Math.log10((double) r.get("epsilon"))
-                                    : (double) r.get("fraction");
-                    xy.add(new double[] {x, (double) r.get(metric)});
+            List<Map<String, Object>> line =
+                    rows.stream()
+                            .filter(
+                                    r ->
+                                            r.get("sweep")
+                                                            .equals(
+                                                                    againstEpsilon
+                                                                            ? "epsilon"
+                                                                            : "fraction")
+                                                    && r.get("dataset").equals(dataset)
+                                                    && r.get("method").equals(m.label))
+                            .toList();
+            double[] x =
+                    line.stream()
+                            .mapToDouble(
+                                    r -> (double) r.get(againstEpsilon ? "epsilon" : "fraction"))
+                            .toArray();
+            double[] y = line.stream().mapToDouble(r -> (double) r.get(metric)).toArray();
+            double[] low = null;
+            double[] high = null;
+            if (spread && !line.isEmpty()) {
+                low = new double[y.length];
+                high = new double[y.length];
+                for (int i = 0; i < y.length; i++) {
+                    Map<String, Object> r = line.get(i);
+                    runs = ((Number) r.get("runs")).intValue();
+                    double half = 1.96 * (double) r.get("nmi_sd") / Math.sqrt(runs);
+                    low[i] = y[i] - half;
+                    high[i] = y[i] + half;
                 }
             }
-            double[][] s = new double[2][xy.size()];
-            for (int i = 0; i < xy.size(); i++) {
-                s[0][i] = xy.get(i)[0];
-                s[1][i] = xy.get(i)[1];
+            if (!line.isEmpty()) {
+                series.add(new ReportWriter.Series(m.label, x, y, low, high));
             }
-            series.put(m.label, s);
         }
         boolean logY =
                 metric.equals("ap")
-                        && series.values().stream()
-                                .allMatch(s -> Arrays.stream(s[1]).allMatch(y -> y > 0));
+                        && series.stream().allMatch(l -> Arrays.stream(l.y()).allMatch(y -> y > 0));
         report.addLinePlot(
                 file + dataset,
                 title + ": " + dataset,
-                againstEpsilon ? "log10 epsilon" : "fraction of" + " the data used",
+                againstEpsilon ? "epsilon (log scale)" : "fraction of the data used",
                 metric.toUpperCase(Locale.ROOT) + (logY ? " (log scale)" : ""),
                 series,
-                logY);
+                againstEpsilon,
+                logY,
+                spread
+                        ? "95% interval of the mean NMI over the "
+                                + runs
+                                + " runs (mean ± 1.96 sd / √runs)"
+                        : null);
     }
 }

@@ -10,12 +10,12 @@ import java.util.Locale;
 import java.util.Map;
 import org.dpclust.batch.ExpDpAlgorithm;
 import org.dpclust.eval.ClusteringMetrics;
-import org.dpclust.eval.Dataset;
-import org.dpclust.eval.DatasetLoader;
-import org.dpclust.eval.DomainScaling;
 import org.dpclust.eval.ProgressBar;
 import org.dpclust.eval.ReportWriter;
 import org.dpclust.geometry.DomainBounds;
+import org.dpclust.io.Dataset;
+import org.dpclust.io.DatasetLoader;
+import org.dpclust.io.DomainScaling;
 import org.dpclust.kmeans.ExpDpKMeans;
 import org.dpclust.kmeans.GuptKMeans;
 import org.dpclust.kmeans.Lloyd;
@@ -140,8 +140,7 @@ public final class ExpDpExperiment implements Experiment {
         try (ProgressBar progress = new ProgressBar("evaluate " + name(), steps)) {
             for (Spec spec : specs) {
                 long t0 = System.nanoTime();
-                Dataset data =
-                        DomainScaling.toUnitBoxByOwnMinMax(DatasetLoader.loadShared(spec.name()));
+                Dataset data = DomainScaling.toUnitBoxByOwnMinMax(DatasetLoader.load(spec.name()));
                 scalings.put(spec.name(), data.scaling().describe());
                 double[][] pts = data.points();
                 int k = spec.k() > 0 ? spec.k() : data.labelCount();
@@ -382,6 +381,17 @@ public final class ExpDpExperiment implements Experiment {
         return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
     }
 
+    /** Half-width of the 95% interval of the mean: 1.96 · sample sd / √runs (0 for one run). */
+    private static double ci95(List<Double> xs) {
+        int n = xs.size();
+        if (n < 2) {
+            return 0;
+        }
+        double m = mean(xs);
+        double ss = xs.stream().mapToDouble(v -> (v - m) * (v - m)).sum();
+        return 1.96 * Math.sqrt(ss / (n - 1)) / Math.sqrt(n);
+    }
+
     private static double mean(List<Double> xs) {
         return xs.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
     }
@@ -399,6 +409,7 @@ public final class ExpDpExperiment implements Experiment {
                     row.put("mode", f[1]);
                     row.put("epsilon", Double.parseDouble(f[3]));
                     row.put("normalized_cost", mean(c.costs));
+                    row.put("normalized_cost_ci95", ci95(c.costs));
                     row.put(
                             "convergence_degree",
                             c.costs.stream().filter(v -> v >= 0.99 && v <= 1.01).count()
@@ -555,7 +566,8 @@ public final class ExpDpExperiment implements Experiment {
         strictTable(report, rows, scalings.keySet());
         for (String dataset : scalings.keySet()) {
             for (String mode : List.of("paper", "strict")) {
-                Map<String, double[][]> series = new LinkedHashMap<>();
+                List<ReportWriter.Series> series = new ArrayList<>();
+                boolean positive = true;
                 for (String m : METHODS) {
                     List<Map<String, Object>> sel = select(rows, dataset, mode, m);
                     if (sel.isEmpty()) {
@@ -566,15 +578,25 @@ public final class ExpDpExperiment implements Experiment {
                             sel.stream()
                                     .mapToDouble(r -> (double) r.get("normalized_cost"))
                                     .toArray();
-                    series.put(m, new double[][] {x, y});
+                    double[] low = new double[y.length];
+                    double[] high = new double[y.length];
+                    for (int i = 0; i < y.length; i++) {
+                        double half = (double) sel.get(i).get("normalized_cost_ci95");
+                        low[i] = y[i] - half;
+                        high[i] = y[i] + half;
+                        positive &= low[i] > 0;
+                    }
+                    series.add(new ReportWriter.Series(m, x, y, low, high));
                 }
                 report.addLinePlot(
                         "cost_" + dataset + "_" + mode,
-                        dataset + ", " + mode + " mode: normalised cost" + " (Lloyd = 1)",
-                        "epsilon",
-                        "mean SSE / Lloyd's SSE (log scale)",
+                        dataset + ", " + mode + " mode: normalised cost (Lloyd = 1)",
+                        "epsilon (log scale)",
+                        "mean SSE / Lloyd's SSE" + (positive ? " (log scale)" : ""),
                         series,
-                        true);
+                        true,
+                        positive,
+                        "95% interval of the mean over the runs (mean ± 1.96 sd / √runs)");
             }
         }
         List<List<Object>> all = new ArrayList<>();

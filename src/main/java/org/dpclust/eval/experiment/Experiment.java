@@ -1,5 +1,7 @@
 package org.dpclust.eval.experiment;
 
+import java.nio.file.Path;
+
 /**
  * One named evaluation, run by {@code dpclust evaluate NAME}. An experiment is plain Java (no
  * Flink, no Kafka), uses public randomness from fixed seeds and a fixed test secret for privacy
@@ -15,5 +17,5 @@ public interface Experiment {
     String description();
 
     /** Runs the experiment and writes its report; returns the report's path. */
-    java.nio.file.Path run(ExperimentContext context);
+    Path run(ExperimentContext context);
 }

@@ -9,19 +9,21 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Supplier;
 import java.util.stream.IntStream;
-import org.dpclust.eval.Dataset;
-import org.dpclust.eval.DatasetLoader;
 import org.dpclust.eval.ProgressBar;
 import org.dpclust.geometry.Diameters;
 import org.dpclust.geometry.Metric;
 import org.dpclust.geometry.PublicPermutation;
 import org.dpclust.geometry.SyntheticGraph;
 import org.dpclust.geometry.VectorMetric;
+import org.dpclust.io.Dataset;
+import org.dpclust.io.DatasetLoader;
 import org.dpclust.kmedian.DemandCosts;
 import org.dpclust.kmedian.DpHstInitializer;
 import org.dpclust.kmedian.DpLocalSearch;
@@ -32,8 +34,8 @@ import org.dpclust.kmedian.NdpHstInitializer;
 import org.dpclust.privacy.PrivacyRandom;
 
 /**
- * {@code evaluate kmedian}: docs/algorithms.md#fan-et-al-experiments, on the mnist10k and on the
- * paper's synthetic graphs ({@link SyntheticGraph}, 3000 nodes, r ∈ {100, 1}).
+ * {@code evaluate kmedian}: docs/algorithms.md#fan-et-al-experiments, on the repository's mnist10k
+ * (data/) and on the paper's synthetic graphs ({@link SyntheticGraph}, 3000 nodes, r ∈ {100, 1}).
  *
  * <p>Setting. The universe U is PUBLIC (mnist10k's 10 000 raw-pixel points with l1 or l2; the
  * graph's nodes with the shortest-path metric); the demand set D (500 points of U, "balanced" =
@@ -236,8 +238,8 @@ public final class KMedianPaperExperiment implements Experiment {
      */
     static List<Universe> universes(Config c, ExecutorService pool)
             throws InterruptedException, ExecutionException {
-        List<java.util.concurrent.Callable<Universe>> tasks = new ArrayList<>();
-        Dataset all = DatasetLoader.loadShared("mnist10k");
+        List<Callable<Universe>> tasks = new ArrayList<>();
+        Dataset all = DatasetLoader.load("mnist10k");
         Dataset mnist =
                 c.mnistPoints() < all.size()
                         ? all.subsample((double) c.mnistPoints() / all.size(), SEED)
@@ -293,7 +295,7 @@ public final class KMedianPaperExperiment implements Experiment {
             int[] labels,
             int[] imbalanced,
             int pivot,
-            java.util.function.Supplier<Diameters.Exact> exactDiameter) {
+            Supplier<Diameters.Exact> exactDiameter) {
         double ecc = 0;
         for (int j = 0; j < metric.size(); j++) {
             ecc = Math.max(ecc, metric.distance(pivot, j));
@@ -607,7 +609,7 @@ public final class KMedianPaperExperiment implements Experiment {
      * k = 10.
      */
     private static List<Map<String, Object>> timingRows(Config c) {
-        Dataset mnist = DatasetLoader.loadShared("mnist10k");
+        Dataset mnist = DatasetLoader.load("mnist10k");
         List<Map<String, Object>> rows = new ArrayList<>();
         List<int[]> grid = new ArrayList<>();
         for (int k : c.timingKs()) {

@@ -276,10 +276,11 @@ final class KMedianReport {
         for (KMedianPaperExperiment.Universe u : universes) {
             for (String demand : List.of("balanced", "imbalanced")) {
                 for (String what : List.of("initial_cost", "final_cost")) {
-                    Map<String, double[][]> series = new LinkedHashMap<>();
+                    List<ReportWriter.Series> series = new ArrayList<>();
+                    int reps = 0;
                     for (String m : KMedianPaperExperiment.METHODS) {
                         double[] x = Arrays.stream(config.ks()).asDoubleStream().toArray();
-                        double[] y =
+                        List<Map<String, Object>> line =
                                 rows.stream()
                                         .filter(
                                                 r ->
@@ -288,24 +289,52 @@ final class KMedianReport {
                                                                         .equals(u.metricName())
                                                                 && r.get("demand").equals(demand)
                                                                 && r.get("method").equals(m))
-                                        .mapToDouble(r -> (double) r.get(what))
+                                        .toList();
+                        double[] y = line.stream().mapToDouble(r -> (double) r.get(what)).toArray();
+                        // the 95% interval of each mean over the repetitions: ±1.96 sd / √reps
+                        double[] half =
+                                line.stream()
+                                        .mapToDouble(
+                                                r ->
+                                                        1.96
+                                                                * (double) r.get(what + "_sd")
+                                                                / Math.sqrt(
+                                                                        ((Number)
+                                                                                        r.get(
+                                                                                                "repetitions"))
+                                                                                .doubleValue()))
                                         .toArray();
-                        series.put(m, new double[][] {x, y});
+                        reps =
+                                line.isEmpty()
+                                        ? reps
+                                        : ((Number) line.get(0).get("repetitions")).intValue();
+                        double[] low = new double[y.length];
+                        double[] high = new double[y.length];
+                        for (int i = 0; i < y.length; i++) {
+                            low[i] = y[i] - half[i];
+                            high[i] = y[i] + half[i];
+                        }
+                        series.add(new ReportWriter.Series(m, x, y, low, high));
                     }
                     String file = String.join("_", what, u.dataset(), u.metricName(), demand);
                     report.addLinePlot(
                             file,
                             String.format(
                                     Locale.ROOT,
-                                    "%s vs k: %s %s %s",
+                                    "%s vs k: %s %s %s (mean of %d repetitions)",
                                     what.replace('_', ' '),
                                     u.dataset(),
                                     u.metricName(),
-                                    demand),
+                                    demand,
+                                    reps),
                             "k",
                             "k-median cost",
                             series,
-                            false);
+                            false,
+                            false,
+                            "95% interval of the mean over the repetitions (mean ± 1.96 sd / √"
+                                    + reps
+                                    + ")");
                 }
             }
         }

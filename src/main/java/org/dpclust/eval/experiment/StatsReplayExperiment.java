@@ -9,14 +9,14 @@ import java.util.Locale;
 import java.util.Map;
 import org.dpclust.batch.StatsAlgorithm;
 import org.dpclust.eval.ClusteringMetrics;
-import org.dpclust.eval.Dataset;
-import org.dpclust.eval.DatasetLoader;
-import org.dpclust.eval.DomainScaling;
 import org.dpclust.eval.DriftingGaussianMixture;
 import org.dpclust.eval.ProgressBar;
 import org.dpclust.eval.ReportWriter;
 import org.dpclust.geometry.DomainBounds;
 import org.dpclust.geometry.PublicPointSet;
+import org.dpclust.io.Dataset;
+import org.dpclust.io.DatasetLoader;
+import org.dpclust.io.DomainScaling;
 import org.dpclust.kmeans.ClusterStatistics;
 import org.dpclust.kmeans.DpClusterStatistics;
 import org.dpclust.kmeans.Lloyd;
@@ -117,7 +117,7 @@ public final class StatsReplayExperiment implements Experiment {
                         "declared bounds [0, 100]^2 (public)"));
         for (Shared s : quick ? SHARED_QUICK : SHARED) {
             Dataset scaled =
-                    DomainScaling.toUnitBoxByOwnMinMax(DatasetLoader.loadShared(s.name()))
+                    DomainScaling.toUnitBoxByOwnMinMax(DatasetLoader.load(s.name()))
                             .shuffled(SHUFFLE_SEED);
             List<double[][]> cut = new ArrayList<>();
             for (Dataset w : scaled.windows(s.windowSize()).subList(0, s.windows())) {
@@ -186,7 +186,11 @@ public final class StatsReplayExperiment implements Experiment {
                                                 stats.digest()));
                         DpClusterStatistics.Release r =
                                 DpClusterStatistics.release(
-                                        stats, codec, previous[e], eps, Double.NaN, 1, rng);
+                                        stats,
+                                        codec,
+                                        previous[e],
+                                        new DpClusterStatistics.ReleaseParams(eps, Double.NaN, 1),
+                                        rng);
                         previous[e] = r.centroids();
                         double sse = ClusteringMetrics.sse(pts, r.centroids());
                         Map<String, Object> row = new LinkedHashMap<>();

@@ -1,0 +1,59 @@
+package org.dpclust.batch;
+
+/**
+ * Which batch output may reach a stream's published topics and charge its {@code dp} ledger: only
+ * output whose guarantee is {@value BatchAlgorithm#DP}. This is the ONE check for it; the CLI calls
+ * it at start-up and the batch job ({@code jobs.BatchJob}) at construction.
+ *
+ * <ul>
+ *   <li>{@value BatchAlgorithm#NONE}: exact, non-private output;
+ *   <li>{@value BatchAlgorithm#EPP}: error-preserving privacy, not differential privacy;
+ *   <li>{@value BatchAlgorithm#PAPER_CLAIMED}: a paper's algorithm as written, whose real privacy
+ *       loss is unbounded (e.g. exact sampling zones are published), so charging its nominal ε to
+ *       the stream's ledger would make the ledger's {@code spent} no bound on the {@code dp}
+ *       releases of the same records.
+ * </ul>
+ *
+ * Each is refused with one line that starts with {@code --output kafka}; all stay available for
+ * file output and {@code evaluate}.
+ */
+public final class PublishPolicy {
+    private PublishPolicy() {}
+
+    /** Whether output of {@code algorithm} may be published to Kafka and charged to a ledger. */
+    public static boolean publishable(BatchAlgorithm algorithm) {
+        return BatchAlgorithm.DP.equals(algorithm.guarantee());
+    }
+
+    /**
+     * Refuses an algorithm whose output may not be published.
+     *
+     * @throws IllegalArgumentException one line naming {@code --output kafka}, the algorithm, its
+     *     guarantee and the way out
+     */
+    public static void requirePublishable(BatchAlgorithm algorithm) {
+        if (publishable(algorithm)) {
+            return;
+        }
+        String why =
+                switch (algorithm.guarantee()) {
+                    case BatchAlgorithm.EPP ->
+                            "gives error-preserving privacy (epp), not differential privacy";
+                    case BatchAlgorithm.PAPER_CLAIMED ->
+                            "is paper-claimed (the paper's algorithm as written, not differential"
+                                    + " privacy: its real privacy loss is unbounded)";
+                    case BatchAlgorithm.NONE -> "is non-private (guarantee none)";
+                    default -> "has guarantee " + algorithm.guarantee() + ", not dp";
+                };
+        throw new IllegalArgumentException(
+                "--output kafka: algorithm '"
+                        + algorithm.name()
+                        + "' "
+                        + why
+                        + "; only dp output is published to a stream's topics or charged to its"
+                        + " ledger, use --output DIR"
+                        + (BatchAlgorithm.PAPER_CLAIMED.equals(algorithm.guarantee())
+                                ? " (or --mode strict where the algorithm has a strict form)"
+                                : ""));
+    }
+}

@@ -1,0 +1,33 @@
+package org.dpclust.io;
+
+import org.dpclust.avro.BudgetStatus;
+import org.dpclust.avro.CentroidRelease;
+import org.dpclust.avro.RejectedRecord;
+import org.dpclust.avro.SketchRelease;
+
+/**
+ * One value the jobs publish, typed by what it is — not by where it goes: the single exactly-once
+ * sink's {@link PublicationSerializer} maps each type to its topic, key and encoding, and {@link
+ * PublicationTypeInfo} carries it between operators (no Kryo). Values are treated as immutable once
+ * emitted. Only {@link WindowMean} is not DP (the non-private benchmark baseline's output).
+ */
+public sealed interface Publication {
+    /** A DP centroid release (centroids topic). */
+    record Centroids(CentroidRelease value) implements Publication {}
+
+    /** A DP sketch release of {@code ckm} (sketches topic). */
+    record Sketch(SketchRelease value) implements Publication {}
+
+    /** A ledger entry: CHARGE or REFUSED (budget topic). */
+    record Budget(BudgetStatus value) implements Publication {}
+
+    /** A record the job could not count, with the reason (dead-letter topic). */
+    record DeadLetter(RejectedRecord value) implements Publication {}
+
+    /**
+     * The non-private benchmark baseline's window mean (centroids topic of the baseline job; never
+     * part of a DP job): window start, record count and the mean, in raw big-endian encoding.
+     */
+    record WindowMean(String streamId, long windowStart, long count, double[] mean)
+            implements Publication {}
+}

@@ -1,0 +1,141 @@
+package org.dpclust.stream;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.api.common.functions.RuntimeContext;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.dpclust.config.StreamSpec;
+import org.dpclust.privacy.PrivacyLedger;
+import org.dpclust.privacy.PrivacySecret;
+import org.dpclust.window.Ledgers;
+import org.dpclust.window.StreamRuntime;
+import org.dpclust.window.WindowSummaries;
+
+/**
+ * The keyed state of {@link StreamClusteringFunction} (key = stream), with the state names and
+ * types that savepoints depend on: per open window the summaries' long arrays (map state keyed by
+ * window start) and the device reservoirs (keyed by {@code windowStart|device}); the last released
+ * stats centroids (row-major k·d); the ledger entries of the current budget period and whether they
+ * were seeded from the budget topic. Only the current key's state is visible.
+ */
+final class KeyedWindowState {
+    /** Key (window start) and value (a summary's long array) types of the per-window map states. */
+    static final TypeInformation<Long> WINDOW_KEY = Types.LONG;
+
+    static final TypeInformation<long[]> WINDOW_VALUE =
+            PrimitiveArrayTypeInfo.LONG_PRIMITIVE_ARRAY_TYPE_INFO;
+
+    private final MapState<Long, long[]> statistics;
+    private final MapState<Long, long[]> sketches;
+    private final MapState<Long, long[]> hstCounts;
+    private final MapState<String, long[]> kept;
+    private final ValueState<double[]> centroids;
+    private final MapState<String, Double> ledgerEntries;
+    private final ValueState<Boolean> ledgerSeeded;
+
+    KeyedWindowState(RuntimeContext rc) {
+        statistics = rc.getMapState(windowMap("window-statistics"));
+        sketches = rc.getMapState(windowMap("window-sketch"));
+        hstCounts = rc.getMapState(windowMap("window-hst-counts"));
+        kept =
+                rc.getMapState(
+                        new MapStateDescriptor<>(
+                                "device-kept-records", Types.STRING, WINDOW_VALUE));
+        centroids =
+                rc.getState(
+                        new ValueStateDescriptor<>(
+                                "released-centroids",
+                                PrimitiveArrayTypeInfo.DOUBLE_PRIMITIVE_ARRAY_TYPE_INFO));
+        ledgerEntries =
+                rc.getMapState(new MapStateDescriptor<>("ledger", Types.STRING, Types.DOUBLE));
+        ledgerSeeded = rc.getState(new ValueStateDescriptor<>("ledger-seeded", Types.BOOLEAN));
+    }
+
+    private static MapStateDescriptor<Long, long[]> windowMap(String name) {
+        return new MapStateDescriptor<>(name, WINDOW_KEY, WINDOW_VALUE);
+    }
+
+    /** The window's summaries (wrapping the state arrays, not copying), or empty ones. */
+    WindowSummaries summaries(StreamRuntime rt, PrivacySecret secret, long windowStart)
+            throws Exception {
+        return WindowSummaries.wrap(
+                rt,
+                secret,
+                windowStart,
+                statistics.get(windowStart),
+                rt.frequencies() == null ? null : sketches.get(windowStart),
+                rt.hst() == null ? null : hstCounts.get(windowStart));
+    }
+
+    void store(WindowSummaries w) throws Exception {
+        statistics.put(w.windowStart, w.stats.state());
+        if (w.sketch != null) {
+            sketches.put(w.windowStart, w.sketchState());
+        }
+        if (w.hst != null) {
+            hstCounts.put(w.windowStart, w.hst);
+        }
+    }
+
+    /** The device's reservoir in the window, or null. */
+    long[] reservoir(long windowStart, String device) throws Exception {
+        return kept.get(windowStart + "|" + device);
+    }
+
+    void storeReservoir(long windowStart, String device, long[] entries) throws Exception {
+        kept.put(windowStart + "|" + device, entries);
+    }
+
+    /** Drops everything of a fired window: its summaries and its device reservoirs. */
+    void clear(long windowStart) throws Exception {
+        statistics.remove(windowStart);
+        sketches.remove(windowStart);
+        hstCounts.remove(windowStart);
+        String prefix = windowStart + "|";
+        List<String> done = new ArrayList<>();
+        for (String k : kept.keys()) {
+            if (k.startsWith(prefix)) {
+                done.add(k);
+            }
+        }
+        for (String k : done) {
+            kept.remove(k);
+        }
+    }
+
+    /** The last released stats centroids (row-major), or null before the first release. */
+    double[] centroids() throws Exception {
+        return centroids.value();
+    }
+
+    void centroids(double[] released) throws Exception {
+        if (released != null) {
+            centroids.update(released);
+        }
+    }
+
+    /** The stream's ledger, seeded once from the budget topic's snapshot. */
+    PrivacyLedger ledger(StreamSpec s, Map<String, Double> snapshot) throws Exception {
+        if (ledgerSeeded.value() == null) {
+            ledgerEntries.putAll(snapshot);
+            ledgerSeeded.update(true);
+        }
+        return Ledgers.restore(s, ledgerEntries.entries());
+    }
+
+    /** Records an accepted charge and drops entries of earlier budget periods. */
+    void charged(PrivacyLedger ledger, PrivacyLedger.Decision d) throws Exception {
+        Map.Entry<String, Double> e = Ledgers.entry(ledger, d.interval());
+        ledgerEntries.put(e.getKey(), e.getValue());
+        for (String old : Ledgers.expired(ledger, d.interval(), ledgerEntries.keys())) {
+            ledgerEntries.remove(old);
+        }
+    }
+}

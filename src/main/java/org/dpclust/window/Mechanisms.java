@@ -1,0 +1,96 @@
+package org.dpclust.window;
+
+import java.util.HexFormat;
+import org.dpclust.config.StreamSpec;
+import org.dpclust.privacy.AccumulatorDigest;
+import org.dpclust.privacy.ReleaseContext;
+
+/**
+ * The mechanism id of each stream summary, for the noise key of its releases ({@link
+ * ReleaseContext#mechanism()}): one method per mechanism, all of the same form — the mechanism's
+ * name and version, then {@code /public=} and a SHA-256 digest of EVERY public parameter that
+ * shapes the mechanism or its input (the stream's bounds, dimension, k, ε per release, privacy unit
+ * and contribution bound c, public seed, and the summary's own settings). Any configuration change
+ * therefore keys independent noise: the same random bits at two scales, or over two partitions of
+ * the same data, would otherwise let a consumer solve for the data (an empty window re-released
+ * under new settings is the simplest case).
+ *
+ * <p>Public values only; the id is never published (it is an HMAC input), but nothing in it is
+ * secret either.
+ */
+public final class Mechanisms {
+    private Mechanisms() {}
+
+    /**
+     * {@code stats}: geometric noise on the cells of the public partition (number of cells, count
+     * share). The update rule and the starting centroids are not in it: they post-process the same
+     * noisy cells, so changing them re-releases the same noise instead of drawing new noise over
+     * the same data.
+     */
+    public static String stats(StreamSpec s) {
+        return id(
+                "cells-geometric-v2",
+                common("cells-geometric-v2", s)
+                        .add("cells")
+                        .add(s.statsCells())
+                        .add("count_fraction")
+                        .add(s.statsCountFraction()));
+    }
+
+    /**
+     * {@code ckm}: geometric noise on the masked random-feature sketch (m, r, frequency law and σ,
+     * count share).
+     */
+    public static String ckm(StreamSpec s) {
+        return id(
+                "masked-sketch-geometric-v2",
+                common("masked-sketch-geometric-v2", s)
+                        .add("m")
+                        .add(s.ckm().m())
+                        .add("r")
+                        .add(s.ckm().r())
+                        .add("law")
+                        .add(s.ckm().law())
+                        .add("sigma")
+                        .add(s.ckm().sigma())
+                        .add("count_fraction")
+                        .add(s.ckm().countFraction()));
+    }
+
+    /** {@code dp-hst}: geometric noise on the HST's node counts (universe size, levels, k). */
+    public static String hst(StreamSpec s) {
+        return id(
+                "hst-geometric-v2",
+                common("hst-geometric-v2", s)
+                        .add("universe")
+                        .add(s.hstUniverse())
+                        .add("max_levels")
+                        .add(s.hstMaxLevels())
+                        .add("k")
+                        .add(s.k()));
+    }
+
+    /** The parameters every summary's mechanism depends on. */
+    private static AccumulatorDigest common(String name, StreamSpec s) {
+        return new AccumulatorDigest()
+                .add(name)
+                .add("dimension")
+                .add(s.dimension())
+                .add("lower")
+                .add(s.lower())
+                .add("upper")
+                .add(s.upper())
+                .add("epsilon")
+                .add(s.epsilonPerRelease())
+                .add("privacy_unit")
+                .add(s.privacyUnit().wireName())
+                .add("c")
+                .add(s.unitContribution())
+                .add("public_seed")
+                .add(s.publicSeed());
+    }
+
+    private static String id(String name, AccumulatorDigest d) {
+        return name + "/public=" + HexFormat.of().formatHex(d.digest());
+    }
+}

@@ -1,0 +1,131 @@
+package org.dpclust.window;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+import org.dpclust.avro.BudgetStatus;
+import org.dpclust.avro.CentroidRelease;
+import org.dpclust.avro.SketchRelease;
+import org.dpclust.config.StreamSpec;
+import org.dpclust.io.LedgerHistory;
+import org.dpclust.kmeans.DpClusterStatistics;
+import org.dpclust.privacy.PrivacyLedger;
+import org.dpclust.sketch.DpSketchRelease;
+import org.dpclust.sketch.FrequencyMatrix;
+
+/**
+ * Builds the published Avro messages of a release — the {@link CentroidRelease}, the {@link
+ * SketchRelease} and the ledger's {@link BudgetStatus} — for the stream's windows and the batch
+ * path's snapshot releases alike. Only public values enter them (released centroids and weights,
+ * public parameters, epsilons), and nothing depends on wall-clock time, so a replayed window
+ * encodes byte-identically.
+ */
+public final class ReleaseAssembler {
+
+    private ReleaseAssembler() {}
+
+    /**
+     * A published centroid release.
+     *
+     * @param mode {@code stream} or {@code batch}
+     * @param guarantee {@code dp} for every release of the stream path
+     */
+    public static CentroidRelease release(
+            StreamSpec s,
+            String algorithm,
+            String mode,
+            String guarantee,
+            long windowStart,
+            long windowEnd,
+            int windowsCovered,
+            DpClusterStatistics.Release r,
+            PrivacyLedger.Decision d) {
+        List<List<Double>> centroids = new ArrayList<>();
+        for (double[] c : r.centroids()) {
+            centroids.add(boxed(c));
+        }
+        return CentroidRelease.newBuilder()
+                .setSchemaVersion(1)
+                .setStreamId(s.id())
+                .setWindowStart(Instant.ofEpochMilli(windowStart))
+                .setWindowEnd(Instant.ofEpochMilli(windowEnd))
+                .setWindowsCovered(windowsCovered)
+                .setAlgorithm(algorithm)
+                .setMode(mode)
+                .setK(r.centroids().length)
+                .setCentroids(centroids)
+                .setWeights(boxed(r.weights()))
+                .setEpsilon(d.epsilon())
+                .setDelta(0.0)
+                .setSpent(d.spent())
+                .setCap(d.cap())
+                .setBudgetPeriodStart(Instant.ofEpochMilli(d.periodStart()))
+                .setBudgetPeriodEnd(Instant.ofEpochMilli(d.periodEnd()))
+                .setNeighbouring("add-remove")
+                .setPrivacyUnit(s.privacyUnit().wireName())
+                .setContributionBound(s.unitContribution())
+                .setGuarantee(guarantee)
+                .setDomainLower(boxed(s.lower()))
+                .setDomainUpper(boxed(s.upper()))
+                .setMechanismParams(new TreeMap<>(r.parameters()))
+                .build();
+    }
+
+    /**
+     * The published DP sketch of a window (everything a consumer needs to rebuild Ω and decode or
+     * merge it).
+     */
+    public static SketchRelease sketch(
+            StreamSpec s,
+            long windowStart,
+            long windowEnd,
+            FrequencyMatrix f,
+            int r,
+            DpSketchRelease.Result noisy,
+            PrivacyLedger.Decision d) {
+        return SketchRelease.newBuilder()
+                .setSchemaVersion(1)
+                .setStreamId(s.id())
+                .setWindowStart(Instant.ofEpochMilli(windowStart))
+                .setWindowEnd(Instant.ofEpochMilli(windowEnd))
+                .setWindowsCovered(1)
+                .setM(f.size())
+                .setR(r)
+                .setDimension(f.dimension())
+                .setFrequencySeed(f.seed())
+                .setFrequencyLaw(f.law().label())
+                .setFrequencySigma(f.sigma())
+                .setSketch(boxed(noisy.sketch()))
+                .setNoisyCount(noisy.noisyCount())
+                .setEpsilon(d.epsilon())
+                .setGuarantee("dp")
+                .setNeighbouring(noisy.neighbouring().label())
+                .setPrivacyUnit(s.privacyUnit().wireName())
+                .setDomainLower(boxed(s.lower()))
+                .setDomainUpper(boxed(s.upper()))
+                .setMechanismParams(new TreeMap<>(noisy.parameters()))
+                .build();
+    }
+
+    /**
+     * The ledger's decision as published: a CHARGE or a REFUSED entry.
+     *
+     * @param source {@code stream} or {@code batch}
+     */
+    public static BudgetStatus budget(
+            StreamSpec s, String source, String algorithm, PrivacyLedger.Decision d) {
+        return LedgerHistory.decisionBuilder(
+                        s.id(), source, algorithm, s.privacyUnit().wireName(), d)
+                .setSchemaVersion(1)
+                .build();
+    }
+
+    private static List<Double> boxed(double[] v) {
+        List<Double> l = new ArrayList<>(v.length);
+        for (double x : v) {
+            l.add(x);
+        }
+        return l;
+    }
+}

@@ -1,0 +1,179 @@
+package org.dpclust.io;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import java.util.TreeMap;
+import org.apache.flink.api.common.serialization.SerializerConfigImpl;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataOutputSerializer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.dpclust.avro.BudgetEventKind;
+import org.dpclust.avro.BudgetStatus;
+import org.dpclust.avro.CentroidRelease;
+import org.dpclust.avro.RejectedRecord;
+import org.dpclust.avro.SketchRelease;
+import org.junit.jupiter.api.Test;
+
+/** Each publication type goes to its topic with its key and encoding, and survives Flink. */
+class PublicationSerializerTest {
+    private static final PublicationSerializer SERIALIZER =
+            new PublicationSerializer("c-topic", "s-topic", "b-topic", "d-topic");
+
+    static CentroidRelease centroids() {
+        return CentroidRelease.newBuilder()
+                .setSchemaVersion(1)
+                .setStreamId("s1")
+                .setWindowStart(Instant.ofEpochMilli(0))
+                .setWindowEnd(Instant.ofEpochMilli(10))
+                .setWindowsCovered(1)
+                .setAlgorithm("stats")
+                .setMode("stream")
+                .setK(1)
+                .setCentroids(List.of(List.of(0.5, 0.25)))
+                .setWeights(List.of(3.0))
+                .setEpsilon(1)
+                .setDelta(0)
+                .setSpent(1)
+                .setCap(2)
+                .setBudgetPeriodStart(Instant.ofEpochMilli(0))
+                .setBudgetPeriodEnd(Instant.ofEpochMilli(100))
+                .setNeighbouring("add-remove")
+                .setPrivacyUnit("record")
+                .setContributionBound(1)
+                .setGuarantee("dp")
+                .setDomainLower(List.of(0.0, 0.0))
+                .setDomainUpper(List.of(1.0, 1.0))
+                .setMechanismParams(new TreeMap<>())
+                .build();
+    }
+
+    static SketchRelease sketch() {
+        return SketchRelease.newBuilder()
+                .setSchemaVersion(1)
+                .setStreamId("s1")
+                .setWindowStart(Instant.ofEpochMilli(0))
+                .setWindowEnd(Instant.ofEpochMilli(10))
+                .setWindowsCovered(1)
+                .setM(1)
+                .setR(1)
+                .setDimension(2)
+                .setFrequencySeed(5)
+                .setFrequencyLaw("gaussian")
+                .setFrequencySigma(0.5)
+                .setSketch(List.of(0.1, 0.2))
+                .setNoisyCount(3)
+                .setEpsilon(1)
+                .setGuarantee("dp")
+                .setNeighbouring("add-remove")
+                .setPrivacyUnit("record")
+                .setDomainLower(List.of(0.0, 0.0))
+                .setDomainUpper(List.of(1.0, 1.0))
+                .setMechanismParams(new TreeMap<>())
+                .build();
+    }
+
+    static BudgetStatus budget(BudgetEventKind kind) {
+        return BudgetStatus.newBuilder()
+                .setSchemaVersion(1)
+                .setStreamId("s1")
+                .setKind(kind)
+                .setSource("stream")
+                .setAlgorithm("stats")
+                .setWindowStart(Instant.ofEpochMilli(0))
+                .setWindowEnd(Instant.ofEpochMilli(10))
+                .setEpsilon(1)
+                .setWindowTotal(1)
+                .setSpent(1)
+                .setCap(2)
+                .setPeriodStart(Instant.ofEpochMilli(0))
+                .setPeriodEnd(Instant.ofEpochMilli(100))
+                .setPrivacyUnit("record")
+                .build();
+    }
+
+    static RejectedRecord rejected(String streamId) {
+        return RejectedRecord.newBuilder()
+                .setReason("late")
+                .setDetail("window closed")
+                .setStreamId(streamId)
+                .setEventTime(null)
+                .setSourceTopic("in")
+                .setSourcePartition(0)
+                .setSourceOffset(7)
+                .setOriginal(ByteBuffer.wrap(new byte[] {1, 2}))
+                .build();
+    }
+
+    private static String key(ProducerRecord<byte[], byte[]> r) {
+        return r.key() == null ? null : new String(r.key(), StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void eachTypeGoesToItsTopicWithItsKeyAndAvroEncoding() throws Exception {
+        var c = SERIALIZER.record(new Publication.Centroids(centroids()));
+        assertEquals("c-topic", c.topic());
+        assertEquals("s1", key(c));
+        assertEquals(centroids(), AvroCodec.centroids().decode(c.value()));
+
+        var s = SERIALIZER.record(new Publication.Sketch(sketch()));
+        assertEquals("s-topic", s.topic());
+        assertEquals("s1", key(s));
+        assertEquals(sketch(), AvroCodec.sketches().decode(s.value()));
+
+        var charge = SERIALIZER.record(new Publication.Budget(budget(BudgetEventKind.CHARGE)));
+        assertEquals("b-topic", charge.topic());
+        assertEquals("s1|0:10", key(charge), "compaction keeps an interval's latest total");
+        assertEquals(budget(BudgetEventKind.CHARGE), AvroCodec.budget().decode(charge.value()));
+        var refused = SERIALIZER.record(new Publication.Budget(budget(BudgetEventKind.REFUSED)));
+        assertEquals("s1|refused|0:10", key(refused), "a refusal never overwrites a charge");
+
+        var d = SERIALIZER.record(new Publication.DeadLetter(rejected("s1")));
+        assertEquals("d-topic", d.topic());
+        assertEquals("s1", key(d));
+        assertEquals(rejected("s1"), AvroCodec.rejected().decode(d.value()));
+        assertNull(
+                SERIALIZER.record(new Publication.DeadLetter(rejected(null))).key(),
+                "no stream, no key");
+
+        var m =
+                SERIALIZER.record(
+                        new Publication.WindowMean("s1", 10, 4, new double[] {0.5, 0.25}));
+        assertEquals("c-topic", m.topic());
+        ByteBuffer b = ByteBuffer.wrap(m.value());
+        assertEquals(10, b.getLong());
+        assertEquals(4, b.getLong());
+        assertEquals(0.5, b.getDouble());
+        assertEquals(0.25, b.getDouble());
+        assertEquals(0, b.remaining());
+    }
+
+    @Test
+    void everyTypeRoundTripsThroughItsFlinkSerializerToTheSameKafkaRecord() throws Exception {
+        TypeSerializer<Publication> flink =
+                PublicationTypeInfo.INSTANCE.createSerializer(new SerializerConfigImpl());
+        for (Publication p :
+                List.of(
+                        new Publication.Centroids(centroids()),
+                        new Publication.Sketch(sketch()),
+                        new Publication.Budget(budget(BudgetEventKind.REFUSED)),
+                        new Publication.DeadLetter(rejected(null)),
+                        new Publication.WindowMean("s1", 10, 4, new double[] {0.5, 0.25}))) {
+            DataOutputSerializer out = new DataOutputSerializer(256);
+            flink.serialize(p, out);
+            Publication back = flink.deserialize(new DataInputDeserializer(out.getCopyOfBuffer()));
+            assertEquals(p.getClass(), back.getClass());
+            var expected = SERIALIZER.record(p);
+            var actual = SERIALIZER.record(back);
+            assertEquals(expected.topic(), actual.topic());
+            assertArrayEquals(expected.key(), actual.key());
+            assertArrayEquals(expected.value(), actual.value(), p.getClass().getSimpleName());
+        }
+    }
+}
