@@ -89,8 +89,25 @@ public final class StartupLog {
                 + s.cap()
                 + " per "
                 + s.budgetPeriod()
+                + accountingText(s)
                 + ", privacy unit "
                 + unit;
+    }
+
+    /** " (zcdp at delta 1.0E-9, lifetime cap 100.0)" or "" for pure without a lifetime cap. */
+    private static String accountingText(StreamSpec s) {
+        var a = s.accounting();
+        if (a == null) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder();
+        if (a.mode() == org.dpclust.privacy.Accounting.ZCDP) {
+            b.append("zcdp at delta ").append(a.delta());
+        }
+        if (Double.isFinite(a.lifetimeCap())) {
+            b.append(b.length() > 0 ? ", " : "").append("lifetime cap ").append(a.lifetimeCap());
+        }
+        return b.length() == 0 ? "" : " (" + b + ")";
     }
 
     /**

@@ -20,6 +20,7 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.dpclust.kmeans.DpClusterStatistics;
+import org.dpclust.privacy.Accounting;
 import org.dpclust.sketch.FrequencyMatrix;
 
 /**
@@ -237,7 +238,8 @@ public final class ConfigLoader {
                     n.has("initial_centroids")
                             ? points(n.get("initial_centroids"), p + ".initial_centroids")
                             : null,
-                    integer(n, p, "salt_buckets", 1));
+                    integer(n, p, "salt_buckets", 1),
+                    accounting(n, p, number(n, p, "budget_cap", Double.NaN)));
         } catch (ConfigException e) {
             throw e.option().startsWith(p + ".") ? e : e.under(p); // read errors name p already
         }
@@ -262,7 +264,10 @@ public final class ConfigLoader {
                     "hst",
                     "public_seed",
                     "initial_centroids",
-                    "salt_buckets");
+                    "salt_buckets",
+                    "accounting",
+                    "budget_delta",
+                    "lifetime_cap");
 
     private static final String[] CKM_OPTIONS = {
         "m", "r", "law", "sigma", "count_fraction", "replicates"
@@ -285,6 +290,38 @@ public final class ConfigLoader {
             summaries.add(Summary.parse(p + "[" + i + "]", sn.get(i).asText()));
         }
         return summaries;
+    }
+
+    /** accounting, budget_delta and lifetime_cap of one stream (see {@link BudgetAccounting}). */
+    private static BudgetAccounting accounting(JsonNode n, String p, double cap) {
+        String modeText = text(n, p, "accounting", "pure");
+        Accounting mode =
+                switch (modeText) {
+                    case "pure" -> Accounting.PURE;
+                    case "zcdp" -> Accounting.ZCDP;
+                    default ->
+                            throw new ConfigException(
+                                    p + ".accounting",
+                                    "must be pure or zcdp, was '" + modeText + "'");
+                };
+        double delta = number(n, p, "budget_delta", Double.NaN);
+        if (mode == Accounting.PURE && n.has("budget_delta")) {
+            throw new ConfigException(p + ".budget_delta", "applies only to accounting: zcdp");
+        }
+        if (mode == Accounting.ZCDP && !(delta > 0 && delta < 1)) {
+            throw new ConfigException(
+                    p + ".budget_delta",
+                    "required with accounting: zcdp, must be a number in (0, 1), e.g. 1e-9");
+        }
+        double lifetime = number(n, p, "lifetime_cap", Double.POSITIVE_INFINITY);
+        if (!(lifetime > 0) || (n.has("lifetime_cap") && Double.isInfinite(lifetime))) {
+            throw new ConfigException(p + ".lifetime_cap", "must be a finite number > 0");
+        }
+        if (lifetime < cap) {
+            throw new ConfigException(
+                    p + ".lifetime_cap", "must be >= budget_cap (" + cap + "), was " + lifetime);
+        }
+        return new BudgetAccounting(mode, mode == Accounting.ZCDP ? delta : Double.NaN, lifetime);
     }
 
     private static UnitSettings unit(JsonNode n, String p) {

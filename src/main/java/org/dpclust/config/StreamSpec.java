@@ -31,6 +31,8 @@ import org.dpclust.kmeans.DpClusterStatistics;
  *     seed
  * @param saltBuckets S: sub-keys a (record-unit) stream's records are spread over before the
  *     per-window merge (1 = one key per stream), in [1, {@value #MAX_SALT_BUCKETS}]
+ * @param accounting budget accounting: pure or zcdp with δ, and the lifetime cap ({@link
+ *     BudgetAccounting})
  */
 public record StreamSpec(
         String id,
@@ -47,7 +49,8 @@ public record StreamSpec(
         HstSettings hst,
         long publicSeed,
         double[][] initialCentroids,
-        int saltBuckets)
+        int saltBuckets,
+        BudgetAccounting accounting)
         implements Serializable {
 
     /**
@@ -112,6 +115,7 @@ public record StreamSpec(
                 "salt_buckets",
                 "applies only to privacy_unit: record (device contribution bounding needs all"
                         + " of a device's records of a window in one place)");
+        ConfigException.check(accounting != null, "accounting", "required");
     }
 
     /** A copy of {@code v} after checking it holds {@code d} finite numbers. */

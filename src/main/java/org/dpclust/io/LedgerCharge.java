@@ -1,8 +1,11 @@
 package org.dpclust.io;
 
+import org.dpclust.config.BudgetAccounting;
 import org.dpclust.config.PrivacyUnit;
 import org.dpclust.config.StreamSpec;
+import org.dpclust.privacy.Accounting;
 import org.dpclust.privacy.PrivacyLedger;
+import org.dpclust.privacy.Zcdp;
 
 /**
  * One charge request to a stream's fenced ledger ({@link LedgerClient}): what is charged (epsilon
@@ -29,6 +32,11 @@ import org.dpclust.privacy.PrivacyLedger;
  *     release's noise key under the job's secret; it reveals nothing without the secret). A charge
  *     whose key was decided with another fingerprint is not a replay but another release of the
  *     same interval: it is charged anew under {@code key|fingerprint}
+ * @param accounting the stream's budget accounting (docs/zcdp.md): under zcdp the pure {@code
+ *     epsilon} is charged as ε²/2 against the ρ equivalent of ({@code cap}, δ); a lifetime cap
+ *     applies in both modes
+ * @param rho NaN for a pure ε release; else the ρ of a zCDP (e.g. Gaussian) release, charged as is,
+ *     with {@code epsilon} its (ε, δ) equivalent ({@link #withRho})
  */
 public record LedgerCharge(
         String stream,
@@ -40,7 +48,9 @@ public record LedgerCharge(
         double cap,
         long periodMillis,
         PrivacyUnit unit,
-        String fingerprint) {
+        String fingerprint,
+        BudgetAccounting accounting,
+        double rho) {
 
     /** Who charges. */
     public enum Source {
@@ -63,18 +73,59 @@ public record LedgerCharge(
             double cap,
             long periodMillis,
             PrivacyUnit unit) {
-        this(stream, source, summary, interval, runId, epsilon, cap, periodMillis, unit, "");
+        this(
+                stream,
+                source,
+                summary,
+                interval,
+                runId,
+                epsilon,
+                cap,
+                periodMillis,
+                unit,
+                "",
+                BudgetAccounting.PURE,
+                Double.NaN);
+    }
+
+    /** This charge under the stream's budget accounting {@code a}. */
+    public LedgerCharge withAccounting(BudgetAccounting a) {
+        return with(epsilon, fingerprint, a, rho);
     }
 
     /** This charge with the release fingerprint {@code fp}. */
     public LedgerCharge withFingerprint(String fp) {
+        return with(epsilon, fp, accounting, rho);
+    }
+
+    private LedgerCharge with(double eps, String fp, BudgetAccounting a, double r) {
         return new LedgerCharge(
-                stream, source, summary, interval, runId, epsilon, cap, periodMillis, unit, fp);
+                stream, source, summary, interval, runId, eps, cap, periodMillis, unit, fp, a, r);
+    }
+
+    /**
+     * This charge as a ρ-zCDP release (e.g. a discrete Gaussian release) on a zcdp stream: ρ is
+     * charged as is, and {@code epsilon} becomes the ε that ρ implies at the stream's δ ({@link
+     * Zcdp#epsilon}, deterministic, so a replay has the same ε).
+     *
+     * @throws IllegalArgumentException unless the accounting is zcdp and ρ is finite and > 0
+     */
+    public LedgerCharge withRho(double r) {
+        if (accounting.mode() != Accounting.ZCDP) {
+            throw new IllegalArgumentException("a rho charge needs accounting: zcdp");
+        }
+        if (!(r > 0) || Double.isInfinite(r)) {
+            throw new IllegalArgumentException("rho must be finite and > 0, was " + r);
+        }
+        return with(Zcdp.epsilon(r, accounting.delta()), fingerprint, accounting, r);
     }
 
     public LedgerCharge {
         if (fingerprint == null) {
             fingerprint = "";
+        }
+        if (accounting == null) {
+            accounting = BudgetAccounting.PURE;
         }
         if (!fingerprint.isEmpty()) {
             requireName("fingerprint", fingerprint);
@@ -94,15 +145,20 @@ public record LedgerCharge(
     /** The charge for one summary's release of a streaming window [start, end). */
     public static LedgerCharge stream(StreamSpec s, String summary, long start, long end) {
         return new LedgerCharge(
-                s.id(),
-                Source.STREAM,
-                summary,
-                new PrivacyLedger.Interval(start, end),
-                "",
-                s.epsilonPerRelease(),
-                s.cap(),
-                s.budgetPeriodMillis(),
-                s.privacyUnit());
+                        s.id(),
+                        Source.STREAM,
+                        summary,
+                        new PrivacyLedger.Interval(start, end),
+                        "",
+                        s.epsilonPerRelease(),
+                        s.cap(),
+                        s.budgetPeriodMillis(),
+                        s.privacyUnit())
+                .withAccounting(accountingOf(s));
+    }
+
+    private static BudgetAccounting accountingOf(StreamSpec s) {
+        return s.accounting() == null ? BudgetAccounting.PURE : s.accounting();
     }
 
     /** The charge of one batch run's release over the public interval. */
@@ -113,15 +169,16 @@ public record LedgerCharge(
             String runId,
             double epsilon) {
         return new LedgerCharge(
-                s.id(),
-                Source.BATCH,
-                algorithm,
-                interval,
-                runId,
-                epsilon,
-                s.cap(),
-                s.budgetPeriodMillis(),
-                s.privacyUnit());
+                        s.id(),
+                        Source.BATCH,
+                        algorithm,
+                        interval,
+                        runId,
+                        epsilon,
+                        s.cap(),
+                        s.budgetPeriodMillis(),
+                        s.privacyUnit())
+                .withAccounting(accountingOf(s));
     }
 
     /** The charge's unique, deterministic key on the budget topic (class javadoc). */
@@ -140,9 +197,9 @@ public record LedgerCharge(
         return stream + "|marker";
     }
 
-    /** A fresh ledger with this charge's limits. */
+    /** A fresh ledger with this charge's limits and accounting. */
     public PrivacyLedger newLedger() {
-        return new PrivacyLedger(cap, periodMillis, unit == PrivacyUnit.DEVICE);
+        return accounting.newLedger(cap, periodMillis, unit == PrivacyUnit.DEVICE);
     }
 
     private static void requireName(String what, String v) {

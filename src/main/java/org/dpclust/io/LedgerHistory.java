@@ -9,7 +9,9 @@ import java.util.Map;
 import java.util.Set;
 import org.dpclust.avro.BudgetEventKind;
 import org.dpclust.avro.BudgetStatus;
+import org.dpclust.privacy.Accounting;
 import org.dpclust.privacy.PrivacyLedger;
+import org.dpclust.privacy.Zcdp;
 
 /**
  * One stream's ledger as read from the budget topic, in offset order (plain Java, no Kafka): the
@@ -35,6 +37,11 @@ public final class LedgerHistory {
     private final Map<String, BudgetStatus> decided = new HashMap<>();
     private final Map<PrivacyLedger.Interval, BigDecimal> fenced = new HashMap<>();
     private final Map<PrivacyLedger.Interval, Double> legacy = new HashMap<>();
+
+    /** Per interval, the ρ of every fenced CHARGE: zcdp records' rho, pure records' ε²/2. */
+    private final Map<PrivacyLedger.Interval, BigDecimal> fencedRho = new HashMap<>();
+
+    private boolean anyZcdp;
     private long[] seqs = new long[16];
     private int seqCount;
     private long maxSeq;
@@ -73,8 +80,23 @@ public final class LedgerHistory {
         seqs[seqCount++] = s.getSeq();
         maxSeq = Math.max(maxSeq, s.getSeq());
         if (s.getKind() == BudgetEventKind.CHARGE) {
-            fenced.merge(interval(s), new BigDecimal(s.getEpsilon()), BigDecimal::add);
+            if (isZcdp(s)) {
+                anyZcdp = true;
+                fencedRho.merge(interval(s), new BigDecimal(s.getRho()), BigDecimal::add);
+            } else {
+                fenced.merge(interval(s), new BigDecimal(s.getEpsilon()), BigDecimal::add);
+                fencedRho.merge(interval(s), halfSquare(s.getEpsilon()), BigDecimal::add);
+            }
         }
+    }
+
+    private static boolean isZcdp(BudgetStatus s) {
+        return Accounting.ZCDP.configName().equals(s.getAccounting());
+    }
+
+    /** ε²/2 exactly: the ρ of a pure ε release (BS16 Prop. 1.4). */
+    private static BigDecimal halfSquare(double epsilon) {
+        return new BigDecimal(epsilon).pow(2).divide(BigDecimal.valueOf(2));
     }
 
     /** The decision recorded under {@code chargeKey}, or null. */
@@ -99,13 +121,32 @@ public final class LedgerHistory {
 
     /**
      * The ledger to decide a charge against: every interval's total as defined in the class
-     * javadoc, except intervals ending before {@code from}'s budget period (they cannot matter).
+     * javadoc, except intervals ending before {@code from}'s budget period (they cannot matter)
+     * unless the stream has a lifetime cap. Under zcdp accounting the totals are ρ's: zcdp records'
+     * rho, pure records' ε²/2, and a legacy (version 1) interval total ε as ε²/2 (an upper bound on
+     * the sum of its releases' ε_i²/2).
+     *
+     * @throws IllegalStateException when a pure-accounting charge meets zcdp records (a ρ has no
+     *     pure ε: the stream must stay on accounting: zcdp)
      */
     public PrivacyLedger ledger(LedgerCharge limits) {
         PrivacyLedger l = limits.newLedger();
-        long from = l.periodStart(limits.interval().start());
-        Map<PrivacyLedger.Interval, BigDecimal> totals = new HashMap<>(fenced);
-        legacy.forEach((i, v) -> totals.merge(i, new BigDecimal(v), BigDecimal::add));
+        boolean zcdp = l.accounting() == Accounting.ZCDP;
+        if (!zcdp && anyZcdp) {
+            throw new IllegalStateException(
+                    "stream '"
+                            + stream
+                            + "' has zcdp charges on the budget topic; its accounting must stay"
+                            + " zcdp");
+        }
+        long from =
+                Double.isInfinite(l.lifetimeCap())
+                        ? l.periodStart(limits.interval().start())
+                        : Long.MIN_VALUE;
+        Map<PrivacyLedger.Interval, BigDecimal> totals = new HashMap<>(zcdp ? fencedRho : fenced);
+        legacy.forEach(
+                (i, v) ->
+                        totals.merge(i, zcdp ? halfSquare(v) : new BigDecimal(v), BigDecimal::add));
         totals.forEach(
                 (i, exact) -> {
                     if (i.end() > from) {
@@ -277,10 +318,17 @@ public final class LedgerHistory {
                             true),
                     null);
         }
-        PrivacyLedger.Decision d = ledger(c).charge(c.interval(), c.epsilon());
+        PrivacyLedger ledger = ledger(c);
+        PrivacyLedger.Decision d =
+                Double.isNaN(c.rho())
+                        ? ledger.charge(c.interval(), c.epsilon())
+                        : ledger.chargeRho(c.interval(), c.rho());
         long seq = highWater() + 1;
         BudgetStatus status = decisionRecord(c, d, seq, topicId);
         status.setChargeKey(key);
+        if (c.accounting().mode() == Accounting.ZCDP) {
+            d = decisionOf(status); // callers get (ε, δ) equivalents, like a replay
+        }
         BudgetStatus marker =
                 markerRecord(
                         stream,
@@ -302,9 +350,26 @@ public final class LedgerHistory {
     /** The status for a decision (CHARGE or REFUSED) of {@code c} with sequence number seq. */
     public static BudgetStatus decisionRecord(
             LedgerCharge c, PrivacyLedger.Decision d, long seq, String topicId) {
-        return decisionBuilder(
-                        c.stream(), c.source().wireName(), c.summary(), c.unit().wireName(), d)
-                .setSchemaVersion(2)
+        BudgetStatus.Builder b =
+                decisionBuilder(
+                        c.stream(), c.source().wireName(), c.summary(), c.unit().wireName(), d);
+        b.setLifetimeRefused(d.lifetime());
+        if (c.accounting().mode() == Accounting.ZCDP) {
+            // the ledger's amounts are ρ's; epsilon is the requested pure ε, and window total,
+            // spent and cap are stated as (ε, δ) equivalents at the stream's δ
+            double delta = c.accounting().delta();
+            b.setAccounting(Accounting.ZCDP.configName())
+                    .setDelta(delta)
+                    .setRho(d.epsilon())
+                    .setRhoWindowTotal(d.intervalTotal())
+                    .setRhoSpent(d.spent())
+                    .setRhoCap(d.cap())
+                    .setEpsilon(c.epsilon())
+                    .setWindowTotal(Zcdp.epsilon(d.intervalTotal(), delta))
+                    .setSpent(Zcdp.epsilon(d.spent(), delta))
+                    .setCap(d.lifetime() ? c.accounting().lifetimeCap() : c.cap());
+        }
+        return b.setSchemaVersion(3)
                 .setChargeKey(c.key())
                 .setReleaseFingerprint(c.fingerprint())
                 .setRunId(c.runId() == null ? "" : c.runId())
@@ -349,7 +414,7 @@ public final class LedgerHistory {
             String adoptedFrom) {
         Instant now = Instant.ofEpochMilli(0);
         return BudgetStatus.newBuilder()
-                .setSchemaVersion(2)
+                .setSchemaVersion(3)
                 .setStreamId(stream)
                 .setKind(BudgetEventKind.MARKER)
                 .setSource("ledger")
@@ -381,6 +446,7 @@ public final class LedgerHistory {
                 s.getSpent(),
                 s.getCap(),
                 s.getPeriodStart().toEpochMilli(),
-                s.getPeriodEnd().toEpochMilli());
+                s.getPeriodEnd().toEpochMilli(),
+                s.getLifetimeRefused());
     }
 }

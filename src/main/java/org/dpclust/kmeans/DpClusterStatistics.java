@@ -1,5 +1,6 @@
 package org.dpclust.kmeans;
 
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -84,6 +85,49 @@ public final class DpClusterStatistics {
      * Result of one release; {@code parameters} is sorted so its Avro encoding is deterministic.
      */
     public record Release(double[][] centroids, double[] weights, Map<String, Double> parameters) {}
+
+    /**
+     * Squared L2 sensitivity of the vector of cell counts when one unit (a record, or a device)
+     * contributes at most c records, for a Gaussian (zCDP) release ({@code
+     * org.dpclust.privacy.GaussianMechanism}): c².
+     *
+     * <p>Derivation. The unit's records fall into cells with multiplicities n_1, ..., n_m, n_i >=
+     * 0, Σ n_i <= c (each record lies in exactly one public cell). Adding or removing the unit
+     * changes count i by n_i, so ‖Δ‖₂² = Σ n_i² <= (Σ n_i)² <= c², with equality when all c records
+     * land in one cell, which a device can always arrange. (The L1 sensitivity is c too: spreading
+     * the records over cells does not help in L2, it only lowers Σ n_i².)
+     */
+    public static BigInteger countL2SensitivitySquared(int contributionBound) {
+        requirePositive(contributionBound, "contributionBound");
+        return BigInteger.valueOf(contributionBound).pow(2);
+    }
+
+    /**
+     * Squared L2 sensitivity, in fixed-point units², of the vector of centred fixed-point cell sums
+     * (all cells, d coordinates each) when one unit contributes at most c records: c²·d·2^62, i.e.
+     * Δ₂ = c·2^31·√d units (against Δ₁ = c·d·2^31 for the geometric mechanism).
+     *
+     * <p>Derivation. Every encoded coordinate lies in [-H, H], H = {@link
+     * FixedPointCodec#HALF_RANGE} = 2^31 ({@link FixedPointCodec}: clamped, centred, rounded per
+     * record). With multiplicities n_i as for the counts, cell i's sum changes by the sum of n_i
+     * record vectors, each coordinate of which changes by at most n_i·H in absolute value, so
+     * ‖Δ_i‖₂² <= d·n_i²·H². Summing over the cells, ‖Δ‖₂² <= d·H²·Σ n_i² <= d·H²·c² (the same Σ
+     * n_i² <= c² as for the counts). The bound is attained by c records at one corner of the box in
+     * one cell, so it is the sensitivity, not just an upper bound. Spreading a device's records
+     * over cells can only lower it.
+     */
+    public static BigInteger sumL2SensitivitySquared(int dimension, int contributionBound) {
+        requirePositive(dimension, "dimension");
+        return countL2SensitivitySquared(contributionBound)
+                .multiply(BigInteger.valueOf(dimension))
+                .multiply(BigInteger.valueOf(FixedPointCodec.HALF_RANGE).pow(2));
+    }
+
+    private static void requirePositive(int x, String name) {
+        if (x < 1) {
+            throw new IllegalArgumentException(name + " must be >= 1, got " + x);
+        }
+    }
 
     /** The derived default share of epsilon for the counts, see the class comment. */
     public static double defaultCountFraction(int dimension) {

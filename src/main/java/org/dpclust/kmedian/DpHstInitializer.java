@@ -1,5 +1,6 @@
 package org.dpclust.kmedian;
 
+import java.math.BigInteger;
 import org.dpclust.privacy.GeometricMechanism;
 import org.dpclust.privacy.PrivacyRandom;
 
@@ -28,6 +29,31 @@ import org.dpclust.privacy.PrivacyRandom;
  */
 public final class DpHstInitializer {
     private DpHstInitializer() {}
+
+    /**
+     * Squared L2 sensitivity of ONE level's node-count vector when one unit contributes at most c
+     * demand points: c². Each point lies in exactly one node per level; with n_v of the unit's
+     * points in node v of the level, Σ n_v <= c and ‖Δ‖₂² = Σ n_v² <= c² (all c points in one
+     * node).
+     */
+    public static BigInteger levelL2SensitivitySquared(int contributionBound) {
+        if (contributionBound < 1) {
+            throw new IllegalArgumentException(
+                    "contributionBound must be >= 1, got " + contributionBound);
+        }
+        return BigInteger.valueOf(contributionBound).pow(2);
+    }
+
+    /**
+     * Squared L2 sensitivity of the node counts of all L released levels together (the root, level
+     * L + 1, is not released): L·c², the sum of the per-level bounds (the levels' count vectors are
+     * disjoint coordinates of one vector). A Gaussian release of every level with one σ is thus
+     * ρ-zCDP with ρ = L·c²/(2σ²); equivalently, σ_h per level gives ρ = Σ_h c²/(2σ_h²).
+     */
+    public static BigInteger allLevelsL2SensitivitySquared(Hst tree, int contributionBound) {
+        return levelL2SensitivitySquared(contributionBound)
+                .multiply(BigInteger.valueOf(tree.levels()));
+    }
 
     /** The privacy parameter used at level h (1 <= h <= L): ε / 2^{L-h+1}. */
     public static double levelEpsilon(Hst tree, int h, double epsilon) {

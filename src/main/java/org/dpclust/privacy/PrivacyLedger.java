@@ -32,6 +32,23 @@ import java.util.TreeMap;
  * of {@value #CAP_SLACK}; that is the only rounding in the ledger, and it is documented in every
  * BudgetStatus.
  *
+ * <p><b>Accounting</b> ({@link Accounting}, docs/zcdp.md). Under {@link Accounting#PURE} the
+ * amounts are ε's. Under {@link Accounting#ZCDP} every amount (entries, spent, cap, decisions) is a
+ * zCDP ρ: {@link #chargeRho} charges a Gaussian release's ρ, {@link #charge} charges a pure ε
+ * release as ε²/2 (BS16 Prop. 1.4, rounded up to the next double), and ρ's compose additively (BS16
+ * Lemma 2.3), so "spent" above is the same sum (device units) or per-instant maximum of sums
+ * (record units: a record lies in one instant, and zCDP composes in parallel over disjoint data
+ * like pure DP) of ρ's. The cap is built from an (ε, δ) pair by {@link #zcdp} with {@link
+ * Zcdp#rhoCap}, and {@link #epsilonOf} converts a spent ρ back to the ε it guarantees at the
+ * ledger's δ.
+ *
+ * <p><b>Lifetime cap</b> (optional, both modes, in ledger units): a charge is also refused when the
+ * unit's total over all time would exceed it. Lifetime spent = for device units the sum of every
+ * entry ever charged (including entries dropped by {@link #forgetBefore}, kept as one retired
+ * total); for record units the maximum over all instants of the entries covering it, plus the
+ * retired maximum of dropped entries (conservative: the two are added although dropped entries lie
+ * in earlier periods).
+ *
  * <p>This class is plain Java and holds no private data: epsilons and window bounds are public.
  */
 public final class PrivacyLedger {
@@ -64,8 +81,10 @@ public final class PrivacyLedger {
     }
 
     /**
-     * Outcome of a charge attempt. {@code spent} is after the charge if accepted, before it if
-     * refused.
+     * Outcome of a charge attempt, in ledger units (ε, or ρ under zCDP accounting). {@code spent}
+     * is after the charge if accepted, before it if refused. {@code lifetime} is true when the
+     * charge was refused by the lifetime cap; {@code spent} and {@code cap} are then the lifetime
+     * spend and the lifetime cap, and the period fields are Long.MIN_VALUE / Long.MAX_VALUE.
      */
     public record Decision(
             boolean accepted,
@@ -75,20 +94,121 @@ public final class PrivacyLedger {
             double spent,
             double cap,
             long periodStart,
-            long periodEnd) {}
+            long periodEnd,
+            boolean lifetime) {
+        /** A decision against the period cap (the shape before lifetime caps existed). */
+        public Decision(
+                boolean accepted,
+                Interval interval,
+                double epsilon,
+                double intervalTotal,
+                double spent,
+                double cap,
+                long periodStart,
+                long periodEnd) {
+            this(
+                    accepted,
+                    interval,
+                    epsilon,
+                    intervalTotal,
+                    spent,
+                    cap,
+                    periodStart,
+                    periodEnd,
+                    false);
+        }
+    }
 
     private final double cap;
     private final long periodMillis;
     private final boolean deviceUnits;
+    private final Accounting accounting;
+    private final double delta;
+    private final double lifetimeCap;
     private final TreeMap<Interval, Double> entries = new TreeMap<>();
+    private BigDecimal retired = BigDecimal.ZERO;
 
+    /** A pure-ε ledger without a lifetime cap. */
     public PrivacyLedger(double cap, long periodMillis, boolean deviceUnits) {
+        this(cap, periodMillis, deviceUnits, Accounting.PURE, Double.NaN, Double.POSITIVE_INFINITY);
+    }
+
+    /**
+     * A ledger in the given accounting mode. {@code cap} and {@code lifetimeCap} are in ledger
+     * units (ε for PURE, ρ for ZCDP); {@code lifetimeCap} = +∞ means none. {@code delta} is the δ
+     * at which ZCDP reports ε ({@link #epsilonOf}); NaN for PURE.
+     */
+    public PrivacyLedger(
+            double cap,
+            long periodMillis,
+            boolean deviceUnits,
+            Accounting accounting,
+            double delta,
+            double lifetimeCap) {
         if (!(cap > 0) || periodMillis <= 0) {
             throw new IllegalArgumentException("cap and period must be positive");
+        }
+        if (accounting == null) {
+            throw new IllegalArgumentException("accounting must not be null");
+        }
+        if (accounting == Accounting.ZCDP && !(delta > 0 && delta < 1)) {
+            throw new IllegalArgumentException(
+                    "zcdp accounting needs delta in (0, 1), got " + delta);
+        }
+        if (!(lifetimeCap > 0)) {
+            throw new IllegalArgumentException("lifetime cap must be > 0, got " + lifetimeCap);
         }
         this.cap = cap;
         this.periodMillis = periodMillis;
         this.deviceUnits = deviceUnits;
+        this.accounting = accounting;
+        this.delta = accounting == Accounting.ZCDP ? delta : Double.NaN;
+        this.lifetimeCap = lifetimeCap;
+    }
+
+    /**
+     * A zCDP ledger whose per-period cap is (epsilonCap, delta) and whose lifetime cap is
+     * (lifetimeEpsilon, delta) (+∞: none), both converted to ρ by {@link Zcdp#rhoCap}.
+     */
+    public static PrivacyLedger zcdp(
+            double epsilonCap,
+            double delta,
+            long periodMillis,
+            boolean deviceUnits,
+            double lifetimeEpsilon) {
+        double life =
+                Double.isInfinite(lifetimeEpsilon) && lifetimeEpsilon > 0
+                        ? Double.POSITIVE_INFINITY
+                        : Zcdp.rhoCap(lifetimeEpsilon, delta);
+        return new PrivacyLedger(
+                Zcdp.rhoCap(epsilonCap, delta),
+                periodMillis,
+                deviceUnits,
+                Accounting.ZCDP,
+                delta,
+                life);
+    }
+
+    public Accounting accounting() {
+        return accounting;
+    }
+
+    /** The δ of a zCDP ledger (NaN for pure). */
+    public double delta() {
+        return delta;
+    }
+
+    /** The lifetime cap in ledger units (+∞: none). */
+    public double lifetimeCap() {
+        return lifetimeCap;
+    }
+
+    /**
+     * The ε guaranteed by spending {@code amount} ledger units: the amount itself under PURE, the
+     * {@link Zcdp#epsilon} conversion at this ledger's δ under ZCDP.
+     */
+    public double epsilonOf(double amount) {
+        return accounting == Accounting.PURE ? amount : Zcdp.epsilon(amount, delta);
     }
 
     /**
@@ -115,13 +235,78 @@ public final class PrivacyLedger {
         return spentExact(periodStart(time), null, 0).doubleValue();
     }
 
+    /** Lifetime spent, in ledger units (see class javadoc). */
+    public double lifetimeSpent() {
+        return lifetimeExact(null, 0).doubleValue();
+    }
+
     /**
-     * Charges {@code epsilon} to {@code interval} unless that would exceed the cap in a period it
-     * overlaps.
+     * Total of the entries dropped by {@link #forgetBefore} (sum or maximum, see class javadoc).
+     */
+    public double retired() {
+        return retired.doubleValue();
+    }
+
+    /** Restores the retired total kept with the entries (replaces). */
+    public void restoreRetired(double total) {
+        retired = new BigDecimal(total);
+    }
+
+    /**
+     * Charges a pure {@code epsilon}-DP release to {@code interval} unless that would exceed the
+     * cap in a period it overlaps or the lifetime cap. Under ZCDP accounting the charge is ε²/2
+     * (rounded up to a double).
      */
     public Decision charge(Interval interval, double epsilon) {
         if (!(epsilon > 0) || Double.isInfinite(epsilon)) {
             throw new IllegalArgumentException("epsilon must be finite and > 0, was " + epsilon);
+        }
+        if (accounting == Accounting.ZCDP) {
+            BigDecimal exact = new BigDecimal(epsilon).pow(2).divide(BigDecimal.valueOf(2));
+            double rho = exact.doubleValue();
+            if (new BigDecimal(rho).compareTo(exact) < 0) {
+                rho = Math.nextUp(rho);
+            }
+            return chargeAmount(interval, rho);
+        }
+        return chargeAmount(interval, epsilon);
+    }
+
+    /**
+     * Charges a ρ-zCDP release (ZCDP accounting only) to {@code interval} unless that would exceed
+     * the ρ cap in a period it overlaps or the lifetime cap.
+     *
+     * @throws IllegalStateException on a PURE ledger (a zCDP release has no pure ε)
+     */
+    public Decision chargeRho(Interval interval, double rho) {
+        if (accounting != Accounting.ZCDP) {
+            throw new IllegalStateException(
+                    "a zCDP (rho) release cannot be charged to a pure-accounting ledger");
+        }
+        if (!(rho > 0) || Double.isInfinite(rho)) {
+            throw new IllegalArgumentException("rho must be finite and > 0, was " + rho);
+        }
+        return chargeAmount(interval, rho);
+    }
+
+    private Decision chargeAmount(Interval interval, double epsilon) {
+        if (lifetimeCap < Double.POSITIVE_INFINITY) {
+            BigDecimal life = lifetimeExact(interval, epsilon);
+            BigDecimal lifeLimit =
+                    new BigDecimal(lifetimeCap)
+                            .multiply(BigDecimal.ONE.add(new BigDecimal(CAP_SLACK)));
+            if (life.compareTo(lifeLimit) > 0) {
+                return new Decision(
+                        false,
+                        interval,
+                        epsilon,
+                        entries.getOrDefault(interval, 0.0),
+                        lifetimeSpent(),
+                        lifetimeCap,
+                        Long.MIN_VALUE,
+                        Long.MAX_VALUE,
+                        true);
+            }
         }
         BigDecimal limit =
                 new BigDecimal(cap).multiply(BigDecimal.ONE.add(new BigDecimal(CAP_SLACK)));
@@ -165,11 +350,45 @@ public final class PrivacyLedger {
      */
     public void forgetBefore(long time) {
         long p = periodStart(time);
-        entries.keySet().removeIf(i -> i.end() <= p);
+        BigDecimal old = BigDecimal.ZERO;
+        TreeMap<Interval, Double> dropped = new TreeMap<>();
+        for (Map.Entry<Interval, Double> e : entries.entrySet()) {
+            if (e.getKey().end() <= p) {
+                dropped.put(e.getKey(), e.getValue());
+            }
+        }
+        if (dropped.isEmpty()) {
+            return;
+        }
+        if (deviceUnits) {
+            for (double v : dropped.values()) {
+                old = old.add(new BigDecimal(v));
+            }
+            retired = retired.add(old);
+        } else {
+            retired = retired.max(coverage(dropped, Long.MIN_VALUE, Long.MAX_VALUE, null, 0));
+        }
+        entries.keySet().removeAll(dropped.keySet());
+    }
+
+    private BigDecimal lifetimeExact(Interval extra, double extraAmount) {
+        return retired.add(coverage(entries, Long.MIN_VALUE, Long.MAX_VALUE, extra, extraAmount));
     }
 
     private BigDecimal spentExact(long periodStart, Interval extra, double extraEpsilon) {
-        long periodEnd = periodStart + periodMillis;
+        return coverage(entries, periodStart, periodStart + periodMillis, extra, extraEpsilon);
+    }
+
+    /**
+     * Spend of the entries clipped to [periodStart, periodEnd): their sum (device units) or the
+     * maximum over instants of the sum of those covering it (record units).
+     */
+    private BigDecimal coverage(
+            Map<Interval, Double> entries,
+            long periodStart,
+            long periodEnd,
+            Interval extra,
+            double extraEpsilon) {
         List<Map.Entry<Interval, BigDecimal>> in = new ArrayList<>();
         for (Map.Entry<Interval, Double> e : entries.entrySet()) {
             if (e.getKey().start() < periodEnd && e.getKey().end() > periodStart) {

@@ -1,5 +1,6 @@
 package org.dpclust.sketch;
 
+import java.math.BigInteger;
 import java.util.Map;
 import java.util.TreeMap;
 import org.dpclust.privacy.GeometricMechanism;
@@ -98,6 +99,52 @@ public final class DpSketchRelease {
             double epsilon,
             Neighbouring neighbouring,
             Map<String, Double> parameters) {}
+
+    /**
+     * Squared L2 change, in fixed-point units², of one masked feature's (cos, sin) integer pair by
+     * one record: 2^48 + {@link MaskedSketch#featureL1Units()} + 1.
+     *
+     * <p>Derivation. The pair is (a, b) = (round(2^24 cos θ), round(2^24 sin θ)) with |a| <= 2^24
+     * |cos θ| + 1/2 and likewise b, so a² + b² <= 2^48 (cos² + sin²) + 2^24 (|cos| + |sin|) + 1/2
+     * <= 2^48 + √2·2^24 + 1/2 + 2^48·η, where η <= 2e-15 covers the floating-point error of the
+     * computed feature values (2^48·η < 0.6). As a² + b² is an integer it is at most 2^48 +
+     * ⌊√2·2^24 + 1.1⌋ <= 2^48 + featureL1Units() + 1 (featureL1Units() = ⌊√2·2^24⌋ + 1).
+     */
+    public static BigInteger featureL2UnitsSquared() {
+        return BigInteger.ONE
+                .shiftLeft(2 * MaskedSketch.FRACTION_BITS)
+                .add(BigInteger.valueOf(MaskedSketch.featureL1Units() + 1));
+    }
+
+    /**
+     * Squared L2 sensitivity of the sketch sums for add/remove of one unit with at most c records,
+     * r masked features per record: c²·r·{@link #featureL2UnitsSquared()}. The count's is c².
+     *
+     * <p>Derivation. One record changes exactly its r masked feature pairs and leaves the others
+     * alone, so its contribution vector v has ‖v‖₂² <= r·featureL2UnitsSquared() (per-pair bound
+     * above). A unit's c records change the sums by v_1 + ... + v_c, and ‖Σ v_j‖₂ <= Σ ‖v_j‖₂ <=
+     * c·√(r·featureL2UnitsSquared()) by the triangle inequality (attained when the records
+     * coincide: identical features, the same masks when r = m), hence the square
+     * c²·r·featureL2UnitsSquared(). In real units this is Δ₂ = c·√r (against Δ₁ = c·r·√2).
+     */
+    public static BigInteger addRemoveL2SensitivitySquared(int r, int contributionBound) {
+        if (r < 1 || contributionBound < 1) {
+            throw new IllegalArgumentException("r and contributionBound must be >= 1");
+        }
+        return BigInteger.valueOf(contributionBound)
+                .pow(2)
+                .multiply(BigInteger.valueOf(r))
+                .multiply(featureL2UnitsSquared());
+    }
+
+    /**
+     * Squared L2 sensitivity of the sketch sums for replace-one of a record: 4·r·{@link
+     * #featureL2UnitsSquared()} (‖v − v′‖₂ <= ‖v‖₂ + ‖v′‖₂ <= 2√(r·featureL2UnitsSquared()); the
+     * two records' masks may differ).
+     */
+    public static BigInteger replaceOneL2SensitivitySquared(int r) {
+        return addRemoveL2SensitivitySquared(r, 2);
+    }
 
     /**
      * ρ/(1 + ρ) with ρ = (4m²)^{−1/3}: the default share of ε for the count (see the class

@@ -115,4 +115,36 @@ class ConfigLoaderTest {
                 "streams[0].salt_buckets",
                 option(VALID + "    privacy_unit: device\n    salt_buckets: 2\n"));
     }
+
+    @Test
+    void accountingDefaultsToPureAndParsesZcdp() {
+        StreamSpec pure = ConfigLoader.parse(VALID).stream("s1").orElseThrow();
+        assertEquals(BudgetAccounting.PURE, pure.accounting());
+        StreamSpec z =
+                ConfigLoader.parse(
+                                VALID
+                                        + "    accounting: zcdp\n    budget_delta: 1.0e-9\n"
+                                        + "    lifetime_cap: 100\n")
+                        .stream("s1")
+                        .orElseThrow();
+        assertEquals(org.dpclust.privacy.Accounting.ZCDP, z.accounting().mode());
+        assertEquals(1e-9, z.accounting().delta());
+        assertEquals(100, z.accounting().lifetimeCap());
+        org.dpclust.privacy.PrivacyLedger ledger =
+                z.accounting().newLedger(z.cap(), z.budgetPeriodMillis(), false);
+        assertEquals(org.dpclust.privacy.Zcdp.rhoCap(10, 1e-9), ledger.cap());
+        assertEquals(org.dpclust.privacy.Zcdp.rhoCap(100, 1e-9), ledger.lifetimeCap());
+    }
+
+    @Test
+    void accountingErrorsNameTheOption() {
+        assertEquals("streams[0].accounting", option(VALID + "    accounting: renyi\n"));
+        assertEquals("streams[0].budget_delta", option(VALID + "    accounting: zcdp\n"));
+        assertEquals(
+                "streams[0].budget_delta",
+                option(VALID + "    accounting: zcdp\n    budget_delta: 1\n"));
+        assertEquals("streams[0].budget_delta", option(VALID + "    budget_delta: 1.0e-9\n"));
+        assertEquals("streams[0].lifetime_cap", option(VALID + "    lifetime_cap: 5\n"));
+        assertEquals("streams[0].lifetime_cap", option(VALID + "    lifetime_cap: -1\n"));
+    }
 }

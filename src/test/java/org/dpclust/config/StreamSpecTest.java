@@ -31,8 +31,22 @@ class StreamSpecTest {
 
         StreamSpec build() {
             return new StreamSpec(
-                    id, d, lower, upper, k, window, summaries, budget, unit, stats, ckm, hst, 7L,
-                    init, salt);
+                    id,
+                    d,
+                    lower,
+                    upper,
+                    k,
+                    window,
+                    summaries,
+                    budget,
+                    unit,
+                    stats,
+                    ckm,
+                    hst,
+                    7L,
+                    init,
+                    salt,
+                    BudgetAccounting.PURE);
         }
     }
 

@@ -408,4 +408,77 @@ class KafkaLedgerClientIT {
                         () -> KafkaLedgerClient.open(settings("no-such-budget-topic")));
         assertTrue(missing.getMessage().contains("does not exist"), missing.getMessage());
     }
+
+    /**
+     * A device-unit stream in zcdp accounting on the real broker: pure releases of ε = 1/8 (ρ =
+     * 1/128 each) over many short windows are accepted until the ρ equivalent of (10, 1e-6) and
+     * refused after; a second writer, which decides from the topic alone, still refuses; the
+     * records carry ρ spent and its (ε, δ).
+     */
+    @Test
+    void zcdpDeviceStreamReleasesUntilTheCapAndRefusesAfterAcrossWriters() throws Exception {
+        String topic = "budget-zcdp";
+        createTopic(topic, 1, TopicConfig.CLEANUP_POLICY_COMPACT);
+        org.dpclust.config.BudgetAccounting z =
+                new org.dpclust.config.BudgetAccounting(
+                        org.dpclust.privacy.Accounting.ZCDP, 1e-6, Double.POSITIVE_INFINITY);
+        double rhoCap = org.dpclust.privacy.Zcdp.rhoCap(10, 1e-6);
+        int expected = (int) Math.floor(rhoCap * 128);
+        LedgerMark mark = LedgerMark.NONE;
+        int accepted = 0;
+        try (KafkaLedgerClient c = KafkaLedgerClient.open(settings(topic))) {
+            for (int i = 0; i <= expected; i++) {
+                LedgerCharge charge =
+                        new LedgerCharge(
+                                        "device-fleet",
+                                        LedgerCharge.Source.STREAM,
+                                        "stats",
+                                        new PrivacyLedger.Interval(
+                                                T0 + i * 10_000L, T0 + (i + 1) * 10_000L),
+                                        "",
+                                        0.125,
+                                        10,
+                                        DAY,
+                                        PrivacyUnit.DEVICE)
+                                .withAccounting(z);
+                LedgerDecision d = c.charge(charge, mark);
+                mark = d.mark();
+                if (d.accepted()) {
+                    accepted++;
+                }
+            }
+        }
+        assertEquals(expected, accepted, "accepted exactly up to the rho cap");
+        try (KafkaLedgerClient c = KafkaLedgerClient.open(settings(topic))) {
+            LedgerCharge late =
+                    new LedgerCharge(
+                                    "device-fleet",
+                                    LedgerCharge.Source.STREAM,
+                                    "stats",
+                                    new PrivacyLedger.Interval(T0 + 3_600_000L, T0 + 3_610_000L),
+                                    "",
+                                    0.125,
+                                    10,
+                                    DAY,
+                                    PrivacyUnit.DEVICE)
+                            .withAccounting(z);
+            LedgerDecision d = c.charge(late, mark);
+            assertFalse(d.accepted(), "a new writer refuses from the topic's rho totals");
+            assertEquals(expected / 128.0, d.status().getRhoSpent(), 0.0);
+            assertTrue(d.decision().spent() <= 10.0);
+            assertEquals(10.0, d.decision().cap());
+        }
+        double rhoCharged =
+                statuses(topic).stream()
+                        .filter(s -> s.getKind() == BudgetEventKind.CHARGE)
+                        .mapToDouble(BudgetStatus::getRho)
+                        .sum();
+        assertEquals(expected / 128.0, rhoCharged, 0.0);
+        assertTrue(rhoCharged <= rhoCap);
+        System.err.println(
+                "zcdp ledger: "
+                        + accepted
+                        + " releases of eps 1/8 under (10, 1e-6) (pure accounting: 80), rho cap "
+                        + rhoCap);
+    }
 }

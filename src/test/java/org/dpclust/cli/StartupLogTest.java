@@ -1,0 +1,42 @@
+package org.dpclust.cli;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.dpclust.config.ConfigLoader;
+import org.dpclust.config.StreamSpec;
+import org.junit.jupiter.api.Test;
+
+class StartupLogTest {
+    private static StreamSpec spec(String extra) {
+        return ConfigLoader.parse(
+                        """
+                        kafka: {bootstrap_servers: "b:9092"}
+                        streams:
+                          - id: s1
+                            dimension: 2
+                            lower: [0, 0]
+                            upper: [1, 2]
+                            k: 3
+                            window: PT10S
+                            epsilon_per_release: 0.5
+                            budget_cap: 10
+                        """
+                                + extra)
+                .stream("s1")
+                .orElseThrow();
+    }
+
+    @Test
+    void theStreamLineStatesZcdpAndTheLifetimeCap() {
+        String pure = StartupLog.stream(spec(""));
+        assertFalse(pure.contains("zcdp"), pure);
+        assertFalse(pure.contains("lifetime"), pure);
+        String z =
+                StartupLog.stream(
+                        spec(
+                                "    accounting: zcdp\n    budget_delta: 1.0e-9\n"
+                                        + "    lifetime_cap: 100\n"));
+        assertTrue(z.contains("cap 10.0 per PT24H (zcdp at delta 1.0E-9, lifetime cap 100.0)"), z);
+    }
+}
