@@ -46,9 +46,11 @@ public final class StreamCommand implements Callable<Integer> {
             cfg = cfg.withKafka(cfg.kafka().withBootstrapServers(bootstrapServers));
         }
         PrivacySecret secret = SecretSource.resolve(secretFile);
+        cfg.job().requireStreamingSchedule();
         if (createTopics) {
             TopicAdmin.ensureTopics(cfg.kafka(), 1);
         }
+        TopicAdmin.requireLogAppendTime(cfg.kafka());
         Map<String, Map<String, Double>> ledger =
                 BudgetTopicReader.read(
                         cfg.kafka().bootstrapServers(),

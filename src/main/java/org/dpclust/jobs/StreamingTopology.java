@@ -12,6 +12,8 @@ import org.dpclust.config.DpclustConfig;
 import org.dpclust.io.OutboundRecord;
 import org.dpclust.io.RawRecord;
 import org.dpclust.privacy.PrivacySecret;
+import org.dpclust.stream.AppendTimeWatermarks;
+import org.dpclust.stream.EventTimePolicy;
 import org.dpclust.stream.LatenessFilter;
 import org.dpclust.stream.RecordValidator;
 import org.dpclust.stream.SketchDecoder;
@@ -23,12 +25,13 @@ import org.dpclust.stream.WindowPreAggregator;
 
 /**
  * Wires the streaming data flow of DESIGN.md onto any source of raw records and any sink of
- * outbound records (Kafka in production, the same in tests on a real broker): raw (watermarks per
- * partition) → validate/clamp (dead letters) → lateness (dead letters) → keyBy(stream, salt) →
- * {@link WindowPreAggregator} (phase 1: exact partial summaries, in memory) → keyBy(stream) →
- * {@link StreamClusteringFunction} (phase 2: merge per window, noise, release) → (side output of
- * the released ckm sketches) → keyBy(stream) → {@link SketchDecoder} (ckm centroids, stateless) →
- * one exactly-once sink for releases, sketches, ledger entries and dead letters.
+ * outbound records (Kafka in production, the same in tests on a real broker): raw (append-time
+ * watermarks per partition) → validate/clamp (dead letters) → per-record inclusion (dead letters) →
+ * keyBy(stream, salt) → {@link WindowPreAggregator} (phase 1: exact partial summaries, in memory) →
+ * keyBy(stream) → {@link StreamClusteringFunction} (phase 2: merge per window, noise, release) →
+ * (side output of the released ckm sketches) → keyBy(stream) → {@link SketchDecoder} (ckm
+ * centroids, stateless) → one exactly-once sink for releases, sketches, ledger entries and dead
+ * letters.
  */
 public final class StreamingTopology {
     private StreamingTopology() {}
@@ -42,6 +45,7 @@ public final class StreamingTopology {
             Map<String, Map<String, Double>> ledgerSnapshot) {
         var streams = config.streams();
         var kafka = config.kafka();
+        EventTimePolicy policy = EventTimePolicy.of(config.job());
         Ingest in = ingest(env, source, config);
         // two-phase window aggregation: phase 1 keyed by (stream, salt) folds records into exact
         // partial
@@ -53,7 +57,7 @@ public final class StreamingTopology {
                         .transform(
                                 "pre-aggregate",
                                 TypeInformation.of(WindowPartial.class),
-                                new WindowPreAggregator(streams, secret, kafka.dlqTopic()))
+                                new WindowPreAggregator(streams, policy, secret, kafka.dlqTopic()))
                         .uid("pre-aggregate");
         SingleOutputStreamOperator<OutboundRecord> releases =
                 partials.keyBy(p -> p.streamId)
@@ -64,7 +68,8 @@ public final class StreamingTopology {
                                         ledgerSnapshot,
                                         kafka.centroidsTopic(),
                                         kafka.sketchesTopic(),
-                                        kafka.budgetTopic()))
+                                        kafka.budgetTopic(),
+                                        policy))
                         .name("dp-window-summaries")
                         .uid("dp-window-summaries");
         // ckm centroids are post-processing of the released sketch: decoded off the keyed
@@ -105,19 +110,25 @@ public final class StreamingTopology {
         }
     }
 
-    /** Source with per-partition watermarks → validate/clamp → lateness filter. */
+    /**
+     * Source with per-partition append-time watermarks → validate/clamp → per-record inclusion (the
+     * {@link EventTimePolicy}). Fails with a one-line configuration error without {@code job.start}
+     * (or, with bounded input, {@code job.end}).
+     */
     public static Ingest ingest(
             StreamExecutionEnvironment env, Source<RawRecord, ?, ?> source, DpclustConfig config) {
         var streams = config.streams();
         var kafka = config.kafka();
-        // watermarks per Kafka partition, in the source: a lagging partition holds the watermark
-        // back
-        // instead of having its records declared late
+        EventTimePolicy policy = EventTimePolicy.of(config.job());
+        // watermarks per Kafka partition, in the source, from the broker's log append time of the
+        // records that count: a payload's event time never moves time, and a lagging partition
+        // holds the watermark back instead of having its records declared late
         WatermarkStrategy<RawRecord> watermarks =
-                WatermarkStrategy.<RawRecord>forBoundedOutOfOrderness(
-                                config.job().maxOutOfOrderness())
-                        .withTimestampAssigner((r, ts) -> r.eventTime)
-                        .withIdleness(config.job().idleTimeout());
+                AppendTimeWatermarks.strategy(
+                        streams,
+                        policy,
+                        config.job().maxOutOfOrderness(),
+                        config.job().idleTimeout());
         DataStream<RawRecord> raw =
                 env.fromSource(source, watermarks, "telemetry-source").uid("telemetry-source");
         SingleOutputStreamOperator<ValidRecord> valid =
@@ -125,7 +136,7 @@ public final class StreamingTopology {
                         .name("validate-clamp")
                         .uid("validate-clamp");
         SingleOutputStreamOperator<ValidRecord> onTime =
-                valid.process(new LatenessFilter(streams, kafka.dlqTopic()))
+                valid.process(new LatenessFilter(streams, policy, kafka.dlqTopic()))
                         .name("lateness")
                         .uid("lateness");
         return new Ingest(valid, onTime);

@@ -62,12 +62,15 @@ import org.dpclust.sketch.MaskedSketch;
  * and a re-release of the same window under other parameters (a redeploy with a new epsilon) draws
  * independent noise.
  *
- * <p>Empty windows are released too: whether a window had records must not be observable, so from a
- * stream's first record on, every window fires (its timer is chained from the previous window's),
- * and a window without records is released from its all-zero accumulator — noise only, charged like
- * any other. The one thing the release pattern does reveal is the window of a stream's first
- * record; treat a stream's activation time as public. The chain stops at the end of a bounded input
- * (watermark = +∞).
+ * <p>Release schedule (public, docs/event-time.md): Flink time is the Kafka log append time, and a
+ * window [s, e) fires when the watermark reaches its close time e + max_lateness − 1 ({@link
+ * EventTimePolicy}). Every configured stream's schedule starts at the public first window ({@code
+ * job.start}, or after the last window in the ledger snapshot for a job started without state),
+ * started by the activation phase 1 sends for each stream — never by a record. From then on every
+ * window fires (its timer is chained from the previous window's) up to the schedule's end, and a
+ * window without records is released from its all-zero accumulator — noise only, charged like any
+ * other — so whether a window had records is not observable. Records never register timers. At the
+ * end of a bounded input (watermark +∞) the chain runs to {@code job.end}.
  *
  * <p>Output: encoded {@link CentroidRelease}s ({@code stats}, {@code dp-hst}), {@code ckm} sketch
  * releases and {@link BudgetStatus}es as {@link OutboundRecord}s; the {@code ckm} centroids are
@@ -107,6 +110,7 @@ public class StreamClusteringFunction
     private final String centroidsTopic;
     private final String sketchesTopic;
     private final String budgetTopic;
+    private final EventTimePolicy policy;
 
     private transient Map<String, StreamRuntime> runtime;
     private transient RecordHasher hasher;
@@ -117,6 +121,7 @@ public class StreamClusteringFunction
     private transient ValueState<double[]> centroids;
     private transient MapState<String, Double> ledgerEntries;
     private transient ValueState<Boolean> ledgerSeeded;
+    private transient ValueState<Long> scheduleStart;
     private transient Counter releases;
     private transient LongCounter windowed;
     private transient LongCounter releaseNanos;
@@ -126,6 +131,7 @@ public class StreamClusteringFunction
     /**
      * @param ledgerSnapshot totals read from the budget topic at start-up (stream → interval key →
      *     epsilon); used for a stream whose ledger is not in restored state
+     * @param policy the public release schedule and window closing (Flink time = append time)
      */
     public StreamClusteringFunction(
             List<StreamSpec> streams,
@@ -133,13 +139,15 @@ public class StreamClusteringFunction
             Map<String, Map<String, Double>> ledgerSnapshot,
             String centroidsTopic,
             String sketchesTopic,
-            String budgetTopic) {
+            String budgetTopic,
+            EventTimePolicy policy) {
         this.streams = streams;
         this.secret = secret;
         this.ledgerSnapshot = ledgerSnapshot;
         this.centroidsTopic = centroidsTopic;
         this.sketchesTopic = sketchesTopic;
         this.budgetTopic = budgetTopic;
+        this.policy = policy;
     }
 
     @Override
@@ -193,6 +201,9 @@ public class StreamClusteringFunction
         ledgerSeeded =
                 getRuntimeContext()
                         .getState(new ValueStateDescriptor<>("ledger-seeded", Types.BOOLEAN));
+        scheduleStart =
+                getRuntimeContext()
+                        .getState(new ValueStateDescriptor<>("schedule-start", Types.LONG));
     }
 
     @Override
@@ -200,13 +211,12 @@ public class StreamClusteringFunction
             throws Exception {
         StreamRuntime rt = runtime.get(p.streamId);
         StreamSpec s = rt.spec();
+        startSchedule(ctx, s);
+        if (p.activation) {
+            return;
+        }
         long windowStart = p.record != null ? s.windowStart(p.record.eventTime) : p.windowStart;
-        long windowEnd = windowStart + s.windowMillis();
-        if (windowEnd - 1 <= ctx.timerService().currentWatermark()) {
-            // cannot happen: phase 1 dead-letters records behind its watermark and hands over every
-            // partial before
-            // its watermark passes the window or its input goes idle; dropping keeps "each window
-            // fires once"
+        if (!acceptsWindow(ctx, s, windowStart)) {
             return;
         }
         windowed.add(p.records);
@@ -219,7 +229,71 @@ public class StreamClusteringFunction
             offerDeviceRecord(rt, windowStart, p.record, w);
         }
         store(windowStart, w);
-        ctx.timerService().registerEventTimeTimer(windowEnd - 1);
+    }
+
+    // ---- the public release schedule (timers only; no data decides a timer) ----
+
+    /**
+     * Starts the stream's release schedule once (state survives restarts): registers the timer of
+     * its first window, {@link #firstScheduledWindow}. Called for every element, so also by the
+     * activation phase 1 sends for each configured stream before its first watermark; the first
+     * window is public whichever element comes first.
+     */
+    private void startSchedule(Context ctx, StreamSpec s) throws Exception {
+        if (scheduleStart.value() != null) {
+            return;
+        }
+        long first = firstScheduledWindow(s);
+        scheduleStart.update(first);
+        if (policy.scheduled(s, first)) {
+            ctx.timerService().registerEventTimeTimer(policy.closeTime(s, first));
+        }
+    }
+
+    /**
+     * The window the schedule starts at: the policy's first window or, for a job started without
+     * state on a stream with a ledger, the first window after the last interval in the ledger
+     * snapshot (those windows were released by an earlier run; releasing them again would charge
+     * and publish them twice). Both are public: the configuration and the published ledger.
+     */
+    private long firstScheduledWindow(StreamSpec s) {
+        long first = policy.firstWindow(s);
+        for (String key : ledgerSnapshot.getOrDefault(s.id(), Map.of()).keySet()) {
+            long end = PrivacyLedger.Interval.parse(key).end();
+            long w = s.windowMillis();
+            long after = Math.floorDiv(end, w) * w + (Math.floorMod(end, w) == 0 ? 0 : w);
+            first = Math.max(first, after);
+        }
+        return first;
+    }
+
+    /**
+     * Whether a partial of this window may still enter state: the window is on the schedule and not
+     * closed. Never false in practice for the live schedule (records outside it are dead-lettered
+     * upstream, and phase 1 hands over every partial before its watermark closes the window or its
+     * input goes idle); a window before a schedule resumed from the ledger is dropped, and dropping
+     * keeps "each window fires once".
+     */
+    private boolean acceptsWindow(Context ctx, StreamSpec s, long windowStart) throws Exception {
+        return windowStart >= scheduleStart.value()
+                && policy.scheduled(s, windowStart)
+                && policy.closeTime(s, windowStart) > ctx.timerService().currentWatermark();
+    }
+
+    /**
+     * Chains the next window's timer from the one firing: releases continue unconditionally, empty
+     * windows included, up to the schedule's end. At the end of a bounded input (watermark +∞) the
+     * chain continues only if the schedule has an end (then every scheduled window is released).
+     */
+    private void scheduleNext(OnTimerContext ctx, StreamSpec s, long windowStart) {
+        long next = windowStart + s.windowMillis();
+        if (!policy.scheduled(s, next)) {
+            return;
+        }
+        if (ctx.timerService().currentWatermark() == Long.MAX_VALUE && !policy.hasEnd()) {
+            return;
+        }
+        ctx.timerService().registerEventTimeTimer(policy.closeTime(s, next));
     }
 
     /**
@@ -304,17 +378,15 @@ public class StreamClusteringFunction
         String streamId = ctx.getCurrentKey();
         StreamRuntime rt = runtime.get(streamId);
         StreamSpec s = rt.spec();
-        long windowStart = timestamp + 1 - s.windowMillis();
-        long windowEnd = timestamp + 1;
+        long windowStart = policy.windowOfCloseTime(s, timestamp);
+        long windowEnd = windowStart + s.windowMillis();
         WindowSummaries w =
                 load(rt, windowStart); // empty if the window had no records: it is released too
         accumulators.remove(windowStart);
         sketches.remove(windowStart);
         hstCounts.remove(windowStart);
         clearDeviceEntries(windowStart);
-        if (ctx.timerService().currentWatermark() != Long.MAX_VALUE) {
-            ctx.timerService().registerEventTimeTimer(windowEnd + s.windowMillis() - 1);
-        }
+        scheduleNext(ctx, s, windowStart);
         PrivacyLedger ledger = loadLedger(s);
         for (Summary summary : s.summaries()) {
             PrivacyLedger.Decision decision =

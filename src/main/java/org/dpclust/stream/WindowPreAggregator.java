@@ -29,8 +29,9 @@ import org.dpclust.privacy.PrivacySecret;
  * WindowPartial}s:
  *
  * <ul>
- *   <li>before forwarding a watermark, the partials of every window the watermark closes, so phase
- *       2 has all of a window's partials before its timer fires;
+ *   <li>before forwarding a watermark, the partials of every window the watermark closes (Flink
+ *       time is the log append time; a window closes at {@link EventTimePolicy#closeTime}), so
+ *       phase 2 has all of a window's partials before its timer fires;
  *   <li>before every checkpoint barrier ({@link #prepareSnapshotPreBarrier}), all partials — so
  *       this operator holds nothing at a checkpoint: what it had accumulated is in flight before
  *       the barrier and ends up in phase 2's checkpointed state, and records after the barrier are
@@ -58,6 +59,7 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
     public static final OutputTag<OutboundRecord> LATE = new OutputTag<>("late-after-shuffle") {};
 
     private final List<StreamSpec> streams;
+    private final EventTimePolicy policy;
     private final PrivacySecret secret;
     private final String dlqTopic;
     private transient Counter late;
@@ -65,6 +67,7 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
 
     private transient Map<String, OpenWindows> open;
     private transient long watermark;
+    private transient boolean activated;
 
     /**
      * The open windows of one stream on this subtask (usually one or two: a short list, no boxing).
@@ -92,8 +95,13 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
         }
     }
 
-    public WindowPreAggregator(List<StreamSpec> streams, PrivacySecret secret, String dlqTopic) {
+    public WindowPreAggregator(
+            List<StreamSpec> streams,
+            EventTimePolicy policy,
+            PrivacySecret secret,
+            String dlqTopic) {
         this.streams = streams;
+        this.policy = policy;
         this.secret = secret;
         this.dlqTopic = dlqTopic;
     }
@@ -104,6 +112,7 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
         open = new HashMap<>();
         StreamRuntime.of(streams).forEach((id, rt) -> open.put(id, new OpenWindows(rt)));
         watermark = Long.MIN_VALUE;
+        activated = false;
         lateTotal = new LongCounter();
         getRuntimeContext().addAccumulator(LatenessFilter.ACC_LATE, lateTotal);
         late = getMetricGroup().addGroup("dpclust").addGroup("rejected").counter(Rejections.LATE);
@@ -123,7 +132,7 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
         OpenWindows o = open.get(r.streamId);
         StreamSpec s = o.rt.spec();
         long windowStart = s.windowStart(r.eventTime);
-        if (windowStart + s.windowMillis() - 1 <= watermark) {
+        if (policy.closeTime(s, windowStart) <= watermark) {
             late.inc();
             lateTotal.add(1);
             output.collect(
@@ -159,7 +168,7 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
                         + windowStart
                         + ", "
                         + (windowStart + size)
-                        + ") closed at watermark "
+                        + ") closed at append-time watermark "
                         + watermark
                         + " after the shuffle (a source partition resumed from idle); "
                         + "original bytes not kept past validation: features re-encoded as clamped",
@@ -173,9 +182,26 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
 
     @Override
     public void processWatermark(Watermark mark) throws Exception {
+        activateStreams();
         watermark = mark.getTimestamp();
         flush(watermark);
         super.processWatermark(mark);
+    }
+
+    /**
+     * Once, before the first watermark this subtask forwards (or the end of its input): one {@link
+     * WindowPartial#activation} per configured stream, so phase 2 starts every stream's public
+     * release schedule whether or not the stream ever has a record. Phase 2 ignores the repeats
+     * (one per subtask, and again after a restart).
+     */
+    private void activateStreams() {
+        if (activated) {
+            return;
+        }
+        activated = true;
+        for (StreamSpec s : streams) {
+            output.collect(new StreamRecord<>(WindowPartial.activation(s.id())));
+        }
     }
 
     /**
@@ -199,29 +225,32 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
 
     @Override
     public void endInput() {
+        activateStreams();
         flush(Long.MAX_VALUE);
     }
 
     @Override
     public void finish() throws Exception {
+        activateStreams();
         flush(Long.MAX_VALUE);
         super.finish();
     }
 
     /**
-     * Emits (and forgets) the partials of every window whose last millisecond is at or before
-     * {@code until}.
+     * Emits (and forgets) the partials of every window whose close time ({@link
+     * EventTimePolicy#closeTime}: its end + max_lateness − 1, on the append-time clock) is at or
+     * before {@code until}: phase 2's release timer of that window fires at its close time, so the
+     * partial reaches phase 2 before the watermark that fires it.
      */
     private void flush(long until) {
         for (Map.Entry<String, OpenWindows> e : open.entrySet()) {
             OpenWindows o = e.getValue();
-            long size = o.rt.spec().windowMillis();
             for (int i = o.windows.size() - 1; i >= 0; i--) {
                 WindowSummaries w = o.windows.get(i);
-                long last = w.windowStart + size - 1;
-                if (until == Long.MAX_VALUE || last <= until) {
+                long close = policy.closeTime(o.rt.spec(), w.windowStart);
+                if (until == Long.MAX_VALUE || close <= until) {
                     o.windows.remove(i);
-                    output.collect(new StreamRecord<>(w.toPartial(e.getKey()), last));
+                    output.collect(new StreamRecord<>(w.toPartial(e.getKey()), close));
                 }
             }
         }

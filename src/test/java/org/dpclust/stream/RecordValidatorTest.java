@@ -126,7 +126,11 @@ class RecordValidatorTest {
 
     @Test
     void recordsBehindTheWatermarkAreLate() throws Exception {
-        var f = new LatenessFilter(List.of(StreamTestRecords.spec("")), StreamTestRecords.DLQ);
+        var f =
+                new LatenessFilter(
+                        List.of(StreamTestRecords.spec("")),
+                        StreamTestRecords.policy(3),
+                        StreamTestRecords.DLQ);
         OneInputStreamOperatorTestHarness<ValidRecord, ValidRecord> h =
                 ProcessFunctionTestHarnesses.forProcessFunction(f);
         ValidRecord early = StreamTestRecords.record("d", 9_000, 0.1, 0.1);
@@ -145,6 +149,44 @@ class RecordValidatorTest {
         RejectedRecord rej = AvroCodec.rejected().decode(lateOut.get(0).getValue().value);
         assertEquals(Rejections.LATE, rej.getReason());
         assertEquals(9_500L, rej.getEventTime().toEpochMilli());
+        h.close();
+    }
+
+    @Test
+    void recordsOutsideTheBoundsOfTheirOwnAppendTimeAreDeadLetteredWithTheReason()
+            throws Exception {
+        var f =
+                new LatenessFilter(
+                        List.of(StreamTestRecords.spec("")),
+                        new EventTimePolicy(0, 100_000, 1_000, 1_000),
+                        StreamTestRecords.DLQ);
+        OneInputStreamOperatorTestHarness<ValidRecord, ValidRecord> h =
+                ProcessFunctionTestHarnesses.forProcessFunction(f);
+        long[][] cases = { // event time, append time
+            {5_000, 5_500}, {5_000, 6_001}, {8_000, 6_999}, {150_000, 150_000}, {5_000, 5_000}
+        };
+        for (long[] c : cases) {
+            ValidRecord r = StreamTestRecords.record("d", c[0], 0.1, 0.1);
+            r.appendTime = c[1];
+            r.original = new byte[] {(byte) c[0]};
+            h.processElement(r, r.appendTime);
+        }
+        ValidRecord createTime = StreamTestRecords.record("d", 5_000, 0.1, 0.1);
+        createTime.logAppendTime = false;
+        createTime.original = new byte[0];
+        h.processElement(createTime, 5_000);
+        assertEquals(2, h.extractOutputValues().size(), "the first and the fifth count");
+        List<String> reasons = new ArrayList<>();
+        for (var o : h.getSideOutput(LatenessFilter.LATE)) {
+            reasons.add(AvroCodec.rejected().decode(o.getValue().value).getReason());
+        }
+        assertEquals(
+                List.of(
+                        Rejections.LATE,
+                        Rejections.FUTURE,
+                        Rejections.AFTER_END,
+                        Rejections.NOT_APPEND_TIME),
+                reasons);
         h.close();
     }
 }

@@ -54,7 +54,8 @@ class SketchDecoderTest {
                         Map.of(),
                         StreamTestRecords.CENTROIDS,
                         StreamTestRecords.SKETCHES,
-                        StreamTestRecords.BUDGET);
+                        StreamTestRecords.BUDGET,
+                        StreamTestRecords.policy(3));
         return ProcessFunctionTestHarnesses.forKeyedProcessFunction(
                 f, p -> p.streamId, Types.STRING);
     }

@@ -51,7 +51,8 @@ class WindowStateSizeTest {
                         Map.of(),
                         StreamTestRecords.CENTROIDS,
                         StreamTestRecords.SKETCHES,
-                        StreamTestRecords.BUDGET);
+                        StreamTestRecords.BUDGET,
+                        StreamTestRecords.policy(1));
         try (KeyedOneInputStreamOperatorTestHarness<String, WindowPartial, OutboundRecord> h =
                 ProcessFunctionTestHarnesses.forKeyedProcessFunction(
                         f, p -> p.streamId, Types.STRING)) {
