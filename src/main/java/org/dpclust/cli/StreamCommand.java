@@ -35,6 +35,13 @@ public final class StreamCommand implements Callable<Integer> {
     Path secretFile;
 
     @Option(
+            names = "--start",
+            description =
+                    "Overrides job.start: the public instant the release schedule starts at"
+                            + " (ISO-8601, e.g. 2026-12-01T00:00:00Z).")
+    java.time.Instant start;
+
+    @Option(
             names = "--create-topics",
             description = "Create missing topics (budget topic compacted) before starting.")
     boolean createTopics;
@@ -46,6 +53,13 @@ public final class StreamCommand implements Callable<Integer> {
             cfg = cfg.withKafka(cfg.kafka().withBootstrapServers(bootstrapServers));
         }
         PrivacySecret secret = SecretSource.resolve(secretFile);
+        if (start != null) {
+            cfg = cfg.withJob(cfg.job().withSchedule(start, cfg.job().end()));
+            if (cfg.job().end() != null && !cfg.job().end().isAfter(start)) {
+                throw new org.dpclust.config.ConfigException(
+                        "job.end", "must be after --start (" + start + ")");
+            }
+        }
         cfg.job().requireStreamingSchedule();
         if (createTopics) {
             TopicAdmin.ensureTopics(cfg.kafka(), 1);
