@@ -78,7 +78,7 @@ class MetricsScrapeIT {
      * StreamingJobIT's MiniCluster with the Prometheus reporter as flink-conf/config.yaml has it.
      */
     private static Configuration clusterConfig() {
-        Configuration c = StreamingJobIT.clusterConfig();
+        Configuration c = StreamingRuns.clusterConfig();
         c.addAll(
                 Configuration.fromMap(
                         Map.of(
