@@ -76,57 +76,25 @@ public final class GenerateCommand implements Callable<Integer> {
         DpclustConfig cfg = config.load(kafka);
         BrokerCheck.requireReachable(kafka.optionName(), cfg.kafka().bootstrapServers());
         TopicAdmin.ensureTopics(cfg.kafka(), 1);
-        long records = 0;
-        long valid = 0;
-        Map<String, Long> malformedByReason = new java.util.TreeMap<>();
+        SyntheticTelemetry.Written w;
         try (TelemetryProducer p =
                 new TelemetryProducer(cfg.kafka().bootstrapServers(), cfg.kafka().inputTopic())) {
-            if (!realtime) {
-                SyntheticTelemetry.Written w =
-                        new SyntheticTelemetry(
-                                        cfg.streams(),
-                                        start.toEpochMilli(),
-                                        windows,
-                                        recordsPerWindow,
-                                        malformed,
-                                        devices,
-                                        seed)
-                                .write(p);
-                records = w.records();
-                valid = w.valid();
-                malformedByReason.putAll(w.malformedByReason());
-            } else {
-                long size =
-                        cfg.streams().stream().mapToLong(s -> s.windowMillis()).max().orElseThrow();
-                long first = Math.floorDiv(System.currentTimeMillis(), size) * size + size;
-                for (int i = 0; i < windows; i++) {
-                    long at = first + i * size;
-                    long wait = at - System.currentTimeMillis();
-                    if (wait > 0) {
-                        Thread.sleep(wait);
-                    }
-                    SyntheticTelemetry.Written w =
-                            new SyntheticTelemetry(
-                                            cfg.streams(),
-                                            at,
-                                            1,
-                                            recordsPerWindow,
-                                            malformed,
-                                            devices,
-                                            seed + i)
-                                    .write(p);
-                    records += w.records();
-                    valid += w.valid();
-                    w.malformedByReason()
-                            .forEach((k, v) -> malformedByReason.merge(k, v, Long::sum));
-                }
-            }
+            SyntheticTelemetry scenario =
+                    new SyntheticTelemetry(
+                            cfg.streams(),
+                            start.toEpochMilli(),
+                            windows,
+                            recordsPerWindow,
+                            malformed,
+                            devices,
+                            seed);
+            w = realtime ? scenario.writeRealtime(p) : scenario.write(p);
         }
         Map<String, Object> summary = new LinkedHashMap<>();
         summary.put("topic", cfg.kafka().inputTopic());
-        summary.put("records", records);
-        summary.put("valid", valid);
-        summary.put("malformed", malformedByReason);
+        summary.put("records", w.records());
+        summary.put("valid", w.valid());
+        summary.put("malformed", w.malformedByReason());
         System.out.println(new ObjectMapper().writeValueAsString(summary));
         return 0;
     }

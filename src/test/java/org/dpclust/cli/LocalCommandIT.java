@@ -84,8 +84,9 @@ class LocalCommandIT {
                                     LOCAL_CONFIG.toString(),
                                     "--bootstrap-servers",
                                     bootstrap,
+                                    "--realtime",
                                     "--windows",
-                                    "3",
+                                    "4",
                                     "--records-per-window",
                                     "2000",
                                     "--malformed-per-window",
@@ -93,14 +94,17 @@ class LocalCommandIT {
                             .redirectOutput(tmp.resolve("generate.out").toFile())
                             .redirectError(ProcessBuilder.Redirect.INHERIT)
                             .start();
+            // real time: each 10 s window at its wall-clock start, so 30-40 s
             assertTrue(generate.waitFor(2, TimeUnit.MINUTES), "generate exits within 2 minutes");
             assertEquals(0, generate.exitValue(), "generate exit code");
             JsonNode written =
                     new ObjectMapper().readTree(Files.readString(tmp.resolve("generate.out")));
-            assertEquals(12_000, written.get("valid").asLong());
+            assertEquals(16_000, written.get("valid").asLong());
 
-            // windows 0 and 1 of both streams close once window 2's records have moved the
-            // watermark past them; they become visible at the next checkpoint (every 2 s)
+            // the schedule started when local started the job; a window closes once the append
+            // time watermark passes its end + max_lateness (8 s), i.e. once records of the window
+            // after next arrive: at least the generator's windows 0 and 1 (and the empty ones
+            // before them) are released, visible at the next checkpoint (every 2 s)
             Map<String, Integer> releases = new TreeMap<>();
             long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
             while (!(releases.getOrDefault("sensors-2d", 0) >= 2
@@ -148,6 +152,7 @@ class LocalCommandIT {
                         "tumbling event-time windows of PT10S",
                         "topics: input telemetry.v1",
                         "privacy secret: DPCLUST_SECRET",
+                        "release schedule starts at job.start",
                         "Web frontend listening at http://127.0.0.1:" + flinkPort,
                         "dashboard: http://127.0.0.1:" + dashboardPort,
                         "stopping (SIGINT received)",
@@ -179,7 +184,9 @@ class LocalCommandIT {
                                 "--config",
                                 LOCAL_CONFIG.toString(),
                                 "--bootstrap-servers",
-                                "no-such-broker.invalid:9092")
+                                "no-such-broker.invalid:9092",
+                                "--start",
+                                "2026-12-01T00:00:00Z")
                         .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                         .redirectError(err);
         pb.environment().put("DPCLUST_SECRET", SECRET);
