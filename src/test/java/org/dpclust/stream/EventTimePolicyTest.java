@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import org.dpclust.config.StreamSpec;
+import org.dpclust.privacy.PrivacyLedger;
 import org.junit.jupiter.api.Test;
 
 /** The public time rules: inclusion by the record alone, the schedule, the closing. */
@@ -52,5 +54,27 @@ class EventTimePolicyTest {
         assertNull(P.exclusion(S, 39_999, close, true));
         assertEquals(Rejections.LATE, P.exclusion(S, 39_999, close + 1, true));
         assertEquals(30_000, S.windowStart(39_999));
+    }
+
+    @Test
+    void withoutStateTheScheduleResumesAfterTheLastChargedInterval() {
+        assertEquals(30_000, P.resumeWindow(S, List.of()), "no ledger: the first window");
+        String w5 = new PrivacyLedger.Interval(50_000, 60_000).key();
+        String w3 = new PrivacyLedger.Interval(30_000, 40_000).key();
+        assertEquals(60_000, P.resumeWindow(S, List.of(w3, w5)), "after the last interval");
+        String before = new PrivacyLedger.Interval(0, 10_000).key();
+        assertEquals(30_000, P.resumeWindow(S, List.of(before)), "never before the first window");
+        String ragged = new PrivacyLedger.Interval(40_000, 45_000).key();
+        assertEquals(50_000, P.resumeWindow(S, List.of(ragged)), "the next whole window");
+    }
+
+    @Test
+    void eachTimerChainsTheNextScheduledWindowUpToTheEnd() {
+        assertEquals(P.closeTime(S, 40_000), P.nextCloseTime(S, 30_000, false));
+        assertEquals(P.closeTime(S, 90_000), P.nextCloseTime(S, 80_000, true), "bounded: to end");
+        assertEquals(-1, P.nextCloseTime(S, 90_000, false), "[90 s, 100 s) is the last window");
+        EventTimePolicy open = new EventTimePolicy(0, Long.MAX_VALUE, 0, 0);
+        assertEquals(open.closeTime(S, 10_000), open.nextCloseTime(S, 0, false));
+        assertEquals(-1, open.nextCloseTime(S, 0, true), "no end: the chain stops at end of input");
     }
 }
