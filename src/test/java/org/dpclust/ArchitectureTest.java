@@ -63,6 +63,18 @@ class ArchitectureTest {
                                     + " core and the jobs call them, never the other way round");
 
     @ArchTest
+    static final ArchRule theReleaseScheduleIsPlainJava =
+            noClasses()
+                    .that()
+                    .haveFullyQualifiedName("org.dpclust.stream.EventTimePolicy")
+                    .should()
+                    .dependOnClassesThat()
+                    .resideInAnyPackage("org.apache.flink..", "org.apache.kafka..")
+                    .because(
+                            "the time rules and schedule arithmetic are plain Java; the keyed"
+                                    + " operator only holds the timers and the state");
+
+    @ArchTest
     static final ArchRule onlyTheEntryPointUsesTheCli =
             noClasses()
                     .that()

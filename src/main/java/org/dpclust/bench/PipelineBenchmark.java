@@ -174,6 +174,9 @@ public final class PipelineBenchmark implements Benchmark {
                   idle_timeout: PT2S
                   bounded_input: true
                   parallelism: %d
+                  max_lateness: P3650D
+                  start: "%s"
+                  end: "%s"
                 streams:
                 """
                                 .formatted(
@@ -185,7 +188,16 @@ public final class PipelineBenchmark implements Benchmark {
                                         run,
                                         run,
                                         run,
-                                        parallelism));
+                                        parallelism,
+                                        // synthetic history replayed in one bounded run: every
+                                        // record counts, the end of input releases [start, end)
+                                        java.time.Instant.ofEpochMilli(START),
+                                        java.time.Instant.ofEpochMilli(
+                                                START
+                                                        + 10_000L
+                                                                * Math.max(
+                                                                        size.windows(),
+                                                                        size.hotWindows()))));
         String lower = "[" + "0, ".repeat(9) + "0]";
         String upper = "[" + "1, ".repeat(9) + "1]";
         for (int i = 0; i < streams; i++) {

@@ -106,7 +106,10 @@ public final class DemoCommand implements Callable<Integer> {
         System.err.println("dpclust demo: starting an in-process Kafka broker (KRaft) ...");
         try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
             DpclustConfig cfg =
-                    base.withKafka(base.kafka().withBootstrapServers(kafka.bootstrapServers()));
+                    scheduled(
+                            base.withKafka(
+                                    base.kafka().withBootstrapServers(kafka.bootstrapServers())),
+                            windows);
             TopicAdmin.ensureTopics(cfg.kafka(), 2);
             SyntheticTelemetry scenario =
                     new SyntheticTelemetry(
@@ -273,6 +276,15 @@ public final class DemoCommand implements Callable<Integer> {
             sb.append(j > 0 ? ", " : "").append(String.format("%.2f", v[j]));
         }
         return sb.append(')').toString();
+    }
+
+    /**
+     * The demo's release schedule: {@code windows} windows (of the longest stream window) from
+     * {@link #START}, the event time of the synthetic data's first window.
+     */
+    static DpclustConfig scheduled(DpclustConfig c, int windows) {
+        long longest = c.streams().stream().mapToLong(s -> s.windowMillis()).max().orElseThrow();
+        return c.withJob(c.job().withSchedule(START, START.plusMillis(longest * windows)));
     }
 
     static DpclustConfig demoConfig() throws IOException {

@@ -58,6 +58,14 @@ public final class GenerateCommand implements Callable<Integer> {
     Instant start;
 
     @Option(
+            names = "--realtime",
+            description =
+                    "Write each window's records at the window's wall-clock start, from the next"
+                            + " window boundary on (event times match the log append times a live"
+                            + " job counts, docs/event-time.md); --start is ignored.")
+    boolean realtime;
+
+    @Option(
             names = "--seed",
             defaultValue = "1",
             description = "Seed of the (public) synthetic data.")
@@ -71,16 +79,16 @@ public final class GenerateCommand implements Callable<Integer> {
         SyntheticTelemetry.Written w;
         try (TelemetryProducer p =
                 new TelemetryProducer(cfg.kafka().bootstrapServers(), cfg.kafka().inputTopic())) {
-            w =
+            SyntheticTelemetry scenario =
                     new SyntheticTelemetry(
-                                    cfg.streams(),
-                                    start.toEpochMilli(),
-                                    windows,
-                                    recordsPerWindow,
-                                    malformed,
-                                    devices,
-                                    seed)
-                            .write(p);
+                            cfg.streams(),
+                            start.toEpochMilli(),
+                            windows,
+                            recordsPerWindow,
+                            malformed,
+                            devices,
+                            seed);
+            w = realtime ? scenario.writeRealtime(p) : scenario.write(p);
         }
         Map<String, Object> summary = new LinkedHashMap<>();
         summary.put("topic", cfg.kafka().inputTopic());

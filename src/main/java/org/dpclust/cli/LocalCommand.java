@@ -135,8 +135,11 @@ public final class LocalCommand implements Callable<Integer> {
     @Option(
             names = "--start",
             paramLabel = "TIME",
-            defaultValue = "2026-01-01T00:00:00Z",
-            description = "Generator: event time of the first window (ISO-8601).")
+            description =
+                    "Generator: write every window at once with event times from TIME (ISO-8601),"
+                            + " for a job whose job.max_lateness covers them; by default each"
+                            + " window is written at its wall-clock start (generate --realtime),"
+                            + " which a live job counts (docs/event-time.md).")
     Instant start;
 
     @Option(names = "--with-dashboard", description = "Also serve the dashboard on 127.0.0.1.")
@@ -292,6 +295,12 @@ public final class LocalCommand implements Callable<Integer> {
 
     private JobClient startJob(DpclustConfig cfg) throws Exception {
         DpclustConfig jobCfg = cfg.withJob(cfg.job().withBoundedInput(false));
+        if (jobCfg.job().start() == null) {
+            // the public schedule starts now, as docker-compose submits with --start = now
+            jobCfg = jobCfg.withJob(jobCfg.job().withSchedule(Instant.now(), jobCfg.job().end()));
+        }
+        jobCfg.job().requireStreamingSchedule();
+        LOG.info("release schedule starts at job.start {}", jobCfg.job().start());
         SecretSource secret;
         String secretSource;
         if (secretFile.given() || System.getenv(SecretSource.ENV) != null) {
@@ -474,33 +483,38 @@ public final class LocalCommand implements Callable<Integer> {
         void start() {
             LOG.info(
                     "generator: writing {} windows x {} records (+{} malformed) for {} stream(s)"
-                            + " to {}, event time from {}",
+                            + " to {}, {}",
                     windows,
                     recordsPerWindow,
                     malformedPerWindow,
                     cfg.streams().size(),
                     cfg.kafka().inputTopic(),
-                    start);
+                    start == null
+                            ? "each window at its wall-clock start"
+                            : "event time from " + start);
             thread.start();
         }
 
         private void write() {
             try {
-                SyntheticTelemetry.Written w =
+                SyntheticTelemetry scenario =
                         new SyntheticTelemetry(
-                                        cfg.streams(),
-                                        start.toEpochMilli(),
-                                        windows,
-                                        recordsPerWindow,
-                                        malformedPerWindow,
-                                        500,
-                                        1)
-                                .write(producer);
+                                cfg.streams(),
+                                start == null ? 0 : start.toEpochMilli(),
+                                windows,
+                                recordsPerWindow,
+                                malformedPerWindow,
+                                500,
+                                1);
+                SyntheticTelemetry.Written w =
+                        start == null ? scenario.writeRealtime(producer) : scenario.write(producer);
                 LOG.info(
                         "generator: wrote {} records ({} valid, malformed {})",
                         w.records(),
                         w.valid(),
                         w.malformedByReason());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             } catch (RuntimeException e) {
                 if (!stopping) {
                     LOG.error("generator failed: {}", rootMessage(e));
@@ -515,6 +529,7 @@ public final class LocalCommand implements Callable<Integer> {
             } catch (RuntimeException e) {
                 // closed under a running write: what was not yet written is dropped on purpose
             }
+            thread.interrupt(); // a real-time write may be sleeping until its next window
             thread.join(STOP_TIMEOUT.toMillis());
         }
     }

@@ -1,8 +1,10 @@
 package org.dpclust.cli;
 
+import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.dpclust.config.ConfigException;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.config.SecretSource;
 import org.dpclust.io.BudgetTopicReader;
@@ -32,6 +34,13 @@ public final class StreamCommand implements Callable<Integer> {
     @Mixin SecretFileOption secretFile;
 
     @Option(
+            names = "--start",
+            description =
+                    "Overrides job.start: the public instant the release schedule starts at"
+                            + " (ISO-8601, e.g. 2026-12-01T00:00:00Z).")
+    Instant start;
+
+    @Option(
             names = "--create-topics",
             description = "Create missing topics (budget topic compacted) before starting.")
     boolean createTopics;
@@ -50,6 +59,13 @@ public final class StreamCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         DpclustConfig cfg = config.load(kafka);
+        if (start != null) {
+            cfg = cfg.withJob(cfg.job().withSchedule(start, cfg.job().end()));
+            if (cfg.job().end() != null && !cfg.job().end().isAfter(start)) {
+                throw new ConfigException("job.end", "must be after --start (" + start + ")");
+            }
+        }
+        cfg.job().requireStreamingSchedule();
         SecretSource secret = secretFile.source();
         secret.load(); // fails here, at start-up, naming the option; operators load it again
         BrokerCheck.requireReachable(kafka.optionName(), cfg.kafka().bootstrapServers());
@@ -57,6 +73,7 @@ public final class StreamCommand implements Callable<Integer> {
         if (createTopics) {
             TopicAdmin.ensureTopics(cfg.kafka(), 1);
         }
+        TopicAdmin.requireLogAppendTime(cfg.kafka());
         // the budget topic must be compacted and hold every stream's ledger history intact
         try (KafkaLedgerClient ledgerCheck = LedgerSettings.of(cfg.kafka()).open()) {
             cfg.streams().forEach(s -> ledgerCheck.verify(s.id()));

@@ -10,6 +10,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -175,7 +176,11 @@ public final class ConfigLoader {
                         "idle_timeout",
                         "bounded_input",
                         "parallelism",
-                        "decode_parallelism"));
+                        "decode_parallelism",
+                        "max_lateness",
+                        "max_future",
+                        "start",
+                        "end"));
         Duration checkpoint =
                 positive(
                         p + ".checkpoint_interval",
@@ -198,7 +203,48 @@ public final class ConfigLoader {
                     p + ".decode_parallelism", "must be >= 0 (0 = the job parallelism)");
         }
         boolean bounded = n.path("bounded_input").asBoolean(false);
-        return new JobSettings(checkpoint, ooo, idle, bounded, parallelism, decodeParallelism);
+        Duration lateness = duration(n, p, "max_lateness", Duration.ofMinutes(10));
+        if (lateness.isNegative()) {
+            throw new ConfigException(p + ".max_lateness", "must not be negative, was " + lateness);
+        }
+        Duration future = duration(n, p, "max_future", Duration.ofMinutes(1));
+        if (future.isNegative()) {
+            throw new ConfigException(p + ".max_future", "must not be negative, was " + future);
+        }
+        Instant start = instant(n, p, "start");
+        Instant end = instant(n, p, "end");
+        if (start != null && end != null && !end.isAfter(start)) {
+            throw new ConfigException(p + ".end", "must be after job.start (" + start + ")");
+        }
+        if (end != null && start == null) {
+            throw new ConfigException(p + ".start", "required when job.end is set");
+        }
+        return new JobSettings(
+                checkpoint,
+                ooo,
+                idle,
+                bounded,
+                parallelism,
+                decodeParallelism,
+                lateness,
+                future,
+                start,
+                end);
+    }
+
+    /** An optional ISO-8601 instant (e.g. 2026-01-01T00:00:00Z); null if absent. */
+    private static Instant instant(JsonNode n, String p, String f) {
+        JsonNode v = n.path(f);
+        if (v.isMissingNode() || v.isNull()) {
+            return null;
+        }
+        try {
+            return Instant.parse(v.asText());
+        } catch (DateTimeParseException e) {
+            throw new ConfigException(
+                    p + "." + f,
+                    "not an ISO-8601 instant (e.g. 2026-01-01T00:00:00Z): '" + v.asText() + "'");
+        }
     }
 
     /**

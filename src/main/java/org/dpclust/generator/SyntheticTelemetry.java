@@ -96,6 +96,47 @@ public final class SyntheticTelemetry {
     }
 
     /**
+     * Writes the scenario in real time, for a live job on the log append-time clock
+     * (docs/event-time.md): window i's records at the wall-clock instant {@code first + i·size}
+     * (size = the longest stream window, first = the next boundary of it), with event times in that
+     * window, so their event times match the append times the broker gives them. Window i is the
+     * one-window scenario of seed {@code seed + i}; the start given to the constructor is not used.
+     * Sleeps between windows.
+     */
+    public Written writeRealtime(TelemetryProducer out) throws InterruptedException {
+        long size = streams.stream().mapToLong(StreamSpec::windowMillis).max().orElseThrow();
+        long first = Math.floorDiv(System.currentTimeMillis(), size) * size + size;
+        long records = 0;
+        long valid = 0;
+        Map<String, Long> malformed = new TreeMap<>();
+        Map<String, List<double[][]>> centers = new LinkedHashMap<>();
+        for (int i = 0; i < windows; i++) {
+            long at = first + i * size;
+            long wait = at - System.currentTimeMillis();
+            if (wait > 0) {
+                Thread.sleep(wait);
+            }
+            Written w =
+                    new SyntheticTelemetry(
+                                    streams,
+                                    at,
+                                    1,
+                                    recordsPerWindow,
+                                    malformedPerWindow,
+                                    devices,
+                                    seed + i)
+                            .write(out);
+            records += w.records();
+            valid += w.valid();
+            w.malformedByReason().forEach((k, v) -> malformed.merge(k, v, Long::sum));
+            w.trueCenters()
+                    .forEach(
+                            (k, v) -> centers.computeIfAbsent(k, x -> new ArrayList<>()).addAll(v));
+        }
+        return new Written(records, valid, malformed, centers);
+    }
+
+    /**
      * Writes one malformed record of the i-th kind (cycling through every kind); returns its
      * reason.
      */

@@ -19,9 +19,21 @@ public class RawRecord {
     public long offset;
 
     /**
-     * Event time read from the payload for watermarking, or {@link Long#MIN_VALUE} if undecodable.
+     * Event time read from the payload (it places the record in a window; it never moves the
+     * watermark), or {@link Long#MIN_VALUE} if undecodable.
      */
     public long eventTime;
+
+    /**
+     * The Kafka record's timestamp: the broker's log append time on a topic with {@code
+     * message.timestamp.type=LogAppendTime} (see {@link #logAppendTime}). Flink time is this.
+     */
+    public long appendTime;
+
+    /**
+     * Whether {@link #appendTime} is the broker's log append time (not a producer's CreateTime).
+     */
+    public boolean logAppendTime;
 
     /**
      * Whether {@link #decode} has run: then either the fields below are set or {@link #undecodable}

@@ -4,14 +4,15 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
 import org.apache.flink.util.Collector;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.record.TimestampType;
 import org.dpclust.avro.TelemetryRecord;
 
 /**
- * Keeps the raw value and its coordinates and decodes the payload once ({@link RawRecord#decode}):
- * the event time lets the source generate watermarks per Kafka partition, and the decoded fields
- * travel on to the validator, which does not decode again. Never fails: a record that cannot be
- * decoded passes with event time {@link Long#MIN_VALUE} and its reason, and is routed to the
- * dead-letter topic by the validator.
+ * Keeps the raw value, its coordinates and its Kafka timestamp (the broker's log append time, from
+ * which the source generates watermarks per Kafka partition) and decodes the payload once ({@link
+ * RawRecord#decode}): the decoded fields travel on to the validator, which does not decode again.
+ * Never fails: a record that cannot be decoded passes with event time {@link Long#MIN_VALUE} and
+ * its reason, and is routed to the dead-letter topic by the validator.
  */
 public final class RawRecordDeserializer implements KafkaRecordDeserializationSchema<RawRecord> {
     private transient AvroCodec<TelemetryRecord> codec;
@@ -24,6 +25,8 @@ public final class RawRecordDeserializer implements KafkaRecordDeserializationSc
                         r.topic(),
                         r.partition(),
                         r.offset());
+        raw.appendTime = r.timestamp();
+        raw.logAppendTime = r.timestampType() == TimestampType.LOG_APPEND_TIME;
         if (codec == null) {
             codec = AvroCodec.telemetry();
         }

@@ -11,15 +11,71 @@ import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.RetriableException;
+import org.dpclust.config.ConfigException;
 import org.dpclust.config.KafkaSettings;
 
 /**
- * Creates dpclust's topics if missing; the budget topic is compacted (latest total per ledger key).
+ * Creates dpclust's topics if missing: the input topic with {@code
+ * message.timestamp.type=LogAppendTime} (the streaming job's clock, docs/event-time.md), the budget
+ * topic compacted (latest total per ledger key). Checks an existing input topic's timestamp type at
+ * start-up.
  */
 public final class TopicAdmin {
+    static final String LOG_APPEND_TIME = "LogAppendTime";
+
     private TopicAdmin() {}
+
+    /**
+     * Fails with a one-line {@link ConfigException} naming {@code kafka.topics.input} unless the
+     * input topic's {@code message.timestamp.type} is {@code LogAppendTime}: the streaming job's
+     * watermarks and per-record bounds use the broker's append time, which a producer cannot set.
+     * The message says how to convert a CreateTime topic (records appended before the change keep
+     * their CreateTime and are dead-lettered as {@code not_append_time}).
+     */
+    public static void requireLogAppendTime(KafkaSettings k) {
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, k.bootstrapServers());
+        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30_000);
+        ConfigResource topic = new ConfigResource(ConfigResource.Type.TOPIC, k.inputTopic());
+        String type;
+        try (Admin admin = Admin.create(p)) {
+            var entry =
+                    admin.describeConfigs(List.of(topic))
+                            .all()
+                            .get(30, TimeUnit.SECONDS)
+                            .get(topic)
+                            .get(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG);
+            type = entry == null ? null : entry.value();
+        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException(
+                    "cannot read the configuration of input topic '"
+                            + k.inputTopic()
+                            + "' on "
+                            + k.bootstrapServers()
+                            + ": "
+                            + e.getMessage(),
+                    e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while reading topic configuration", e);
+        }
+        if (!LOG_APPEND_TIME.equals(type)) {
+            throw new ConfigException(
+                    "kafka.topics.input",
+                    "topic '"
+                            + k.inputTopic()
+                            + "' has message.timestamp.type="
+                            + type
+                            + "; the streaming job needs LogAppendTime (kafka-configs.sh"
+                            + " --alter --entity-type topics --entity-name "
+                            + k.inputTopic()
+                            + " --add-config message.timestamp.type=LogAppendTime; records"
+                            + " appended before are dead-lettered as not_append_time)");
+        }
+    }
 
     public static void ensureTopics(KafkaSettings k, int inputPartitions) {
         Properties p = new Properties();
@@ -28,7 +84,14 @@ public final class TopicAdmin {
         try (Admin admin = Admin.create(p)) {
             Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
             List<NewTopic> create = new ArrayList<>();
-            add(create, existing, new NewTopic(k.inputTopic(), inputPartitions, (short) 1));
+            add(
+                    create,
+                    existing,
+                    new NewTopic(k.inputTopic(), inputPartitions, (short) 1)
+                            .configs(
+                                    Map.of(
+                                            TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG,
+                                            LOG_APPEND_TIME)));
             add(create, existing, new NewTopic(k.centroidsTopic(), 1, (short) 1));
             add(create, existing, new NewTopic(k.sketchesTopic(), 1, (short) 1));
             add(create, existing, new NewTopic(k.dlqTopic(), 1, (short) 1));

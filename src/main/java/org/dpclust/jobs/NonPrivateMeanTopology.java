@@ -1,15 +1,24 @@
 package org.dpclust.jobs;
 
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import org.apache.flink.api.common.ExecutionConfig;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindows;
+import org.apache.flink.streaming.api.windowing.assigners.WindowAssigner;
+import org.apache.flink.streaming.api.windowing.triggers.Trigger;
+import org.apache.flink.streaming.api.windowing.triggers.TriggerResult;
+import org.apache.flink.streaming.api.windowing.windows.TimeWindow;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.io.Publication;
 import org.dpclust.io.PublicationTypeInfo;
 import org.dpclust.io.RawRecord;
 import org.dpclust.stream.NonPrivateWindowMean;
+import org.dpclust.stream.ValidRecord;
 
 /**
  * The benchmark baseline's data flow: the same ingestion and exactly-once sink as {@link
@@ -28,10 +37,12 @@ public final class NonPrivateMeanTopology {
             DpclustConfig config) {
         var first = config.streams().get(0);
         StreamingTopology.Ingest in = StreamingTopology.ingest(env, source, config);
+        long lateness = config.job().maxLateness().toMillis();
         var means =
                 in.onTime()
                         .keyBy(r -> r.streamId)
-                        .window(TumblingEventTimeWindows.of(first.window()))
+                        .window(new PayloadTimeWindows(first.windowMillis(), lateness))
+                        .allowedLateness(Duration.ofMillis(lateness))
                         .aggregate(
                                 new NonPrivateWindowMean(first.dimension()),
                                 new NonPrivateWindowMean.Output(),
@@ -41,5 +52,75 @@ public final class NonPrivateMeanTopology {
                         .name("nonprivate-window-mean")
                         .uid("nonprivate-window-mean");
         in.sinkWithDeadLetters(means, sink);
+    }
+
+    /**
+     * Tumbling windows by the payload's event time (Flink time is the log append time), each fired
+     * once when the append-time watermark reaches its end + max_lateness − 1: the same windows and
+     * closing as the private job's {@link org.dpclust.stream.EventTimePolicy}.
+     */
+    static final class PayloadTimeWindows extends WindowAssigner<ValidRecord, TimeWindow> {
+        private final long size;
+        private final long lateness;
+
+        PayloadTimeWindows(long size, long lateness) {
+            this.size = size;
+            this.lateness = lateness;
+        }
+
+        @Override
+        public Collection<TimeWindow> assignWindows(
+                ValidRecord r, long timestamp, WindowAssignerContext ctx) {
+            long start = Math.floorDiv(r.eventTime, size) * size;
+            return List.of(new TimeWindow(start, start + size));
+        }
+
+        @Override
+        public Trigger<ValidRecord, TimeWindow> getDefaultTrigger() {
+            return new CloseTrigger(lateness);
+        }
+
+        @Override
+        public TypeSerializer<TimeWindow> getWindowSerializer(ExecutionConfig config) {
+            return new TimeWindow.Serializer();
+        }
+
+        @Override
+        public boolean isEventTime() {
+            return true;
+        }
+    }
+
+    /** Fires (and purges) a window once, at its end + lateness − 1 on the watermark's clock. */
+    static final class CloseTrigger extends Trigger<ValidRecord, TimeWindow> {
+        private final long lateness;
+
+        CloseTrigger(long lateness) {
+            this.lateness = lateness;
+        }
+
+        @Override
+        public TriggerResult onElement(
+                ValidRecord r, long timestamp, TimeWindow w, TriggerContext ctx) {
+            ctx.registerEventTimeTimer(w.maxTimestamp() + lateness);
+            return TriggerResult.CONTINUE;
+        }
+
+        @Override
+        public TriggerResult onEventTime(long time, TimeWindow w, TriggerContext ctx) {
+            return time == w.maxTimestamp() + lateness
+                    ? TriggerResult.FIRE_AND_PURGE
+                    : TriggerResult.CONTINUE;
+        }
+
+        @Override
+        public TriggerResult onProcessingTime(long time, TimeWindow w, TriggerContext ctx) {
+            return TriggerResult.CONTINUE;
+        }
+
+        @Override
+        public void clear(TimeWindow w, TriggerContext ctx) {
+            ctx.deleteEventTimeTimer(w.maxTimestamp() + lateness);
+        }
     }
 }

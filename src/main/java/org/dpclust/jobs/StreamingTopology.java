@@ -13,6 +13,8 @@ import org.dpclust.config.SecretSource;
 import org.dpclust.io.Publication;
 import org.dpclust.io.PublicationTypeInfo;
 import org.dpclust.io.RawRecord;
+import org.dpclust.stream.AppendTimeWatermarks;
+import org.dpclust.stream.EventTimePolicy;
 import org.dpclust.stream.LatenessFilter;
 import org.dpclust.stream.RecordValidator;
 import org.dpclust.stream.SketchDecoder;
@@ -24,12 +26,13 @@ import org.dpclust.stream.WindowPreAggregator;
 
 /**
  * Wires the docs/privacy.md#streaming-data-flow onto any source of raw records and any sink of
- * outbound records (Kafka in production, the same in tests on a real broker): raw (watermarks per
- * partition) → validate/clamp (dead letters) → lateness (dead letters) → keyBy(stream, salt) →
- * {@link WindowPreAggregator} (phase 1: exact partial summaries, in memory) → keyBy(stream) →
- * {@link StreamClusteringFunction} (phase 2: merge per window, noise, release) → (side output of
- * the released ckm sketches) → keyBy(stream) → {@link SketchDecoder} (ckm centroids, stateless) →
- * one exactly-once sink for releases, sketches, ledger entries and dead letters.
+ * outbound records (Kafka in production, the same in tests on a real broker): raw (append-time
+ * watermarks per partition, docs/event-time.md) → validate/clamp (dead letters) → per-record
+ * inclusion (dead letters) → keyBy(stream, salt) → {@link WindowPreAggregator} (phase 1: exact
+ * partial summaries, in memory) → keyBy(stream) → {@link StreamClusteringFunction} (phase 2: merge
+ * per window, noise, release on the public schedule) → (side output of the released ckm sketches) →
+ * keyBy(stream) → {@link SketchDecoder} (ckm centroids, stateless) → one exactly-once sink for
+ * releases, sketches, ledger entries and dead letters.
  */
 public final class StreamingTopology {
     private StreamingTopology() {}
@@ -42,6 +45,7 @@ public final class StreamingTopology {
             SecretSource secret,
             Map<String, Map<String, Double>> ledgerSnapshot) {
         var streams = config.streams();
+        EventTimePolicy policy = EventTimePolicy.of(config.job());
         Ingest in = ingest(env, source, config);
         // two-phase window aggregation: phase 1 keyed by (stream, salt) folds records into exact
         // partial
@@ -53,12 +57,13 @@ public final class StreamingTopology {
                         .transform(
                                 "pre-aggregate",
                                 TypeInformation.of(WindowPartial.class),
-                                new WindowPreAggregator(streams, secret))
+                                new WindowPreAggregator(streams, policy, secret))
                         .uid("pre-aggregate");
         SingleOutputStreamOperator<Publication> releases =
                 partials.keyBy(p -> p.streamId)
                         .process(
-                                new StreamClusteringFunction(streams, secret, ledgerSnapshot),
+                                new StreamClusteringFunction(
+                                        streams, secret, ledgerSnapshot, policy),
                                 PublicationTypeInfo.INSTANCE)
                         .name("dp-window-summaries")
                         .uid("dp-window-summaries");
@@ -97,18 +102,24 @@ public final class StreamingTopology {
         }
     }
 
-    /** Source with per-partition watermarks → validate/clamp → lateness filter. */
+    /**
+     * Source with per-partition append-time watermarks → validate/clamp → per-record inclusion (the
+     * {@link EventTimePolicy}). Fails with a one-line configuration error without {@code job.start}
+     * (or, with bounded input, {@code job.end}).
+     */
     public static Ingest ingest(
             StreamExecutionEnvironment env, Source<RawRecord, ?, ?> source, DpclustConfig config) {
         var streams = config.streams();
-        // watermarks per Kafka partition, in the source: a lagging partition holds the watermark
-        // back
-        // instead of having its records declared late
+        EventTimePolicy policy = EventTimePolicy.of(config.job());
+        // watermarks per Kafka partition, in the source, from the broker's log append time of the
+        // records that count: a payload's event time never moves time, and a lagging partition
+        // holds the watermark back instead of having its records declared late
         WatermarkStrategy<RawRecord> watermarks =
-                WatermarkStrategy.<RawRecord>forBoundedOutOfOrderness(
-                                config.job().maxOutOfOrderness())
-                        .withTimestampAssigner((r, ts) -> r.eventTime)
-                        .withIdleness(config.job().idleTimeout());
+                AppendTimeWatermarks.strategy(
+                        streams,
+                        policy,
+                        config.job().maxOutOfOrderness(),
+                        config.job().idleTimeout());
         DataStream<RawRecord> raw =
                 env.fromSource(source, watermarks, "telemetry-source").uid("telemetry-source");
         SingleOutputStreamOperator<ValidRecord> valid =
@@ -116,7 +127,7 @@ public final class StreamingTopology {
                         .name("validate-clamp")
                         .uid("validate-clamp");
         SingleOutputStreamOperator<ValidRecord> onTime =
-                valid.process(new LatenessFilter(streams)).name("lateness").uid("lateness");
+                valid.process(new LatenessFilter(streams, policy)).name("lateness").uid("lateness");
         return new Ingest(valid, onTime);
     }
 }

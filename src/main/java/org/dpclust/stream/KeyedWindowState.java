@@ -23,7 +23,8 @@ import org.dpclust.window.WindowSummaries;
  * types that savepoints depend on: per open window the summaries' long arrays (map state keyed by
  * window start) and the device reservoirs (keyed by {@code windowStart|device}); the last released
  * stats centroids (row-major k·d); the ledger entries of the current budget period and whether they
- * were seeded from the budget topic. Only the current key's state is visible.
+ * were seeded from the budget topic; the window the stream's release schedule started at. Only the
+ * current key's state is visible.
  */
 final class KeyedWindowState {
     /** Key (window start) and value (a summary's long array) types of the per-window map states. */
@@ -39,6 +40,7 @@ final class KeyedWindowState {
     private final ValueState<double[]> centroids;
     private final MapState<String, Double> ledgerEntries;
     private final ValueState<Boolean> ledgerSeeded;
+    private final ValueState<Long> scheduleStart;
 
     KeyedWindowState(RuntimeContext rc) {
         statistics = rc.getMapState(windowMap("window-statistics"));
@@ -56,6 +58,7 @@ final class KeyedWindowState {
         ledgerEntries =
                 rc.getMapState(new MapStateDescriptor<>("ledger", Types.STRING, Types.DOUBLE));
         ledgerSeeded = rc.getState(new ValueStateDescriptor<>("ledger-seeded", Types.BOOLEAN));
+        scheduleStart = rc.getState(new ValueStateDescriptor<>("schedule-start", Types.LONG));
     }
 
     private static MapStateDescriptor<Long, long[]> windowMap(String name) {
@@ -137,5 +140,14 @@ final class KeyedWindowState {
         for (String old : Ledgers.expired(ledger, d.interval(), ledgerEntries.keys())) {
             ledgerEntries.remove(old);
         }
+    }
+
+    /** Start of the window the stream's release schedule started at, or null before it started. */
+    Long scheduleStart() throws Exception {
+        return scheduleStart.value();
+    }
+
+    void scheduleStart(long windowStart) throws Exception {
+        scheduleStart.update(windowStart);
     }
 }

@@ -14,25 +14,35 @@ import org.dpclust.io.Publication;
 import org.dpclust.io.PublicationTypeInfo;
 
 /**
- * Allowed lateness 0: a record whose window has already been closed by the watermark goes to the
- * dead-letter topic with reason {@code late}. Runs right after validation (watermarks come from the
- * source, per partition), before keyBy. A record that passes here is late downstream only when its
- * source partition has just resumed from idle (the combined watermark after the shuffle may be
- * ahead of this subtask's): {@link WindowPreAggregator} dead-letters those. Strips the original
- * bytes from records that pass.
+ * Per-record inclusion ({@link EventTimePolicy#exclusion}): a valid record whose event time is too
+ * far before ({@code late}) or after ({@code future}) its own log append time, whose Kafka
+ * timestamp is not an append time ({@code not_append_time}), or whose window is not on the public
+ * schedule ({@code before_start}, {@code after_end}) goes to the dead-letter topic with that
+ * reason. The decision is a function of the record alone. Runs right after validation, before
+ * keyBy.
+ *
+ * <p>A record that counts arrives before the append-time watermark closes its window unless its
+ * source partition has just resumed from idle behind the others (the watermark is the minimum over
+ * the partitions that are not idle): such a record is dead-lettered as {@code late} too, here or,
+ * after the shuffle, by {@link WindowPreAggregator}. Strips the original bytes from records that
+ * pass.
  */
 public class LatenessFilter extends ProcessFunction<ValidRecord, ValidRecord> {
     public static final OutputTag<Publication> LATE =
             new OutputTag<>("late", PublicationTypeInfo.INSTANCE);
+
+    /** Job accumulator: records dead-lettered for their time (every reason above). */
     public static final String ACC_LATE = "records_rejected_late";
 
     private final List<StreamSpec> streams;
+    private final EventTimePolicy policy;
     private transient Map<String, StreamSpec> byId;
-    private transient Counter late;
+    private transient Map<String, Counter> rejected;
     private transient LongCounter lateTotal;
 
-    public LatenessFilter(List<StreamSpec> streams) {
+    public LatenessFilter(List<StreamSpec> streams, EventTimePolicy policy) {
         this.streams = streams;
+        this.policy = policy;
     }
 
     @Override
@@ -41,32 +51,39 @@ public class LatenessFilter extends ProcessFunction<ValidRecord, ValidRecord> {
         streams.forEach(s -> byId.put(s.id(), s));
         lateTotal = new LongCounter();
         getRuntimeContext().addAccumulator(ACC_LATE, lateTotal);
-        late =
-                getRuntimeContext()
-                        .getMetricGroup()
-                        .addGroup("dpclust")
-                        .addGroup("rejected")
-                        .counter(Rejections.LATE);
+        var g = getRuntimeContext().getMetricGroup().addGroup("dpclust").addGroup("rejected");
+        rejected = new HashMap<>();
+        for (String reason : Rejections.TIME) {
+            rejected.put(reason, g.counter(reason));
+        }
     }
 
     @Override
     public void processElement(ValidRecord r, Context ctx, Collector<ValidRecord> out) {
         StreamSpec s = byId.get(r.streamId);
-        long windowEnd = s.windowStart(r.eventTime) + s.windowMillis();
+        String reason = policy.exclusion(s, r.eventTime, r.appendTime, r.logAppendTime);
+        String detail = reason == null ? null : policy.detail(reason, s, r.eventTime, r.appendTime);
+        long windowStart = s.windowStart(r.eventTime);
         long watermark = ctx.timerService().currentWatermark();
-        if (windowEnd - 1 <= watermark) {
-            late.inc();
+        if (reason == null && policy.closeTime(s, windowStart) <= watermark) {
+            reason = Rejections.LATE;
+            detail =
+                    "window ["
+                            + windowStart
+                            + ", "
+                            + (windowStart + s.windowMillis())
+                            + ") closed at append-time watermark "
+                            + watermark
+                            + " (the record's partition resumed from idle behind the others)";
+        }
+        if (reason != null) {
+            rejected.get(reason).inc();
             lateTotal.add(1);
             ctx.output(
                     LATE,
                     Rejections.deadLetter(
-                            Rejections.LATE,
-                            "window ["
-                                    + (windowEnd - s.windowMillis())
-                                    + ", "
-                                    + windowEnd
-                                    + ") closed at watermark "
-                                    + watermark,
+                            reason,
+                            detail,
                             r.streamId,
                             r.eventTime,
                             r.original,

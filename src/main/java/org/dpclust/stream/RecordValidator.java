@@ -48,8 +48,7 @@ public class RecordValidator extends ProcessFunction<RawRecord, ValidRecord> {
 
     @Override
     public void open(OpenContext ctx) {
-        bounds = new HashMap<>();
-        streams.forEach(s -> bounds.put(s.id(), new DomainBounds(s.lower(), s.upper())));
+        bounds = bounds(streams);
         codec = AvroCodec.telemetry();
         var g = getRuntimeContext().getMetricGroup().addGroup("dpclust");
         recordsIn = g.counter("records_in");
@@ -64,6 +63,44 @@ public class RecordValidator extends ProcessFunction<RawRecord, ValidRecord> {
         }
     }
 
+    /** Why a record is invalid: a dead-letter reason and its detail. */
+    public record Problem(String reason, String detail) {}
+
+    /**
+     * Why the (decoded) record is invalid, or null if it is valid: a function of the record and the
+     * public bounds alone. Shared with the source's watermark generator ({@link
+     * AppendTimeWatermarks}), which lets only records that count move time.
+     */
+    public static Problem check(RawRecord raw, Map<String, DomainBounds> bounds) {
+        if (raw.undecodable != null) {
+            return new Problem(Rejections.UNDECODABLE, raw.undecodable);
+        }
+        DomainBounds b = bounds.get(raw.streamId);
+        if (b == null) {
+            return new Problem(
+                    Rejections.UNKNOWN_STREAM, "stream '" + raw.streamId + "' is not configured");
+        }
+        if (raw.features.length != b.dimension()) {
+            return new Problem(
+                    Rejections.WRONG_DIMENSION,
+                    "expected " + b.dimension() + " features, got " + raw.features.length);
+        }
+        for (int j = 0; j < raw.features.length; j++) {
+            if (!Double.isFinite(raw.features[j])) {
+                return new Problem(
+                        Rejections.NON_FINITE, "feature " + j + " is " + raw.features[j]);
+            }
+        }
+        return null;
+    }
+
+    /** The public bounds of every configured stream, by id. */
+    public static Map<String, DomainBounds> bounds(List<StreamSpec> streams) {
+        Map<String, DomainBounds> m = new HashMap<>();
+        streams.forEach(s -> m.put(s.id(), new DomainBounds(s.lower(), s.upper())));
+        return m;
+    }
+
     @Override
     public void processElement(RawRecord raw, Context ctx, Collector<ValidRecord> out) {
         recordsIn.inc();
@@ -72,52 +109,29 @@ public class RecordValidator extends ProcessFunction<RawRecord, ValidRecord> {
             // may not
             raw.decode(codec);
         }
-        if (raw.undecodable != null) {
-            reject(ctx, raw, Rejections.UNDECODABLE, raw.undecodable, null, null);
+        Problem problem = check(raw, bounds);
+        if (problem != null) {
+            boolean decoded = raw.undecodable == null;
+            reject(
+                    ctx,
+                    raw,
+                    problem.reason(),
+                    problem.detail(),
+                    decoded ? raw.streamId : null,
+                    decoded ? raw.eventTime : null);
             return;
         }
-        long eventTime = raw.eventTime;
         DomainBounds b = bounds.get(raw.streamId);
-        if (b == null) {
-            reject(
-                    ctx,
-                    raw,
-                    Rejections.UNKNOWN_STREAM,
-                    "stream '" + raw.streamId + "' is not configured",
-                    raw.streamId,
-                    eventTime);
-            return;
-        }
-        if (raw.features.length != b.dimension()) {
-            reject(
-                    ctx,
-                    raw,
-                    Rejections.WRONG_DIMENSION,
-                    "expected " + b.dimension() + " features, got " + raw.features.length,
-                    raw.streamId,
-                    eventTime);
-            return;
-        }
         double[] x = raw.features.clone();
-        for (int j = 0; j < x.length; j++) {
-            if (!Double.isFinite(x[j])) {
-                reject(
-                        ctx,
-                        raw,
-                        Rejections.NON_FINITE,
-                        "feature " + j + " is " + x[j],
-                        raw.streamId,
-                        eventTime);
-                return;
-            }
-        }
         if (b.clamp(x, x) > 0) {
             clamped.inc();
         }
         ValidRecord v = new ValidRecord();
         v.streamId = raw.streamId;
         v.deviceId = raw.deviceId;
-        v.eventTime = eventTime;
+        v.eventTime = raw.eventTime;
+        v.appendTime = raw.appendTime;
+        v.logAppendTime = raw.logAppendTime;
         v.features = x;
         v.original = raw.value;
         v.topic = raw.topic;

@@ -12,10 +12,18 @@ public final class Rejections {
     public static final String NON_FINITE = "non_finite";
     public static final String UNKNOWN_STREAM = "unknown_stream";
     public static final String LATE = "late";
+    public static final String FUTURE = "future";
+    public static final String BEFORE_START = "before_start";
+    public static final String AFTER_END = "after_end";
+    public static final String NOT_APPEND_TIME = "not_append_time";
 
+    /** Reasons about the record's content (the validator's). */
     public static final String[] ALL = {
         UNDECODABLE, WRONG_DIMENSION, NON_FINITE, UNKNOWN_STREAM, LATE
     };
+
+    /** Reasons about the record's time (see {@link EventTimePolicy}). */
+    public static final String[] TIME = {LATE, FUTURE, BEFORE_START, AFTER_END, NOT_APPEND_TIME};
 
     private Rejections() {}
 

@@ -29,18 +29,24 @@ import org.slf4j.LoggerFactory;
 /**
  * Phase 2 of the window aggregation, keyed by stream: keeps each open window's summaries, the
  * device reservoirs, the released centroids and the ledger in keyed state ({@link
- * KeyedWindowState}) and one event-time timer per window; the algorithms are in the Flink-free core
- * ({@link WindowSummaries}, {@link DeviceReservoir}, {@link WindowRelease}). Input: {@link
- * WindowPartial}s of phase 1 (one state read and write per partial), or single device-unit records,
- * bounded here. When the watermark passes a window's end, the window's release sequence runs and
- * its {@link Publication}s are emitted; accepted {@code ckm} sketches go to {@link
- * #RELEASED_SKETCHES} for the {@link SketchDecoder}. A fired window leaves no state or timer.
+ * KeyedWindowState}) and one event-time timer per stream (the next scheduled window's); the
+ * algorithms and the schedule arithmetic are in Flink-free classes ({@link WindowSummaries}, {@link
+ * DeviceReservoir}, {@link WindowRelease}, {@link EventTimePolicy}). Input: {@link WindowPartial}s
+ * of phase 1 (one state read and write per partial), single device-unit records, bounded here, or
+ * activations. When the append-time watermark reaches a window's close time ({@link
+ * EventTimePolicy#closeTime}), the window's release sequence runs and its {@link Publication}s are
+ * emitted; accepted {@code ckm} sketches go to {@link #RELEASED_SKETCHES} for the {@link
+ * SketchDecoder}. A fired window leaves no state.
  *
- * <p>Empty windows are released too (from all-zero summaries, charged like any other): from a
- * stream's first record on every window fires, each timer chained from the previous window's, until
- * the end of a bounded input. Replays are byte-identical: what enters a window does not depend on
- * arrival order, and the noise is keyed by the window's contents (see {@link WindowRelease}). The
- * secret is loaded in {@link #open} from its {@link SecretSource}, never carried in this function.
+ * <p>The schedule is public (docs/event-time.md): it starts at the stream's first window at or
+ * after {@code job.start} — or, without state, after the last interval in the budget topic's
+ * snapshot ({@link EventTimePolicy#resumeWindow}) — when the first element of the stream arrives,
+ * which is the activation phase 1 sends before its first watermark; records register no timers.
+ * Every scheduled window fires, empty ones too (from all-zero summaries, charged like any other),
+ * each timer chained from the previous one, up to {@code job.end}. Replays are byte-identical: what
+ * enters a window does not depend on arrival order, and the noise is keyed by the window's contents
+ * (see {@link WindowRelease}). The secret is loaded in {@link #open} from its {@link SecretSource},
+ * never carried in this function.
  */
 public class StreamClusteringFunction
         extends KeyedProcessFunction<String, WindowPartial, Publication>
@@ -60,6 +66,7 @@ public class StreamClusteringFunction
     private final List<StreamSpec> streams;
     private final SecretSource secretSource;
     private final Map<String, Map<String, Double>> ledgerSnapshot;
+    private final EventTimePolicy policy;
 
     private transient PrivacySecret secret;
     private transient RecordHasher hasher;
@@ -71,15 +78,19 @@ public class StreamClusteringFunction
 
     /**
      * @param ledgerSnapshot totals read from the budget topic at start-up (stream → interval key →
-     *     epsilon); used for a stream whose ledger is not in restored state
+     *     epsilon); used for a stream whose ledger is not in restored state, and to resume its
+     *     schedule after the last charged interval
+     * @param policy the public release schedule
      */
     public StreamClusteringFunction(
             List<StreamSpec> streams,
             SecretSource secretSource,
-            Map<String, Map<String, Double>> ledgerSnapshot) {
+            Map<String, Map<String, Double>> ledgerSnapshot,
+            EventTimePolicy policy) {
         this.streams = streams;
         this.secretSource = secretSource;
         this.ledgerSnapshot = ledgerSnapshot;
+        this.policy = policy;
     }
 
     @Override
@@ -108,11 +119,15 @@ public class StreamClusteringFunction
             throws Exception {
         StreamRuntime rt = runtime.get(p.streamId);
         StreamSpec s = rt.spec();
+        startSchedule(ctx, s);
+        if (p.activation) {
+            return;
+        }
         long windowStart = p.record != null ? s.windowStart(p.record.eventTime) : p.windowStart;
-        long lastMilli = windowStart + s.windowMillis() - 1;
-        if (lastMilli <= ctx.timerService().currentWatermark()) {
-            return; // cannot happen: phase 1 dead-letters records behind its watermark and hands
-            // over every partial before its watermark passes the window; each window fires once
+        if (!acceptsWindow(ctx, s, windowStart)) {
+            return; // never for the live schedule: records outside it are dead-lettered upstream
+            // and phase 1 hands over every partial before its watermark closes the window; a
+            // window before a schedule resumed from the ledger is dropped (each fires once)
         }
         windowed.add(p.records);
         WindowSummaries w = state.summaries(rt, secret, windowStart);
@@ -124,8 +139,30 @@ public class StreamClusteringFunction
             offerDeviceRecord(s, p.record, w);
         }
         state.store(w);
-        ctx.timerService().registerEventTimeTimer(lastMilli);
-        metrics.releasePending(p.streamId, lastMilli);
+    }
+
+    /**
+     * Starts the stream's release schedule once (keyed state survives restarts): registers the
+     * timer of its first window. Called for every element, so the first window is public whichever
+     * element comes first (in practice the activation).
+     */
+    private void startSchedule(Context ctx, StreamSpec s) throws Exception {
+        if (state.scheduleStart() != null) {
+            return;
+        }
+        long first = policy.resumeWindow(s, ledgerSnapshot.getOrDefault(s.id(), Map.of()).keySet());
+        state.scheduleStart(first);
+        if (policy.scheduled(s, first)) {
+            ctx.timerService().registerEventTimeTimer(policy.closeTime(s, first));
+            metrics.releasePending(s.id(), policy.closeTime(s, first));
+        }
+    }
+
+    /** Whether a partial of this window may still enter state: scheduled and not closed. */
+    private boolean acceptsWindow(Context ctx, StreamSpec s, long windowStart) throws Exception {
+        return windowStart >= state.scheduleStart()
+                && policy.scheduled(s, windowStart)
+                && policy.closeTime(s, windowStart) > ctx.timerService().currentWatermark();
     }
 
     /** Device units: the record counts iff it is among its device's c smallest keyed hashes. */
@@ -156,14 +193,16 @@ public class StreamClusteringFunction
         long started = System.nanoTime();
         StreamRuntime rt = runtime.get(ctx.getCurrentKey());
         StreamSpec s = rt.spec();
-        long windowStart = timestamp + 1 - s.windowMillis();
+        long windowStart = policy.windowOfCloseTime(s, timestamp);
         WindowSummaries w = state.summaries(rt, secret, windowStart); // empty without records
         state.clear(windowStart);
-        boolean chained = ctx.timerService().currentWatermark() != Long.MAX_VALUE;
-        if (chained) {
-            ctx.timerService().registerEventTimeTimer(timestamp + s.windowMillis());
+        long next =
+                policy.nextCloseTime(
+                        s, windowStart, ctx.timerService().currentWatermark() == Long.MAX_VALUE);
+        if (next >= 0) {
+            ctx.timerService().registerEventTimeTimer(next);
         }
-        metrics.released(s.id(), chained ? timestamp + s.windowMillis() : -1);
+        metrics.released(s.id(), next);
         PrivacyLedger ledger = state.ledger(s, ledgerSnapshot.getOrDefault(s.id(), Map.of()));
         WindowRelease.Outcome o = core.get(s.id()).release(w, ledger, state.centroids());
         state.centroids(o.centroids());
@@ -173,7 +212,7 @@ public class StreamClusteringFunction
                     "stream {} window [{}, {}) {}",
                     s.id(),
                     windowStart,
-                    timestamp + 1,
+                    windowStart + s.windowMillis(),
                     o.describe(s, i));
             metrics.charged(s.id(), d);
             if (d.accepted()) {

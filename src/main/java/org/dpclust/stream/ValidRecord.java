@@ -14,6 +14,12 @@ public class ValidRecord {
     public String streamId;
     public String deviceId;
     public long eventTime;
+
+    /** The record's Kafka timestamp (Flink time) and whether it is the log append time. */
+    public long appendTime;
+
+    public boolean logAppendTime;
+
     public double[] features;
     public byte[] original;
     public String topic;

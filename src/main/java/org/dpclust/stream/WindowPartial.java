@@ -7,11 +7,12 @@ import org.dpclust.window.WindowSummaries;
  * for one (stream, window): either the exact partial accumulators of some of the window's records
  * (fixed-point long sums and counts: {@code statistics}, {@code sketch}, {@code hst}; a summary
  * that is off is null), or — for device-unit streams, whose contribution bounding needs all of a
- * device's records in one place — one {@code record} to be bounded and accumulated by phase 2.
- * Operator-side (private, never published): a partial is not noised. Partials of one window add up
- * element-wise; integer addition is associative and commutative, so how the window's records were
- * split into partials cannot change the merged bytes. A Flink POJO (every field has an explicit
- * serializer: strings, longs, primitive arrays, the POJO {@link ValidRecord}).
+ * device's records in one place — one {@code record} to be bounded and accumulated by phase 2, or
+ * an {@link #activation} without data. Operator-side (private, never published): a partial is not
+ * noised. Partials of one window add up element-wise; integer addition is associative and
+ * commutative, so how the window's records were split into partials cannot change the merged bytes.
+ * A Flink POJO (every field has an explicit serializer: strings, longs, primitive arrays, the POJO
+ * {@link ValidRecord}).
  */
 public class WindowPartial {
     public String streamId;
@@ -27,7 +28,22 @@ public class WindowPartial {
     /** Set only for a device-unit record passed through phase 1 unaggregated. */
     public ValidRecord record;
 
+    /**
+     * An activation carries no data: it only makes phase 2 start the stream's public release
+     * schedule (its key must exist for the first timer to be registered), see {@link
+     * StreamClusteringFunction}.
+     */
+    public boolean activation;
+
     public WindowPartial() {}
+
+    /** The activation of a configured stream (sent by phase 1 before its first watermark). */
+    public static WindowPartial activation(String streamId) {
+        WindowPartial p = new WindowPartial();
+        p.streamId = streamId;
+        p.activation = true;
+        return p;
+    }
 
     /**
      * A single record, to be accumulated by phase 2 itself (device units, and operator tests);

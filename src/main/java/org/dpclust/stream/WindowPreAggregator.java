@@ -33,8 +33,9 @@ import org.dpclust.window.WindowSummaries;
  * WindowPartial}s:
  *
  * <ul>
- *   <li>before forwarding a watermark, the partials of every window the watermark closes, so phase
- *       2 has all of a window's partials before its timer fires;
+ *   <li>before forwarding a watermark, the partials of every window the watermark closes (Flink
+ *       time is the log append time; a window closes at {@link EventTimePolicy#closeTime}), so
+ *       phase 2 has all of a window's partials before its timer fires;
  *   <li>before every checkpoint barrier ({@link #prepareSnapshotPreBarrier}), all partials — so
  *       this operator holds nothing at a checkpoint: what it had accumulated is in flight before
  *       the barrier and ends up in phase 2's checkpointed state, and records after the barrier are
@@ -63,6 +64,7 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
             new OutputTag<>("late-after-shuffle", PublicationTypeInfo.INSTANCE);
 
     private final List<StreamSpec> streams;
+    private final EventTimePolicy policy;
     private final SecretSource secretSource;
     private transient PrivacySecret secret;
     private transient Counter late;
@@ -70,6 +72,7 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
 
     private transient Map<String, OpenWindows> open;
     private transient long watermark;
+    private transient boolean activated;
 
     /**
      * The open windows of one stream on this subtask (usually one or two: a short list, no boxing).
@@ -98,11 +101,14 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
     }
 
     /**
+     * @param policy the public time rules: when a window closes
      * @param secretSource where {@link #open()} loads the secret keying the sketch masks (the
      *     secret itself is never a field of this serialized operator)
      */
-    public WindowPreAggregator(List<StreamSpec> streams, SecretSource secretSource) {
+    public WindowPreAggregator(
+            List<StreamSpec> streams, EventTimePolicy policy, SecretSource secretSource) {
         this.streams = streams;
+        this.policy = policy;
         this.secretSource = secretSource;
     }
 
@@ -113,6 +119,7 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
         open = new HashMap<>();
         StreamRuntime.of(streams).forEach((id, rt) -> open.put(id, new OpenWindows(rt)));
         watermark = Long.MIN_VALUE;
+        activated = false;
         lateTotal = new LongCounter();
         getRuntimeContext().addAccumulator(LatenessFilter.ACC_LATE, lateTotal);
         late = getMetricGroup().addGroup("dpclust").addGroup("rejected").counter(Rejections.LATE);
@@ -132,7 +139,7 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
         OpenWindows o = open.get(r.streamId);
         StreamSpec s = o.rt.spec();
         long windowStart = s.windowStart(r.eventTime);
-        if (windowStart + s.windowMillis() - 1 <= watermark) {
+        if (policy.closeTime(s, windowStart) <= watermark) {
             late.inc();
             lateTotal.add(1);
             output.collect(
@@ -167,7 +174,7 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
                         + windowStart
                         + ", "
                         + (windowStart + size)
-                        + ") closed at watermark "
+                        + ") closed at append-time watermark "
                         + watermark
                         + " after the shuffle (a source partition resumed from idle); "
                         + "original bytes not kept past validation: features re-encoded as clamped",
@@ -181,9 +188,26 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
 
     @Override
     public void processWatermark(Watermark mark) throws Exception {
+        activateStreams();
         watermark = mark.getTimestamp();
         flush(watermark);
         super.processWatermark(mark);
+    }
+
+    /**
+     * Once, before the first watermark this subtask forwards (or the end of its input): one {@link
+     * WindowPartial#activation} per configured stream, so phase 2 starts every stream's public
+     * release schedule whether or not the stream ever has a record. Phase 2 ignores the repeats
+     * (one per subtask, and again after a restart).
+     */
+    private void activateStreams() {
+        if (activated) {
+            return;
+        }
+        activated = true;
+        for (StreamSpec s : streams) {
+            output.collect(new StreamRecord<>(WindowPartial.activation(s.id())));
+        }
     }
 
     /**
@@ -207,29 +231,32 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
 
     @Override
     public void endInput() {
+        activateStreams();
         flush(Long.MAX_VALUE);
     }
 
     @Override
     public void finish() throws Exception {
+        activateStreams();
         flush(Long.MAX_VALUE);
         super.finish();
     }
 
     /**
-     * Emits (and forgets) the partials of every window whose last millisecond is at or before
-     * {@code until}.
+     * Emits (and forgets) the partials of every window whose close time ({@link
+     * EventTimePolicy#closeTime}: its end + max_lateness − 1, on the append-time clock) is at or
+     * before {@code until}: phase 2's release timer of that window fires at its close time, so the
+     * partial reaches phase 2 before the watermark that fires it.
      */
     private void flush(long until) {
         for (Map.Entry<String, OpenWindows> e : open.entrySet()) {
             OpenWindows o = e.getValue();
-            long size = o.rt.spec().windowMillis();
             for (int i = o.windows.size() - 1; i >= 0; i--) {
                 WindowSummaries w = o.windows.get(i);
-                long last = w.windowStart + size - 1;
-                if (until == Long.MAX_VALUE || last <= until) {
+                long close = policy.closeTime(o.rt.spec(), w.windowStart);
+                if (until == Long.MAX_VALUE || close <= until) {
                     o.windows.remove(i);
-                    output.collect(new StreamRecord<>(WindowPartial.of(e.getKey(), w), last));
+                    output.collect(new StreamRecord<>(WindowPartial.of(e.getKey(), w), close));
                 }
             }
         }

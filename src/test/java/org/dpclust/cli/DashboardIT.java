@@ -80,7 +80,10 @@ class DashboardIT {
         DpclustConfig base = DemoCommand.demoConfig();
         try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
             DpclustConfig cfg =
-                    base.withKafka(base.kafka().withBootstrapServers(kafka.bootstrapServers()));
+                    DemoCommand.scheduled(
+                            base.withKafka(
+                                    base.kafka().withBootstrapServers(kafka.bootstrapServers())),
+                            WINDOWS); // the demo's schedule: WINDOWS windows from its start
             TopicAdmin.ensureTopics(cfg.kafka(), 2);
             try (DashboardServer dashboard =
                     new DashboardServer(

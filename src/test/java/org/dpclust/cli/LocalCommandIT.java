@@ -19,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -76,6 +77,7 @@ class LocalCommandIT {
         try {
             awaitLog(local, localErr, "running; in another terminal", Duration.ofMinutes(3));
 
+            Instant generateLaunched = Instant.now();
             Process generate =
                     dpclust(
                                     "-Xmx256m",
@@ -84,8 +86,9 @@ class LocalCommandIT {
                                     LOCAL_CONFIG.toString(),
                                     "--bootstrap-servers",
                                     bootstrap,
+                                    "--realtime",
                                     "--windows",
-                                    "3",
+                                    "4",
                                     "--records-per-window",
                                     "2000",
                                     "--malformed-per-window",
@@ -93,14 +96,18 @@ class LocalCommandIT {
                             .redirectOutput(tmp.resolve("generate.out").toFile())
                             .redirectError(ProcessBuilder.Redirect.INHERIT)
                             .start();
+            // real time: each 10 s window at its wall-clock start, so 30-40 s
             assertTrue(generate.waitFor(2, TimeUnit.MINUTES), "generate exits within 2 minutes");
             assertEquals(0, generate.exitValue(), "generate exit code");
             JsonNode written =
                     new ObjectMapper().readTree(Files.readString(tmp.resolve("generate.out")));
-            assertEquals(12_000, written.get("valid").asLong());
+            assertEquals(16_000, written.get("valid").asLong());
 
-            // windows 0 and 1 of both streams close once window 2's records have moved the
-            // watermark past them; they become visible at the next checkpoint (every 2 s)
+            // the schedule started when local started the job; a window closes once the append
+            // time watermark passes its end + max_lateness (8 s), i.e. once records of the window
+            // after next arrive: the generator's windows 0 and 1 (its first starts at the first
+            // boundary after it started) are released, visible at the next checkpoint (every 2 s),
+            // after the empty windows before them, which are not counted here
             Map<String, Integer> releases = new TreeMap<>();
             long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
             while (!(releases.getOrDefault("sensors-2d", 0) >= 2
@@ -109,7 +116,7 @@ class LocalCommandIT {
                     fail("releases seen after 3 minutes: " + releases);
                 }
                 assertTrue(local.isAlive(), "dpclust local is still running");
-                releases = consumeReleases(bootstrap);
+                releases = consumeReleases(bootstrap, generateLaunched);
                 Thread.sleep(1000);
             }
 
@@ -148,6 +155,7 @@ class LocalCommandIT {
                         "tumbling event-time windows of PT10S",
                         "topics: input telemetry.v1",
                         "privacy secret: DPCLUST_SECRET",
+                        "release schedule starts at job.start",
                         "Web frontend listening at http://127.0.0.1:" + flinkPort,
                         "dashboard: http://127.0.0.1:" + dashboardPort,
                         "stopping (SIGINT received)",
@@ -179,7 +187,9 @@ class LocalCommandIT {
                                 "--config",
                                 LOCAL_CONFIG.toString(),
                                 "--bootstrap-servers",
-                                "no-such-broker.invalid:9092")
+                                "no-such-broker.invalid:9092",
+                                "--start",
+                                "2026-12-01T00:00:00Z")
                         .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                         .redirectError(err);
         pb.environment().put("DPCLUST_SECRET", SECRET);
@@ -197,8 +207,11 @@ class LocalCommandIT {
         assertEquals(2, stream.exitValue());
     }
 
-    /** Runs {@code consume} (to the end, not following) and counts releases per stream. */
-    private Map<String, Integer> consumeReleases(String bootstrap) throws Exception {
+    /**
+     * Runs {@code consume} (to the end, not following) and counts releases per stream of windows
+     * starting at or after {@code since}.
+     */
+    private Map<String, Integer> consumeReleases(String bootstrap, Instant since) throws Exception {
         File out = tmp.resolve("consume.out").toFile();
         Process consume =
                 dpclust("-Xmx256m", "consume", "--bootstrap-servers", bootstrap)
@@ -212,7 +225,9 @@ class LocalCommandIT {
         for (String line : Files.readAllLines(out.toPath(), StandardCharsets.UTF_8)) {
             JsonNode r = m.readTree(line);
             assertEquals("dp", r.get("guarantee").asText());
-            perStream.merge(r.get("stream_id").asText(), 1, Integer::sum);
+            if (!Instant.parse(r.get("window_start").asText()).isBefore(since)) {
+                perStream.merge(r.get("stream_id").asText(), 1, Integer::sum);
+            }
         }
         return perStream;
     }

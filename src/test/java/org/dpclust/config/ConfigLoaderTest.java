@@ -147,4 +147,53 @@ class ConfigLoaderTest {
         assertEquals("streams[0].lifetime_cap", option(VALID + "    lifetime_cap: 5\n"));
         assertEquals("streams[0].lifetime_cap", option(VALID + "    lifetime_cap: -1\n"));
     }
+
+    @Test
+    void theTimeRulesHavePublicDefaultsAndEachBadValueNamesItsOption() {
+        JobSettings j = ConfigLoader.parse(VALID).job();
+        assertEquals(java.time.Duration.ofMinutes(10), j.maxLateness());
+        assertEquals(java.time.Duration.ofMinutes(1), j.maxFuture());
+        assertEquals(null, j.start());
+        ConfigException noStart =
+                assertThrows(ConfigException.class, () -> j.requireStreamingSchedule());
+        assertEquals("job.start", noStart.option());
+        String timed =
+                VALID.replace(
+                        "kafka: {bootstrap_servers: \"b:9092\"}",
+                        "kafka: {bootstrap_servers: \"b:9092\"}\njob: {%s}");
+        JobSettings set =
+                ConfigLoader.parse(
+                                timed.formatted(
+                                        "start: \"2026-01-01T00:00:00Z\", end:"
+                                                + " \"2026-01-02T00:00:00Z\", max_lateness: PT5M,"
+                                                + " max_future: PT0S"))
+                        .job();
+        assertEquals(java.time.Instant.parse("2026-01-01T00:00:00Z"), set.start());
+        assertEquals(java.time.Instant.parse("2026-01-02T00:00:00Z"), set.end());
+        assertEquals(java.time.Duration.ofMinutes(5), set.maxLateness());
+        assertEquals(java.time.Duration.ZERO, set.maxFuture());
+        set.requireStreamingSchedule();
+        assertEquals(
+                "job.end",
+                assertThrows(
+                                ConfigException.class,
+                                () ->
+                                        ConfigLoader.parse(
+                                                        timed.formatted(
+                                                                "start: \"2026-01-01T00:00:00Z\","
+                                                                        + " bounded_input: true"))
+                                                .job()
+                                                .requireStreamingSchedule())
+                        .option());
+        assertEquals("job.start", option(timed.formatted("start: yesterday")));
+        assertEquals("job.start", option(timed.formatted("end: \"2026-01-01T00:00:00Z\"")));
+        assertEquals(
+                "job.end",
+                option(
+                        timed.formatted(
+                                "start: \"2026-01-01T00:00:00Z\", end: \"2026-01-01T00:00:00Z\"")));
+        assertEquals("job.max_lateness", option(timed.formatted("max_lateness: PT-1S")));
+        assertEquals("job.max_future", option(timed.formatted("max_future: PT-1S")));
+        assertEquals("job.max_future", option(timed.formatted("max_future: soon")));
+    }
 }

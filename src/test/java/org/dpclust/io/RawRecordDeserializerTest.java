@@ -64,4 +64,32 @@ class RawRecordDeserializerTest {
         assertTrue(empty.undecodable != null);
         assertArrayEquals(new byte[0], empty.value);
     }
+
+    @Test
+    void theKafkaTimestampAndWhetherItIsTheLogAppendTimeAreKept() {
+        byte[] value = "x".getBytes();
+        for (var type : org.apache.kafka.common.record.TimestampType.values()) {
+            List<RawRecord> out = new ArrayList<>();
+            new RawRecordDeserializer()
+                    .deserialize(
+                            new ConsumerRecord<>(
+                                    "in",
+                                    0,
+                                    1,
+                                    1_234L,
+                                    type,
+                                    0,
+                                    value.length,
+                                    null,
+                                    value,
+                                    new org.apache.kafka.common.header.internals.RecordHeaders(),
+                                    java.util.Optional.empty()),
+                            new ListCollector<>(out));
+            assertEquals(1_234L, out.get(0).appendTime);
+            assertEquals(
+                    type == org.apache.kafka.common.record.TimestampType.LOG_APPEND_TIME,
+                    out.get(0).logAppendTime,
+                    type.toString());
+        }
+    }
 }

@@ -14,6 +14,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -45,13 +46,26 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * The dpclust metrics as Prometheus sees them: a MiniCluster with Flink's Prometheus reporter (the
  * one the image ships in {@code plugins/metrics-prometheus/}) on a free port, the streaming job on
  * the in-process broker, {@code GET /metrics} over HTTP. Input with known counts of every kind
- * (clamped, each rejection reason, late) and a budget cap that refuses one window; asserts the
- * scraped values, then that every metric the Grafana dashboard in {@code deploy/grafana/} queries
- * is one this scrape served.
+ * (clamped, each rejection reason, late), written in real time (1 s windows, each at its wall-clock
+ * start: the job's clock is the log append time), and a budget cap that refuses one window; asserts
+ * the scraped values, then that every metric the Grafana dashboard in {@code deploy/grafana/}
+ * queries is one this scrape served.
  */
 class MetricsScrapeIT {
-    private static final long START = 1_767_225_600_000L; // 2026-01-01T00:00:00Z
-    private static final long W = 10_000;
+    private static final long W = 1_000;
+
+    /**
+     * The schedule's start and the first data window: a window boundary a little ahead, moved to
+     * the next day when the test's windows would straddle a (daily) budget period.
+     */
+    private static long START; // set by the test when it starts writing
+
+    private static long start() {
+        long day = Duration.ofDays(1).toMillis();
+        long s = (System.currentTimeMillis() / W + 2) * W;
+        return s / day == (s + 8 * W) / day ? s : (s / day + 1) * day;
+    }
+
     private static final int PROM_PORT = freePort();
     private static final String PREFIX = "flink_taskmanager_job_task_operator_dpclust_";
 
@@ -78,7 +92,7 @@ class MetricsScrapeIT {
      * StreamingJobIT's MiniCluster with the Prometheus reporter as flink-conf/config.yaml has it.
      */
     private static Configuration clusterConfig() {
-        Configuration c = StreamingJobIT.clusterConfig();
+        Configuration c = StreamingRuns.clusterConfig();
         c.addAll(
                 Configuration.fromMap(
                         Map.of(
@@ -165,29 +179,35 @@ class MetricsScrapeIT {
                           transactional_id_prefix: prom
                           transaction_timeout: PT2M
                           starting_offsets: earliest
-                        job: {checkpoint_interval: PT0.3S, max_out_of_orderness: PT1S, idle_timeout: PT2S, bounded_input: false, parallelism: 1}
+                        job: {checkpoint_interval: PT0.3S, max_out_of_orderness: PT1S, idle_timeout: PT2S, bounded_input: false, parallelism: 1,
+                              max_lateness: PT2S, max_future: PT2S, start: "%s"}
                         streams:
-                          - {id: a, dimension: 2, lower: [0, 0], upper: [1, 1], k: 2, window: PT10S,
+                          - {id: a, dimension: 2, lower: [0, 0], upper: [1, 1], k: 2, window: PT1S,
                              epsilon_per_release: 1.0, budget_cap: 2.5, privacy_unit: device,
                              device_contribution_bound: 100, public_seed: 1}
-                          - {id: b, dimension: 3, lower: [-1, -1, -1], upper: [1, 1, 1], k: 2, window: PT10S,
+                          - {id: b, dimension: 3, lower: [-1, -1, -1], upper: [1, 1, 1], k: 2, window: PT1S,
                              epsilon_per_release: 1.0, budget_cap: 100, public_seed: 2}
                         """
-                                .formatted(kafka.bootstrapServers()));
+                                .formatted(kafka.bootstrapServers(), Instant.ofEpochMilli(START)));
         TopicAdmin.ensureTopics(c.kafka(), 1);
         return c;
     }
 
     @Test
     void theDpclustMetricsAreServedToPrometheus() throws Exception {
+        START = start();
         DpclustConfig c = config();
-        // 4 windows x 2 streams x 100 records; every 10th out of bounds (clamped). Malformed, in
-        // window 0: 1 undecodable, 2 wrong dimension, 3 non-finite, 4 of an unknown stream.
+        // 4 windows x 2 streams x 100 records, each window written at its wall-clock start; every
+        // 10th out of bounds (clamped). Malformed, in window 0: 1 undecodable, 2 wrong dimension,
+        // 3 non-finite, 4 of an unknown stream. Then one tick record appended 3.5 s after window
+        // 3's start (event time = its append time, window 6): it moves the append-time watermark
+        // (max append − 1 s − 1 ms) past the close times (end + 2 s − 1) of windows 0-2, not 3.
         int perWindow = 100;
         long valid = 0;
         long clamped = 0;
         try (TelemetryProducer p =
                 new TelemetryProducer(kafka.bootstrapServers(), c.kafka().inputTopic())) {
+            sleepUntil(START);
             p.sendRaw("a", "not avro".getBytes(StandardCharsets.UTF_8));
             for (int i = 0; i < 2; i++) {
                 p.send("a", "bad", START + 1, new double[] {0.5, 0.5, 0.5});
@@ -199,6 +219,7 @@ class MetricsScrapeIT {
                 p.send("nope", "bad", START + 1, new double[] {0.5, 0.5});
             }
             for (int w = 0; w < 4; w++) {
+                sleepUntil(START + w * W);
                 for (int r = 0; r < perWindow; r++) {
                     long t = START + w * W + r * (W / perWindow);
                     boolean out = r % 10 == 0;
@@ -208,7 +229,11 @@ class MetricsScrapeIT {
                     valid += 2;
                     clamped += out ? 2 : 0;
                 }
+                p.flush();
             }
+            sleepUntil(START + 6 * W + W / 2);
+            p.send("b", "tick", System.currentTimeMillis(), new double[] {0, 0, 0});
+            valid++;
         }
         long records = valid + 1 + 2 + 3 + 4;
 
@@ -219,14 +244,15 @@ class MetricsScrapeIT {
         JobClient job =
                 StreamingJob.fromKafka(c, TestRandoms.secretSource(), Map.of()).executeAsync(env);
         try {
-            // windows 0-2 close (the watermark stays in window 3). a (device units: spent adds up
+            // windows 0-2 close (window 3 stays open). a (device units: spent adds up
             // over windows) releases windows 0 and 1 and is refused window 2 (cap 2.5); b (record
             // units: disjoint windows compose in parallel, spent stays 1) releases all three
             List<Sample> s =
                     awaitScrape(m -> sum(m, "releases") >= 5 && sum(m, "refused_releases") >= 1);
             try (TelemetryProducer p =
                     new TelemetryProducer(kafka.bootstrapServers(), c.kafka().inputTopic())) {
-                p.send("a", "late", START + 5_000, new double[] {0.5, 0.5}); // window 0: closed
+                // window 0, now more than max_lateness before its append time
+                p.send("a", "late", START + W / 2, new double[] {0.5, 0.5});
             }
             s = awaitScrape(m -> sum(m, "rejected_late") >= 1);
             report(s);
@@ -250,14 +276,21 @@ class MetricsScrapeIT {
             assertEquals(99.0, stream(s, "remaining", "b"), 1e-12);
             for (String id : List.of("a", "b")) {
                 assertEquals(
-                        START + 4 * W - 1,
+                        START + 4 * W + 2_000 - 1,
                         stream(s, "next_release_ms", id),
                         0.0,
-                        "stream " + id + ": window 3 is released next, at its last millisecond");
+                        "stream " + id + ": window 3 is released next, at end + max_lateness − 1");
             }
             assertDashboardQueriesOnlyScrapedMetrics(s);
         } finally {
             job.cancel().get();
+        }
+    }
+
+    private static void sleepUntil(long epochMillis) throws InterruptedException {
+        long wait = epochMillis - System.currentTimeMillis();
+        if (wait > 0) {
+            Thread.sleep(wait);
         }
     }
 

@@ -42,32 +42,38 @@ import org.junit.jupiter.api.Timeout;
 /**
  * The deployed topology with real processes: a Kafka broker JVM, a standalone Flink cluster
  * (JobManager and TaskManager JVMs, RocksDB state backend) and target/dpclust-job.jar submitted
- * with {@code flink run -d}. The job runs unbounded; a "tick" record per stream two windows after
- * the data moves the watermark past the last data window and the empty one after it.
+ * with {@code flink run -d}. The job runs unbounded on the broker's log append-time clock
+ * (docs/event-time.md): data is written in real time, each 2 s window's records at that window's
+ * start, and a "tick" record per stream written later moves the watermark past the last data
+ * windows and some empty ones.
  *
- * <p>First an undisturbed run; then the same input on fresh topics under another transactional-id
- * prefix, with the TaskManager process killed (SIGKILL) while window 3 is open, after checkpoints,
- * and a new TaskManager started. Its releases must be byte-identical, per stream and window, with
- * no duplicates for a {@code read_committed} consumer.
+ * <p>First an undisturbed live run. Then a live run on fresh topics whose TaskManager process is
+ * killed (SIGKILL) while windows 2.. are open, after checkpoints, and a new TaskManager started;
+ * its releases must be byte-identical, per stream and window and with no duplicates for a {@code
+ * read_committed} consumer, to those of an undisturbed job replaying the same input topic (append
+ * times are in the log, so a replay sees the same clock).
  */
 @Tag("cluster")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class RealClusterIT {
-    private static final long START = 1_767_225_600_000L; // 2026-01-01T00:00:00Z
-    private static final long W = 10_000;
+    private static final long W = 2_000;
     private static final int PER_WINDOW = 2000;
 
-    /**
-     * Data windows 0..5; the tick in window 7 closes windows 0..6 (6 is released from empty
-     * summaries).
-     */
+    /** Data windows 0..5; the tick written after window 6 closed releases at least 0..6. */
     private static final int RELEASED_WINDOWS = 7;
+
+    /** A window closes max_lateness (3 s) + the lag (1 s) after its end on the append clock. */
+    private static final long CLOSE_DELAY = 4_000;
+
+    /** Start of a run's schedule and data: the window boundary after next. */
+    private static long nextStart() {
+        return Math.floorDiv(System.currentTimeMillis(), W) * W + 2 * W;
+    }
 
     private static final String SECRET =
             "8f1e2d3c4b5a69788796a5b4c3d2e1f00112233445566778899aabbccddeeff0";
 
     private static RealCluster cluster;
-    private static Map<String, byte[]> undisturbed;
 
     @BeforeAll
     static void startCluster() throws Exception {
@@ -84,14 +90,19 @@ class RealClusterIT {
         }
     }
 
-    private static Path config(String name) throws IOException {
+    private static Path config(String name, long start) throws IOException {
+        return config(name, name, start);
+    }
+
+    /** A live configuration writing to topics {@code name.*} and reading {@code input.in}. */
+    private static Path config(String name, String input, long start) throws IOException {
         Path file = RealCluster.HOME.resolve(name + ".yaml");
         Files.writeString(
                 file,
                 """
                 kafka:
                   bootstrap_servers: "unused:9092"
-                  topics: {input: %1$s.in, centroids: %1$s.centroids, sketches: %1$s.sketches, budget: %1$s.budget, dlq: %1$s.dlq}
+                  topics: {input: %2$s.in, centroids: %1$s.centroids, sketches: %1$s.sketches, budget: %1$s.budget, dlq: %1$s.dlq}
                   group_id: %1$s
                   transactional_id_prefix: %1$s
                   transaction_timeout: PT2M
@@ -102,13 +113,16 @@ class RealClusterIT {
                   idle_timeout: PT5S
                   bounded_input: false
                   parallelism: 1
+                  max_lateness: PT3S
+                  max_future: PT3S
+                  start: "%3$s"
                 streams:
-                  - {id: a, dimension: 2, lower: [0, 0], upper: [1, 1], k: 3, window: PT10S, epsilon_per_release: 1.0,
-                     budget_cap: 100, public_seed: 1}
-                  - {id: b, dimension: 3, lower: [-1, -1, -1], upper: [1, 1, 1], k: 2, window: PT10S,
-                     epsilon_per_release: 1.0, budget_cap: 100, public_seed: 2}
+                  - {id: a, dimension: 2, lower: [0, 0], upper: [1, 1], k: 3, window: PT2S, epsilon_per_release: 1.0,
+                     budget_cap: 1000, public_seed: 1}
+                  - {id: b, dimension: 3, lower: [-1, -1, -1], upper: [1, 1, 1], k: 2, window: PT2S,
+                     epsilon_per_release: 1.0, budget_cap: 1000, public_seed: 2}
                 """
-                        .formatted(name));
+                        .formatted(name, input, Instant.ofEpochMilli(start)));
         return file;
     }
 
@@ -118,21 +132,37 @@ class RealClusterIT {
         return c.withKafka(c.kafka().withBootstrapServers(cluster.bootstrapServers()));
     }
 
-    /** Windows [from, from + n) of the scenario, the same bytes in every run. */
-    private static void write(DpclustConfig c, int from, int n) {
+    /**
+     * Windows [from, from + n) of the scenario in real time: window w's records at the wall-clock
+     * start of window w, so each record's event time is within a window of its append time.
+     */
+    private static void writeLive(DpclustConfig c, long start, int from, int n)
+            throws InterruptedException {
         try (TelemetryProducer p =
                 new TelemetryProducer(cluster.bootstrapServers(), c.kafka().inputTopic())) {
-            new SyntheticTelemetry(c.streams(), START + from * W, n, PER_WINDOW, 0, 50, 7).write(p);
+            for (int w = from; w < from + n; w++) {
+                sleepUntil(start + w * W);
+                new SyntheticTelemetry(c.streams(), start + w * W, 1, PER_WINDOW, 0, 50, 7 + w)
+                        .write(p);
+            }
         }
     }
 
+    /** One record per stream with event time now: its append time moves the clock. */
     private static void writeTicks(DpclustConfig c) {
         try (TelemetryProducer p =
                 new TelemetryProducer(cluster.bootstrapServers(), c.kafka().inputTopic())) {
-            long t = START + RELEASED_WINDOWS * W + 5_000;
+            long t = System.currentTimeMillis();
             p.send("a", "tick", t, new double[] {0.5, 0.5});
             p.send("b", "tick", t, new double[] {0, 0, 0});
             p.flush();
+        }
+    }
+
+    private static void sleepUntil(long epochMillis) throws InterruptedException {
+        long wait = epochMillis - System.currentTimeMillis();
+        if (wait > 0) {
+            Thread.sleep(wait);
         }
     }
 
@@ -140,7 +170,13 @@ class RealClusterIT {
         Properties p = new Properties();
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
         try (Admin admin = Admin.create(p)) {
-            admin.createTopics(List.of(new NewTopic(c.kafka().inputTopic(), 1, (short) 1)))
+            admin.createTopics(
+                            List.of(
+                                    new NewTopic(c.kafka().inputTopic(), 1, (short) 1)
+                                            .configs(
+                                                    Map.of(
+                                                            "message.timestamp.type",
+                                                            "LogAppendTime"))))
                     .all()
                     .get(30, TimeUnit.SECONDS);
         }
@@ -159,11 +195,11 @@ class RealClusterIT {
                         cluster.bootstrapServers()));
     }
 
-    private static Set<String> expected(int windows) {
+    private static Set<String> expected(long start, int windows) {
         Set<String> keys = new TreeSet<>();
         for (String s : List.of("a", "b")) {
             for (int w = 0; w < windows; w++) {
-                keys.add(key(s, START + w * W));
+                keys.add(key(s, start + w * W));
             }
         }
         return keys;
@@ -265,14 +301,15 @@ class RealClusterIT {
     @Order(1)
     @Timeout(value = 150, unit = TimeUnit.SECONDS)
     void anUnboundedJobSubmittedWithFlinkRunReleasesEveryWindowOnce() throws Exception {
-        Path file = config("calm");
+        long start = nextStart();
+        Path file = config("calm", start);
         DpclustConfig c = load(file);
         createInputTopic(c);
-        write(c, 0, 3);
-        write(c, 3, 1);
-        write(c, 4, 2);
+        writeLive(c, start, 0, 6);
+        sleepUntil(start + RELEASED_WINDOWS * W + CLOSE_DELAY);
         writeTicks(c);
         String job = submit(file);
+        Map<String, byte[]> released;
         try {
             JsonNode checkpointConfig = cluster.rest("/jobs/" + job + "/checkpoints/config");
             assertNotNull(checkpointConfig, "checkpoint configuration of job " + job);
@@ -280,68 +317,76 @@ class RealClusterIT {
             assertTrue(
                     checkpointConfig.path("state_backend").asText().contains("RocksDB"),
                     "state backend: " + checkpointConfig.path("state_backend"));
-            awaitReleases(c, expected(RELEASED_WINDOWS), Duration.ofSeconds(90));
+            awaitReleases(c, expected(start, RELEASED_WINDOWS), Duration.ofSeconds(90));
         } catch (Exception | Error e) {
             cancelAfter(job, e);
             throw e;
         }
         cluster.cancel(job);
-        undisturbed = committedReleases(c);
-        assertEquals(
-                expected(RELEASED_WINDOWS),
-                undisturbed.keySet(),
-                "2 streams x 7 windows, each once");
+        released = committedReleases(c); // fails on a duplicate
+        assertTrue(
+                released.keySet().containsAll(expected(start, RELEASED_WINDOWS)),
+                "2 streams x windows 0..6 from the configured start, each once: "
+                        + released.keySet());
     }
 
     @Test
     @Order(2)
-    @Timeout(value = 180, unit = TimeUnit.SECONDS)
-    void killingTheTaskManagerMidWindowChangesNoReleasedByte() throws Exception {
-        assertNotNull(undisturbed, "the undisturbed run (test 1) must have passed first");
-        Path file = config("storm");
+    @Timeout(value = 240, unit = TimeUnit.SECONDS)
+    void killingTheTaskManagerMidRunChangesNoReleasedByte() throws Exception {
+        long start = nextStart();
+        Path file = config("storm", start);
         DpclustConfig c = load(file);
         createInputTopic(c);
-        write(c, 0, 3);
+        // windows 0..4 in real time: the clock then stands at window 4's append time, which has
+        // closed windows 0 and 1 (close = end + 3 s + 1 s lag) and no later one; nothing else is
+        // appended until the TaskManager is back, so windows 2.. stay open across the kill
+        writeLive(c, start, 0, 5);
         String job = submit(file);
+        Map<String, byte[]> disturbed;
         try {
-            // windows 0 and 1 released and committed: at least one checkpoint has completed with
-            // them
-            awaitReleases(c, expected(2), Duration.ofSeconds(60));
+            awaitReleases(c, expected(start, 2), Duration.ofSeconds(60));
             int checkpointsBefore = completedCheckpoints(job);
             assertTrue(checkpointsBefore >= 1, "a checkpoint completed before the kill");
-            write(c, 3, 1);
-            // window 2 closes only once records of window 3 were read: the watermark is now inside
-            // window 3,
-            // which holds records and cannot close (nothing later has been written)
-            awaitReleases(c, expected(3), Duration.ofSeconds(60));
-            int checkpointsAtKill = completedCheckpoints(job);
             cluster.killTaskManager();
             Map<String, byte[]> atKill = committedReleases(c);
             assertFalse(
-                    atKill.containsKey(key("a", START + 3 * W))
-                            || atKill.containsKey(key("b", START + 3 * W)),
+                    atKill.containsKey(key("a", start + 3 * W))
+                            || atKill.containsKey(key("b", start + 3 * W)),
                     "window 3 was still open when the TaskManager was killed");
-            // the REST statistics are cached for a few seconds: the counts are lower bounds
             System.out.printf(
-                    "RealClusterIT: TaskManager killed mid-window 3; REST reported >= %d completed checkpoints "
-                            + "(>= %d before window 3 was written); %d releases committed%n",
-                    checkpointsAtKill, checkpointsBefore, atKill.size());
-
+                    "RealClusterIT: TaskManager killed with windows 2.. open; REST reported >= %d"
+                            + " completed checkpoints; %d releases committed%n",
+                    checkpointsBefore, atKill.size());
             cluster.startTaskManager();
-            write(c, 4, 2);
-            writeTicks(c);
-            awaitReleases(c, expected(RELEASED_WINDOWS), Duration.ofSeconds(120));
+            writeTicks(c); // appended now, long after window 4: closes it and empty ones after
+            awaitReleases(c, expected(start, 5), Duration.ofSeconds(120));
             JsonNode restored =
                     cluster.rest("/jobs/" + job + "/checkpoints").path("latest").path("restored");
             assertTrue(restored.has("id"), "the job was restored from a checkpoint: " + restored);
             System.out.printf(
                     "RealClusterIT: restored from checkpoint %s%n", restored.path("id").asText());
+            Thread.sleep(5_000); // the clock stands still: nothing more may be released
         } catch (Exception | Error e) {
             cancelAfter(job, e);
             throw e;
         }
         cluster.cancel(job);
-        Map<String, byte[]> disturbed = committedReleases(c);
+        disturbed = committedReleases(c);
+
+        // the reference: an undisturbed job replaying the same input topic
+        Path replayFile = config("replay", "storm", start);
+        DpclustConfig replay = load(replayFile);
+        String replayJob = submit(replayFile);
+        try {
+            awaitReleases(replay, disturbed.keySet(), Duration.ofSeconds(90));
+            Thread.sleep(5_000);
+        } catch (Exception | Error e) {
+            cancelAfter(replayJob, e);
+            throw e;
+        }
+        cluster.cancel(replayJob);
+        Map<String, byte[]> undisturbed = committedReleases(replay);
         assertEquals(
                 undisturbed.keySet(),
                 disturbed.keySet(),
@@ -351,7 +396,7 @@ class RealClusterIT {
                     undisturbed.get(k), disturbed.get(k), "release " + k + " is byte-identical");
         }
         System.out.printf(
-                "RealClusterIT: %d releases byte-identical to the undisturbed run%n",
+                "RealClusterIT: %d releases byte-identical to the undisturbed replay%n",
                 disturbed.size());
     }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -17,10 +18,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.MemorySize;
-import org.apache.flink.configuration.RestartStrategyOptions;
-import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
@@ -36,13 +33,11 @@ import org.dpclust.config.ConfigLoader;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.generator.SyntheticTelemetry;
 import org.dpclust.io.AvroCodec;
-import org.dpclust.io.BudgetTopicReader;
 import org.dpclust.io.EmbeddedKafka;
 import org.dpclust.io.RawRecord;
 import org.dpclust.io.RawRecordDeserializer;
 import org.dpclust.io.TelemetryProducer;
 import org.dpclust.io.TopicAdmin;
-import org.dpclust.io.TopicReader;
 import org.dpclust.privacy.testing.TestRandoms;
 import org.dpclust.stream.LatenessFilter;
 import org.dpclust.stream.RecordValidator;
@@ -58,8 +53,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * topics.
  */
 class StreamingJobIT {
-    private static final long START = 1_767_225_600_000L; // 2026-01-01T00:00:00Z
-    private static final long W = 10_000;
+    private static final long START = StreamingRuns.START;
+    private static final long W = StreamingRuns.W;
 
     @RegisterExtension
     static final MiniClusterExtension FLINK =
@@ -67,23 +62,43 @@ class StreamingJobIT {
                     new MiniClusterResourceConfiguration.Builder()
                             .setNumberTaskManagers(1)
                             .setNumberSlotsPerTaskManager(2)
-                            .setConfiguration(clusterConfig())
+                            .setConfiguration(StreamingRuns.clusterConfig())
                             .build());
 
     private static EmbeddedKafka kafka;
 
-    /** A small MiniCluster's memory (also used by {@link MetricsScrapeIT}). */
-    static Configuration clusterConfig() {
-        Configuration c = new Configuration();
-        c.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.parse("32m"));
-        c.set(TaskManagerOptions.NETWORK_MEMORY_MIN, MemorySize.parse("32m"));
-        c.set(TaskManagerOptions.NETWORK_MEMORY_MAX, MemorySize.parse("32m"));
-        return c;
-    }
+    private static StreamingRuns runs;
 
     @BeforeAll
     static void startKafka() {
         kafka = EmbeddedKafka.start();
+        runs = new StreamingRuns(kafka);
+    }
+
+    private static JobExecutionResult runBounded(
+            DpclustConfig c, KafkaRecordDeserializationSchema<RawRecord> deser, String restart)
+            throws Exception {
+        return runs.runBounded(c, deser, restart);
+    }
+
+    private static List<ConsumerRecord<byte[], byte[]>> committed(String topic) {
+        return runs.committed(topic);
+    }
+
+    private static List<CentroidRelease> releases(DpclustConfig c) throws IOException {
+        return runs.releases(c);
+    }
+
+    private static List<BudgetStatus> budget(DpclustConfig c) throws IOException {
+        return runs.budget(c);
+    }
+
+    private static Map<String, byte[]> byWindow(DpclustConfig c) throws IOException {
+        return runs.byWindow(c);
+    }
+
+    private static StreamExecutionEnvironment env(String restart) {
+        return StreamingRuns.env(restart);
     }
 
     @AfterAll
@@ -97,8 +112,24 @@ class StreamingJobIT {
 
     private static DpclustConfig config(
             String name, String streamExtra, boolean bounded, int parallelism) {
-        String yaml =
-                """
+        return config(name, streamExtra, bounded, parallelism, 4);
+    }
+
+    /**
+     * The two test streams; the schedule runs from START for {@code windows} windows (the data's
+     * event times are minutes before their append times: max_lateness PT1H counts them all).
+     */
+    private static DpclustConfig config(
+            String name, String streamExtra, boolean bounded, int parallelism, int windows) {
+        DpclustConfig c =
+                ConfigLoader.parse(configYaml(name, streamExtra, bounded, parallelism, windows));
+        TopicAdmin.ensureTopics(c.kafka(), 2);
+        return c;
+    }
+
+    private static String configYaml(
+            String name, String streamExtra, boolean bounded, int parallelism, int windows) {
+        return """
                 kafka:
                   bootstrap_servers: "%s"
                   topics: {input: %s.in, centroids: %s.centroids, sketches: %s.sketches, budget: %s.budget, dlq: %s.dlq}
@@ -112,6 +143,9 @@ class StreamingJobIT {
                   idle_timeout: PT2S
                   bounded_input: %s
                   parallelism: %d
+                  max_lateness: PT1H
+                  start: "%s"
+                  end: "%s"
                 streams:
                   - id: a
                     dimension: 2
@@ -134,22 +168,21 @@ class StreamingJobIT {
                     public_seed: 2
                 %s
                 """
-                        .formatted(
-                                kafka.bootstrapServers(),
-                                name,
-                                name,
-                                name,
-                                name,
-                                name,
-                                name,
-                                name,
-                                bounded,
-                                parallelism,
-                                streamExtra,
-                                streamExtra);
-        DpclustConfig c = ConfigLoader.parse(yaml);
-        TopicAdmin.ensureTopics(c.kafka(), 2);
-        return c;
+                .formatted(
+                        kafka.bootstrapServers(),
+                        name,
+                        name,
+                        name,
+                        name,
+                        name,
+                        name,
+                        name,
+                        bounded,
+                        parallelism,
+                        Instant.ofEpochMilli(START),
+                        Instant.ofEpochMilli(START + windows * W),
+                        streamExtra,
+                        streamExtra);
     }
 
     private static SyntheticTelemetry.Written write(
@@ -170,54 +203,6 @@ class StreamingJobIT {
                             7)
                     .write(p);
         }
-    }
-
-    private static StreamExecutionEnvironment env(String restart) {
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        Configuration c = new Configuration();
-        c.set(RestartStrategyOptions.RESTART_STRATEGY, restart);
-        c.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
-        c.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(200));
-        env.configure(c);
-        return env;
-    }
-
-    private static JobExecutionResult runBounded(
-            DpclustConfig c, KafkaRecordDeserializationSchema<RawRecord> deser, String restart)
-            throws Exception {
-        Map<String, Map<String, Double>> ledger =
-                BudgetTopicReader.read(
-                        kafka.bootstrapServers(), c.kafka().budgetTopic(), Duration.ofSeconds(30));
-        StreamingJob job =
-                new StreamingJob(
-                        KafkaEndpoints.source(c, deser),
-                        KafkaEndpoints.sink(c),
-                        c,
-                        TestRandoms.secretSource(),
-                        ledger);
-        return job.executeAsync(env(restart)).getJobExecutionResult().get();
-    }
-
-    private static List<ConsumerRecord<byte[], byte[]>> committed(String topic) {
-        try (TopicReader r = new TopicReader(kafka.bootstrapServers(), topic)) {
-            return r.readToEnd(Duration.ofSeconds(60));
-        }
-    }
-
-    private static List<CentroidRelease> releases(DpclustConfig c) throws IOException {
-        List<CentroidRelease> l = new ArrayList<>();
-        for (var r : committed(c.kafka().centroidsTopic())) {
-            l.add(AvroCodec.centroids().decode(r.value()));
-        }
-        return l;
-    }
-
-    private static List<BudgetStatus> budget(DpclustConfig c) throws IOException {
-        List<BudgetStatus> l = new ArrayList<>();
-        for (var r : committed(c.kafka().budgetTopic())) {
-            l.add(AvroCodec.budget().decode(r.value()));
-        }
-        return l;
     }
 
     @Test
@@ -273,7 +258,7 @@ class StreamingJobIT {
 
     @Test
     void theSketchSummaryPublishesDpSketchesAndDecodedCentroids() throws Exception {
-        DpclustConfig c = config("ckm", "    summaries: [stats, ckm]\n", true);
+        DpclustConfig c = config("ckm", "    summaries: [stats, ckm]\n", true, 1, 3);
         SyntheticTelemetry.Written w = write(c, c.kafka().inputTopic(), 0, 3, 4000, 0);
         runBounded(c, new RawRecordDeserializer(), "none");
         List<org.dpclust.avro.SketchRelease> sketches = new ArrayList<>();
@@ -330,6 +315,10 @@ class StreamingJobIT {
      * extras).
      */
     private static String capYaml(DpclustConfig c) {
+        return capYaml(c, 4);
+    }
+
+    private static String capYaml(DpclustConfig c, int windows) {
         return """
                 kafka:
                   bootstrap_servers: "%s"
@@ -338,21 +327,25 @@ class StreamingJobIT {
                   transactional_id_prefix: cap
                   transaction_timeout: PT2M
                   starting_offsets: earliest
-                job: {checkpoint_interval: PT0.3S, max_out_of_orderness: PT1S, idle_timeout: PT2S, bounded_input: true, parallelism: 1}
+                job: {checkpoint_interval: PT0.3S, max_out_of_orderness: PT1S, idle_timeout: PT2S, bounded_input: true, parallelism: 1,
+                      max_lateness: PT1H, start: "%s", end: "%s"}
                 streams:
                   - {id: a, dimension: 2, lower: [0, 0], upper: [1, 1], k: 3, window: PT10S, epsilon_per_release: 1.0,
                      budget_cap: 2.5, privacy_unit: device, device_contribution_bound: 2, public_seed: 1}
                   - {id: b, dimension: 3, lower: [-1, -1, -1], upper: [1, 1, 1], k: 2, window: PT10S,
                      epsilon_per_release: 1.0, budget_cap: 2.5, privacy_unit: device, device_contribution_bound: 2, public_seed: 2}
                 """
-                .formatted(c.kafka().bootstrapServers());
+                .formatted(
+                        c.kafka().bootstrapServers(),
+                        Instant.ofEpochMilli(START),
+                        Instant.ofEpochMilli(START + windows * W));
     }
 
     @Test
     void aRestartWithoutStateReloadsTheSpendFromTheBudgetTopic() throws Exception {
         DpclustConfig c =
                 ConfigLoader.parse(
-                        capYaml(config("cap", "", true))
+                        capYaml(config("cap", "", true), 2)
                                 .replace("cap.", "restart.")
                                 .replace("group_id: cap", "group_id: restart")
                                 .replace(
@@ -366,7 +359,7 @@ class StreamingJobIT {
         // a new job, no state: it only knows what the budget topic says (2.0 spent per stream)
         DpclustConfig next =
                 ConfigLoader.parse(
-                        capYaml(c)
+                        capYaml(c, 5)
                                 .replace("cap.in", "restart.in2")
                                 .replace("cap.", "restart.")
                                 .replace("group_id: cap", "group_id: restart2")
@@ -378,7 +371,11 @@ class StreamingJobIT {
         write(next, next.kafka().inputTopic(), 2, 3, 1000, 0);
         runBounded(next, new RawRecordDeserializer(), "none");
         List<CentroidRelease> after = releases(next).subList(4, releases(next).size());
-        assertEquals(2, after.size(), "only window 2 of each stream fits under the cap");
+        assertEquals(
+                2,
+                after.size(),
+                "the schedule resumes after the ledger's last window (2) and only window 2 of"
+                        + " each stream fits under the cap");
         for (CentroidRelease r : after) {
             assertEquals(START + 2 * W, r.getWindowStart().toEpochMilli());
             assertEquals(3.0, r.getSpent(), 0.0, "spend continues from the budget topic");
@@ -416,19 +413,6 @@ class StreamingJobIT {
         public TypeInformation<RawRecord> getProducedType() {
             return inner.getProducedType();
         }
-    }
-
-    /** Release bytes by stream, window and algorithm; fails on a duplicate. */
-    private static Map<String, byte[]> byWindow(DpclustConfig c) throws IOException {
-        Map<String, byte[]> m = new TreeMap<>();
-        for (var r : committed(c.kafka().centroidsTopic())) {
-            CentroidRelease rel = AvroCodec.centroids().decode(r.value());
-            String key = rel.getStreamId() + "@" + rel.getWindowStart() + "/" + rel.getAlgorithm();
-            assertTrue(
-                    m.put(key, r.value()) == null,
-                    "no duplicates for a read_committed consumer: " + key);
-        }
-        return m;
     }
 
     @Test
@@ -486,49 +470,77 @@ class StreamingJobIT {
         assertSameReleases(unsalted, salted, 16); // 2 streams x 4 windows x 2 summaries
     }
 
+    /**
+     * Live (unbounded): windows are released as the log's append-time clock passes their end +
+     * max_lateness, from the configured start on (no record decides when a stream starts); a record
+     * whose event time is more than max_lateness before its own append time is a dead letter with
+     * reason {@code late}, whatever the watermark.
+     */
     @Test
-    void aRecordBehindTheWatermarkIsADeadLetter() throws Exception {
-        DpclustConfig c = config("late", "", false);
-        write(c, c.kafka().inputTopic(), 0, 3, 500, 0);
-        Map<String, Map<String, Double>> ledger = Map.of();
+    void aLiveJobReleasesOnTheAppendTimeClockAndDeadLettersALateRecord() throws Exception {
+        long liveStart = Math.floorDiv(System.currentTimeMillis(), W) * W;
+        DpclustConfig c =
+                ConfigLoader.parse(
+                        configYaml("live", "", false, 1, 4)
+                                .replace("max_lateness: PT1H", "max_lateness: PT2S")
+                                .replace(
+                                        Instant.ofEpochMilli(START).toString(),
+                                        Instant.ofEpochMilli(liveStart).toString())
+                                .replace(
+                                        Instant.ofEpochMilli(START + 4 * W).toString(),
+                                        Instant.ofEpochMilli(liveStart + 100 * W).toString()));
+        TopicAdmin.ensureTopics(c.kafka(), 2);
         JobClient job =
                 new StreamingJob(
                                 KafkaEndpoints.source(c),
                                 KafkaEndpoints.sink(c),
                                 c,
                                 TestRandoms.secretSource(),
-                                ledger)
+                                Map.of())
                         .executeAsync(env("none"));
-        try {
-            long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-            while (releases(c).size()
-                    < 4) { // windows 0 and 1 of both streams: the watermark is past window 1
+        long lateEventTime = 0;
+        try (TelemetryProducer p =
+                new TelemetryProducer(kafka.bootstrapServers(), c.kafka().inputTopic())) {
+            long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+            while (releases(c).size() < 4) { // windows 0 and 1 of both streams
                 assertTrue(
                         System.nanoTime() < deadline, "windows 0 and 1 were not released in time");
+                for (int i = 0; i < 5; i++) { // records on time: event time = now
+                    p.send("a", "d" + i, System.currentTimeMillis(), new double[] {0.5, 0.5});
+                    p.send("b", "d" + i, System.currentTimeMillis(), new double[] {0, 0, 0});
+                }
+                p.flush();
                 Thread.sleep(200);
             }
-            try (TelemetryProducer p =
-                    new TelemetryProducer(kafka.bootstrapServers(), c.kafka().inputTopic())) {
-                p.send("a", "late-device", START + 5_000, new double[] {0.5, 0.5});
-            }
-            while (true) {
-                List<RejectedRecord> dl = new ArrayList<>();
-                for (var r : committed(c.kafka().dlqTopic())) {
-                    dl.add(AvroCodec.rejected().decode(r.value()));
-                }
-                if (!dl.isEmpty()) {
-                    assertEquals(1, dl.size());
-                    assertEquals("late", dl.get(0).getReason());
-                    assertEquals(START + 5_000, dl.get(0).getEventTime().toEpochMilli());
-                    break;
-                }
+            lateEventTime = System.currentTimeMillis() - Duration.ofMinutes(61).toMillis();
+            p.send("a", "late-device", lateEventTime, new double[] {0.5, 0.5});
+            p.flush();
+            List<RejectedRecord> dl = runs.deadLetters(c);
+            while (dl.isEmpty()) {
                 assertTrue(
                         System.nanoTime() < deadline,
                         "the late record did not reach the dead-letter topic");
                 Thread.sleep(200);
+                dl = runs.deadLetters(c);
             }
+            assertEquals(1, dl.size());
+            assertEquals("late", dl.get(0).getReason());
+            assertEquals(lateEventTime, dl.get(0).getEventTime().toEpochMilli());
         } finally {
             job.cancel().get();
+        }
+        for (String stream : List.of("a", "b")) {
+            List<Long> windows =
+                    releases(c).stream()
+                            .filter(r -> r.getStreamId().equals(stream))
+                            .map(r -> r.getWindowStart().toEpochMilli())
+                            .toList();
+            for (int i = 0; i < windows.size(); i++) {
+                assertEquals(
+                        liveStart + i * W,
+                        windows.get(i),
+                        stream + ": consecutive windows from the configured start");
+            }
         }
     }
 }

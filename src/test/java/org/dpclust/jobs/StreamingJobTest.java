@@ -36,6 +36,7 @@ class StreamingJobTest {
                     """
             kafka:
               bootstrap_servers: "127.0.0.1:1"
+            job: {start: "2026-01-01T00:00:00Z"}
             streams:
               - id: a
                 dimension: 2

@@ -12,12 +12,17 @@ import org.dpclust.avro.RejectedRecord;
 import org.dpclust.io.AvroCodec;
 import org.junit.jupiter.api.Test;
 
-/** Allowed lateness 0: a record whose window the watermark has closed is a dead letter. */
+/**
+ * Per-record inclusion: a record outside the bounds of its own append time, or whose window is not
+ * scheduled, is a dead letter with that reason; with lateness 0 (the test policy), a record whose
+ * window the watermark has closed is a {@code late} dead letter too.
+ */
 class LatenessFilterTest {
     private static OneInputStreamOperatorTestHarness<ValidRecord, ValidRecord> harness()
             throws Exception {
         return ProcessFunctionTestHarnesses.forProcessFunction(
-                new LatenessFilter(List.of(StreamTestRecords.spec(""))));
+                new LatenessFilter(
+                        List.of(StreamTestRecords.spec("")), StreamTestRecords.policy(3)));
     }
 
     private static ValidRecord record(long t, int original) {
@@ -67,6 +72,42 @@ class LatenessFilterTest {
         ValidRecord out = h.extractOutputValues().get(0);
         assertNull(out.original, "the original bytes do not travel past the filter");
         assertNull(out.topic);
+        h.close();
+    }
+
+    @Test
+    void recordsOutsideTheBoundsOfTheirOwnAppendTimeAreDeadLetteredWithTheReason()
+            throws Exception {
+        var f =
+                new LatenessFilter(
+                        List.of(StreamTestRecords.spec("")),
+                        new EventTimePolicy(0, 100_000, 1_000, 1_000));
+        OneInputStreamOperatorTestHarness<ValidRecord, ValidRecord> h =
+                ProcessFunctionTestHarnesses.forProcessFunction(f);
+        long[][] cases = { // event time, append time
+            {5_000, 5_500}, {5_000, 6_001}, {8_000, 6_999}, {150_000, 150_000}, {5_000, 5_000}
+        };
+        for (long[] c : cases) {
+            ValidRecord r = record(c[0], (int) c[0]);
+            r.appendTime = c[1];
+            h.processElement(r, r.appendTime);
+        }
+        ValidRecord createTime = record(5_000, 0);
+        createTime.logAppendTime = false;
+        h.processElement(createTime, 5_000);
+        assertEquals(2, h.extractOutputValues().size(), "the first and the fifth count");
+        List<String> reasons = new ArrayList<>();
+        for (var o : h.getSideOutput(LatenessFilter.LATE)) {
+            reasons.add(
+                    AvroCodec.rejected().decode(StreamTestRecords.bytes(o.getValue())).getReason());
+        }
+        assertEquals(
+                List.of(
+                        Rejections.LATE,
+                        Rejections.FUTURE,
+                        Rejections.AFTER_END,
+                        Rejections.NOT_APPEND_TIME),
+                reasons);
         h.close();
     }
 }

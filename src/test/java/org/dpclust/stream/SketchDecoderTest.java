@@ -50,7 +50,11 @@ class SketchDecoderTest {
     private static KeyedOneInputStreamOperatorTestHarness<String, WindowPartial, Publication> keyed(
             StreamSpec s) throws Exception {
         StreamClusteringFunction f =
-                new StreamClusteringFunction(List.of(s), TestRandoms.secretSource(), Map.of());
+                new StreamClusteringFunction(
+                        List.of(s),
+                        TestRandoms.secretSource(),
+                        Map.of(),
+                        StreamTestRecords.policy(3));
         return StreamTestRecords.harness(f, p -> p.streamId);
     }
 

@@ -33,8 +33,19 @@ class StreamClusteringFunctionTest {
 
     private static KeyedOneInputStreamOperatorTestHarness<String, WindowPartial, Publication>
             harness(StreamSpec s, Map<String, Map<String, Double>> ledger) throws Exception {
+        return harness(s, ledger, 1);
+    }
+
+    /** The operator with a schedule of {@code windows} windows from 0. */
+    private static KeyedOneInputStreamOperatorTestHarness<String, WindowPartial, Publication>
+            harness(StreamSpec s, Map<String, Map<String, Double>> ledger, int windows)
+                    throws Exception {
         StreamClusteringFunction f =
-                new StreamClusteringFunction(List.of(s), TestRandoms.secretSource(), ledger);
+                new StreamClusteringFunction(
+                        List.of(s),
+                        TestRandoms.secretSource(),
+                        ledger,
+                        StreamTestRecords.policy(windows));
         return StreamTestRecords.harness(f, p -> p.streamId);
     }
 
@@ -51,14 +62,17 @@ class StreamClusteringFunctionTest {
 
     @Test
     void releasesOnceAtTheWindowEndAndLeavesNoWindowStateOrTimers() throws Exception {
-        var h = harness(spec(""), Map.of());
+        var h = harness(spec(""), Map.of(), 2);
         for (ValidRecord r : twoBlobs(0, 400)) {
             h.processElement(WindowPartial.of(r), r.eventTime);
         }
         for (ValidRecord r : twoBlobs(1, 400)) {
             h.processElement(WindowPartial.of(r), r.eventTime);
         }
-        assertEquals(2, h.numEventTimeTimers(), "one timer per open window");
+        assertEquals(
+                1,
+                h.numEventTimeTimers(),
+                "one timer: the schedule's first window's (records register none)");
         h.processWatermark(W - 2);
         assertEquals(
                 0, releases(h.extractOutputValues()).size(), "nothing before the window's end");
@@ -86,15 +100,15 @@ class StreamClusteringFunctionTest {
         h.processWatermark(Long.MAX_VALUE); // end of input: window 1 fires, nothing is chained
         assertEquals(0, h.numEventTimeTimers());
         assertEquals(2, releases(h.extractOutputValues()).size());
-        // left: released centroids, ledger entries (2 windows), ledger-seeded flag; no window
-        // statistics
-        assertEquals(3, h.numKeyedStateEntries());
+        // left: released centroids, ledger entries (2 windows), ledger-seeded flag, the
+        // schedule's start; no window statistics
+        assertEquals(4, h.numKeyedStateEntries());
         h.close();
     }
 
     @Test
     void anEmptyWindowIsReleasedSoItsEmptinessIsNotRevealed() throws Exception {
-        var h = harness(spec(""), Map.of());
+        var h = harness(spec(""), Map.of(), 10);
         for (ValidRecord r : twoBlobs(0, 400)) {
             h.processElement(WindowPartial.of(r), r.eventTime);
         }
@@ -123,7 +137,8 @@ class StreamClusteringFunctionTest {
         var h =
                 harness(
                         spec("    privacy_unit: device\n    device_contribution_bound: 2\n"),
-                        Map.of());
+                        Map.of(),
+                        3);
         for (int w = 0; w < 3; w++) {
             for (ValidRecord r : twoBlobs(w, 100)) {
                 h.processElement(WindowPartial.of(r), r.eventTime);
@@ -143,7 +158,7 @@ class StreamClusteringFunctionTest {
     @Test
     void aRestartWithoutStateContinuesFromTheLedgerSnapshot() throws Exception {
         StreamSpec s = spec("    privacy_unit: device\n");
-        var h = harness(s, Map.of("s", Map.of("0:10000", 2.0)));
+        var h = harness(s, Map.of("s", Map.of("0:10000", 2.0)), 2);
         for (ValidRecord r : twoBlobs(1, 100)) {
             h.processElement(WindowPartial.of(r), r.eventTime);
         }
@@ -337,7 +352,7 @@ class StreamClusteringFunctionTest {
 
     /** Five windows of the two blobs under {@code s}; all output records. */
     private static List<Publication> runWindows(StreamSpec s) throws Exception {
-        var h = harness(s, Map.of());
+        var h = harness(s, Map.of(), 5);
         for (int w = 0; w < 5; w++) {
             for (ValidRecord r : twoBlobs(w, 400)) {
                 h.processElement(WindowPartial.of(r), r.eventTime);

@@ -51,6 +51,15 @@ final class StreamTestRecords {
         return SERIALIZER.record(p).topic();
     }
 
+    /**
+     * The schedule of the operator tests: windows of the 10 s test stream from 0 up to {@code
+     * windows}·10 s, no lateness allowance (a window closes at its end − 1, as before append
+     * times), any future.
+     */
+    static EventTimePolicy policy(int windows) {
+        return new EventTimePolicy(0, windows * 10_000L, 0, Long.MAX_VALUE / 4);
+    }
+
     static StreamSpec spec(String extra) {
         return spec(extra, "{cells: 16}");
     }
@@ -87,6 +96,8 @@ final class StreamTestRecords {
         r.streamId = "s";
         r.deviceId = device;
         r.eventTime = t;
+        r.appendTime = t;
+        r.logAppendTime = true;
         r.features = new double[] {x, y};
         return r;
     }

@@ -52,7 +52,11 @@ class WindowPreAggregatorTest {
     private static List<Publication> phase2(StreamSpec s, List<WindowPartial> partials)
             throws Exception {
         StreamClusteringFunction f =
-                new StreamClusteringFunction(List.of(s), TestRandoms.secretSource(), Map.of());
+                new StreamClusteringFunction(
+                        List.of(s),
+                        TestRandoms.secretSource(),
+                        Map.of(),
+                        StreamTestRecords.policy(3));
         try (KeyedOneInputStreamOperatorTestHarness<String, WindowPartial, Publication> h =
                 StreamTestRecords.harness(f, p -> p.streamId)) {
             for (WindowPartial p : partials) {
@@ -83,7 +87,10 @@ class WindowPreAggregatorTest {
             if (h == null) {
                 h =
                         new KeyedOneInputStreamOperatorTestHarness<>(
-                                new WindowPreAggregator(List.of(s), TestRandoms.secretSource()),
+                                new WindowPreAggregator(
+                                        List.of(s),
+                                        StreamTestRecords.policy(3),
+                                        TestRandoms.secretSource()),
                                 key,
                                 Types.STRING);
                 h.open();
@@ -141,7 +148,10 @@ class WindowPreAggregatorTest {
         StreamSpec s = spec(ALL);
         var h =
                 new KeyedOneInputStreamOperatorTestHarness<>(
-                        new WindowPreAggregator(List.of(s), TestRandoms.secretSource()),
+                        new WindowPreAggregator(
+                                List.of(s),
+                                StreamTestRecords.policy(3),
+                                TestRandoms.secretSource()),
                         new SubStreamKey(List.of(s)),
                         Types.STRING);
         h.open();
@@ -150,21 +160,19 @@ class WindowPreAggregatorTest {
         assertEquals(0, h.extractOutputValues().size(), "records are folded in memory");
         h.processWatermark(W - 1);
         List<Object> out = new ArrayList<>(h.getOutput());
-        assertEquals(2, out.size(), "window 0's partial, then the watermark");
         assertEquals(
-                0L,
-                ((WindowPartial)
-                                ((org.apache.flink.streaming.runtime.streamrecord.StreamRecord<?>)
-                                                out.get(0))
-                                        .getValue())
-                        .windowStart);
-        assertTrue(out.get(1) instanceof org.apache.flink.streaming.api.watermark.Watermark);
+                3, out.size(), "the stream's activation, window 0's partial, then the watermark");
+        assertTrue(((WindowPartial) ((StreamRecord<?>) out.get(0)).getValue()).activation);
+        assertEquals(0L, ((WindowPartial) ((StreamRecord<?>) out.get(1)).getValue()).windowStart);
+        assertTrue(out.get(2) instanceof org.apache.flink.streaming.api.watermark.Watermark);
+        h.processWatermark(W);
+        assertEquals(2, h.extractOutputValues().size(), "one activation per subtask, not again");
         h.prepareSnapshotPreBarrier(1);
         assertEquals(
-                2,
+                3,
                 h.extractOutputValues().size(),
                 "window 1's partial is flushed before the barrier");
-        assertEquals(1, h.extractOutputValues().get(1).records);
+        assertEquals(1, h.extractOutputValues().get(2).records);
         h.close();
     }
 
@@ -173,7 +181,10 @@ class WindowPreAggregatorTest {
         StreamSpec s = spec("    privacy_unit: device\n");
         var h =
                 new KeyedOneInputStreamOperatorTestHarness<>(
-                        new WindowPreAggregator(List.of(s), TestRandoms.secretSource()),
+                        new WindowPreAggregator(
+                                List.of(s),
+                                StreamTestRecords.policy(3),
+                                TestRandoms.secretSource()),
                         new SubStreamKey(List.of(s)),
                         Types.STRING);
         h.open();
@@ -198,7 +209,10 @@ class WindowPreAggregatorTest {
         SubStreamKey key = new SubStreamKey(List.of(s));
         try (var h =
                 new KeyedOneInputStreamOperatorTestHarness<String, ValidRecord, WindowPartial>(
-                        new WindowPreAggregator(List.of(s), TestRandoms.secretSource()),
+                        new WindowPreAggregator(
+                                List.of(s),
+                                StreamTestRecords.policy(3),
+                                TestRandoms.secretSource()),
                         key,
                         Types.STRING)) {
             h.open();
@@ -211,7 +225,8 @@ class WindowPreAggregatorTest {
             int idle = -1;
             for (int i = 0; i < out.size(); i++) {
                 if (out.get(i) instanceof StreamRecord<?> sr
-                        && sr.getValue() instanceof WindowPartial) {
+                        && sr.getValue() instanceof WindowPartial p
+                        && !p.activation) {
                     partial = i;
                 }
                 if (out.get(i) instanceof WatermarkStatus st && st.isIdle()) {
@@ -226,7 +241,8 @@ class WindowPreAggregatorTest {
                             .filter(
                                     o ->
                                             o instanceof StreamRecord<?> sr
-                                                    && sr.getValue() instanceof WindowPartial)
+                                                    && sr.getValue() instanceof WindowPartial p
+                                                    && !p.activation)
                             .count();
             assertEquals(1, partials, "flushed once, nothing left to flush again");
         }
@@ -241,7 +257,10 @@ class WindowPreAggregatorTest {
         StreamSpec s = spec(ALL);
         try (var h =
                 new KeyedOneInputStreamOperatorTestHarness<String, ValidRecord, WindowPartial>(
-                        new WindowPreAggregator(List.of(s), TestRandoms.secretSource()),
+                        new WindowPreAggregator(
+                                List.of(s),
+                                StreamTestRecords.policy(3),
+                                TestRandoms.secretSource()),
                         new SubStreamKey(List.of(s)),
                         Types.STRING)) {
             h.open();
@@ -262,7 +281,8 @@ class WindowPreAggregatorTest {
                             .filter(
                                     o ->
                                             o instanceof StreamRecord<?> sr
-                                                    && sr.getValue() instanceof WindowPartial)
+                                                    && sr.getValue() instanceof WindowPartial p
+                                                    && !p.activation)
                             .count(),
                     "nothing folded into the closed window");
         }

@@ -1,0 +1,126 @@
+package org.dpclust.jobs;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.configuration.TaskManagerOptions;
+import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.dpclust.avro.BudgetStatus;
+import org.dpclust.avro.CentroidRelease;
+import org.dpclust.avro.RejectedRecord;
+import org.dpclust.config.DpclustConfig;
+import org.dpclust.io.AvroCodec;
+import org.dpclust.io.BudgetTopicReader;
+import org.dpclust.io.EmbeddedKafka;
+import org.dpclust.io.RawRecord;
+import org.dpclust.io.TopicReader;
+import org.dpclust.privacy.testing.TestRandoms;
+
+/**
+ * Runs the streaming job on the in-process broker and a MiniCluster and reads its topics back as a
+ * {@code read_committed} consumer would (shared by the streaming ITs).
+ */
+final class StreamingRuns {
+    /**
+     * Event times of the ITs' data: a window-aligned instant ten minutes before the class loads.
+     */
+    static final long W = 10_000;
+
+    static final long START = Math.floorDiv(System.currentTimeMillis(), W) * W - 60 * W;
+
+    private final EmbeddedKafka kafka;
+
+    StreamingRuns(EmbeddedKafka kafka) {
+        this.kafka = kafka;
+    }
+
+    /** A small MiniCluster's memory settings (also used by {@link MetricsScrapeIT}). */
+    static Configuration clusterConfig() {
+        Configuration c = new Configuration();
+        c.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.parse("32m"));
+        c.set(TaskManagerOptions.NETWORK_MEMORY_MIN, MemorySize.parse("32m"));
+        c.set(TaskManagerOptions.NETWORK_MEMORY_MAX, MemorySize.parse("32m"));
+        return c;
+    }
+
+    static StreamExecutionEnvironment env(String restart) {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        Configuration c = new Configuration();
+        c.set(RestartStrategyOptions.RESTART_STRATEGY, restart);
+        c.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
+        c.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(200));
+        env.configure(c);
+        return env;
+    }
+
+    /** The job on a bounded input, with the ledger read from the budget topic, to its end. */
+    JobExecutionResult runBounded(
+            DpclustConfig c, KafkaRecordDeserializationSchema<RawRecord> deser, String restart)
+            throws Exception {
+        Map<String, Map<String, Double>> ledger =
+                BudgetTopicReader.read(
+                        kafka.bootstrapServers(), c.kafka().budgetTopic(), Duration.ofSeconds(30));
+        StreamingJob job =
+                new StreamingJob(
+                        KafkaEndpoints.source(c, deser),
+                        KafkaEndpoints.sink(c),
+                        c,
+                        TestRandoms.secretSource(),
+                        ledger);
+        return job.executeAsync(env(restart)).getJobExecutionResult().get();
+    }
+
+    List<ConsumerRecord<byte[], byte[]>> committed(String topic) {
+        try (TopicReader r = new TopicReader(kafka.bootstrapServers(), topic)) {
+            return r.readToEnd(Duration.ofSeconds(60));
+        }
+    }
+
+    List<CentroidRelease> releases(DpclustConfig c) throws IOException {
+        List<CentroidRelease> l = new ArrayList<>();
+        for (var r : committed(c.kafka().centroidsTopic())) {
+            l.add(AvroCodec.centroids().decode(r.value()));
+        }
+        return l;
+    }
+
+    List<BudgetStatus> budget(DpclustConfig c) throws IOException {
+        List<BudgetStatus> l = new ArrayList<>();
+        for (var r : committed(c.kafka().budgetTopic())) {
+            l.add(AvroCodec.budget().decode(r.value()));
+        }
+        return l;
+    }
+
+    List<RejectedRecord> deadLetters(DpclustConfig c) throws IOException {
+        List<RejectedRecord> l = new ArrayList<>();
+        for (var r : committed(c.kafka().dlqTopic())) {
+            l.add(AvroCodec.rejected().decode(r.value()));
+        }
+        return l;
+    }
+
+    /** Release bytes by stream, window and algorithm; fails on a duplicate. */
+    Map<String, byte[]> byWindow(DpclustConfig c) throws IOException {
+        Map<String, byte[]> m = new TreeMap<>();
+        for (var r : committed(c.kafka().centroidsTopic())) {
+            CentroidRelease rel = AvroCodec.centroids().decode(r.value());
+            String key = rel.getStreamId() + "@" + rel.getWindowStart() + "/" + rel.getAlgorithm();
+            assertTrue(
+                    m.put(key, r.value()) == null,
+                    "no duplicates for a read_committed consumer: " + key);
+        }
+        return m;
+    }
+}
