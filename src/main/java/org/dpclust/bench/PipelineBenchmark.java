@@ -259,7 +259,7 @@ public final class PipelineBenchmark implements Benchmark {
                 NonPrivateMeanTopology.build(env, source, sink, c);
                 job = env.executeAsync("bench-" + benchmark);
             } else {
-                job = new StreamingJob(source, sink, c, benchSecret(), Map.of()).executeAsync(env);
+                job = new StreamingJob(source, sink, c, benchSecret()).executeAsync(env);
             }
             var result = job.getJobExecutionResult().get(); // throws if the job failed
             long end = System.nanoTime();

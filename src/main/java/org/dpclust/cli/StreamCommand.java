@@ -1,11 +1,9 @@
 package org.dpclust.cli;
 
-import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.config.SecretSource;
-import org.dpclust.io.BudgetTopicReader;
 import org.dpclust.io.KafkaLedgerClient;
 import org.dpclust.io.LedgerSettings;
 import org.dpclust.io.TopicAdmin;
@@ -61,14 +59,9 @@ public final class StreamCommand implements Callable<Integer> {
         try (KafkaLedgerClient ledgerCheck = LedgerSettings.of(cfg.kafka()).open()) {
             cfg.streams().forEach(s -> ledgerCheck.verify(s.id()));
         }
-        Map<String, Map<String, Double>> ledger =
-                BudgetTopicReader.read(
-                        cfg.kafka().bootstrapServers(),
-                        cfg.kafka().budgetTopic(),
-                        StreamingJob.LEDGER_READ_TIMEOUT);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         StartupLog.flinkWebUi(LOG, env.getConfiguration());
-        StreamingJob.fromKafka(cfg, secret, ledger).execute(env);
+        StreamingJob.fromKafka(cfg, secret).execute(env);
         return 0;
     }
 }

@@ -1,7 +1,6 @@
 package org.dpclust.jobs;
 
 import java.time.Duration;
-import java.util.Map;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.configuration.Configuration;
@@ -30,32 +29,22 @@ public final class StreamingJob {
     private final Sink<Publication> sink;
     private final DpclustConfig config;
     private final SecretSource secret;
-    private final Map<String, Map<String, Double>> ledgerSnapshot;
 
     public StreamingJob(
             Source<RawRecord, ?, ?> source,
             Sink<Publication> sink,
             DpclustConfig config,
-            SecretSource secret,
-            Map<String, Map<String, Double>> ledgerSnapshot) {
+            SecretSource secret) {
         this.source = source;
         this.sink = sink;
         this.config = config;
         this.secret = secret;
-        this.ledgerSnapshot = ledgerSnapshot;
     }
 
     /** The job as configured for Kafka: source and exactly-once sink from the configuration. */
-    public static StreamingJob fromKafka(
-            DpclustConfig config,
-            SecretSource secret,
-            Map<String, Map<String, Double>> ledgerSnapshot) {
+    public static StreamingJob fromKafka(DpclustConfig config, SecretSource secret) {
         return new StreamingJob(
-                KafkaEndpoints.source(config),
-                KafkaEndpoints.sink(config),
-                config,
-                secret,
-                ledgerSnapshot);
+                KafkaEndpoints.source(config), KafkaEndpoints.sink(config), config, secret);
     }
 
     public void wire(StreamExecutionEnvironment env) {
@@ -82,7 +71,7 @@ public final class StreamingJob {
                 config.kafka().budgetTopic(),
                 config.kafka().dlqTopic(),
                 secret);
-        StreamingTopology.build(env, source, sink, config, secret, ledgerSnapshot);
+        StreamingTopology.build(env, source, sink, config, secret);
     }
 
     /**

@@ -1,6 +1,5 @@
 package org.dpclust.jobs;
 
-import java.util.Map;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -10,6 +9,7 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.config.SecretSource;
+import org.dpclust.io.LedgerSettings;
 import org.dpclust.io.Publication;
 import org.dpclust.io.PublicationTypeInfo;
 import org.dpclust.io.RawRecord;
@@ -39,8 +39,7 @@ public final class StreamingTopology {
             Source<RawRecord, ?, ?> source,
             Sink<Publication> sink,
             DpclustConfig config,
-            SecretSource secret,
-            Map<String, Map<String, Double>> ledgerSnapshot) {
+            SecretSource secret) {
         var streams = config.streams();
         Ingest in = ingest(env, source, config);
         // two-phase window aggregation: phase 1 keyed by (stream, salt) folds records into exact
@@ -58,7 +57,8 @@ public final class StreamingTopology {
         SingleOutputStreamOperator<Publication> releases =
                 partials.keyBy(p -> p.streamId)
                         .process(
-                                new StreamClusteringFunction(streams, secret, ledgerSnapshot),
+                                new StreamClusteringFunction(
+                                        streams, secret, LedgerSettings.of(config.kafka())),
                                 PublicationTypeInfo.INSTANCE)
                         .name("dp-window-summaries")
                         .uid("dp-window-summaries");

@@ -13,6 +13,10 @@ import org.apache.flink.util.OutputTag;
 import org.dpclust.config.PrivacyUnit;
 import org.dpclust.config.SecretSource;
 import org.dpclust.config.StreamSpec;
+import org.dpclust.io.LedgerCharge;
+import org.dpclust.io.LedgerClient;
+import org.dpclust.io.LedgerClientFactory;
+import org.dpclust.io.LedgerDecision;
 import org.dpclust.io.Publication;
 import org.dpclust.io.PublicationTypeInfo;
 import org.dpclust.privacy.DeviceReservoir;
@@ -28,7 +32,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Phase 2 of the window aggregation, keyed by stream: keeps each open window's summaries, the
- * device reservoirs, the released centroids and the ledger in keyed state ({@link
+ * device reservoirs, the released centroids and the stream's ledger mark in keyed state ({@link
  * KeyedWindowState}) and one event-time timer per window; the algorithms are in the Flink-free core
  * ({@link WindowSummaries}, {@link DeviceReservoir}, {@link WindowRelease}). Input: {@link
  * WindowPartial}s of phase 1 (one state read and write per partial), or single device-unit records,
@@ -41,6 +45,17 @@ import org.slf4j.LoggerFactory;
  * the end of a bounded input. Replays are byte-identical: what enters a window does not depend on
  * arrival order, and the noise is keyed by the window's contents (see {@link WindowRelease}). The
  * secret is loaded in {@link #open} from its {@link SecretSource}, never carried in this function.
+ *
+ * <p>Charging: every summary's release is charged to the stream's ledger on the budget topic
+ * through its fenced single writer ({@link LedgerClient}, opened in {@link #open} from the factory,
+ * docs/ledger.md) under the charge key {@code stream|stream|summary|start:end} with the release's
+ * fingerprint, against the latest committed spend — the same ledger batch runs charge. The writer
+ * commits the CHARGE or REFUSED status on the budget topic before the charge returns, so this
+ * operator emits no budget statuses itself. The ledger's high-water mark after every charge
+ * (replays too) is kept in keyed state and passed back with the next charge, so a budget topic that
+ * lost history is refused. A replayed timer (restore from a checkpoint) re-charges the same key and
+ * fingerprint and gets the recorded decision. A lost history or an unavailable ledger throws: the
+ * job fails and restarts.
  */
 public class StreamClusteringFunction
         extends KeyedProcessFunction<String, WindowPartial, Publication>
@@ -59,7 +74,7 @@ public class StreamClusteringFunction
 
     private final List<StreamSpec> streams;
     private final SecretSource secretSource;
-    private final Map<String, Map<String, Double>> ledgerSnapshot;
+    private final LedgerClientFactory ledgerFactory;
 
     private transient PrivacySecret secret;
     private transient RecordHasher hasher;
@@ -68,18 +83,19 @@ public class StreamClusteringFunction
     private transient KeyedWindowState state;
     private transient ReleaseMetrics metrics; // every metric of this operator
     private transient LongCounter windowed, releaseNanos;
+    private transient LedgerClient ledger;
 
     /**
-     * @param ledgerSnapshot totals read from the budget topic at start-up (stream → interval key →
-     *     epsilon); used for a stream whose ledger is not in restored state
+     * @param ledgerFactory opens the ledger client on the TaskManager ({@link
+     *     org.dpclust.io.LedgerSettings}: the fenced writer on the budget topic)
      */
     public StreamClusteringFunction(
             List<StreamSpec> streams,
             SecretSource secretSource,
-            Map<String, Map<String, Double>> ledgerSnapshot) {
+            LedgerClientFactory ledgerFactory) {
         this.streams = streams;
         this.secretSource = secretSource;
-        this.ledgerSnapshot = ledgerSnapshot;
+        this.ledgerFactory = ledgerFactory;
     }
 
     @Override
@@ -100,6 +116,7 @@ public class StreamClusteringFunction
                         getRuntimeContext().getMetricGroup().addGroup("dpclust"), streams);
         getRuntimeContext().addAccumulator(ACC_WINDOWED, windowed = new LongCounter());
         getRuntimeContext().addAccumulator(ACC_RELEASE_NANOS, releaseNanos = new LongCounter());
+        ledger = ledgerFactory.open();
         LOG.info("keyed release open: {} stream(s), secret from {}", streams.size(), secretSource);
     }
 
@@ -164,8 +181,13 @@ public class StreamClusteringFunction
             ctx.timerService().registerEventTimeTimer(timestamp + s.windowMillis());
         }
         metrics.released(s.id(), chained ? timestamp + s.windowMillis() : -1);
-        PrivacyLedger ledger = state.ledger(s, ledgerSnapshot.getOrDefault(s.id(), Map.of()));
-        WindowRelease.Outcome o = core.get(s.id()).release(w, ledger, state.centroids());
+        WindowRelease.Outcome o =
+                core.get(s.id())
+                        .release(
+                                w,
+                                (summary, interval, epsilon, fingerprint) ->
+                                        charge(s, summary, interval, fingerprint),
+                                state.centroids());
         state.centroids(o.centroids());
         for (int i = 0; i < o.decisions().size(); i++) {
             PrivacyLedger.Decision d = o.decisions().get(i);
@@ -176,12 +198,31 @@ public class StreamClusteringFunction
                     timestamp + 1,
                     o.describe(s, i));
             metrics.charged(s.id(), d);
-            if (d.accepted()) {
-                state.charged(ledger, d);
-            }
         }
         o.published().forEach(out::collect);
         o.sketches().forEach(sketch -> ctx.output(RELEASED_SKETCHES, sketch));
         releaseNanos.add(System.nanoTime() - started);
+    }
+
+    /** One summary's charge through the fenced ledger writer; keeps the mark it returns. */
+    private PrivacyLedger.Decision charge(
+            StreamSpec s, String summary, PrivacyLedger.Interval interval, String fingerprint)
+            throws Exception {
+        LedgerDecision d =
+                ledger.charge(
+                        LedgerCharge.stream(s, summary, interval.start(), interval.end())
+                                .withFingerprint(fingerprint),
+                        state.ledgerMark());
+        state.ledgerMark(d.mark());
+        return d.decision();
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (ledger != null) {
+            ledger.close();
+            ledger = null;
+        }
+        super.close();
     }
 }

@@ -41,7 +41,6 @@ import org.dpclust.config.SecretSource;
 import org.dpclust.dashboard.DashboardServer;
 import org.dpclust.generator.SyntheticTelemetry;
 import org.dpclust.io.AvroCodec;
-import org.dpclust.io.BudgetTopicReader;
 import org.dpclust.io.EmbeddedKafka;
 import org.dpclust.io.TelemetryProducer;
 import org.dpclust.io.TopicAdmin;
@@ -106,15 +105,10 @@ class DashboardIT {
                 }
                 byte[] key = new byte[32];
                 new SecureRandom().nextBytes(key);
-                Map<String, Map<String, Double>> ledger =
-                        BudgetTopicReader.read(
-                                kafka.bootstrapServers(),
-                                cfg.kafka().budgetTopic(),
-                                Duration.ofSeconds(30));
                 StreamExecutionEnvironment env =
                         StreamExecutionEnvironment.createLocalEnvironment(1, LocalCluster.config());
                 JobClient job =
-                        StreamingJob.fromKafka(cfg, SecretSource.temporaryFile(key), ledger)
+                        StreamingJob.fromKafka(cfg, SecretSource.temporaryFile(key))
                                 .executeAsync(env);
                 job.getJobExecutionResult().get(240, TimeUnit.SECONDS);
 

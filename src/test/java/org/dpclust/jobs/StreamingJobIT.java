@@ -36,7 +36,6 @@ import org.dpclust.config.ConfigLoader;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.generator.SyntheticTelemetry;
 import org.dpclust.io.AvroCodec;
-import org.dpclust.io.BudgetTopicReader;
 import org.dpclust.io.EmbeddedKafka;
 import org.dpclust.io.RawRecord;
 import org.dpclust.io.RawRecordDeserializer;
@@ -185,16 +184,12 @@ class StreamingJobIT {
     private static JobExecutionResult runBounded(
             DpclustConfig c, KafkaRecordDeserializationSchema<RawRecord> deser, String restart)
             throws Exception {
-        Map<String, Map<String, Double>> ledger =
-                BudgetTopicReader.read(
-                        kafka.bootstrapServers(), c.kafka().budgetTopic(), Duration.ofSeconds(30));
         StreamingJob job =
                 new StreamingJob(
                         KafkaEndpoints.source(c, deser),
                         KafkaEndpoints.sink(c),
                         c,
-                        TestRandoms.secretSource(),
-                        ledger);
+                        TestRandoms.secretSource());
         return job.executeAsync(env(restart)).getJobExecutionResult().get();
     }
 
@@ -490,14 +485,12 @@ class StreamingJobIT {
     void aRecordBehindTheWatermarkIsADeadLetter() throws Exception {
         DpclustConfig c = config("late", "", false);
         write(c, c.kafka().inputTopic(), 0, 3, 500, 0);
-        Map<String, Map<String, Double>> ledger = Map.of();
         JobClient job =
                 new StreamingJob(
                                 KafkaEndpoints.source(c),
                                 KafkaEndpoints.sink(c),
                                 c,
-                                TestRandoms.secretSource(),
-                                ledger)
+                                TestRandoms.secretSource())
                         .executeAsync(env("none"));
         try {
             long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();

@@ -52,7 +52,8 @@ class WindowPreAggregatorTest {
     private static List<Publication> phase2(StreamSpec s, List<WindowPartial> partials)
             throws Exception {
         StreamClusteringFunction f =
-                new StreamClusteringFunction(List.of(s), TestRandoms.secretSource(), Map.of());
+                new StreamClusteringFunction(
+                        List.of(s), TestRandoms.secretSource(), new RecordingLedger().factory());
         try (KeyedOneInputStreamOperatorTestHarness<String, WindowPartial, Publication> h =
                 StreamTestRecords.harness(f, p -> p.streamId)) {
             for (WindowPartial p : partials) {

@@ -45,7 +45,8 @@ class WindowStateSizeTest {
         WindowSummaries w = WindowSummaries.empty(StreamRuntime.of(s), TestRandoms.SECRET, 0);
         records(n).forEach(r -> r.addTo(w));
         StreamClusteringFunction f =
-                new StreamClusteringFunction(List.of(s), TestRandoms.secretSource(), Map.of());
+                new StreamClusteringFunction(
+                        List.of(s), TestRandoms.secretSource(), new RecordingLedger().factory());
         try (KeyedOneInputStreamOperatorTestHarness<String, WindowPartial, Publication> h =
                 StreamTestRecords.harness(f, p -> p.streamId)) {
             h.processElement(WindowPartial.of("s", w), 0);
