@@ -29,7 +29,8 @@ import org.dpclust.stream.WindowPreAggregator;
  * {@link WindowPreAggregator} (phase 1: exact partial summaries, in memory) → keyBy(stream) →
  * {@link StreamClusteringFunction} (phase 2: merge per window, noise, release) → (side output of
  * the released ckm sketches) → keyBy(stream) → {@link SketchDecoder} (ckm centroids, stateless) →
- * one exactly-once sink for releases, sketches, ledger entries and dead letters.
+ * one exactly-once sink for releases, sketches and dead letters (ledger entries are committed by
+ * the stream's fenced ledger writer, which the release operator charges before it releases).
  */
 public final class StreamingTopology {
     private StreamingTopology() {}

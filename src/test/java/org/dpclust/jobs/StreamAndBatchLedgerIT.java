@@ -3,7 +3,6 @@ package org.dpclust.jobs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -19,7 +18,6 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.dpclust.avro.BudgetEventKind;
 import org.dpclust.avro.BudgetStatus;
 import org.dpclust.avro.CentroidRelease;
@@ -33,7 +31,6 @@ import org.dpclust.io.EmbeddedKafka;
 import org.dpclust.io.LedgerCharge;
 import org.dpclust.io.TelemetryProducer;
 import org.dpclust.io.TopicAdmin;
-import org.dpclust.io.TopicReader;
 import org.dpclust.privacy.PrivacyLedger;
 import org.dpclust.privacy.testing.TestRandoms;
 import org.junit.jupiter.api.Test;
@@ -143,24 +140,7 @@ class StreamAndBatchLedgerIT {
             List<Future<String>> batchKeys = new ArrayList<>();
             for (int r = 0; r < BATCH_RUNS; r++) {
                 batchKeys.add(
-                        pool.submit(
-                                () -> {
-                                    BatchJob job =
-                                            BatchJob.fromKafka(
-                                                    cfg.kafka().inputTopic(),
-                                                    BatchRun.create(
-                                                            cfg,
-                                                            spec,
-                                                            "stats",
-                                                            params,
-                                                            interval,
-                                                            TestRandoms.secretSource()));
-                                    go.await(60, TimeUnit.SECONDS);
-                                    job.execute(
-                                            StreamExecutionEnvironment.getExecutionEnvironment(
-                                                    LocalCluster.config()));
-                                    return job.chargeKey();
-                                }));
+                        pool.submit(LedgerTestRuns.statsBatchRun(cfg, spec, params, interval, go)));
             }
             Set<String> requested = new HashSet<>();
             for (Future<String> f : batchKeys) {
@@ -175,7 +155,11 @@ class StreamAndBatchLedgerIT {
             assertEquals(BATCH_RUNS + WINDOWS, requested.size());
 
             List<BudgetStatus> decisions = new ArrayList<>();
-            for (BudgetStatus b : read(kafka, cfg.kafka().budgetTopic(), AvroCodec.budget())) {
+            for (BudgetStatus b :
+                    LedgerTestRuns.read(
+                            kafka.bootstrapServers(),
+                            cfg.kafka().budgetTopic(),
+                            AvroCodec.budget())) {
                 if (b.getKind() != BudgetEventKind.MARKER) {
                     decisions.add(b);
                 }
@@ -214,19 +198,11 @@ class StreamAndBatchLedgerIT {
                     decisions.stream().filter(b -> b.getKind() == BudgetEventKind.REFUSED).count(),
                     "every refusal is published");
             List<CentroidRelease> releases =
-                    read(kafka, cfg.kafka().centroidsTopic(), AvroCodec.centroids());
+                    LedgerTestRuns.read(
+                            kafka.bootstrapServers(),
+                            cfg.kafka().centroidsTopic(),
+                            AvroCodec.centroids());
             assertEquals(accepted, releases.size(), "a release per charge, none for a refusal");
         }
-    }
-
-    private static <T extends org.apache.avro.specific.SpecificRecordBase> List<T> read(
-            EmbeddedKafka kafka, String topic, AvroCodec<T> codec) throws Exception {
-        List<T> out = new ArrayList<>();
-        try (TopicReader reader = new TopicReader(kafka.bootstrapServers(), topic)) {
-            for (ConsumerRecord<byte[], byte[]> rec : reader.readToEnd(Duration.ofSeconds(30))) {
-                out.add(codec.decode(rec.value()));
-            }
-        }
-        return out;
     }
 }
