@@ -34,6 +34,7 @@ import java.util.stream.Collectors;
 import javax.imageio.ImageIO;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.dpclust.avro.BudgetEventKind;
 import org.dpclust.avro.BudgetStatus;
 import org.dpclust.avro.CentroidRelease;
 import org.dpclust.config.DpclustConfig;
@@ -126,6 +127,9 @@ class DashboardIT {
                         new TopicReader(kafka.bootstrapServers(), cfg.kafka().budgetTopic())) {
                     for (var r : reader.readToEnd(Duration.ofSeconds(30))) {
                         BudgetStatus b = budget.decode(r.value());
+                        if (b.getKind() == BudgetEventKind.MARKER) {
+                            continue; // the ledger's own high-water mark, not a budget event
+                        }
                         budgetKeys.add(
                                 b.getStreamId()
                                         + "|"
