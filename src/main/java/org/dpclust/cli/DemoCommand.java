@@ -28,7 +28,6 @@ import org.dpclust.generator.SyntheticTelemetry;
 import org.dpclust.geometry.DomainBounds;
 import org.dpclust.io.AvroCodec;
 import org.dpclust.io.AvroJson;
-import org.dpclust.io.BudgetTopicReader;
 import org.dpclust.io.EmbeddedKafka;
 import org.dpclust.io.TelemetryProducer;
 import org.dpclust.io.TopicAdmin;
@@ -128,16 +127,11 @@ public final class DemoCommand implements Callable<Integer> {
                     new TelemetryProducer(kafka.bootstrapServers(), cfg.kafka().inputTopic())) {
                 written = scenario.write(producer);
             }
-            Map<String, Map<String, Double>> ledger =
-                    BudgetTopicReader.read(
-                            kafka.bootstrapServers(),
-                            cfg.kafka().budgetTopic(),
-                            Duration.ofSeconds(30));
             System.err.println(
                     "dpclust demo: running the streaming job in a Flink MiniCluster ...");
             StreamExecutionEnvironment env =
                     StreamExecutionEnvironment.createLocalEnvironment(1, LocalCluster.config());
-            JobClient job = StreamingJob.fromKafka(cfg, secret, ledger).executeAsync(env);
+            JobClient job = StreamingJob.fromKafka(cfg, secret).executeAsync(env);
 
             int expected = windows * cfg.streams().size();
             AvroCodec<CentroidRelease> codec = AvroCodec.centroids();

@@ -9,7 +9,6 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -27,7 +26,6 @@ import org.dpclust.config.KafkaSettings;
 import org.dpclust.config.SecretSource;
 import org.dpclust.dashboard.DashboardServer;
 import org.dpclust.generator.SyntheticTelemetry;
-import org.dpclust.io.BudgetTopicReader;
 import org.dpclust.io.EmbeddedKafka;
 import org.dpclust.io.TelemetryProducer;
 import org.dpclust.io.TopicAdmin;
@@ -317,22 +315,13 @@ public final class LocalCommand implements Callable<Integer> {
                             + ")";
         }
         StartupLog.configuration(LOG, jobCfg, secretSource);
-        Map<String, Map<String, Double>> ledger =
-                BudgetTopicReader.read(
-                        jobCfg.kafka().bootstrapServers(),
-                        jobCfg.kafka().budgetTopic(),
-                        StreamingJob.LEDGER_READ_TIMEOUT);
-        LOG.info(
-                "budget ledger: {} stream(s) with spend on record in {}",
-                ledger.size(),
-                jobCfg.kafka().budgetTopic());
         Configuration flink = LocalCluster.config();
         flink.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
         flink.set(RestOptions.ADDRESS, "127.0.0.1");
         flink.set(RestOptions.BIND_PORT, Integer.toString(flinkPort));
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.createLocalEnvironment(1, flink);
-        JobClient job = StreamingJob.fromKafka(jobCfg, secret, ledger).executeAsync(env);
+        JobClient job = StreamingJob.fromKafka(jobCfg, secret).executeAsync(env);
         LOG.info("streaming job {} running in a Flink MiniCluster", job.getJobID());
         return job;
     }

@@ -78,14 +78,15 @@ public final class StreamCommand implements Callable<Integer> {
         try (KafkaLedgerClient ledgerCheck = LedgerSettings.of(cfg.kafka()).open()) {
             cfg.streams().forEach(s -> ledgerCheck.verify(s.id()));
         }
-        Map<String, Map<String, Double>> ledger =
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        StartupLog.flinkWebUi(LOG, env.getConfiguration());
+        // the public schedule of a stream without state resumes after its last charged interval
+        Map<String, Map<String, Double>> charged =
                 BudgetTopicReader.read(
                         cfg.kafka().bootstrapServers(),
                         cfg.kafka().budgetTopic(),
                         StreamingJob.LEDGER_READ_TIMEOUT);
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        StartupLog.flinkWebUi(LOG, env.getConfiguration());
-        StreamingJob.fromKafka(cfg, secret, ledger).execute(env);
+        StreamingJob.fromKafka(cfg, secret, charged).execute(env);
         return 0;
     }
 }

@@ -1,6 +1,5 @@
 package org.dpclust.io;
 
-import org.dpclust.avro.BudgetStatus;
 import org.dpclust.avro.CentroidRelease;
 import org.dpclust.avro.RejectedRecord;
 import org.dpclust.avro.SketchRelease;
@@ -9,7 +8,9 @@ import org.dpclust.avro.SketchRelease;
  * One value the jobs publish, typed by what it is — not by where it goes: the single exactly-once
  * sink's {@link PublicationSerializer} maps each type to its topic, key and encoding, and {@link
  * PublicationTypeInfo} carries it between operators (no Kryo). Values are treated as immutable once
- * emitted. Only {@link WindowMean} is not DP (the non-private benchmark baseline's output).
+ * emitted. Only {@link WindowMean} is not DP (the non-private benchmark baseline's output). Ledger
+ * entries are not publications: the stream's fenced ledger writer ({@link KafkaLedgerClient})
+ * commits them on the budget topic itself, before the release they charge.
  */
 public sealed interface Publication {
     /** A DP centroid release (centroids topic). */
@@ -17,9 +18,6 @@ public sealed interface Publication {
 
     /** A DP sketch release of {@code ckm} (sketches topic). */
     record Sketch(SketchRelease value) implements Publication {}
-
-    /** A ledger entry: CHARGE or REFUSED (budget topic). */
-    record Budget(BudgetStatus value) implements Publication {}
 
     /** A record the job could not count, with the reason (dead-letter topic). */
     record DeadLetter(RejectedRecord value) implements Publication {}

@@ -4,8 +4,6 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.dpclust.avro.BudgetEventKind;
-import org.dpclust.avro.BudgetStatus;
 import org.dpclust.avro.CentroidRelease;
 import org.dpclust.avro.RejectedRecord;
 import org.dpclust.avro.SketchRelease;
@@ -15,34 +13,29 @@ import org.dpclust.config.KafkaSettings;
  * The one place that decides where and how each {@link Publication} is written: topic, key and
  * value encoding (Avro single-object encoding, {@link AvroCodec}) for the job's single exactly-once
  * Kafka sink. Keys: the stream id for releases, sketches and dead letters (a stream's records stay
- * in order on one partition; a dead letter without a known stream has no key); for budget entries
- * the ledger key {@code stream|start:end} (compaction keeps a charged interval's latest total;
- * refusals have their own {@code stream|refused|start:end}). Deterministic: the same value always
- * gives the same record, so a replayed window is byte-identical.
+ * in order on one partition; a dead letter without a known stream has no key). Nothing goes to the
+ * budget topic from here: its only writer is the stream's fenced ledger writer ({@link
+ * KafkaLedgerClient}). Deterministic: the same value always gives the same record, so a replayed
+ * window is byte-identical.
  */
 public final class PublicationSerializer implements KafkaRecordSerializationSchema<Publication> {
     private static final AvroCodec<CentroidRelease> CENTROIDS = AvroCodec.centroids();
     private static final AvroCodec<SketchRelease> SKETCHES = AvroCodec.sketches();
-    private static final AvroCodec<BudgetStatus> BUDGET = AvroCodec.budget();
     private static final AvroCodec<RejectedRecord> REJECTED = AvroCodec.rejected();
 
     private final String centroidsTopic;
     private final String sketchesTopic;
-    private final String budgetTopic;
     private final String dlqTopic;
 
-    public PublicationSerializer(
-            String centroidsTopic, String sketchesTopic, String budgetTopic, String dlqTopic) {
+    public PublicationSerializer(String centroidsTopic, String sketchesTopic, String dlqTopic) {
         this.centroidsTopic = centroidsTopic;
         this.sketchesTopic = sketchesTopic;
-        this.budgetTopic = budgetTopic;
         this.dlqTopic = dlqTopic;
     }
 
     /** The topics of the configuration. */
     public static PublicationSerializer of(KafkaSettings k) {
-        return new PublicationSerializer(
-                k.centroidsTopic(), k.sketchesTopic(), k.budgetTopic(), k.dlqTopic());
+        return new PublicationSerializer(k.centroidsTopic(), k.sketchesTopic(), k.dlqTopic());
     }
 
     @Override
@@ -60,9 +53,6 @@ public final class PublicationSerializer implements KafkaRecordSerializationSche
         if (p instanceof Publication.Sketch s) {
             return record(sketchesTopic, utf8(s.value().getStreamId()), SKETCHES.encode(s.value()));
         }
-        if (p instanceof Publication.Budget b) {
-            return record(budgetTopic, utf8(ledgerKey(b.value())), BUDGET.encode(b.value()));
-        }
         if (p instanceof Publication.DeadLetter d) {
             String stream = d.value().getStreamId();
             return record(
@@ -70,19 +60,6 @@ public final class PublicationSerializer implements KafkaRecordSerializationSche
         }
         Publication.WindowMean m = (Publication.WindowMean) p;
         return record(centroidsTopic, utf8(m.streamId()), windowMean(m));
-    }
-
-    /**
-     * Key for compaction: the latest CHARGE per (stream, interval) is its total; refusals keep
-     * their own key.
-     */
-    public static String ledgerKey(BudgetStatus b) {
-        return b.getStreamId()
-                + "|"
-                + (b.getKind() == BudgetEventKind.REFUSED ? "refused|" : "")
-                + b.getWindowStart().toEpochMilli()
-                + ":"
-                + b.getWindowEnd().toEpochMilli();
     }
 
     /** Window start, count, then the d mean coordinates (big-endian). */

@@ -9,7 +9,6 @@ import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
-import org.dpclust.avro.BudgetStatus;
 import org.dpclust.avro.CentroidRelease;
 import org.dpclust.avro.RejectedRecord;
 import org.dpclust.avro.SketchRelease;
@@ -90,13 +89,12 @@ public final class PublicationTypeInfo extends TypeInformation<Publication> {
 
         private static final byte CENTROIDS = 1;
         private static final byte SKETCH = 2;
-        private static final byte BUDGET = 3;
+        // 3 was the ledger entry: ledger entries are no longer publications (never reuse it)
         private static final byte DEAD_LETTER = 4;
         private static final byte WINDOW_MEAN = 5;
 
         private static final AvroCodec<CentroidRelease> CENTROID_CODEC = AvroCodec.centroids();
         private static final AvroCodec<SketchRelease> SKETCH_CODEC = AvroCodec.sketches();
-        private static final AvroCodec<BudgetStatus> BUDGET_CODEC = AvroCodec.budget();
         private static final AvroCodec<RejectedRecord> REJECTED_CODEC = AvroCodec.rejected();
 
         @Override
@@ -132,9 +130,6 @@ public final class PublicationTypeInfo extends TypeInformation<Publication> {
             } else if (p instanceof Publication.Sketch s) {
                 out.writeByte(SKETCH);
                 writeBytes(out, SKETCH_CODEC.encode(s.value()));
-            } else if (p instanceof Publication.Budget b) {
-                out.writeByte(BUDGET);
-                writeBytes(out, BUDGET_CODEC.encode(b.value()));
             } else if (p instanceof Publication.DeadLetter d) {
                 out.writeByte(DEAD_LETTER);
                 writeBytes(out, REJECTED_CODEC.encode(d.value()));
@@ -157,7 +152,6 @@ public final class PublicationTypeInfo extends TypeInformation<Publication> {
             return switch (tag) {
                 case CENTROIDS -> new Publication.Centroids(CENTROID_CODEC.decode(readBytes(in)));
                 case SKETCH -> new Publication.Sketch(SKETCH_CODEC.decode(readBytes(in)));
-                case BUDGET -> new Publication.Budget(BUDGET_CODEC.decode(readBytes(in)));
                 case DEAD_LETTER ->
                         new Publication.DeadLetter(REJECTED_CODEC.decode(readBytes(in)));
                 case WINDOW_MEAN -> {

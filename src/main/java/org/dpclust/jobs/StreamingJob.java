@@ -30,32 +30,47 @@ public final class StreamingJob {
     private final Sink<Publication> sink;
     private final DpclustConfig config;
     private final SecretSource secret;
-    private final Map<String, Map<String, Double>> ledgerSnapshot;
+    private final Map<String, Map<String, Double>> resumeAfter;
 
+    /**
+     * @param resumeAfter the charged intervals per stream as read from the budget topic at start-up
+     *     (stream → interval key → epsilon): a stream without state resumes its public schedule
+     *     after its last charged interval; charges themselves go through the fenced ledger writer
+     */
     public StreamingJob(
             Source<RawRecord, ?, ?> source,
             Sink<Publication> sink,
             DpclustConfig config,
             SecretSource secret,
-            Map<String, Map<String, Double>> ledgerSnapshot) {
+            Map<String, Map<String, Double>> resumeAfter) {
         this.source = source;
         this.sink = sink;
         this.config = config;
         this.secret = secret;
-        this.ledgerSnapshot = ledgerSnapshot;
+        this.resumeAfter = Map.copyOf(resumeAfter);
     }
 
-    /** The job as configured for Kafka: source and exactly-once sink from the configuration. */
+    /**
+     * The job as configured for Kafka (source and exactly-once sink from the configuration), on a
+     * budget topic with no charged interval to resume after.
+     */
+    public static StreamingJob fromKafka(DpclustConfig config, SecretSource secret) {
+        return fromKafka(config, secret, Map.of());
+    }
+
+    /**
+     * The job as configured for Kafka, resuming each stream's schedule after {@code resumeAfter}.
+     */
     public static StreamingJob fromKafka(
             DpclustConfig config,
             SecretSource secret,
-            Map<String, Map<String, Double>> ledgerSnapshot) {
+            Map<String, Map<String, Double>> resumeAfter) {
         return new StreamingJob(
                 KafkaEndpoints.source(config),
                 KafkaEndpoints.sink(config),
                 config,
                 secret,
-                ledgerSnapshot);
+                resumeAfter);
     }
 
     public void wire(StreamExecutionEnvironment env) {
@@ -82,7 +97,7 @@ public final class StreamingJob {
                 config.kafka().budgetTopic(),
                 config.kafka().dlqTopic(),
                 secret);
-        StreamingTopology.build(env, source, sink, config, secret, ledgerSnapshot);
+        StreamingTopology.build(env, source, sink, config, secret, resumeAfter);
     }
 
     /**

@@ -10,6 +10,7 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.config.SecretSource;
+import org.dpclust.io.LedgerSettings;
 import org.dpclust.io.Publication;
 import org.dpclust.io.PublicationTypeInfo;
 import org.dpclust.io.RawRecord;
@@ -32,7 +33,8 @@ import org.dpclust.stream.WindowPreAggregator;
  * partial summaries, in memory) → keyBy(stream) → {@link StreamClusteringFunction} (phase 2: merge
  * per window, noise, release on the public schedule) → (side output of the released ckm sketches) →
  * keyBy(stream) → {@link SketchDecoder} (ckm centroids, stateless) → one exactly-once sink for
- * releases, sketches, ledger entries and dead letters.
+ * releases, sketches and dead letters (ledger entries are committed by the stream's fenced ledger
+ * writer, which the release operator charges before it releases).
  */
 public final class StreamingTopology {
     private StreamingTopology() {}
@@ -63,7 +65,11 @@ public final class StreamingTopology {
                 partials.keyBy(p -> p.streamId)
                         .process(
                                 new StreamClusteringFunction(
-                                        streams, secret, ledgerSnapshot, policy),
+                                        streams,
+                                        secret,
+                                        ledgerSnapshot,
+                                        policy,
+                                        LedgerSettings.of(config.kafka())),
                                 PublicationTypeInfo.INSTANCE)
                         .name("dp-window-summaries")
                         .uid("dp-window-summaries");

@@ -2,7 +2,6 @@ package org.dpclust.stream;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.apache.flink.api.common.functions.RuntimeContext;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
@@ -11,10 +10,8 @@ import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.dpclust.config.StreamSpec;
-import org.dpclust.privacy.PrivacyLedger;
+import org.dpclust.io.LedgerMark;
 import org.dpclust.privacy.PrivacySecret;
-import org.dpclust.window.Ledgers;
 import org.dpclust.window.StreamRuntime;
 import org.dpclust.window.WindowSummaries;
 
@@ -22,9 +19,10 @@ import org.dpclust.window.WindowSummaries;
  * The keyed state of {@link StreamClusteringFunction} (key = stream), with the state names and
  * types that savepoints depend on: per open window the summaries' long arrays (map state keyed by
  * window start) and the device reservoirs (keyed by {@code windowStart|device}); the last released
- * stats centroids (row-major k·d); the ledger entries of the current budget period and whether they
- * were seeded from the budget topic; the window the stream's release schedule started at. Only the
- * current key's state is visible.
+ * stats centroids (row-major k·d); the stream's ledger high-water mark ({@link LedgerMark}, state
+ * {@code ledger-mark}: the ledger itself lives on the budget topic, charged through the fenced
+ * writer; docs/ledger.md); the window the stream's release schedule started at. Only the current
+ * key's state is visible.
  */
 final class KeyedWindowState {
     /** Key (window start) and value (a summary's long array) types of the per-window map states. */
@@ -38,8 +36,7 @@ final class KeyedWindowState {
     private final MapState<Long, long[]> hstCounts;
     private final MapState<String, long[]> kept;
     private final ValueState<double[]> centroids;
-    private final MapState<String, Double> ledgerEntries;
-    private final ValueState<Boolean> ledgerSeeded;
+    private final ValueState<LedgerMark> ledgerMark;
     private final ValueState<Long> scheduleStart;
 
     KeyedWindowState(RuntimeContext rc) {
@@ -55,9 +52,10 @@ final class KeyedWindowState {
                         new ValueStateDescriptor<>(
                                 "released-centroids",
                                 PrimitiveArrayTypeInfo.DOUBLE_PRIMITIVE_ARRAY_TYPE_INFO));
-        ledgerEntries =
-                rc.getMapState(new MapStateDescriptor<>("ledger", Types.STRING, Types.DOUBLE));
-        ledgerSeeded = rc.getState(new ValueStateDescriptor<>("ledger-seeded", Types.BOOLEAN));
+        ledgerMark =
+                rc.getState(
+                        new ValueStateDescriptor<>(
+                                "ledger-mark", TypeInformation.of(LedgerMark.class)));
         scheduleStart = rc.getState(new ValueStateDescriptor<>("schedule-start", Types.LONG));
     }
 
@@ -124,22 +122,15 @@ final class KeyedWindowState {
         }
     }
 
-    /** The stream's ledger, seeded once from the budget topic's snapshot. */
-    PrivacyLedger ledger(StreamSpec s, Map<String, Double> snapshot) throws Exception {
-        if (ledgerSeeded.value() == null) {
-            ledgerEntries.putAll(snapshot);
-            ledgerSeeded.update(true);
-        }
-        return Ledgers.restore(s, ledgerEntries.entries());
+    /** The stream's ledger high-water mark seen so far, or {@link LedgerMark#NONE}. */
+    LedgerMark ledgerMark() throws Exception {
+        LedgerMark m = ledgerMark.value();
+        return m == null ? LedgerMark.NONE : m;
     }
 
-    /** Records an accepted charge and drops entries of earlier budget periods. */
-    void charged(PrivacyLedger ledger, PrivacyLedger.Decision d) throws Exception {
-        Map.Entry<String, Double> e = Ledgers.entry(ledger, d.interval());
-        ledgerEntries.put(e.getKey(), e.getValue());
-        for (String old : Ledgers.expired(ledger, d.interval(), ledgerEntries.keys())) {
-            ledgerEntries.remove(old);
-        }
+    /** Keeps the later of the stored mark and {@code seen} (after every charge, replays too). */
+    void ledgerMark(LedgerMark seen) throws Exception {
+        ledgerMark.update(LedgerMark.max(ledgerMark(), seen));
     }
 
     /** Start of the window the stream's release schedule started at, or null before it started. */

@@ -13,6 +13,10 @@ import org.apache.flink.util.OutputTag;
 import org.dpclust.config.PrivacyUnit;
 import org.dpclust.config.SecretSource;
 import org.dpclust.config.StreamSpec;
+import org.dpclust.io.LedgerCharge;
+import org.dpclust.io.LedgerClient;
+import org.dpclust.io.LedgerClientFactory;
+import org.dpclust.io.LedgerDecision;
 import org.dpclust.io.Publication;
 import org.dpclust.io.PublicationTypeInfo;
 import org.dpclust.privacy.DeviceReservoir;
@@ -28,7 +32,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Phase 2 of the window aggregation, keyed by stream: keeps each open window's summaries, the
- * device reservoirs, the released centroids and the ledger in keyed state ({@link
+ * device reservoirs, the released centroids and the stream's ledger mark in keyed state ({@link
  * KeyedWindowState}) and one event-time timer per stream (the next scheduled window's); the
  * algorithms and the schedule arithmetic are in Flink-free classes ({@link WindowSummaries}, {@link
  * DeviceReservoir}, {@link WindowRelease}, {@link EventTimePolicy}). Input: {@link WindowPartial}s
@@ -40,13 +44,13 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The schedule is public (docs/event-time.md): it starts at the stream's first window at or
  * after {@code job.start} — or, without state, after the last interval in the budget topic's
- * snapshot ({@link EventTimePolicy#resumeWindow}) — when the first element of the stream arrives,
- * which is the activation phase 1 sends before its first watermark; records register no timers.
- * Every scheduled window fires, empty ones too (from all-zero summaries, charged like any other),
- * each timer chained from the previous one, up to {@code job.end}. Replays are byte-identical: what
- * enters a window does not depend on arrival order, and the noise is keyed by the window's contents
- * (see {@link WindowRelease}). The secret is loaded in {@link #open} from its {@link SecretSource},
- * never carried in this function.
+ * snapshot read at start-up ({@link EventTimePolicy#resumeWindow}) — when the first element of the
+ * stream arrives, which is the activation phase 1 sends before its first watermark; records
+ * register no timers. Every scheduled window fires, empty ones too (from all-zero summaries,
+ * charged like any other), each timer chained from the previous one, up to {@code job.end}. Replays
+ * are byte-identical: what enters a window does not depend on arrival order, and the noise is keyed
+ * by the window's contents (see {@link WindowRelease}). The secret is loaded in {@link #open} from
+ * its {@link SecretSource}, never carried in this function.
  */
 public class StreamClusteringFunction
         extends KeyedProcessFunction<String, WindowPartial, Publication>
@@ -67,6 +71,7 @@ public class StreamClusteringFunction
     private final SecretSource secretSource;
     private final Map<String, Map<String, Double>> ledgerSnapshot;
     private final EventTimePolicy policy;
+    private final LedgerClientFactory ledgerFactory;
 
     private transient PrivacySecret secret;
     private transient RecordHasher hasher;
@@ -75,22 +80,27 @@ public class StreamClusteringFunction
     private transient KeyedWindowState state;
     private transient ReleaseMetrics metrics; // every metric of this operator
     private transient LongCounter windowed, releaseNanos;
+    private transient LedgerClient ledger;
 
     /**
      * @param ledgerSnapshot totals read from the budget topic at start-up (stream → interval key →
-     *     epsilon); used for a stream whose ledger is not in restored state, and to resume its
-     *     schedule after the last charged interval
+     *     epsilon), only to resume a stream's public schedule after its last charged interval when
+     *     the stream has no state; charges go through {@code ledgerFactory}
      * @param policy the public release schedule
+     * @param ledgerFactory opens the ledger client on the TaskManager ({@link
+     *     org.dpclust.io.LedgerSettings}: the fenced writer on the budget topic)
      */
     public StreamClusteringFunction(
             List<StreamSpec> streams,
             SecretSource secretSource,
             Map<String, Map<String, Double>> ledgerSnapshot,
-            EventTimePolicy policy) {
+            EventTimePolicy policy,
+            LedgerClientFactory ledgerFactory) {
         this.streams = streams;
         this.secretSource = secretSource;
         this.ledgerSnapshot = ledgerSnapshot;
         this.policy = policy;
+        this.ledgerFactory = ledgerFactory;
     }
 
     @Override
@@ -111,6 +121,7 @@ public class StreamClusteringFunction
                         getRuntimeContext().getMetricGroup().addGroup("dpclust"), streams);
         getRuntimeContext().addAccumulator(ACC_WINDOWED, windowed = new LongCounter());
         getRuntimeContext().addAccumulator(ACC_RELEASE_NANOS, releaseNanos = new LongCounter());
+        ledger = ledgerFactory.open();
         LOG.info("keyed release open: {} stream(s), secret from {}", streams.size(), secretSource);
     }
 
@@ -203,8 +214,13 @@ public class StreamClusteringFunction
             ctx.timerService().registerEventTimeTimer(next);
         }
         metrics.released(s.id(), next);
-        PrivacyLedger ledger = state.ledger(s, ledgerSnapshot.getOrDefault(s.id(), Map.of()));
-        WindowRelease.Outcome o = core.get(s.id()).release(w, ledger, state.centroids());
+        WindowRelease.Outcome o =
+                core.get(s.id())
+                        .release(
+                                w,
+                                (summary, interval, epsilon, fingerprint) ->
+                                        charge(s, summary, interval, fingerprint),
+                                state.centroids());
         state.centroids(o.centroids());
         for (int i = 0; i < o.decisions().size(); i++) {
             PrivacyLedger.Decision d = o.decisions().get(i);
@@ -215,12 +231,31 @@ public class StreamClusteringFunction
                     windowStart + s.windowMillis(),
                     o.describe(s, i));
             metrics.charged(s.id(), d);
-            if (d.accepted()) {
-                state.charged(ledger, d);
-            }
         }
         o.published().forEach(out::collect);
         o.sketches().forEach(sketch -> ctx.output(RELEASED_SKETCHES, sketch));
         releaseNanos.add(System.nanoTime() - started);
+    }
+
+    /** One summary's charge through the fenced ledger writer; keeps the mark it returns. */
+    private PrivacyLedger.Decision charge(
+            StreamSpec s, String summary, PrivacyLedger.Interval interval, String fingerprint)
+            throws Exception {
+        LedgerDecision d =
+                ledger.charge(
+                        LedgerCharge.stream(s, summary, interval.start(), interval.end())
+                                .withFingerprint(fingerprint),
+                        state.ledgerMark());
+        state.ledgerMark(d.mark());
+        return d.decision();
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (ledger != null) {
+            ledger.close();
+            ledger = null;
+        }
+        super.close();
     }
 }

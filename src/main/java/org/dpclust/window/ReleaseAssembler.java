@@ -4,22 +4,20 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
-import org.dpclust.avro.BudgetStatus;
 import org.dpclust.avro.CentroidRelease;
 import org.dpclust.avro.SketchRelease;
 import org.dpclust.config.StreamSpec;
-import org.dpclust.io.LedgerHistory;
 import org.dpclust.kmeans.DpClusterStatistics;
 import org.dpclust.privacy.PrivacyLedger;
 import org.dpclust.sketch.DpSketchRelease;
 import org.dpclust.sketch.FrequencyMatrix;
 
 /**
- * Builds the published Avro messages of a release — the {@link CentroidRelease}, the {@link
- * SketchRelease} and the ledger's {@link BudgetStatus} — for the stream's windows and the batch
- * path's snapshot releases alike. Only public values enter them (released centroids and weights,
- * public parameters, epsilons), and nothing depends on wall-clock time, so a replayed window
- * encodes byte-identically.
+ * Builds the published Avro messages of a release — the {@link CentroidRelease} and the {@link
+ * SketchRelease} — for the stream's windows and the batch path's snapshot releases alike (the
+ * ledger's {@code BudgetStatus} is written by the ledger's writer, {@code io.LedgerHistory}). Only
+ * public values enter them (released centroids and weights, public parameters, epsilons), and
+ * nothing depends on wall-clock time, so a replayed window encodes byte-identically.
  */
 public final class ReleaseAssembler {
 
@@ -105,19 +103,6 @@ public final class ReleaseAssembler {
                 .setDomainLower(boxed(s.lower()))
                 .setDomainUpper(boxed(s.upper()))
                 .setMechanismParams(new TreeMap<>(noisy.parameters()))
-                .build();
-    }
-
-    /**
-     * The ledger's decision as published: a CHARGE or a REFUSED entry.
-     *
-     * @param source {@code stream} or {@code batch}
-     */
-    public static BudgetStatus budget(
-            StreamSpec s, String source, String algorithm, PrivacyLedger.Decision d) {
-        return LedgerHistory.decisionBuilder(
-                        s.id(), source, algorithm, s.privacyUnit().wireName(), d)
-                .setSchemaVersion(1)
                 .build();
     }
 

@@ -1,8 +1,9 @@
 package org.dpclust.window;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
-import org.dpclust.avro.BudgetStatus;
 import org.dpclust.config.CkmSettings;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.config.Summary;
@@ -18,15 +19,22 @@ import org.dpclust.sketch.DpSketchRelease;
 
 /**
  * The release sequence of one (stream, window), in plain Java: for each configured summary in its
- * fixed order ({@link StreamSpec#summaries()}), charge the ledger for the window's interval; a
- * refused charge publishes only the refusal; an accepted one runs the summary's mechanism and
- * publishes its release, then the charge. Returns what to publish and what to keep, and emits
- * nothing itself — the keyed operator holds the state and timers and forwards the values.
+ * fixed order ({@link StreamSpec#summaries()}), charge the stream's ledger through a {@link
+ * Charger} for the window's interval; a refused charge publishes nothing here; an accepted one runs
+ * the summary's mechanism and publishes its release. The charge's CHARGE or REFUSED status is
+ * published by the ledger's writer (the operator's {@link Charger} is the fenced ledger client,
+ * docs/ledger.md) and committed before the charger returns, so every refusal is on the budget topic
+ * and no release is published without its charge. Returns what to publish and what to keep, and
+ * emits nothing itself — the keyed operator holds the state and timers and forwards the values.
  *
- * <p>Order of {@link Outcome#published()} per summary: {@code stats} and {@code dp-hst}: the {@link
- * Publication.Centroids}, then the {@link Publication.Budget} CHARGE; {@code ckm}: the {@link
- * Publication.Sketch}, then the CHARGE (its centroids come from the decoder, {@link
- * SketchDecoding}, fed from {@link Outcome#sketches()}); a refusal: the REFUSED entry alone.
+ * <p>{@link Outcome#published()} per summary: {@code stats} and {@code dp-hst}: the {@link
+ * Publication.Centroids}; {@code ckm}: the {@link Publication.Sketch} (its centroids come from the
+ * decoder, {@link SketchDecoding}, fed from {@link Outcome#sketches()}); a refusal: nothing.
+ *
+ * <p>Each charge carries a fingerprint of the release: HMAC(secret, domain, noise key), hex — it
+ * reveals nothing without the secret. A replayed window (same contents, same noise key) has the
+ * same fingerprint and gets the ledger's recorded decision; a window released again from other
+ * contents (a restart without state) has another fingerprint and is charged again.
  *
  * <p>Privacy: noise is drawn only through {@link PrivacyRandom} keyed by HMAC(secret, stream,
  * window start, summary, {@link Mechanisms mechanism id with the digest of every public parameter},
@@ -42,6 +50,27 @@ public final class WindowRelease {
 
     /** Guarantee of every stream release. */
     public static final String GUARANTEE_DP = "dp";
+
+    private static final byte[] FINGERPRINT_DOMAIN =
+            "dpclust/ledger-fingerprint/v1".getBytes(StandardCharsets.UTF_8);
+
+    /**
+     * Charges the stream's ledger for one summary's release (implemented by the operator with its
+     * ledger client). Returns only a committed decision; failures (ledger history lost, ledger
+     * unavailable) are thrown and fail the release.
+     */
+    @FunctionalInterface
+    public interface Charger {
+        /**
+         * @param summary the summary's wire name
+         * @param interval the window's PUBLIC interval
+         * @param epsilon the epsilon of the release
+         * @param fingerprint keyed hash of the release's noise key (hex; see the class comment)
+         */
+        PrivacyLedger.Decision charge(
+                String summary, PrivacyLedger.Interval interval, double epsilon, String fingerprint)
+                throws Exception;
+    }
 
     private final StreamRuntime rt;
     private final PrivacySecret secret;
@@ -90,37 +119,37 @@ public final class WindowRelease {
      * Releases one window.
      *
      * @param w the window's exact summaries (empty ones for a window without records)
-     * @param ledger the stream's ledger; charged here
+     * @param ledger charges the stream's ledger, once per summary, before its mechanism runs
      * @param previous the last released {@code stats} centroids, row-major k·d (as {@link
      *     Outcome#centroids()}), or null before the first release: the public initial ones
      */
-    public Outcome release(WindowSummaries w, PrivacyLedger ledger, double[] previous) {
+    public Outcome release(WindowSummaries w, Charger ledger, double[] previous) throws Exception {
         StreamSpec s = rt.spec();
         long windowStart = w.windowStart;
         long windowEnd = windowStart + s.windowMillis();
+        PrivacyLedger.Interval interval = new PrivacyLedger.Interval(windowStart, windowEnd);
         List<Publication> out = new ArrayList<>();
         List<ReleasedSketch> sketches = new ArrayList<>();
         List<PrivacyLedger.Decision> decisions = new ArrayList<>();
         double[] centroids = null;
         for (Summary summary : s.summaries()) {
+            ReleaseContext key = noiseKey(w, summary);
             PrivacyLedger.Decision decision =
                     ledger.charge(
-                            new PrivacyLedger.Interval(windowStart, windowEnd),
-                            s.epsilonPerRelease());
+                            summary.wireName(), interval, s.epsilonPerRelease(), fingerprint(key));
             decisions.add(decision);
-            BudgetStatus status = ReleaseAssembler.budget(s, MODE, summary.wireName(), decision);
             if (!decision.accepted()) {
-                out.add(new Publication.Budget(status));
                 continue;
             }
+            PrivacyRandom rng = PrivacyRandom.forRelease(secret, key);
             switch (summary) {
                 case STATS -> {
-                    DpClusterStatistics.Release r = releaseStats(w, unflatten(previous));
+                    DpClusterStatistics.Release r = releaseStats(w, unflatten(previous), rng);
                     centroids = flatten(r.centroids());
                     out.add(centroids(summary, windowStart, windowEnd, r, decision));
                 }
                 case CKM -> {
-                    DpSketchRelease.Result noisy = releaseCkm(w);
+                    DpSketchRelease.Result noisy = releaseCkm(w, rng);
                     out.add(
                             new Publication.Sketch(
                                     ReleaseAssembler.sketch(
@@ -135,7 +164,7 @@ public final class WindowRelease {
                             ReleasedSketch.of(s.id(), windowStart, windowEnd, noisy, decision));
                 }
                 case DP_HST -> {
-                    HstWindowSummary.Release h = releaseHst(w);
+                    HstWindowSummary.Release h = releaseHst(w, rng);
                     out.add(
                             centroids(
                                     summary,
@@ -146,9 +175,39 @@ public final class WindowRelease {
                                     decision));
                 }
             }
-            out.add(new Publication.Budget(status));
         }
         return new Outcome(out, sketches, centroids, decisions);
+    }
+
+    /** The noise key of a summary's release: public parameters and the contents' digest. */
+    private ReleaseContext noiseKey(WindowSummaries w, Summary summary) {
+        String mechanism;
+        byte[] digest;
+        switch (summary) {
+            case STATS -> {
+                mechanism = statsMechanism;
+                digest = w.stats.digest();
+            }
+            case CKM -> {
+                mechanism = ckmMechanism;
+                digest = w.sketch.digest();
+            }
+            default -> {
+                mechanism = hstMechanism;
+                digest = new AccumulatorDigest().add(w.hst).digest();
+            }
+        }
+        return new ReleaseContext(
+                rt.spec().id(), w.windowStart, summary.wireName(), mechanism, digest);
+    }
+
+    /** HMAC(secret, domain ‖ noise key), first 16 bytes, hex: the charge's release fingerprint. */
+    private String fingerprint(ReleaseContext key) {
+        byte[] k = key.canonicalBytes();
+        byte[] msg = new byte[FINGERPRINT_DOMAIN.length + k.length];
+        System.arraycopy(FINGERPRINT_DOMAIN, 0, msg, 0, FINGERPRINT_DOMAIN.length);
+        System.arraycopy(k, 0, msg, FINGERPRINT_DOMAIN.length, k.length);
+        return HexFormat.of().formatHex(secret.hmacSha256(msg), 0, 16);
     }
 
     private Publication centroids(
@@ -170,14 +229,8 @@ public final class WindowRelease {
                         decision));
     }
 
-    private PrivacyRandom rng(long windowStart, Summary summary, String mechanism, byte[] digest) {
-        return PrivacyRandom.forRelease(
-                secret,
-                new ReleaseContext(
-                        rt.spec().id(), windowStart, summary.wireName(), mechanism, digest));
-    }
-
-    private DpClusterStatistics.Release releaseStats(WindowSummaries w, double[][] previous) {
+    private DpClusterStatistics.Release releaseStats(
+            WindowSummaries w, double[][] previous, PrivacyRandom rng) {
         StreamSpec s = rt.spec();
         return DpClusterStatistics.release(
                 w.stats,
@@ -188,30 +241,19 @@ public final class WindowRelease {
                         s.statsCountFraction(),
                         s.unitContribution(),
                         s.statsUpdate()),
-                rng(w.windowStart, Summary.STATS, statsMechanism, w.stats.digest()));
+                rng);
     }
 
-    private DpSketchRelease.Result releaseCkm(WindowSummaries w) {
+    private DpSketchRelease.Result releaseCkm(WindowSummaries w, PrivacyRandom rng) {
         StreamSpec s = rt.spec();
         CkmSettings c = s.ckm();
         return DpSketchRelease.addRemove(
-                w.sketch,
-                s.epsilonPerRelease(),
-                c.countFraction(),
-                s.unitContribution(),
-                rng(w.windowStart, Summary.CKM, ckmMechanism, w.sketch.digest()));
+                w.sketch, s.epsilonPerRelease(), c.countFraction(), s.unitContribution(), rng);
     }
 
-    private HstWindowSummary.Release releaseHst(WindowSummaries w) {
+    private HstWindowSummary.Release releaseHst(WindowSummaries w, PrivacyRandom rng) {
         StreamSpec s = rt.spec();
-        byte[] digest = new AccumulatorDigest().add(w.hst).digest();
-        return rt.hst()
-                .release(
-                        w.hst,
-                        s.k(),
-                        s.epsilonPerRelease(),
-                        s.unitContribution(),
-                        rng(w.windowStart, Summary.DP_HST, hstMechanism, digest));
+        return rt.hst().release(w.hst, s.k(), s.epsilonPerRelease(), s.unitContribution(), rng);
     }
 
     private double[][] unflatten(double[] flat) {

@@ -18,9 +18,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.dpclust.avro.BudgetEventKind;
 import org.dpclust.avro.BudgetStatus;
 import org.dpclust.avro.CentroidRelease;
@@ -33,12 +31,9 @@ import org.dpclust.io.AvroCodec;
 import org.dpclust.io.EmbeddedKafka;
 import org.dpclust.io.TelemetryProducer;
 import org.dpclust.io.TopicAdmin;
-import org.dpclust.io.TopicReader;
-import org.dpclust.jobs.BatchJob;
-import org.dpclust.jobs.BatchRun;
+import org.dpclust.jobs.LedgerTestRuns;
 import org.dpclust.jobs.LocalCluster;
 import org.dpclust.privacy.PrivacyLedger;
-import org.dpclust.privacy.testing.TestRandoms;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -124,24 +119,7 @@ class ConcurrentBatchLedgerIT {
             List<Future<String>> keys = new ArrayList<>();
             for (int r = 0; r < runs; r++) {
                 keys.add(
-                        pool.submit(
-                                () -> {
-                                    BatchJob job =
-                                            BatchJob.fromKafka(
-                                                    INPUT,
-                                                    BatchRun.create(
-                                                            cfg,
-                                                            spec,
-                                                            "stats",
-                                                            params,
-                                                            interval,
-                                                            TestRandoms.secretSource()));
-                                    go.await(60, TimeUnit.SECONDS);
-                                    job.execute(
-                                            StreamExecutionEnvironment.getExecutionEnvironment(
-                                                    LocalCluster.config()));
-                                    return job.chargeKey();
-                                }));
+                        pool.submit(LedgerTestRuns.statsBatchRun(cfg, spec, params, interval, go)));
             }
             Set<String> runKeys = new HashSet<>();
             for (Future<String> f : keys) {
@@ -151,7 +129,11 @@ class ConcurrentBatchLedgerIT {
             assertEquals(runs, runKeys.size(), "each run charges under its own key");
 
             List<BudgetStatus> decisions = new ArrayList<>();
-            for (BudgetStatus b : read(kafka, cfg.kafka().budgetTopic(), AvroCodec.budget())) {
+            for (BudgetStatus b :
+                    LedgerTestRuns.read(
+                            kafka.bootstrapServers(),
+                            cfg.kafka().budgetTopic(),
+                            AvroCodec.budget())) {
                 if (b.getKind() != BudgetEventKind.MARKER) {
                     decisions.add(b);
                 }
@@ -174,19 +156,11 @@ class ConcurrentBatchLedgerIT {
             assertEquals(2.0, charged, 1e-12);
             assertEquals(1, refused, "the refusal is published");
             List<CentroidRelease> releases =
-                    read(kafka, cfg.kafka().centroidsTopic(), AvroCodec.centroids());
+                    LedgerTestRuns.read(
+                            kafka.bootstrapServers(),
+                            cfg.kafka().centroidsTopic(),
+                            AvroCodec.centroids());
             assertEquals(2, releases.size(), "a release per charge, none for the refused run");
         }
-    }
-
-    private static <T extends org.apache.avro.specific.SpecificRecordBase> List<T> read(
-            EmbeddedKafka kafka, String topic, AvroCodec<T> codec) throws Exception {
-        List<T> out = new ArrayList<>();
-        try (TopicReader reader = new TopicReader(kafka.bootstrapServers(), topic)) {
-            for (ConsumerRecord<byte[], byte[]> rec : reader.readToEnd(Duration.ofSeconds(30))) {
-                out.add(codec.decode(rec.value()));
-            }
-        }
-        return out;
     }
 }

@@ -14,8 +14,6 @@ import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.dpclust.avro.BudgetEventKind;
-import org.dpclust.avro.BudgetStatus;
 import org.dpclust.avro.CentroidRelease;
 import org.dpclust.avro.RejectedRecord;
 import org.dpclust.avro.SketchRelease;
@@ -24,7 +22,7 @@ import org.junit.jupiter.api.Test;
 /** Each publication type goes to its topic with its key and encoding, and survives Flink. */
 class PublicationSerializerTest {
     private static final PublicationSerializer SERIALIZER =
-            new PublicationSerializer("c-topic", "s-topic", "b-topic", "d-topic");
+            new PublicationSerializer("c-topic", "s-topic", "d-topic");
 
     static CentroidRelease centroids() {
         return CentroidRelease.newBuilder()
@@ -79,25 +77,6 @@ class PublicationSerializerTest {
                 .build();
     }
 
-    static BudgetStatus budget(BudgetEventKind kind) {
-        return BudgetStatus.newBuilder()
-                .setSchemaVersion(1)
-                .setStreamId("s1")
-                .setKind(kind)
-                .setSource("stream")
-                .setAlgorithm("stats")
-                .setWindowStart(Instant.ofEpochMilli(0))
-                .setWindowEnd(Instant.ofEpochMilli(10))
-                .setEpsilon(1)
-                .setWindowTotal(1)
-                .setSpent(1)
-                .setCap(2)
-                .setPeriodStart(Instant.ofEpochMilli(0))
-                .setPeriodEnd(Instant.ofEpochMilli(100))
-                .setPrivacyUnit("record")
-                .build();
-    }
-
     static RejectedRecord rejected(String streamId) {
         return RejectedRecord.newBuilder()
                 .setReason("late")
@@ -127,13 +106,6 @@ class PublicationSerializerTest {
         assertEquals("s1", key(s));
         assertEquals(sketch(), AvroCodec.sketches().decode(s.value()));
 
-        var charge = SERIALIZER.record(new Publication.Budget(budget(BudgetEventKind.CHARGE)));
-        assertEquals("b-topic", charge.topic());
-        assertEquals("s1|0:10", key(charge), "compaction keeps an interval's latest total");
-        assertEquals(budget(BudgetEventKind.CHARGE), AvroCodec.budget().decode(charge.value()));
-        var refused = SERIALIZER.record(new Publication.Budget(budget(BudgetEventKind.REFUSED)));
-        assertEquals("s1|refused|0:10", key(refused), "a refusal never overwrites a charge");
-
         var d = SERIALIZER.record(new Publication.DeadLetter(rejected("s1")));
         assertEquals("d-topic", d.topic());
         assertEquals("s1", key(d));
@@ -162,7 +134,6 @@ class PublicationSerializerTest {
                 List.of(
                         new Publication.Centroids(centroids()),
                         new Publication.Sketch(sketch()),
-                        new Publication.Budget(budget(BudgetEventKind.REFUSED)),
                         new Publication.DeadLetter(rejected(null)),
                         new Publication.WindowMean("s1", 10, 4, new double[] {0.5, 0.25}))) {
             DataOutputSerializer out = new DataOutputSerializer(256);

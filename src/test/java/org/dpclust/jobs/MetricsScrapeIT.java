@@ -241,8 +241,7 @@ class MetricsScrapeIT {
         Configuration restart = new Configuration();
         restart.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
         env.configure(restart);
-        JobClient job =
-                StreamingJob.fromKafka(c, TestRandoms.secretSource(), Map.of()).executeAsync(env);
+        JobClient job = StreamingJob.fromKafka(c, TestRandoms.secretSource()).executeAsync(env);
         try {
             // windows 0-2 close (window 3 stays open). a (device units: spent adds up
             // over windows) releases windows 0 and 1 and is refused window 2 (cap 2.5); b (record

@@ -8,7 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.InstantiationUtil;
@@ -80,7 +79,7 @@ class StreamingJobTest {
             NonPrivateMeanTopology.build(
                     env, KafkaEndpoints.source(CONFIG), KafkaEndpoints.sink(CONFIG), CONFIG);
         } else {
-            StreamingJob.fromKafka(CONFIG, TestRandoms.secretSource(), Map.of()).wire(env);
+            StreamingJob.fromKafka(CONFIG, TestRandoms.secretSource()).wire(env);
         }
         return env;
     }
@@ -99,7 +98,7 @@ class StreamingJobTest {
     void theSerializedJobGraphsCarryWhereTheSecretIsButNotTheSecret() throws Exception {
         SecretSource where = TestRandoms.secretSource();
         StreamExecutionEnvironment stream = StreamExecutionEnvironment.getExecutionEnvironment();
-        StreamingJob.fromKafka(CONFIG, where, Map.of()).wire(stream);
+        StreamingJob.fromKafka(CONFIG, where).wire(stream);
         StreamExecutionEnvironment batch = StreamExecutionEnvironment.getExecutionEnvironment();
         PrivacyLedger.Interval interval = new PrivacyLedger.Interval(0, 10_000);
         BatchRun run =

@@ -1,6 +1,5 @@
 package org.dpclust.stream;
 
-import static org.dpclust.stream.StreamTestRecords.budget;
 import static org.dpclust.stream.StreamTestRecords.decoded;
 import static org.dpclust.stream.StreamTestRecords.record;
 import static org.dpclust.stream.StreamTestRecords.releases;
@@ -48,13 +47,14 @@ class SketchDecoderTest {
     private static final StreamSpec CKM = spec("    summaries: [ckm]\n");
 
     private static KeyedOneInputStreamOperatorTestHarness<String, WindowPartial, Publication> keyed(
-            StreamSpec s) throws Exception {
+            StreamSpec s, RecordingLedger ledger) throws Exception {
         StreamClusteringFunction f =
                 new StreamClusteringFunction(
                         List.of(s),
                         TestRandoms.secretSource(),
                         Map.of(),
-                        StreamTestRecords.policy(3));
+                        StreamTestRecords.policy(3),
+                        ledger.factory());
         return StreamTestRecords.harness(f, p -> p.streamId);
     }
 
@@ -71,8 +71,8 @@ class SketchDecoderTest {
 
     /** The keyed operator after three windows of {@link #window} and the end of the input. */
     private static KeyedOneInputStreamOperatorTestHarness<String, WindowPartial, Publication>
-            threeWindows() throws Exception {
-        var h = keyed(CKM);
+            threeWindows(RecordingLedger ledger) throws Exception {
+        var h = keyed(CKM, ledger);
         for (int w = 0; w < 3; w++) {
             for (ValidRecord r : window(w)) {
                 h.processElement(WindowPartial.of(r), r.eventTime);
@@ -157,10 +157,11 @@ class SketchDecoderTest {
 
     @Test
     void theKeyedOperatorReleasesTheSketchAndTheDecoderTheCentroids() throws Exception {
-        var h = threeWindows();
+        RecordingLedger ledger = new RecordingLedger();
+        var h = threeWindows(ledger);
         List<Publication> out = h.extractOutputValues();
         assertEquals(List.of(), releases(out), "no centroids from the keyed operator");
-        assertEquals(3, budget(out).size());
+        assertEquals(3, ledger.statuses().size());
         assertEquals(3, out.stream().filter(o -> o instanceof Publication.Sketch).count());
         assertEquals(3, h.getSideOutput(StreamClusteringFunction.RELEASED_SKETCHES).size());
         var rel = releases(decoded(CKM, h));
@@ -175,8 +176,9 @@ class SketchDecoderTest {
 
     @Test
     void theTwoOperatorPathReleasesWhatTheSingleOperatorReleased() throws Exception {
-        var h = threeWindows();
-        List<BudgetStatus> charges = budget(h.extractOutputValues());
+        RecordingLedger ledger = new RecordingLedger();
+        var h = threeWindows(ledger);
+        List<BudgetStatus> charges = ledger.statuses();
         List<Publication> decoded = decoded(CKM, h);
         assertEquals(3, decoded.size());
         for (int w = 0; w < 3; w++) {
@@ -190,7 +192,8 @@ class SketchDecoderTest {
 
     @Test
     void aReleasedSketchDecodesToTheSameBytesAfterFlinkSerialization() throws Exception {
-        var h = threeWindows();
+        RecordingLedger ledger = new RecordingLedger();
+        var h = threeWindows(ledger);
         assertTrue(
                 StreamClusteringFunction.RELEASED_SKETCHES.getTypeInfo() instanceof PojoTypeInfo,
                 "a Flink POJO, not Kryo");

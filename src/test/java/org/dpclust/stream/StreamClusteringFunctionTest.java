@@ -1,6 +1,5 @@
 package org.dpclust.stream;
 
-import static org.dpclust.stream.StreamTestRecords.budget;
 import static org.dpclust.stream.StreamTestRecords.decoded;
 import static org.dpclust.stream.StreamTestRecords.record;
 import static org.dpclust.stream.StreamTestRecords.releases;
@@ -9,18 +8,27 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.api.common.serialization.SerializerConfigImpl;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.dpclust.avro.BudgetEventKind;
 import org.dpclust.avro.BudgetStatus;
 import org.dpclust.avro.CentroidRelease;
 import org.dpclust.config.StreamSpec;
+import org.dpclust.io.LedgerCharge;
+import org.dpclust.io.LedgerHistoryException;
+import org.dpclust.io.LedgerMark;
 import org.dpclust.io.Publication;
+import org.dpclust.io.PublicationTypeInfo;
+import org.dpclust.privacy.PrivacyLedger;
 import org.dpclust.privacy.testing.TestRandoms;
 import org.junit.jupiter.api.Test;
 
@@ -32,20 +40,20 @@ class StreamClusteringFunctionTest {
     private static final long W = 10_000;
 
     private static KeyedOneInputStreamOperatorTestHarness<String, WindowPartial, Publication>
-            harness(StreamSpec s, Map<String, Map<String, Double>> ledger) throws Exception {
+            harness(StreamSpec s, RecordingLedger ledger) throws Exception {
         return harness(s, ledger, 1);
     }
 
-    /** The operator with a schedule of {@code windows} windows from 0. */
+    /** The operator with a schedule of {@code windows} windows from 0, charging {@code ledger}. */
     private static KeyedOneInputStreamOperatorTestHarness<String, WindowPartial, Publication>
-            harness(StreamSpec s, Map<String, Map<String, Double>> ledger, int windows)
-                    throws Exception {
+            harness(StreamSpec s, RecordingLedger ledger, int windows) throws Exception {
         StreamClusteringFunction f =
                 new StreamClusteringFunction(
                         List.of(s),
                         TestRandoms.secretSource(),
-                        ledger,
-                        StreamTestRecords.policy(windows));
+                        Map.of(),
+                        StreamTestRecords.policy(windows),
+                        ledger.factory());
         return StreamTestRecords.harness(f, p -> p.streamId);
     }
 
@@ -62,7 +70,8 @@ class StreamClusteringFunctionTest {
 
     @Test
     void releasesOnceAtTheWindowEndAndLeavesNoWindowStateOrTimers() throws Exception {
-        var h = harness(spec(""), Map.of(), 2);
+        RecordingLedger ledger = new RecordingLedger();
+        var h = harness(spec(""), ledger, 2);
         for (ValidRecord r : twoBlobs(0, 400)) {
             h.processElement(WindowPartial.of(r), r.eventTime);
         }
@@ -90,9 +99,11 @@ class StreamClusteringFunctionTest {
         double hi = Math.max(a[0], b[0]);
         assertEquals(0.25, lo, 0.05);
         assertEquals(0.75, hi, 0.05);
-        List<BudgetStatus> st = budget(h.extractOutputValues());
+        List<BudgetStatus> st = ledger.statuses();
         assertEquals(1, st.size());
         assertEquals(BudgetEventKind.CHARGE, st.get(0).getKind());
+        assertEquals("s|stream|stats|0:" + W, ledger.charges().get(0).key());
+        assertEquals(32, ledger.charges().get(0).fingerprint().length(), "an HMAC, hex");
         assertEquals(
                 1,
                 h.numEventTimeTimers(),
@@ -100,15 +111,15 @@ class StreamClusteringFunctionTest {
         h.processWatermark(Long.MAX_VALUE); // end of input: window 1 fires, nothing is chained
         assertEquals(0, h.numEventTimeTimers());
         assertEquals(2, releases(h.extractOutputValues()).size());
-        // left: released centroids, ledger entries (2 windows), ledger-seeded flag, the
-        // schedule's start; no window statistics
-        assertEquals(4, h.numKeyedStateEntries());
+        // left: released centroids, the ledger mark and the schedule's start; no window statistics
+        assertEquals(3, h.numKeyedStateEntries());
         h.close();
     }
 
     @Test
     void anEmptyWindowIsReleasedSoItsEmptinessIsNotRevealed() throws Exception {
-        var h = harness(spec(""), Map.of(), 10);
+        RecordingLedger ledger = new RecordingLedger();
+        var h = harness(spec(""), ledger, 10);
         for (ValidRecord r : twoBlobs(0, 400)) {
             h.processElement(WindowPartial.of(r), r.eventTime);
         }
@@ -120,10 +131,7 @@ class StreamClusteringFunctionTest {
         assertEquals(
                 List.of(0L, W, 2 * W),
                 rel.stream().map(r -> r.getWindowStart().toEpochMilli()).toList());
-        assertEquals(
-                3,
-                budget(h.extractOutputValues()).size(),
-                "the empty window is charged like any other");
+        assertEquals(3, ledger.statuses().size(), "the empty window is charged like any other");
         assertEquals(
                 1,
                 h.numEventTimeTimers(),
@@ -134,10 +142,11 @@ class StreamClusteringFunctionTest {
     @Test
     void refusesAtTheCapAndPublishesTheRefusal() throws Exception {
         // device units: the spend adds up over windows; cap 2.5 at epsilon 1 allows two windows
+        RecordingLedger ledger = new RecordingLedger();
         var h =
                 harness(
                         spec("    privacy_unit: device\n    device_contribution_bound: 2\n"),
-                        Map.of(),
+                        ledger,
                         3);
         for (int w = 0; w < 3; w++) {
             for (ValidRecord r : twoBlobs(w, 100)) {
@@ -146,7 +155,7 @@ class StreamClusteringFunctionTest {
         }
         h.processWatermark(Long.MAX_VALUE);
         assertEquals(2, releases(h.extractOutputValues()).size());
-        List<BudgetStatus> st = budget(h.extractOutputValues());
+        List<BudgetStatus> st = ledger.statuses();
         assertEquals(3, st.size());
         assertEquals(BudgetEventKind.REFUSED, st.get(2).getKind());
         assertEquals(2.0, st.get(2).getSpent(), 0.0);
@@ -156,16 +165,95 @@ class StreamClusteringFunctionTest {
     }
 
     @Test
-    void aRestartWithoutStateContinuesFromTheLedgerSnapshot() throws Exception {
+    void chargesAgainstTheSharedLedgerIncludingBatchRuns() throws Exception {
         StreamSpec s = spec("    privacy_unit: device\n");
-        var h = harness(s, Map.of("s", Map.of("0:10000", 2.0)), 2);
+        RecordingLedger ledger = new RecordingLedger();
+        // two batch runs on the same stream spent 2.0 of the period's cap 2.5
+        for (String run : List.of("run-1", "run-2")) {
+            ledger.charge(
+                    LedgerCharge.batch(s, "dplloyd", new PrivacyLedger.Interval(0, W), run, 1.0),
+                    LedgerMark.NONE);
+        }
+        var h = harness(s, ledger, 2);
         for (ValidRecord r : twoBlobs(1, 100)) {
             h.processElement(WindowPartial.of(r), r.eventTime);
         }
         h.processWatermark(2 * W - 1);
         assertEquals(0, releases(h.extractOutputValues()).size(), "2.0 spent + 1.0 > cap 2.5");
-        assertEquals(BudgetEventKind.REFUSED, budget(h.extractOutputValues()).get(0).getKind());
+        // the two batch charges, then both scheduled windows (0, empty, and 1) refused
+        assertEquals(4, ledger.statuses().size());
+        for (int i = 2; i < 4; i++) {
+            assertEquals(BudgetEventKind.REFUSED, ledger.statuses().get(i).getKind());
+            assertEquals(2.0, ledger.statuses().get(i).getSpent(), 0.0);
+        }
         h.close();
+    }
+
+    @Test
+    void aReplayedTimerGetsTheRecordedDecisionAndAStatelessRestartIsChargedAgain()
+            throws Exception {
+        StreamSpec s = spec("");
+        RecordingLedger ledger = new RecordingLedger();
+        var h = harness(s, ledger);
+        for (ValidRecord r : twoBlobs(0, 400)) {
+            h.processElement(WindowPartial.of(r), r.eventTime);
+        }
+        var snapshot = h.snapshot(1, 1);
+        h.processWatermark(W - 1);
+        List<Publication> first = h.extractOutputValues();
+        h.close();
+        // restored from the checkpoint before the release: the timer fires again, same charge key
+        // and fingerprint, the recorded decision; the release is byte-identical
+        var restored =
+                new KeyedOneInputStreamOperatorTestHarness<String, WindowPartial, Publication>(
+                        new KeyedProcessOperator<>(
+                                new StreamClusteringFunction(
+                                        List.of(s),
+                                        TestRandoms.secretSource(),
+                                        Map.of(),
+                                        StreamTestRecords.policy(1),
+                                        ledger.factory())),
+                        p -> p.streamId,
+                        Types.STRING);
+        restored.setup(PublicationTypeInfo.INSTANCE.createSerializer(new SerializerConfigImpl()));
+        restored.initializeState(snapshot);
+        restored.open();
+        restored.processWatermark(W - 1);
+        List<Publication> replayed = restored.extractOutputValues();
+        restored.close();
+        assertEquals(1, ledger.statuses().size(), "the replay charged nothing");
+        assertEquals(2, ledger.charges().size());
+        assertEquals(first.size(), replayed.size());
+        for (int i = 0; i < first.size(); i++) {
+            assertArrayEquals(
+                    StreamTestRecords.bytes(first.get(i)),
+                    StreamTestRecords.bytes(replayed.get(i)));
+        }
+        // a restart without state re-releases window 0 from other records: charged again
+        var fresh = harness(s, ledger);
+        for (ValidRecord r : twoBlobs(0, 40).subList(0, 100)) {
+            fresh.processElement(WindowPartial.of(r), r.eventTime);
+        }
+        fresh.processWatermark(W - 1);
+        fresh.close();
+        assertEquals(2, ledger.statuses().size(), "another release of the window is charged");
+        assertEquals(2.0, ledger.statuses().get(1).getSpent(), 0.0);
+    }
+
+    @Test
+    void aLedgerThatLostHistoryFailsTheRelease() throws Exception {
+        RecordingLedger ledger = new RecordingLedger();
+        var h = harness(spec(""), ledger, 2);
+        for (int w = 0; w < 2; w++) {
+            for (ValidRecord r : twoBlobs(w, 400)) {
+                h.processElement(WindowPartial.of(r), r.eventTime);
+            }
+        }
+        h.processWatermark(W - 1);
+        assertEquals(1, releases(h.extractOutputValues()).size());
+        ledger.wipe(); // the budget topic was emptied while the job ran
+        assertThrows(LedgerHistoryException.class, () -> h.processWatermark(2 * W - 1));
+        assertEquals(1, releases(h.extractOutputValues()).size(), "nothing released uncharged");
     }
 
     private static List<Publication> runDevices(List<ValidRecord> records) throws Exception {
@@ -175,7 +263,7 @@ class StreamClusteringFunctionTest {
 
     private static List<Publication> runDevices(StreamSpec s, List<ValidRecord> records)
             throws Exception {
-        var h = harness(s, Map.of());
+        var h = harness(s, new RecordingLedger());
         for (ValidRecord r : records) {
             h.processElement(WindowPartial.of(r), 0);
         }
@@ -228,7 +316,7 @@ class StreamClusteringFunctionTest {
                 harness(
                         spec(
                                 "    summaries: [dp-hst, stats]\n    hst: {universe: 256, max_levels: 6}\n"),
-                        Map.of());
+                        new RecordingLedger());
         for (ValidRecord r : twoBlobs(0, 400)) {
             h.processElement(WindowPartial.of(r), r.eventTime);
         }
@@ -256,7 +344,8 @@ class StreamClusteringFunctionTest {
     @Test
     void theSketchIsPublishedAndDecodedNearTheClusters() throws Exception {
         StreamSpec spec = spec("    summaries: [ckm, stats]\n");
-        var h = harness(spec, Map.of());
+        RecordingLedger ledger = new RecordingLedger();
+        var h = harness(spec, ledger);
         for (int w = 0; w < 1; w++) {
             for (int rep = 0;
                     rep < 10;
@@ -274,7 +363,7 @@ class StreamClusteringFunctionTest {
         assertEquals(
                 List.of("stats"),
                 releases(out).stream().map(CentroidRelease::getAlgorithm).toList());
-        assertEquals(2, budget(out).size());
+        assertEquals(2, ledger.statuses().size());
         List<Publication> decoded = decoded(spec, h);
         assertEquals(1, decoded.size(), "one ckm release, from the decoder");
         List<CentroidRelease> rel = new ArrayList<>(releases(out));
@@ -312,27 +401,23 @@ class StreamClusteringFunctionTest {
                 shuffled, new java.util.Random(2)); // public randomness (not privacy noise)
         List<List<Publication>> outs = new ArrayList<>();
         for (List<ValidRecord> order : List.of(records, shuffled)) {
-            var h = harness(spec(extra), Map.of());
+            var h = harness(spec(extra), new RecordingLedger());
             for (ValidRecord r : order) {
                 h.processElement(WindowPartial.of(r), 0);
             }
             h.processWatermark(Long.MAX_VALUE);
             List<Publication> out = new ArrayList<>(h.extractOutputValues());
-            assertEquals(
-                    5, out.size(), "the stats release, the sketch, two charges and one refusal");
+            assertEquals(2, out.size(), "the stats release and the sketch; dp-hst is refused");
             out.addAll(decoded(spec(extra), h));
             outs.add(out);
             h.close();
         }
         // device units, cap 2.5: stats and ckm fit (2.0), dp-hst would make 3.0 and is refused
-        assertEquals(
-                6,
-                outs.get(0).size(),
-                "two releases (ckm from the decoder), the sketch, two charges and one refusal");
+        assertEquals(3, outs.get(0).size(), "two releases (ckm from the decoder) and the sketch");
         assertEquals(
                 List.of("stats", "ckm"),
                 releases(outs.get(0)).stream().map(CentroidRelease::getAlgorithm).toList());
-        for (int i = 0; i < 6; i++) {
+        for (int i = 0; i < 3; i++) {
             assertArrayEquals(
                     StreamTestRecords.bytes(outs.get(0).get(i)),
                     StreamTestRecords.bytes(outs.get(1).get(i)));
@@ -352,7 +437,7 @@ class StreamClusteringFunctionTest {
 
     /** Five windows of the two blobs under {@code s}; all output records. */
     private static List<Publication> runWindows(StreamSpec s) throws Exception {
-        var h = harness(s, Map.of(), 5);
+        var h = harness(s, new RecordingLedger(), 5);
         for (int w = 0; w < 5; w++) {
             for (ValidRecord r : twoBlobs(w, 400)) {
                 h.processElement(WindowPartial.of(r), r.eventTime);

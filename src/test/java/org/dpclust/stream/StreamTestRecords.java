@@ -9,7 +9,6 @@ import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
-import org.dpclust.avro.BudgetStatus;
 import org.dpclust.avro.CentroidRelease;
 import org.dpclust.config.ConfigLoader;
 import org.dpclust.config.StreamSpec;
@@ -22,7 +21,7 @@ import org.dpclust.window.ReleasedSketch;
 final class StreamTestRecords {
     /** Maps publications to the Kafka records the job would write (test topic names). */
     static final PublicationSerializer SERIALIZER =
-            new PublicationSerializer("centroids", "sketches", "budget", "dlq");
+            new PublicationSerializer("centroids", "sketches", "dlq");
 
     private StreamTestRecords() {}
 
@@ -107,16 +106,6 @@ final class StreamTestRecords {
         for (Publication p : out) {
             if (p instanceof Publication.Centroids c) {
                 l.add(c.value());
-            }
-        }
-        return l;
-    }
-
-    static List<BudgetStatus> budget(List<Publication> out) {
-        List<BudgetStatus> l = new ArrayList<>();
-        for (Publication p : out) {
-            if (p instanceof Publication.Budget b) {
-                l.add(b.value());
             }
         }
         return l;

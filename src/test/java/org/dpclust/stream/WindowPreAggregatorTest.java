@@ -56,7 +56,8 @@ class WindowPreAggregatorTest {
                         List.of(s),
                         TestRandoms.secretSource(),
                         Map.of(),
-                        StreamTestRecords.policy(3));
+                        StreamTestRecords.policy(3),
+                        new RecordingLedger().factory());
         try (KeyedOneInputStreamOperatorTestHarness<String, WindowPartial, Publication> h =
                 StreamTestRecords.harness(f, p -> p.streamId)) {
             for (WindowPartial p : partials) {

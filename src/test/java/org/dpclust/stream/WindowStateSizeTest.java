@@ -49,7 +49,8 @@ class WindowStateSizeTest {
                         List.of(s),
                         TestRandoms.secretSource(),
                         Map.of(),
-                        StreamTestRecords.policy(1));
+                        StreamTestRecords.policy(1),
+                        new RecordingLedger().factory());
         try (KeyedOneInputStreamOperatorTestHarness<String, WindowPartial, Publication> h =
                 StreamTestRecords.harness(f, p -> p.streamId)) {
             h.processElement(WindowPartial.of("s", w), 0);

@@ -1,0 +1,57 @@
+package org.dpclust.stream;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.dpclust.avro.BudgetStatus;
+import org.dpclust.io.InMemoryLedgerClient;
+import org.dpclust.io.LedgerCharge;
+import org.dpclust.io.LedgerClient;
+import org.dpclust.io.LedgerClientFactory;
+import org.dpclust.io.LedgerDecision;
+import org.dpclust.io.LedgerMark;
+
+/**
+ * An {@link InMemoryLedgerClient} (one budget topic, the fenced writer's protocol without Kafka)
+ * that also keeps what its writer committed: the status of every decision that was not a replay, in
+ * order, as the budget topic would hold them. For operator harness tests; {@link #factory()} hands
+ * the same ledger to every operator instance that opens it (the harness does not serialize the
+ * function).
+ */
+final class RecordingLedger implements LedgerClient {
+    private final InMemoryLedgerClient ledger = new InMemoryLedgerClient("budget", "topic-1");
+    private final List<BudgetStatus> committed = new ArrayList<>();
+    private final List<LedgerCharge> charges = new ArrayList<>();
+
+    @Override
+    public synchronized LedgerDecision charge(LedgerCharge charge, LedgerMark seen) {
+        charges.add(charge);
+        LedgerDecision d = ledger.charge(charge, seen);
+        if (!d.replayed()) {
+            committed.add(d.status());
+        }
+        return d;
+    }
+
+    /** The CHARGE and REFUSED statuses on the ledger, in commit order. */
+    synchronized List<BudgetStatus> statuses() {
+        return List.copyOf(committed);
+    }
+
+    /** Every charge request, replays included. */
+    synchronized List<LedgerCharge> charges() {
+        return List.copyOf(charges);
+    }
+
+    /** Empties the ledger (a deleted and recreated budget topic). */
+    void wipe() {
+        ledger.wipe("topic-2");
+    }
+
+    LedgerClientFactory factory() {
+        RecordingLedger self = this;
+        return () -> self;
+    }
+
+    @Override
+    public void close() {}
+}
