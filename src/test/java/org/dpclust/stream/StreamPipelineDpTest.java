@@ -38,11 +38,14 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * End-to-end statistical DP test of the stream job's production path (tier {@code dp}): Avro {@code
- * TelemetryRecord} bytes → {@link RecordValidator} (decode, clamp) → {@link WindowPreAggregator}
- * (phase 1) → {@link StreamClusteringFunction} (phase 2: device bounding, ledger, keyed release) in
- * Flink's operator test harnesses, the watermark advanced past the windows, and the statistic
- * computed from the {@code CentroidRelease} decoded from the bytes the sink would write for each
- * emitted {@link Publication}.
+ * TelemetryRecord} bytes → {@link RecordValidator} (decode, clamp) → {@link LatenessFilter}
+ * (inclusion) → {@link WindowPreAggregator} (phase 1) → {@link StreamClusteringFunction} (phase 2:
+ * device bounding, ledger charge, keyed release) in Flink's operator test harnesses, on a public
+ * schedule of the run's windows from 0 ({@link StreamTestRecords#policy}), every record appended at
+ * its window's start (so all count), the append-time watermark advanced to each window's close,
+ * phase 2 charging a fresh {@link RecordingLedger} per run, and the statistic computed from the
+ * {@code CentroidRelease} decoded from the bytes the sink would write for each emitted {@link
+ * Publication}.
  *
  * <p><b>Pairs.</b> Record units: D has records around both public stats cells; D′ = D + one record
  * far outside the box, (10⁹, −10⁹), which the validator clamps to the corner (1, 0): the corner's
@@ -164,23 +167,37 @@ class StreamPipelineDpTest {
     /** The three operators of the production path in their harnesses, one secret. */
     private static final class Pipeline implements AutoCloseable {
         final OneInputStreamOperatorTestHarness<RawRecord, ValidRecord> validator;
+        final OneInputStreamOperatorTestHarness<ValidRecord, ValidRecord> lateness;
         final KeyedOneInputStreamOperatorTestHarness<String, ValidRecord, WindowPartial> phase1;
         final KeyedOneInputStreamOperatorTestHarness<String, WindowPartial, Publication> phase2;
         long offset;
 
-        Pipeline(StreamSpec s, SecretSource secret) throws Exception {
+        /**
+         * @param windows the public schedule: {@code windows} windows from 0
+         */
+        Pipeline(StreamSpec s, SecretSource secret, int windows) throws Exception {
+            EventTimePolicy policy = StreamTestRecords.policy(windows);
             validator =
                     ProcessFunctionTestHarnesses.forProcessFunction(
                             new RecordValidator(List.of(s)));
+            lateness =
+                    ProcessFunctionTestHarnesses.forProcessFunction(
+                            new LatenessFilter(List.of(s), policy));
             phase1 =
                     new KeyedOneInputStreamOperatorTestHarness<>(
-                            new WindowPreAggregator(List.of(s), secret),
+                            new WindowPreAggregator(List.of(s), policy, secret),
                             new SubStreamKey(List.of(s)),
                             Types.STRING);
             phase1.open();
+            // a fresh in-memory ledger per run: one-window budget periods, so it never refuses
             phase2 =
                     StreamTestRecords.harness(
-                            new StreamClusteringFunction(List.of(s), secret, Map.of()),
+                            new StreamClusteringFunction(
+                                    List.of(s),
+                                    secret,
+                                    Map.of(),
+                                    policy,
+                                    new RecordingLedger().factory()),
                             p -> p.streamId);
         }
 
@@ -191,14 +208,24 @@ class StreamPipelineDpTest {
         List<CentroidRelease> run(List<List<byte[]>> windows) throws Exception {
             List<CentroidRelease> out = new ArrayList<>();
             for (int w = 0; w < windows.size(); w++) {
+                long watermark = (w + 1) * W - 1;
                 for (byte[] b : windows.get(w)) {
-                    validator.processElement(new RawRecord(b, "telemetry", 0, offset++), 0);
+                    // appended by the broker at the window's start: every event time of the
+                    // window is at or after it, within the schedule's max future, so all count
+                    RawRecord raw = new RawRecord(b, "telemetry", 0, offset++);
+                    raw.appendTime = w * W;
+                    raw.logAppendTime = true;
+                    validator.processElement(raw, raw.appendTime);
                 }
                 for (ValidRecord v : validator.extractOutputValues()) {
-                    phase1.processElement(v, v.eventTime);
+                    lateness.processElement(v, v.appendTime);
                 }
                 validator.getOutput().clear();
-                long watermark = (w + 1) * W - 1;
+                for (ValidRecord v : lateness.extractOutputValues()) {
+                    phase1.processElement(v, v.appendTime);
+                }
+                lateness.getOutput().clear();
+                lateness.processWatermark(watermark);
                 phase1.processWatermark(watermark);
                 for (StreamRecord<? extends WindowPartial> p :
                         phase1.extractOutputStreamRecords()) {
@@ -219,6 +246,7 @@ class StreamPipelineDpTest {
         @Override
         public void close() throws Exception {
             validator.close();
+            lateness.close();
             phase1.close();
             phase2.close();
         }
@@ -244,7 +272,7 @@ class StreamPipelineDpTest {
 
     private static List<CentroidRelease> releases(
             boolean device, double epsilon, SecretSource secret, List<List<byte[]>> windows) {
-        try (Pipeline p = new Pipeline(spec(device, epsilon), secret)) {
+        try (Pipeline p = new Pipeline(spec(device, epsilon), secret, windows.size())) {
             List<CentroidRelease> out = p.run(windows);
             assertEquals(windows.size(), out.size(), "one stats release per window");
             return out;
