@@ -17,11 +17,13 @@ import java.util.function.Consumer;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.dpclust.avro.BudgetStatus;
 import org.dpclust.avro.RejectedRecord;
 import org.dpclust.config.ConfigException;
 import org.dpclust.config.ConfigLoader;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.generator.SyntheticTelemetry;
+import org.dpclust.io.AvroCodec;
 import org.dpclust.io.EmbeddedKafka;
 import org.dpclust.io.RawRecordDeserializer;
 import org.dpclust.io.TelemetryProducer;
@@ -128,11 +130,17 @@ class EventTimeIT {
         return runs.deadLetters(c);
     }
 
-    /** The budget topic's records, in order, as bytes: the release schedule with its charges. */
-    private static List<String> schedule(DpclustConfig c) {
+    /**
+     * The budget topic's records, in order: the release schedule with its charges, every field but
+     * the budget topic's own id (each run writes to a topic of its own).
+     */
+    private static List<String> schedule(DpclustConfig c) throws Exception {
+        AvroCodec<BudgetStatus> codec = AvroCodec.budget();
         List<String> l = new ArrayList<>();
         for (ConsumerRecord<byte[], byte[]> r : runs.committed(c.kafka().budgetTopic())) {
-            l.add(java.util.HexFormat.of().formatHex(r.value()));
+            BudgetStatus s = codec.decode(r.value());
+            s.setTopicId("");
+            l.add(s.toString());
         }
         return l;
     }

@@ -82,6 +82,11 @@ class StreamAndBatchLedgerIT {
                               idle_timeout: PT2S
                               bounded_input: true
                               parallelism: 1
+                              # synthetic history replayed: every record counts, the end of the input
+                              # releases every scheduled window of [start, end)
+                              max_lateness: P3650D
+                              start: "%s"
+                              end: "%s"
                             streams:
                               - id: fleet
                                 dimension: 2
@@ -96,7 +101,11 @@ class StreamAndBatchLedgerIT {
                                 summaries: [stats]
                                 public_seed: 3
                             """
-                                    .formatted(kafka.bootstrapServers(), CAP));
+                                    .formatted(
+                                            kafka.bootstrapServers(),
+                                            T0,
+                                            T0.plusMillis(WINDOWS * W),
+                                            CAP));
             StreamSpec spec = cfg.streams().get(0);
             TopicAdmin.ensureTopics(cfg.kafka(), 1);
             SplittableRandom rng = new SplittableRandom(7); // public randomness (no privacy noise)
