@@ -289,6 +289,8 @@ public final class BatchCommand implements Callable<Integer> {
         }
         SecretSource secret = secretFile.source();
         secret.load(); // fails here, at start-up, naming the option; the operator loads it again
+        BrokerCheck.require(
+                kafka.optionName(), cfg.kafka().connection(), kafka.propertiesOptionName());
         // BatchRun makes every check of the run before anything is read or started
         BatchRun run = BatchRun.create(cfg, spec, alg.name(), params, interval, secret);
         Map<String, Double> before = readLedger(cfg, spec);
@@ -334,7 +336,7 @@ public final class BatchCommand implements Callable<Integer> {
 
     private static Map<String, Double> readLedger(DpclustConfig cfg, StreamSpec spec) {
         return BudgetTopicReader.read(
-                        cfg.kafka().bootstrapServers(),
+                        cfg.kafka().connection(),
                         cfg.kafka().budgetTopic(),
                         StreamingJob.LEDGER_READ_TIMEOUT)
                 .getOrDefault(spec.id(), Map.of());
