@@ -291,6 +291,8 @@ public final class BatchCommand implements Callable<Integer> {
         }
         SecretSource secret = secretFile.source();
         secret.load(); // fails here, at start-up, naming the option; the operator loads it again
+        BrokerCheck.require(
+                kafka.optionName(), cfg.kafka().connection(), kafka.propertiesOptionName());
         // BatchRun makes every check of the run before anything is read or started
         BatchRun run = BatchRun.create(cfg, spec, alg.name(), params, interval, secret);
         LOG.info(

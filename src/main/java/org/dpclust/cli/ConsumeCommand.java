@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import org.apache.avro.specific.SpecificRecordBase;
+import org.dpclust.config.KafkaConnection;
 import org.dpclust.config.KafkaSettings;
 import org.dpclust.io.AvroCodec;
 import org.dpclust.io.AvroJson;
@@ -62,9 +63,9 @@ public final class ConsumeCommand implements Callable<Integer> {
                     case dead_letters -> AvroCodec.rejected();
                 };
         ObjectMapper json = new ObjectMapper();
-        String servers = kafka.require();
-        BrokerCheck.requireReachable("--bootstrap-servers", servers);
-        try (TopicReader reader = new TopicReader(servers, t)) {
+        KafkaConnection connection = kafka.connection();
+        BrokerCheck.require("--bootstrap-servers", connection, kafka.propertiesOptionName());
+        try (TopicReader reader = new TopicReader(connection, t)) {
             do {
                 reader.poll(
                         Duration.ofMillis(500),

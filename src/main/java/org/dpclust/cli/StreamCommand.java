@@ -73,7 +73,8 @@ public final class StreamCommand implements Callable<Integer> {
         cfg.job().requireStreamingSchedule();
         SecretSource secret = secretFile.source();
         secret.load(); // fails here, at start-up, naming the option; operators load it again
-        BrokerCheck.requireReachable(kafka.optionName(), cfg.kafka().bootstrapServers());
+        BrokerCheck.require(
+                kafka.optionName(), cfg.kafka().connection(), kafka.propertiesOptionName());
         StartupLog.configuration(LOG, cfg, secretFile.describe());
         if (createTopics) {
             TopicAdmin.ensureTopics(cfg.kafka(), 1);
@@ -88,7 +89,7 @@ public final class StreamCommand implements Callable<Integer> {
         // the public schedule of a stream without state resumes after its last charged interval
         Map<String, Map<String, Double>> charged =
                 BudgetTopicReader.read(
-                        cfg.kafka().bootstrapServers(),
+                        cfg.kafka().connection(),
                         cfg.kafka().budgetTopic(),
                         StreamingJob.LEDGER_READ_TIMEOUT);
         StreamingJob.fromKafka(cfg, secret, charged).execute(env);

@@ -15,7 +15,9 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -136,7 +138,8 @@ public final class ConfigLoader {
                         "group_id",
                         "transactional_id_prefix",
                         "transaction_timeout",
-                        "starting_offsets"));
+                        "starting_offsets",
+                        "properties"));
         JsonNode t = n.path("topics");
         allowOnly(t, p + ".topics", Set.of("input", "centroids", "sketches", "budget", "dlq"));
         String offsets = text(n, p, "starting_offsets", "committed");
@@ -162,7 +165,31 @@ public final class ConfigLoader {
                 text(n, p, "group_id", "dpclust"),
                 text(n, p, "transactional_id_prefix", "dpclust"),
                 txTimeout,
-                offsets);
+                offsets,
+                clientProperties(n.path("properties"), p + ".properties"));
+    }
+
+    /**
+     * {@code kafka.properties}: Kafka client properties, a mapping of property name to a scalar
+     * value (validated by {@link KafkaConnection#validate}; values are never put into messages).
+     */
+    private static Map<String, String> clientProperties(JsonNode n, String p) {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (n.isMissingNode() || n.isNull()) {
+            return out;
+        }
+        if (!n.isObject()) {
+            throw new ConfigException(p, "expected a mapping of Kafka client property to value");
+        }
+        for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            if (!e.getValue().isValueNode() || e.getValue().isNull()) {
+                throw new ConfigException(
+                        p + "." + e.getKey(), "must be a single value (string, number or boolean)");
+            }
+            out.put(e.getKey(), e.getValue().asText());
+        }
+        return KafkaConnection.validate(p, out);
     }
 
     private static JobSettings job(JsonNode n) {
