@@ -22,15 +22,15 @@ import org.apache.avro.specific.SpecificRecordBase;
 
 /**
  * dpclust's JSON form of its Avro records: what {@code dpclust consume} and the dashboard print,
- * and the record value of a published topic in the {@code json} format (docs/wire-format.md#json).
- * One JSON object keyed by the schema's field names, in schema order; {@code timestamp-millis} as
- * an ISO-8601 UTC string ({@link Instant#toString()}: {@code 2026-01-01T00:00:10Z}, {@code .SSS}
- * only when the milliseconds are not 0); other longs and ints as JSON integers; doubles as JSON
- * numbers (Java's shortest round-trip form), non-finite ones as the strings {@code "NaN"}, {@code
- * "Infinity"}, {@code "-Infinity"}; bytes as standard base64 with padding; enums as their symbol; a
- * union {@code [null, X]} as {@code null} or the bare X; maps with their keys sorted. Rendering is
- * deterministic (the same record always gives the same bytes), and {@link #fromJson} reads it back
- * to an equal record.
+ * and the record value of a published topic in the {@code json} format
+ * (docs/wire-format.md#the-json-format). One JSON object keyed by the schema's field names, in
+ * schema order; {@code timestamp-millis} as an ISO-8601 UTC string ({@link Instant#toString()}:
+ * {@code 2026-01-01T00:00:10Z}, {@code .SSS} only when the milliseconds are not 0); other longs and
+ * ints as JSON integers; doubles as JSON numbers (Java's shortest round-trip form), non-finite ones
+ * as the strings {@code "NaN"}, {@code "Infinity"}, {@code "-Infinity"}; bytes as standard base64
+ * with padding; enums as their symbol; a union {@code [null, X]} as {@code null} or the bare X;
+ * maps with their keys sorted. Rendering is deterministic (the same record always gives the same
+ * bytes), and {@link #fromJson} reads it back to an equal record.
  */
 public final class AvroJson {
     private static final ObjectMapper MAPPER = new ObjectMapper();
