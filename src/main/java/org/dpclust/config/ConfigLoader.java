@@ -75,6 +75,7 @@ public final class ConfigLoader {
         }
         allowOnly(root, "", Set.of("kafka", "job", "streams"));
         KafkaSettings kafka = kafka(root.path("kafka"));
+        TopicFormats formats = formats(root.path("kafka").path("formats"));
         JobSettings job = job(root.path("job"));
         JsonNode streams = root.path("streams");
         if (!streams.isArray() || streams.isEmpty()) {
@@ -90,7 +91,7 @@ public final class ConfigLoader {
             }
             specs.add(spec);
         }
-        return new DpclustConfig(kafka, job, List.copyOf(specs));
+        return new DpclustConfig(kafka, job, List.copyOf(specs), formats);
     }
 
     private static final Pattern YAML_MARK =
@@ -139,7 +140,8 @@ public final class ConfigLoader {
                         "transactional_id_prefix",
                         "transaction_timeout",
                         "starting_offsets",
-                        "properties"));
+                        "properties",
+                        "formats"));
         JsonNode t = n.path("topics");
         allowOnly(t, p + ".topics", Set.of("input", "centroids", "sketches", "budget", "dlq"));
         String offsets = text(n, p, "starting_offsets", "committed");
@@ -190,6 +192,25 @@ public final class ConfigLoader {
             out.put(e.getKey(), e.getValue().asText());
         }
         return KafkaConnection.validate(p, out);
+    }
+
+    /**
+     * {@code kafka.formats}: avro (default) or json per published topic; the budget topic is the
+     * ledger's log and stays Avro (docs/wire-format.md#budget-topic).
+     */
+    private static TopicFormats formats(JsonNode n) {
+        String p = "kafka.formats";
+        if (n.has("budget")) {
+            throw new ConfigException(
+                    p + ".budget",
+                    "the budget topic is the fenced ledger's log and is always avro"
+                            + " (docs/wire-format.md#budget-topic)");
+        }
+        allowOnly(n, p, Set.of("centroids", "sketches", "dlq"));
+        return new TopicFormats(
+                WireFormat.parse(p + ".centroids", text(n, p, "centroids", "avro")),
+                WireFormat.parse(p + ".sketches", text(n, p, "sketches", "avro")),
+                WireFormat.parse(p + ".dlq", text(n, p, "dlq", "avro")));
     }
 
     private static JobSettings job(JsonNode n) {

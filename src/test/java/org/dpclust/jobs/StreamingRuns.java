@@ -111,11 +111,13 @@ final class StreamingRuns {
         return l;
     }
 
-    /** Release bytes by stream, window and algorithm; fails on a duplicate. */
+    /**
+     * Release bytes by stream, window and algorithm, in either wire format; fails on a duplicate.
+     */
     Map<String, byte[]> byWindow(DpclustConfig c) throws IOException {
         Map<String, byte[]> m = new TreeMap<>();
         for (var r : committed(c.kafka().centroidsTopic())) {
-            CentroidRelease rel = AvroCodec.centroids().decode(r.value());
+            CentroidRelease rel = AvroCodec.centroids().decodePublished(r.value());
             String key = rel.getStreamId() + "@" + rel.getWindowStart() + "/" + rel.getAlgorithm();
             assertTrue(
                     m.put(key, r.value()) == null,
