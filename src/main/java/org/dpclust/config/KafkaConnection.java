@@ -49,7 +49,7 @@ import org.apache.kafka.common.config.provider.FileConfigProvider;
  *
  * @param bootstrapServers the bootstrap servers (from {@code kafka.bootstrap_servers} or {@code
  *     --bootstrap-servers})
- * @param properties the user's client properties, validated, in key order (never null)
+ * @param properties the user's client properties, validated (never null)
  */
 public record KafkaConnection(String bootstrapServers, Map<String, String> properties)
         implements Serializable {
@@ -260,9 +260,9 @@ public record KafkaConnection(String bootstrapServers, Map<String, String> prope
     }
 
     /**
-     * The client properties for a log line: keys, with the values of {@code security.protocol},
-     * {@code sasl.mechanism} and {@code ssl.endpoint.identification.algorithm} only; "none" if
-     * there are none.
+     * The client properties for a log line, in key order: keys, with the values of {@code
+     * security.protocol}, {@code sasl.mechanism} and {@code ssl.endpoint.identification.algorithm}
+     * only; "none" if there are none.
      */
     public String describe() {
         return describe(properties);
@@ -273,13 +273,14 @@ public record KafkaConnection(String bootstrapServers, Map<String, String> prope
         if (properties.isEmpty()) {
             return "none";
         }
-        return properties.entrySet().stream()
-                .map(
-                        e ->
-                                PUBLIC_VALUES.contains(e.getKey())
-                                        ? e.getKey() + "=" + e.getValue()
-                                        : e.getKey())
-                .collect(Collectors.joining(", "));
+        return new TreeMap<>(properties)
+                .entrySet().stream()
+                        .map(
+                                e ->
+                                        PUBLIC_VALUES.contains(e.getKey())
+                                                ? e.getKey() + "=" + e.getValue()
+                                                : e.getKey())
+                        .collect(Collectors.joining(", "));
     }
 
     /** Never the property values (which may be secrets): see {@link #describe()}. */

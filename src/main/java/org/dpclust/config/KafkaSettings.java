@@ -129,7 +129,7 @@ public record KafkaSettings(
                 + ", startingOffsets="
                 + startingOffsets
                 + ", properties: "
-                + KafkaConnection.describe(new java.util.TreeMap<>(properties))
+                + KafkaConnection.describe(properties)
                 + "]";
     }
 }
