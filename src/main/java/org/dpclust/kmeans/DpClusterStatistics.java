@@ -406,7 +406,7 @@ public final class DpClusterStatistics {
     }
 
     /** Post-processing: centroids from the noisy cells and public inputs only (free in privacy). */
-    static Release postProcess(
+    public static Release postProcess(
             NoisyCells noisy, FixedPointCodec codec, double[][] previous, PrivacyRandom rng) {
         int k = previous.length;
         // ---- post-processing: only noisy values and public inputs below this line ----
