@@ -321,7 +321,7 @@ public final class ConfigLoader {
                     duration(n, p, "window", null),
                     summaries(n.path("summaries"), p + ".summaries"),
                     new BudgetSettings(
-                            number(n, p, "epsilon_per_release", Double.NaN),
+                            epsilonPerRelease(n, p),
                             number(n, p, "budget_cap", Double.NaN),
                             duration(n, p, "budget_period", BudgetSettings.DEFAULT_PERIOD)),
                     unit(n, p),
@@ -361,7 +361,20 @@ public final class ConfigLoader {
                     "salt_buckets",
                     "accounting",
                     "budget_delta",
-                    "lifetime_cap");
+                    "lifetime_cap",
+                    "rho_per_release");
+
+    /**
+     * epsilon_per_release: required under pure accounting; under zcdp optional and unused by the
+     * Gaussian releases (their ρ is rho_per_release or the even split), 1 when absent so the budget
+     * settings validate.
+     */
+    private static double epsilonPerRelease(JsonNode n, String p) {
+        boolean zcdp = "zcdp".equals(n.path("accounting").asText(""));
+        return zcdp && !n.has("epsilon_per_release")
+                ? 1.0
+                : number(n, p, "epsilon_per_release", Double.NaN);
+    }
 
     private static final String[] CKM_OPTIONS = {
         "m", "r", "law", "sigma", "count_fraction", "replicates"
@@ -415,7 +428,14 @@ public final class ConfigLoader {
             throw new ConfigException(
                     p + ".lifetime_cap", "must be >= budget_cap (" + cap + "), was " + lifetime);
         }
-        return new BudgetAccounting(mode, mode == Accounting.ZCDP ? delta : Double.NaN, lifetime);
+        double rho = number(n, p, "rho_per_release", Double.NaN);
+        if (n.has("rho_per_release") && !(mode == Accounting.ZCDP && rho > 0 && rho < 1e6)) {
+            throw new ConfigException(
+                    p + ".rho_per_release",
+                    "applies only to accounting: zcdp, must be a number in (0, 1e6)");
+        }
+        return new BudgetAccounting(
+                mode, mode == Accounting.ZCDP ? delta : Double.NaN, lifetime, rho);
     }
 
     private static UnitSettings unit(JsonNode n, String p) {
