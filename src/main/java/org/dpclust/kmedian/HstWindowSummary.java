@@ -19,15 +19,16 @@ import org.dpclust.privacy.PrivacyRandom;
  * other record, no arrival order), the same on every JVM:
  *
  * <ul>
- *   <li>{@link Snap#DESCENT} (default): the record's leaf is found by descending the tree with the
- *       tree's own partition rule ({@link HstDescent}: at each node, the first child in π order
- *       whose centre is within the split radius, else the nearest child centre), in O(levels ×
- *       children × d) without searching U, and the record is counted at the leaf's centre. A point
- *       of U lands in its own leaf.
- *   <li>{@link Snap#NEAREST}: the nearest point of U, through U's exact k-d tree index ({@link
- *       PublicPointSet#nearest}: the brute-force answer bit for bit; built with the summary). At
- *       |U| = 4096, d = 10 it costs several times the descent, and its releases are closer to the
- *       data (the released centres are points of U, and the nearest one is the best target).
+ *   <li>{@link Snap#DESCENT} ({@code hst.snap: descent}): the record's leaf is found by descending
+ *       the tree with the tree's own partition rule ({@link HstDescent}: at each node, the first
+ *       child in π order whose centre is within the split radius, else the nearest child centre),
+ *       in O(levels × children × d) without searching U, and the record is counted at the leaf's
+ *       centre. A point of U lands in its own leaf.
+ *   <li>{@link Snap#NEAREST} (default, {@code hst.snap: nearest}): the nearest point of U, through
+ *       U's exact k-d tree index ({@link PublicPointSet#nearest}: the brute-force answer bit for
+ *       bit; built with the summary). At |U| = 4096, d = 10 it costs several times the descent, and
+ *       its releases are closer to the data (the released centres are points of U, and the nearest
+ *       one is the best target).
  * </ul>
  *
  * <p>The window keeps one count per point of U: state O(|U|), independent of the number of records
@@ -61,9 +62,9 @@ public final class HstWindowSummary {
     public record Release(
             double[][] centroids, long[] noisyNodeCounts, Map<String, Double> parameters) {}
 
-    /** A summary with the default {@link Snap#DESCENT} rule. */
+    /** A summary with the default {@link Snap#NEAREST} rule. */
     public HstWindowSummary(DomainBounds bounds, int universeSize, long publicSeed, int maxLevels) {
-        this(bounds, universeSize, publicSeed, maxLevels, Snap.DESCENT);
+        this(bounds, universeSize, publicSeed, maxLevels, Snap.NEAREST);
     }
 
     public HstWindowSummary(

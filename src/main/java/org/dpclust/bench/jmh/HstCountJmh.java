@@ -18,14 +18,15 @@ import org.openjdk.jmh.annotations.State;
 
 /**
  * Per-record cost of the HST summary as the stream runs it (d = 10, |U| = {@value #UNIVERSE}): find
- * the record's point of U by descending the HST ({@link HstWindowSummary#snap}, the default {@link
- * HstWindowSummary.Snap#DESCENT} rule) and count it ({@code add}); beside its bound ({@code
- * bound}): the same descent ({@link HstDescent}) and the count in a plain loop, without the summary
- * around it. For comparison, the nearest-point rules on the same records: the exact k-d tree search
- * ({@code nearest}: {@link NearestPointIndex}, what {@link HstWindowSummary.Snap#NEAREST} runs) and
- * the brute-force search ({@code bruteForce}: {@link NearestPoint}, the same answers). Records
- * ({@code queries}): uniform in the unit box, or the stream generator's Gaussian mixture ({@link
- * BenchData#clusteredRecords}). Scores are ns per record.
+ * the record's point of U by descending the HST ({@link HstWindowSummary#snap} with the {@link
+ * HstWindowSummary.Snap#DESCENT} rule, {@code hst.snap: descent}) and count it ({@code add});
+ * beside its bound ({@code bound}): the same descent ({@link HstDescent}) and the count in a plain
+ * loop, without the summary around it. For comparison, the nearest-point rules on the same records:
+ * the exact k-d tree search ({@code nearest}: {@link NearestPointIndex}, what the default {@link
+ * HstWindowSummary.Snap#NEAREST} runs) and the brute-force search ({@code bruteForce}: {@link
+ * NearestPoint}, the same answers). Records ({@code queries}): uniform in the unit box, or the
+ * stream generator's Gaussian mixture ({@link BenchData#clusteredRecords}). Scores are ns per
+ * record.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -47,7 +48,13 @@ public class HstCountJmh {
     @Setup
     public void setup() {
         records = "clustered".equals(queries) ? BenchData.clusteredRecords() : BenchData.records();
-        summary = new HstWindowSummary(BenchData.unitBox(), UNIVERSE, BenchData.SEED, 12);
+        summary =
+                new HstWindowSummary(
+                        BenchData.unitBox(),
+                        UNIVERSE,
+                        BenchData.SEED,
+                        12,
+                        HstWindowSummary.Snap.DESCENT);
         counts = new long[UNIVERSE];
         PublicPointSet u = summary.universe();
         double[][] rows = new double[UNIVERSE][];
