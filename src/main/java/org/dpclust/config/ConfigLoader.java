@@ -327,7 +327,7 @@ public final class ConfigLoader {
                     unit(n, p),
                     stats(section(n, p, "stats", "cells", "count_fraction", "update"), p, dk),
                     ckm(section(n, p, "ckm", CKM_OPTIONS), p, dk, dd),
-                    hst(section(n, p, "hst", "universe", "max_levels"), p),
+                    hst(section(n, p, "hst", "universe", "max_levels", "snap"), p),
                     n.has("public_seed") ? n.get("public_seed").asLong() : id.hashCode(),
                     n.has("initial_centroids")
                             ? points(n.get("initial_centroids"), p + ".initial_centroids")
@@ -469,7 +469,8 @@ public final class ConfigLoader {
         String hp = p + ".hst";
         return new HstSettings(
                 integer(h, hp, "universe", HstSettings.DEFAULT.universe()),
-                integer(h, hp, "max_levels", HstSettings.DEFAULT.maxLevels()));
+                integer(h, hp, "max_levels", HstSettings.DEFAULT.maxLevels()),
+                text(h, hp, "snap", HstSettings.DEFAULT.snap()));
     }
 
     private static void allowOnly(JsonNode n, String path, Set<String> allowed) {
