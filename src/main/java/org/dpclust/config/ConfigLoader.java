@@ -377,7 +377,7 @@ public final class ConfigLoader {
     }
 
     private static final String[] CKM_OPTIONS = {
-        "m", "r", "law", "sigma", "count_fraction", "replicates"
+        "m", "r", "law", "sigma", "count_fraction", "replicates", "warm_start"
     };
 
     /** Sub-mapping {@code f} of stream {@code p}, checked for unknown options. */
@@ -462,7 +462,8 @@ public final class ConfigLoader {
                 text(c, cp, "law", "gaussian"),
                 number(c, cp, "sigma", FrequencyMatrix.defaultSigma(k, d)),
                 number(c, cp, "count_fraction", Double.NaN),
-                integer(c, cp, "replicates", 3));
+                integer(c, cp, "replicates", 3),
+                bool(c, cp, "warm_start", false));
     }
 
     private static HstSettings hst(JsonNode h, String p) {
@@ -498,6 +499,17 @@ public final class ConfigLoader {
             throw new ConfigException(p + "." + f, "required");
         }
         return v;
+    }
+
+    private static boolean bool(JsonNode n, String p, String f, boolean dflt) {
+        JsonNode v = n.path(f);
+        if (v.isMissingNode() || v.isNull()) {
+            return dflt;
+        }
+        if (!v.isBoolean()) {
+            throw new ConfigException(p + "." + f, "must be true or false");
+        }
+        return v.asBoolean();
     }
 
     private static String text(JsonNode n, String p, String f, String dflt) {
