@@ -122,16 +122,7 @@ class PythonConsumerIT {
                             json ? (byte) '{' : (byte) 0xC3,
                             first,
                             topic + " is written in " + (json ? "json" : "avro"));
-                    List<JsonNode> java =
-                            lines(
-                                    consume(
-                                            "consume",
-                                            "--bootstrap-servers",
-                                            kafka.bootstrapServers(),
-                                            "--kind",
-                                            e.getValue(),
-                                            "--topic",
-                                            topic));
+                    List<JsonNode> java = javaConsumer(kafka, topic, e.getValue());
                     List<JsonNode> py =
                             lines(
                                     runPython(
@@ -226,14 +217,7 @@ class PythonConsumerIT {
         String fingerprint = String.format("%02x", forged[9]);
         assertTrue(py.err().contains("@0: unknown schema fingerprint " + fingerprint), py.err());
         assertTrue(py.err().contains("@1: neither JSON nor Avro"), py.err());
-        List<JsonNode> java =
-                lines(
-                        consume(
-                                "consume",
-                                "--bootstrap-servers",
-                                kafka.bootstrapServers(),
-                                "--topic",
-                                topic));
+        List<JsonNode> java = javaConsumer(kafka, topic, "releases");
         assertEquals(1, java.size());
         assertEquals(java, lines(py.out()), "only the real release");
         PyRun missing = python(python, "-b", kafka.bootstrapServers(), "-t", "no.such.topic");
@@ -251,6 +235,20 @@ class PythonConsumerIT {
             }
             return first;
         }
+    }
+
+    /** What {@code dpclust consume} prints for the topic, as parsed JSON. */
+    private static List<JsonNode> javaConsumer(EmbeddedKafka kafka, String topic, String kind)
+            throws IOException {
+        return lines(
+                consume(
+                        "consume",
+                        "--bootstrap-servers",
+                        kafka.bootstrapServers(),
+                        "--kind",
+                        kind,
+                        "--topic",
+                        topic));
     }
 
     private static List<String> sorted(List<JsonNode> records) {
