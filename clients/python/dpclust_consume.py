@@ -385,7 +385,7 @@ def main(argv=None):
                                      with_metadata=a.with_metadata):
             if a.with_metadata:
                 record = dict(topic=topic, **record)
-            print(json.dumps(record, ensure_ascii=False, separators=(",", ":")), flush=True)
+            print(json.dumps(record, separators=(",", ":")), flush=True)
     except (LookupError, KafkaException) as e:
         print("dpclust_consume.py: %s" % e, file=sys.stderr)
         return 2
