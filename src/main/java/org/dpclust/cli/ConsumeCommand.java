@@ -6,6 +6,7 @@ import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import org.apache.avro.specific.SpecificRecordBase;
+import org.dpclust.config.KafkaConnection;
 import org.dpclust.config.KafkaSettings;
 import org.dpclust.io.AvroCodec;
 import org.dpclust.io.AvroJson;
@@ -72,9 +73,9 @@ public final class ConsumeCommand implements Callable<Integer> {
                 };
         ObjectMapper json = new ObjectMapper();
         PrintWriter out = spec.commandLine().getOut();
-        String servers = kafka.require();
-        BrokerCheck.requireReachable("--bootstrap-servers", servers);
-        try (TopicReader reader = new TopicReader(servers, t)) {
+        KafkaConnection connection = kafka.connection();
+        BrokerCheck.require("--bootstrap-servers", connection, kafka.propertiesOptionName());
+        try (TopicReader reader = new TopicReader(connection, t)) {
             do {
                 reader.poll(
                         Duration.ofMillis(500),

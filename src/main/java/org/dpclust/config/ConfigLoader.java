@@ -15,7 +15,9 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -138,6 +140,7 @@ public final class ConfigLoader {
                         "transactional_id_prefix",
                         "transaction_timeout",
                         "starting_offsets",
+                        "properties",
                         "formats"));
         JsonNode t = n.path("topics");
         allowOnly(t, p + ".topics", Set.of("input", "centroids", "sketches", "budget", "dlq"));
@@ -164,7 +167,31 @@ public final class ConfigLoader {
                 text(n, p, "group_id", "dpclust"),
                 text(n, p, "transactional_id_prefix", "dpclust"),
                 txTimeout,
-                offsets);
+                offsets,
+                clientProperties(n.path("properties"), p + ".properties"));
+    }
+
+    /**
+     * {@code kafka.properties}: Kafka client properties, a mapping of property name to a scalar
+     * value (validated by {@link KafkaConnection#validate}; values are never put into messages).
+     */
+    private static Map<String, String> clientProperties(JsonNode n, String p) {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (n.isMissingNode() || n.isNull()) {
+            return out;
+        }
+        if (!n.isObject()) {
+            throw new ConfigException(p, "expected a mapping of Kafka client property to value");
+        }
+        for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            if (!e.getValue().isValueNode() || e.getValue().isNull()) {
+                throw new ConfigException(
+                        p + "." + e.getKey(), "must be a single value (string, number or boolean)");
+            }
+            out.put(e.getKey(), e.getValue().asText());
+        }
+        return KafkaConnection.validate(p, out);
     }
 
     /**
@@ -294,13 +321,13 @@ public final class ConfigLoader {
                     duration(n, p, "window", null),
                     summaries(n.path("summaries"), p + ".summaries"),
                     new BudgetSettings(
-                            number(n, p, "epsilon_per_release", Double.NaN),
+                            epsilonPerRelease(n, p),
                             number(n, p, "budget_cap", Double.NaN),
                             duration(n, p, "budget_period", BudgetSettings.DEFAULT_PERIOD)),
                     unit(n, p),
                     stats(section(n, p, "stats", "cells", "count_fraction", "update"), p, dk),
                     ckm(section(n, p, "ckm", CKM_OPTIONS), p, dk, dd),
-                    hst(section(n, p, "hst", "universe", "max_levels"), p),
+                    hst(section(n, p, "hst", "universe", "max_levels", "snap"), p),
                     n.has("public_seed") ? n.get("public_seed").asLong() : id.hashCode(),
                     n.has("initial_centroids")
                             ? points(n.get("initial_centroids"), p + ".initial_centroids")
@@ -334,7 +361,20 @@ public final class ConfigLoader {
                     "salt_buckets",
                     "accounting",
                     "budget_delta",
-                    "lifetime_cap");
+                    "lifetime_cap",
+                    "rho_per_release");
+
+    /**
+     * epsilon_per_release: required under pure accounting; under zcdp optional and unused by the
+     * Gaussian releases (their ρ is rho_per_release or the even split), 1 when absent so the budget
+     * settings validate.
+     */
+    private static double epsilonPerRelease(JsonNode n, String p) {
+        boolean zcdp = "zcdp".equals(n.path("accounting").asText(""));
+        return zcdp && !n.has("epsilon_per_release")
+                ? 1.0
+                : number(n, p, "epsilon_per_release", Double.NaN);
+    }
 
     private static final String[] CKM_OPTIONS = {
         "m", "r", "law", "sigma", "count_fraction", "replicates"
@@ -388,7 +428,14 @@ public final class ConfigLoader {
             throw new ConfigException(
                     p + ".lifetime_cap", "must be >= budget_cap (" + cap + "), was " + lifetime);
         }
-        return new BudgetAccounting(mode, mode == Accounting.ZCDP ? delta : Double.NaN, lifetime);
+        double rho = number(n, p, "rho_per_release", Double.NaN);
+        if (n.has("rho_per_release") && !(mode == Accounting.ZCDP && rho > 0 && rho < 1e6)) {
+            throw new ConfigException(
+                    p + ".rho_per_release",
+                    "applies only to accounting: zcdp, must be a number in (0, 1e6)");
+        }
+        return new BudgetAccounting(
+                mode, mode == Accounting.ZCDP ? delta : Double.NaN, lifetime, rho);
     }
 
     private static UnitSettings unit(JsonNode n, String p) {
@@ -422,7 +469,8 @@ public final class ConfigLoader {
         String hp = p + ".hst";
         return new HstSettings(
                 integer(h, hp, "universe", HstSettings.DEFAULT.universe()),
-                integer(h, hp, "max_levels", HstSettings.DEFAULT.maxLevels()));
+                integer(h, hp, "max_levels", HstSettings.DEFAULT.maxLevels()),
+                text(h, hp, "snap", HstSettings.DEFAULT.snap()));
     }
 
     private static void allowOnly(JsonNode n, String path, Set<String> allowed) {

@@ -8,6 +8,7 @@ import org.dpclust.avro.CentroidRelease;
 import org.dpclust.avro.SketchRelease;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.kmeans.DpClusterStatistics;
+import org.dpclust.privacy.Accounting;
 import org.dpclust.privacy.PrivacyLedger;
 import org.dpclust.sketch.DpSketchRelease;
 import org.dpclust.sketch.FrequencyMatrix;
@@ -39,13 +40,50 @@ public final class ReleaseAssembler {
             int windowsCovered,
             DpClusterStatistics.Release r,
             PrivacyLedger.Decision d) {
+        return release(
+                s,
+                algorithm,
+                mode,
+                guarantee,
+                windowStart,
+                windowEnd,
+                windowsCovered,
+                r,
+                WindowRelease.Charged.pure(d));
+    }
+
+    /**
+     * A published centroid release under a charge that may be a zCDP one: then schema version 2
+     * with {@code accounting} zcdp, the charged ρ, the period's ρ spent and cap, and {@code
+     * epsilon}, {@code spent}, {@code cap} and {@code delta} as (ε, δ) equivalents; a pure charge
+     * gives the version-1 record as before.
+     */
+    public static CentroidRelease release(
+            StreamSpec s,
+            String algorithm,
+            String mode,
+            String guarantee,
+            long windowStart,
+            long windowEnd,
+            int windowsCovered,
+            DpClusterStatistics.Release r,
+            WindowRelease.Charged charged) {
+        PrivacyLedger.Decision d = charged.decision();
         List<List<Double>> centroids = new ArrayList<>();
         for (double[] c : r.centroids()) {
             centroids.add(boxed(c));
         }
-        return CentroidRelease.newBuilder()
-                .setSchemaVersion(1)
-                .setStreamId(s.id())
+        CentroidRelease.Builder b = CentroidRelease.newBuilder();
+        if (charged.zcdp()) {
+            b.setSchemaVersion(2)
+                    .setAccounting(Accounting.ZCDP.configName())
+                    .setRho(charged.rho())
+                    .setRhoSpent(charged.rhoSpent())
+                    .setRhoCap(charged.rhoCap());
+        } else {
+            b.setSchemaVersion(1);
+        }
+        return b.setStreamId(s.id())
                 .setWindowStart(Instant.ofEpochMilli(windowStart))
                 .setWindowEnd(Instant.ofEpochMilli(windowEnd))
                 .setWindowsCovered(windowsCovered)
@@ -55,7 +93,7 @@ public final class ReleaseAssembler {
                 .setCentroids(centroids)
                 .setWeights(boxed(r.weights()))
                 .setEpsilon(d.epsilon())
-                .setDelta(0.0)
+                .setDelta(charged.zcdp() ? charged.delta() : 0.0)
                 .setSpent(d.spent())
                 .setCap(d.cap())
                 .setBudgetPeriodStart(Instant.ofEpochMilli(d.periodStart()))
@@ -81,10 +119,20 @@ public final class ReleaseAssembler {
             FrequencyMatrix f,
             int r,
             DpSketchRelease.Result noisy,
-            PrivacyLedger.Decision d) {
-        return SketchRelease.newBuilder()
-                .setSchemaVersion(1)
-                .setStreamId(s.id())
+            WindowRelease.Charged charged) {
+        PrivacyLedger.Decision d = charged.decision();
+        SketchRelease.Builder b = SketchRelease.newBuilder();
+        if (charged.zcdp()) {
+            b.setSchemaVersion(2)
+                    .setAccounting(Accounting.ZCDP.configName())
+                    .setDelta(charged.delta())
+                    .setRho(charged.rho())
+                    .setRhoSpent(charged.rhoSpent())
+                    .setRhoCap(charged.rhoCap());
+        } else {
+            b.setSchemaVersion(1);
+        }
+        return b.setStreamId(s.id())
                 .setWindowStart(Instant.ofEpochMilli(windowStart))
                 .setWindowEnd(Instant.ofEpochMilli(windowEnd))
                 .setWindowsCovered(1)

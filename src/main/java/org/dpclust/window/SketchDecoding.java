@@ -53,6 +53,6 @@ public final class SketchDecoding {
                 r.windowEnd,
                 1,
                 new DpClusterStatistics.Release(decoded.centroids(), weights, params),
-                r.decision());
+                r.charged());
     }
 }

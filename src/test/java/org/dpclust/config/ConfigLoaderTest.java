@@ -171,6 +171,43 @@ class ConfigLoaderTest {
         assertEquals("streams[0].budget_delta", option(VALID + "    budget_delta: 1.0e-9\n"));
         assertEquals("streams[0].lifetime_cap", option(VALID + "    lifetime_cap: 5\n"));
         assertEquals("streams[0].lifetime_cap", option(VALID + "    lifetime_cap: -1\n"));
+        assertEquals("streams[0].rho_per_release", option(VALID + "    rho_per_release: 0.1\n"));
+        assertEquals(
+                "streams[0].rho_per_release",
+                option(
+                        VALID
+                                + "    accounting: zcdp\n    budget_delta: 1.0e-9\n    rho_per_release: 0\n"));
+    }
+
+    @Test
+    void zcdpReleasesSpendRhoPerReleaseOrTheEvenSplitOfTheRhoCap() {
+        String zcdp = VALID + "    accounting: zcdp\n    budget_delta: 1.0e-9\n";
+        assertTrue(Double.isNaN(ConfigLoader.parse(VALID).streams().get(0).rhoPerRelease()));
+        assertEquals(
+                0.25,
+                ConfigLoader.parse(zcdp + "    rho_per_release: 0.25\n")
+                        .streams()
+                        .get(0)
+                        .rhoPerRelease());
+        double cap = org.dpclust.privacy.Zcdp.rhoCap(10, 1e-9);
+        // record units: the per-window maximum composes, one summary may take the whole cap
+        assertEquals(
+                cap * (1 - 1e-9), ConfigLoader.parse(zcdp).streams().get(0).rhoPerRelease(), 0.0);
+        // device units: 8,640 windows a day, two summaries
+        StreamSpec device =
+                ConfigLoader.parse(
+                                zcdp
+                                        + "    privacy_unit: device\n"
+                                        + "    summaries: [stats, dp-hst]\n")
+                        .streams()
+                        .get(0);
+        assertEquals(cap * (1 - 1e-9) / (2 * 8640), device.rhoPerRelease(), 0.0);
+        // epsilon_per_release is optional under zcdp
+        String noEpsilon = zcdp.replace("    epsilon_per_release: 0.5\n", "");
+        assertEquals(1.0, ConfigLoader.parse(noEpsilon).streams().get(0).epsilonPerRelease());
+        assertEquals(
+                "streams[0].epsilon_per_release",
+                option(VALID.replace("    epsilon_per_release: 0.5\n", "")));
     }
 
     @Test
