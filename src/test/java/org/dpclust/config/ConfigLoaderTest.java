@@ -46,6 +46,12 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void theExampleConfigurationIsValidAndStatesTheDefaultFormats() {
+        DpclustConfig c = ConfigLoader.load(java.nio.file.Path.of("flink-conf/dpclust.yaml"));
+        assertEquals(TopicFormats.AVRO, c.formats());
+    }
+
+    @Test
     void theDemoConfigurationIsValid() throws Exception {
         DpclustConfig c = org.dpclust.cli.DemoCommandAccess.demoConfig();
         assertEquals(2, c.streams().size());
