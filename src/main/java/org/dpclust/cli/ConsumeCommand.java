@@ -25,6 +25,7 @@ import picocli.CommandLine.Option;
 public final class ConsumeCommand implements Callable<Integer> {
     enum Kind {
         releases,
+        cells,
         budget,
         dead_letters
     }
@@ -34,7 +35,7 @@ public final class ConsumeCommand implements Callable<Integer> {
     @Option(
             names = "--kind",
             defaultValue = "releases",
-            description = "releases | budget | dead_letters (default ${DEFAULT-VALUE}).")
+            description = "releases | cells | budget | dead_letters (default ${DEFAULT-VALUE}).")
     Kind kind;
 
     @Option(names = "--topic", description = "Topic (default: the kind's default topic).")
@@ -52,12 +53,14 @@ public final class ConsumeCommand implements Callable<Integer> {
                         ? topic
                         : switch (kind) {
                             case releases -> KafkaSettings.DEFAULT_CENTROIDS;
+                            case cells -> KafkaSettings.DEFAULT_CELLS;
                             case budget -> KafkaSettings.DEFAULT_BUDGET;
                             case dead_letters -> KafkaSettings.DEFAULT_DLQ;
                         };
         AvroCodec<? extends SpecificRecordBase> codec =
                 switch (kind) {
                     case releases -> AvroCodec.centroids();
+                    case cells -> AvroCodec.cells();
                     case budget -> AvroCodec.budget();
                     case dead_letters -> AvroCodec.rejected();
                 };

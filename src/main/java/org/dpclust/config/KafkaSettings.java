@@ -13,6 +13,7 @@ public record KafkaSettings(
         String inputTopic,
         String centroidsTopic,
         String sketchesTopic,
+        String cellsTopic,
         String budgetTopic,
         String dlqTopic,
         String groupId,
@@ -24,6 +25,7 @@ public record KafkaSettings(
     public static final String DEFAULT_INPUT = "telemetry.v1";
     public static final String DEFAULT_CENTROIDS = "dpclust.centroids.v1";
     public static final String DEFAULT_SKETCHES = "dpclust.sketches.v1";
+    public static final String DEFAULT_CELLS = "dpclust.cells.v1";
     public static final String DEFAULT_BUDGET = "dpclust.budget.v1";
     public static final String DEFAULT_DLQ = "dpclust.dlq.v1";
 
@@ -33,6 +35,7 @@ public record KafkaSettings(
                 inputTopic,
                 centroidsTopic,
                 sketchesTopic,
+                cellsTopic,
                 budgetTopic,
                 dlqTopic,
                 groupId,
@@ -47,6 +50,7 @@ public record KafkaSettings(
                 inputTopic,
                 centroidsTopic,
                 sketchesTopic,
+                cellsTopic,
                 budgetTopic,
                 dlqTopic,
                 groupId,

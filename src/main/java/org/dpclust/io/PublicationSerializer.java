@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.dpclust.avro.CellsRelease;
 import org.dpclust.avro.CentroidRelease;
 import org.dpclust.avro.RejectedRecord;
 import org.dpclust.avro.SketchRelease;
@@ -22,20 +23,29 @@ public final class PublicationSerializer implements KafkaRecordSerializationSche
     private static final AvroCodec<CentroidRelease> CENTROIDS = AvroCodec.centroids();
     private static final AvroCodec<SketchRelease> SKETCHES = AvroCodec.sketches();
     private static final AvroCodec<RejectedRecord> REJECTED = AvroCodec.rejected();
+    private static final AvroCodec<CellsRelease> CELLS = AvroCodec.cells();
 
     private final String centroidsTopic;
     private final String sketchesTopic;
+    private final String cellsTopic;
     private final String dlqTopic;
 
     public PublicationSerializer(String centroidsTopic, String sketchesTopic, String dlqTopic) {
+        this(centroidsTopic, sketchesTopic, KafkaSettings.DEFAULT_CELLS, dlqTopic);
+    }
+
+    public PublicationSerializer(
+            String centroidsTopic, String sketchesTopic, String cellsTopic, String dlqTopic) {
         this.centroidsTopic = centroidsTopic;
         this.sketchesTopic = sketchesTopic;
+        this.cellsTopic = cellsTopic;
         this.dlqTopic = dlqTopic;
     }
 
     /** The topics of the configuration. */
     public static PublicationSerializer of(KafkaSettings k) {
-        return new PublicationSerializer(k.centroidsTopic(), k.sketchesTopic(), k.dlqTopic());
+        return new PublicationSerializer(
+                k.centroidsTopic(), k.sketchesTopic(), k.cellsTopic(), k.dlqTopic());
     }
 
     @Override
@@ -52,6 +62,9 @@ public final class PublicationSerializer implements KafkaRecordSerializationSche
         }
         if (p instanceof Publication.Sketch s) {
             return record(sketchesTopic, utf8(s.value().getStreamId()), SKETCHES.encode(s.value()));
+        }
+        if (p instanceof Publication.Cells c) {
+            return record(cellsTopic, utf8(c.value().getStreamId()), CELLS.encode(c.value()));
         }
         if (p instanceof Publication.DeadLetter d) {
             String stream = d.value().getStreamId();
