@@ -17,7 +17,10 @@ import org.slf4j.Logger;
  * What a job logs at start-up, so that a person can follow it: the resolved configuration (Kafka,
  * topics, job settings, each stream's windows and budget), where the secret comes from (never the
  * secret itself: it is not part of {@link DpclustConfig}), and the Flink web UI when the job is
- * submitted to a cluster. Only formats and logs; every value is public configuration.
+ * submitted to a cluster. Only formats and logs; every value is public configuration, except the
+ * Kafka client properties, of which only the keys are logged (and the values of {@code
+ * security.protocol} and {@code sasl.mechanism}: {@link
+ * org.dpclust.config.KafkaConnection#describe()}).
  */
 public final class StartupLog {
     private StartupLog() {}
@@ -27,12 +30,13 @@ public final class StartupLog {
         KafkaSettings k = cfg.kafka();
         log.info(
                 "kafka: bootstrap servers {}, consumer group {}, transactional ids {}-*,"
-                        + " transaction timeout {}, starting offsets {}",
+                        + " transaction timeout {}, starting offsets {}, client properties {}",
                 k.bootstrapServers(),
                 k.groupId(),
                 k.transactionalIdPrefix(),
                 k.transactionTimeout(),
-                k.startingOffsets());
+                k.startingOffsets(),
+                k.connection().describe());
         log.info(topics(k));
         JobSettings j = cfg.job();
         log.info(

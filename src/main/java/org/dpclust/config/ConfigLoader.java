@@ -15,7 +15,9 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -73,6 +75,7 @@ public final class ConfigLoader {
         }
         allowOnly(root, "", Set.of("kafka", "job", "streams"));
         KafkaSettings kafka = kafka(root.path("kafka"));
+        TopicFormats formats = formats(root.path("kafka").path("formats"));
         JobSettings job = job(root.path("job"));
         JsonNode streams = root.path("streams");
         if (!streams.isArray() || streams.isEmpty()) {
@@ -88,7 +91,7 @@ public final class ConfigLoader {
             }
             specs.add(spec);
         }
-        return new DpclustConfig(kafka, job, List.copyOf(specs));
+        return new DpclustConfig(kafka, job, List.copyOf(specs), formats);
     }
 
     private static final Pattern YAML_MARK =
@@ -136,7 +139,9 @@ public final class ConfigLoader {
                         "group_id",
                         "transactional_id_prefix",
                         "transaction_timeout",
-                        "starting_offsets"));
+                        "starting_offsets",
+                        "properties",
+                        "formats"));
         JsonNode t = n.path("topics");
         allowOnly(
                 t,
@@ -166,7 +171,51 @@ public final class ConfigLoader {
                 text(n, p, "group_id", "dpclust"),
                 text(n, p, "transactional_id_prefix", "dpclust"),
                 txTimeout,
-                offsets);
+                offsets,
+                clientProperties(n.path("properties"), p + ".properties"));
+    }
+
+    /**
+     * {@code kafka.properties}: Kafka client properties, a mapping of property name to a scalar
+     * value (validated by {@link KafkaConnection#validate}; values are never put into messages).
+     */
+    private static Map<String, String> clientProperties(JsonNode n, String p) {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (n.isMissingNode() || n.isNull()) {
+            return out;
+        }
+        if (!n.isObject()) {
+            throw new ConfigException(p, "expected a mapping of Kafka client property to value");
+        }
+        for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            if (!e.getValue().isValueNode() || e.getValue().isNull()) {
+                throw new ConfigException(
+                        p + "." + e.getKey(), "must be a single value (string, number or boolean)");
+            }
+            out.put(e.getKey(), e.getValue().asText());
+        }
+        return KafkaConnection.validate(p, out);
+    }
+
+    /**
+     * {@code kafka.formats}: avro (default) or json per published topic; the budget topic is the
+     * ledger's log and stays Avro (docs/wire-format.md#budget-topic).
+     */
+    private static TopicFormats formats(JsonNode n) {
+        String p = "kafka.formats";
+        if (n.has("budget")) {
+            throw new ConfigException(
+                    p + ".budget",
+                    "the budget topic is the fenced ledger's log and is always avro"
+                            + " (docs/wire-format.md#budget-topic)");
+        }
+        allowOnly(n, p, Set.of("centroids", "sketches", "dlq", "cells"));
+        return new TopicFormats(
+                WireFormat.parse(p + ".centroids", text(n, p, "centroids", "avro")),
+                WireFormat.parse(p + ".sketches", text(n, p, "sketches", "avro")),
+                WireFormat.parse(p + ".dlq", text(n, p, "dlq", "avro")),
+                WireFormat.parse(p + ".cells", text(n, p, "cells", "avro")));
     }
 
     private static JobSettings job(JsonNode n) {
@@ -293,7 +342,7 @@ public final class ConfigLoader {
                             p,
                             dk),
                     ckm(section(n, p, "ckm", CKM_OPTIONS), p, dk, dd),
-                    hst(section(n, p, "hst", "universe", "max_levels"), p),
+                    hst(section(n, p, "hst", "universe", "max_levels", "snap"), p),
                     n.has("public_seed") ? n.get("public_seed").asLong() : id.hashCode(),
                     n.has("initial_centroids")
                             ? points(n.get("initial_centroids"), p + ".initial_centroids")
@@ -449,7 +498,8 @@ public final class ConfigLoader {
         String hp = p + ".hst";
         return new HstSettings(
                 integer(h, hp, "universe", HstSettings.DEFAULT.universe()),
-                integer(h, hp, "max_levels", HstSettings.DEFAULT.maxLevels()));
+                integer(h, hp, "max_levels", HstSettings.DEFAULT.maxLevels()),
+                text(h, hp, "snap", HstSettings.DEFAULT.snap()));
     }
 
     private static void allowOnly(JsonNode n, String path, Set<String> allowed) {

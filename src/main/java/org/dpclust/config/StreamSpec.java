@@ -217,4 +217,9 @@ public record StreamSpec(
     public int hstMaxLevels() {
         return hst.maxLevels();
     }
+
+    /** Whether dp-hst snaps records by descending the HST ({@code hst().descent()}). */
+    public boolean hstDescent() {
+        return hst.descent();
+    }
 }

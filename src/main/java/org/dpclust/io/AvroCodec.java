@@ -19,6 +19,7 @@ import org.dpclust.avro.CentroidRelease;
 import org.dpclust.avro.RejectedRecord;
 import org.dpclust.avro.SketchRelease;
 import org.dpclust.avro.TelemetryRecord;
+import org.dpclust.config.WireFormat;
 
 /**
  * Avro single-object encoding (2-byte marker, 8-byte schema fingerprint, binary body) for one
@@ -69,6 +70,27 @@ public final class AvroCodec<T extends SpecificRecordBase> implements Serializab
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** The record value of a published topic in {@code format} (both deterministic). */
+    public byte[] encode(T value, WireFormat format) {
+        return format == WireFormat.JSON ? AvroJson.toJson(value) : encode(value);
+    }
+
+    /**
+     * Decodes the record value of a published topic in either {@link WireFormat}: a value that
+     * starts with {@code '{'} is the JSON form ({@link AvroJson#fromJson}), anything else Avro
+     * single-object encoding (which starts with {@code C3 01}). A topic may hold both (its format
+     * was changed); readers of published topics use this, the input and the ledger use {@link
+     * #decode}.
+     *
+     * @throws IOException with a readable reason when the bytes are neither
+     */
+    public T decodePublished(byte[] bytes) throws IOException {
+        if (bytes != null && bytes.length > 0 && bytes[0] == '{') {
+            return AvroJson.fromJson(bytes, type);
+        }
+        return decode(bytes);
     }
 
     /**

@@ -77,7 +77,8 @@ public final class BatchJob {
                                 + "-"
                                 + runId,
                         k.transactionTimeout(),
-                        "earliest");
+                        "earliest",
+                        k.properties());
         JobSettings j = config.job().withBoundedInput(true);
         return config.withKafka(batch).withJob(j);
     }

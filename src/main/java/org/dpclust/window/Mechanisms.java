@@ -64,18 +64,26 @@ public final class Mechanisms {
                         .add(s.ckm().countFraction()));
     }
 
-    /** {@code dp-hst}: geometric noise on the HST's node counts (universe size, levels, k). */
+    /**
+     * {@code dp-hst}: geometric (zcdp: discrete Gaussian) noise on the HST's node counts (universe
+     * size, levels, k, and the snap rule when it is {@code descent}: the counts then partition the
+     * data differently; the default {@code nearest} keeps the id it had before the rule was an
+     * option).
+     */
     public static String hst(StreamSpec s) {
         String name = s.zcdp() ? "hst-dgauss-v1" : "hst-geometric-v2";
-        return id(
-                name,
+        AccumulatorDigest d =
                 common(name, s)
                         .add("universe")
                         .add(s.hstUniverse())
                         .add("max_levels")
                         .add(s.hstMaxLevels())
                         .add("k")
-                        .add(s.k()));
+                        .add(s.k());
+        if (s.hstDescent()) {
+            d.add("snap").add("descent");
+        }
+        return id(name, d);
     }
 
     /** The parameters every summary's mechanism depends on. */

@@ -79,6 +79,25 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void topicFormatsDefaultToAvroAndAreSetPerTopic() {
+        assertEquals(TopicFormats.AVRO, ConfigLoader.parse(VALID).formats());
+        String withFormats =
+                VALID.replace(
+                        "kafka: {bootstrap_servers: \"b:9092\"}",
+                        "kafka: {bootstrap_servers: \"b:9092\", formats: {centroids: json, dlq: json}}");
+        assertEquals(
+                new TopicFormats(WireFormat.JSON, WireFormat.AVRO, WireFormat.JSON),
+                ConfigLoader.parse(withFormats).formats());
+        assertEquals(
+                "kafka.formats.sketches",
+                option(withFormats.replace("dlq: json", "sketches: protobuf")));
+        assertEquals(
+                "kafka.formats.budget", option(withFormats.replace("dlq: json", "budget: json")));
+        assertEquals(
+                "kafka.formats.input", option(withFormats.replace("dlq: json", "input: json")));
+    }
+
+    @Test
     void theDecoderRunsAtTheJobParallelismUnlessSet() {
         assertEquals(0, ConfigLoader.parse(VALID).job().decodeParallelism());
         assertEquals(

@@ -18,6 +18,8 @@ import org.dpclust.avro.CellsRelease;
 import org.dpclust.avro.CentroidRelease;
 import org.dpclust.avro.RejectedRecord;
 import org.dpclust.avro.SketchRelease;
+import org.dpclust.config.TopicFormats;
+import org.dpclust.config.WireFormat;
 import org.junit.jupiter.api.Test;
 
 /** Each publication type goes to its topic with its key and encoding, and survives Flink. */
@@ -149,6 +151,49 @@ class PublicationSerializerTest {
         assertEquals(0.5, b.getDouble());
         assertEquals(0.25, b.getDouble());
         assertEquals(0, b.remaining());
+    }
+
+    @Test
+    void theJsonFormatWritesEachTopicsJsonFormDeterministicallyAndReadsBack() throws Exception {
+        PublicationSerializer json =
+                new PublicationSerializer(
+                        "c-topic", "s-topic", "d-topic", TopicFormats.all(WireFormat.JSON));
+        PublicationSerializer mixed =
+                new PublicationSerializer(
+                        "c-topic",
+                        "s-topic",
+                        "d-topic",
+                        new TopicFormats(WireFormat.JSON, WireFormat.AVRO, WireFormat.AVRO));
+
+        var x = json.record(new Publication.Cells(cells()));
+        assertEquals(org.dpclust.config.KafkaSettings.DEFAULT_CELLS, x.topic());
+        assertEquals('{', x.value()[0]);
+        assertEquals(cells(), AvroCodec.cells().decodePublished(x.value()));
+        assertEquals(
+                (byte) 0xC3,
+                mixed.record(new Publication.Cells(cells())).value()[0],
+                "cells stay avro unless kafka.formats.cells says json");
+
+        var c = json.record(new Publication.Centroids(centroids()));
+        assertEquals("c-topic", c.topic());
+        assertEquals("s1", key(c));
+        assertEquals('{', c.value()[0]);
+        assertArrayEquals(
+                c.value(), json.record(new Publication.Centroids(centroids())).value(), "stable");
+        assertEquals(centroids(), AvroCodec.centroids().decodePublished(c.value()));
+        assertArrayEquals(c.value(), mixed.record(new Publication.Centroids(centroids())).value());
+
+        var s = json.record(new Publication.Sketch(sketch()));
+        assertEquals("s-topic", s.topic());
+        assertEquals(sketch(), AvroCodec.sketches().decodePublished(s.value()));
+        assertEquals(
+                (byte) 0xC3,
+                mixed.record(new Publication.Sketch(sketch())).value()[0],
+                "sketches stay Avro in the mixed configuration");
+
+        var d = json.record(new Publication.DeadLetter(rejected(null)));
+        assertNull(d.key());
+        assertEquals(rejected(null), AvroCodec.rejected().decodePublished(d.value()));
     }
 
     @Test

@@ -221,7 +221,6 @@ class EventTimeIT {
                                 "et-createtime.plain",
                                 c.kafka().centroidsTopic(),
                                 c.kafka().sketchesTopic(),
-                                c.kafka().cellsTopic(),
                                 c.kafka().budgetTopic(),
                                 c.kafka().dlqTopic(),
                                 c.kafka().groupId(),

@@ -14,12 +14,15 @@ import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.dpclust.avro.BudgetStatus;
 import org.dpclust.avro.CentroidRelease;
 import org.dpclust.avro.RejectedRecord;
 import org.dpclust.config.DpclustConfig;
+import org.dpclust.config.KafkaConnection;
 import org.dpclust.io.AvroCodec;
 import org.dpclust.io.BudgetTopicReader;
 import org.dpclust.io.EmbeddedKafka;
@@ -39,9 +42,14 @@ final class StreamingRuns {
 
     static final long START = Math.floorDiv(System.currentTimeMillis(), W) * W - 60 * W;
 
-    private final EmbeddedKafka kafka;
+    private final KafkaConnection kafka;
 
     StreamingRuns(EmbeddedKafka kafka) {
+        this(KafkaConnection.plaintext(kafka.bootstrapServers()));
+    }
+
+    /** Runs whose topics are read back through {@code kafka} (e.g. a SASL_SSL listener). */
+    StreamingRuns(KafkaConnection kafka) {
         this.kafka = kafka;
     }
 
@@ -52,6 +60,16 @@ final class StreamingRuns {
         c.set(TaskManagerOptions.NETWORK_MEMORY_MIN, MemorySize.parse("32m"));
         c.set(TaskManagerOptions.NETWORK_MEMORY_MAX, MemorySize.parse("32m"));
         return c;
+    }
+
+    /** One TaskManager with two slots on {@link #clusterConfig()}. */
+    static MiniClusterExtension miniCluster() {
+        return new MiniClusterExtension(
+                new MiniClusterResourceConfiguration.Builder()
+                        .setNumberTaskManagers(1)
+                        .setNumberSlotsPerTaskManager(2)
+                        .setConfiguration(clusterConfig())
+                        .build());
     }
 
     static StreamExecutionEnvironment env(String restart) {
@@ -69,8 +87,7 @@ final class StreamingRuns {
             DpclustConfig c, KafkaRecordDeserializationSchema<RawRecord> deser, String restart)
             throws Exception {
         Map<String, Map<String, Double>> ledger =
-                BudgetTopicReader.read(
-                        kafka.bootstrapServers(), c.kafka().budgetTopic(), Duration.ofSeconds(30));
+                BudgetTopicReader.read(kafka, c.kafka().budgetTopic(), Duration.ofSeconds(30));
         StreamingJob job =
                 new StreamingJob(
                         KafkaEndpoints.source(c, deser),
@@ -82,7 +99,7 @@ final class StreamingRuns {
     }
 
     List<ConsumerRecord<byte[], byte[]>> committed(String topic) {
-        try (TopicReader r = new TopicReader(kafka.bootstrapServers(), topic)) {
+        try (TopicReader r = new TopicReader(kafka, topic)) {
             return r.readToEnd(Duration.ofSeconds(60));
         }
     }
@@ -111,11 +128,13 @@ final class StreamingRuns {
         return l;
     }
 
-    /** Release bytes by stream, window and algorithm; fails on a duplicate. */
+    /**
+     * Release bytes by stream, window and algorithm, in either wire format; fails on a duplicate.
+     */
     Map<String, byte[]> byWindow(DpclustConfig c) throws IOException {
         Map<String, byte[]> m = new TreeMap<>();
         for (var r : committed(c.kafka().centroidsTopic())) {
-            CentroidRelease rel = AvroCodec.centroids().decode(r.value());
+            CentroidRelease rel = AvroCodec.centroids().decodePublished(r.value());
             String key = rel.getStreamId() + "@" + rel.getWindowStart() + "/" + rel.getAlgorithm();
             assertTrue(
                     m.put(key, r.value()) == null,
