@@ -47,6 +47,7 @@ from confluent_kafka import Consumer, KafkaError, KafkaException, TopicPartition
 DEFAULT_TOPICS = {
     "releases": "dpclust.centroids.v1",
     "sketches": "dpclust.sketches.v1",
+    "cells": "dpclust.cells.v1",
     "budget": "dpclust.budget.v1",
     "dead_letters": "dpclust.dlq.v1",
 }

@@ -31,6 +31,7 @@ public final class ConsumeCommand implements Callable<Integer> {
     enum Kind {
         releases,
         sketches,
+        cells,
         budget,
         dead_letters
     }
@@ -42,7 +43,8 @@ public final class ConsumeCommand implements Callable<Integer> {
     @Option(
             names = "--kind",
             defaultValue = "releases",
-            description = "releases | sketches | budget | dead_letters (default ${DEFAULT-VALUE}).")
+            description =
+                    "releases | sketches | cells | budget | dead_letters (default ${DEFAULT-VALUE}).")
     Kind kind;
 
     @Option(names = "--topic", description = "Topic (default: the kind's default topic).")
@@ -61,6 +63,7 @@ public final class ConsumeCommand implements Callable<Integer> {
                         : switch (kind) {
                             case releases -> KafkaSettings.DEFAULT_CENTROIDS;
                             case sketches -> KafkaSettings.DEFAULT_SKETCHES;
+                            case cells -> KafkaSettings.DEFAULT_CELLS;
                             case budget -> KafkaSettings.DEFAULT_BUDGET;
                             case dead_letters -> KafkaSettings.DEFAULT_DLQ;
                         };
@@ -68,6 +71,7 @@ public final class ConsumeCommand implements Callable<Integer> {
                 switch (kind) {
                     case releases -> AvroCodec.centroids();
                     case sketches -> AvroCodec.sketches();
+                    case cells -> AvroCodec.cells();
                     case budget -> AvroCodec.budget();
                     case dead_letters -> AvroCodec.rejected();
                 };

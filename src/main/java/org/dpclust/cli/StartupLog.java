@@ -63,6 +63,8 @@ public final class StartupLog {
                 + k.centroidsTopic()
                 + ", sketches "
                 + k.sketchesTopic()
+                + ", cells "
+                + k.cellsTopic()
                 + ", budget "
                 + k.budgetTopic()
                 + " (compacted ledger), dead letters "

@@ -143,7 +143,10 @@ public final class ConfigLoader {
                         "properties",
                         "formats"));
         JsonNode t = n.path("topics");
-        allowOnly(t, p + ".topics", Set.of("input", "centroids", "sketches", "budget", "dlq"));
+        allowOnly(
+                t,
+                p + ".topics",
+                Set.of("input", "centroids", "sketches", "cells", "budget", "dlq"));
         String offsets = text(n, p, "starting_offsets", "committed");
         if (!Set.of("committed", "earliest", "latest").contains(offsets)) {
             throw new ConfigException(
@@ -162,6 +165,7 @@ public final class ConfigLoader {
                 text(t, p + ".topics", "input", KafkaSettings.DEFAULT_INPUT),
                 text(t, p + ".topics", "centroids", KafkaSettings.DEFAULT_CENTROIDS),
                 text(t, p + ".topics", "sketches", KafkaSettings.DEFAULT_SKETCHES),
+                text(t, p + ".topics", "cells", KafkaSettings.DEFAULT_CELLS),
                 text(t, p + ".topics", "budget", KafkaSettings.DEFAULT_BUDGET),
                 text(t, p + ".topics", "dlq", KafkaSettings.DEFAULT_DLQ),
                 text(n, p, "group_id", "dpclust"),
@@ -206,11 +210,12 @@ public final class ConfigLoader {
                     "the budget topic is the fenced ledger's log and is always avro"
                             + " (docs/wire-format.md#budget-topic)");
         }
-        allowOnly(n, p, Set.of("centroids", "sketches", "dlq"));
+        allowOnly(n, p, Set.of("centroids", "sketches", "dlq", "cells"));
         return new TopicFormats(
                 WireFormat.parse(p + ".centroids", text(n, p, "centroids", "avro")),
                 WireFormat.parse(p + ".sketches", text(n, p, "sketches", "avro")),
-                WireFormat.parse(p + ".dlq", text(n, p, "dlq", "avro")));
+                WireFormat.parse(p + ".dlq", text(n, p, "dlq", "avro")),
+                WireFormat.parse(p + ".cells", text(n, p, "cells", "avro")));
     }
 
     private static JobSettings job(JsonNode n) {
@@ -325,7 +330,17 @@ public final class ConfigLoader {
                             number(n, p, "budget_cap", Double.NaN),
                             duration(n, p, "budget_period", BudgetSettings.DEFAULT_PERIOD)),
                     unit(n, p),
-                    stats(section(n, p, "stats", "cells", "count_fraction", "update"), p, dk),
+                    stats(
+                            section(
+                                    n,
+                                    p,
+                                    "stats",
+                                    "cells",
+                                    "count_fraction",
+                                    "update",
+                                    "publish_cells"),
+                            p,
+                            dk),
                     ckm(section(n, p, "ckm", CKM_OPTIONS), p, dk, dd),
                     hst(section(n, p, "hst", "universe", "max_levels", "snap"), p),
                     n.has("public_seed") ? n.get("public_seed").asLong() : id.hashCode(),
@@ -450,7 +465,21 @@ public final class ConfigLoader {
                 integer(s, sp, "cells", StatsSettings.defaultCells(k)),
                 number(s, sp, "count_fraction", Double.NaN),
                 StatsSettings.update(
-                        text(s, sp, "update", DpClusterStatistics.Update.MEAN.wireName())));
+                        text(s, sp, "update", DpClusterStatistics.Update.MEAN.wireName())),
+                flag(s, sp, "publish_cells"));
+    }
+
+    /** An optional boolean option (false when absent). */
+    private static boolean flag(JsonNode n, String p, String f) {
+        JsonNode v = n.path(f);
+        if (v.isMissingNode() || v.isNull()) {
+            return false;
+        }
+        if (!v.isBoolean()) {
+            throw new ConfigException(
+                    p + "." + f, "must be true or false, was '" + v.asText() + "'");
+        }
+        return v.asBoolean();
     }
 
     private static CkmSettings ckm(JsonNode c, String p, int k, int d) {

@@ -14,6 +14,7 @@ import org.apache.avro.message.SchemaStore;
 import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificRecordBase;
 import org.dpclust.avro.BudgetStatus;
+import org.dpclust.avro.CellsRelease;
 import org.dpclust.avro.CentroidRelease;
 import org.dpclust.avro.RejectedRecord;
 import org.dpclust.avro.SketchRelease;
@@ -46,6 +47,10 @@ public final class AvroCodec<T extends SpecificRecordBase> implements Serializab
 
     public static AvroCodec<SketchRelease> sketches() {
         return new AvroCodec<>(SketchRelease.class);
+    }
+
+    public static AvroCodec<CellsRelease> cells() {
+        return new AvroCodec<>(CellsRelease.class);
     }
 
     public static AvroCodec<BudgetStatus> budget() {

@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.dpclust.avro.CellsRelease;
 import org.dpclust.avro.CentroidRelease;
 import org.dpclust.avro.RejectedRecord;
 import org.dpclust.avro.SketchRelease;
@@ -25,21 +26,40 @@ public final class PublicationSerializer implements KafkaRecordSerializationSche
     private static final AvroCodec<CentroidRelease> CENTROIDS = AvroCodec.centroids();
     private static final AvroCodec<SketchRelease> SKETCHES = AvroCodec.sketches();
     private static final AvroCodec<RejectedRecord> REJECTED = AvroCodec.rejected();
+    private static final AvroCodec<CellsRelease> CELLS = AvroCodec.cells();
 
     private final String centroidsTopic;
     private final String sketchesTopic;
+    private final String cellsTopic;
     private final String dlqTopic;
     private final TopicFormats formats;
 
     /** Avro on every topic. */
     public PublicationSerializer(String centroidsTopic, String sketchesTopic, String dlqTopic) {
-        this(centroidsTopic, sketchesTopic, dlqTopic, TopicFormats.AVRO);
+        this(centroidsTopic, sketchesTopic, KafkaSettings.DEFAULT_CELLS, dlqTopic);
+    }
+
+    /** Avro on every topic, with the cells topic. */
+    public PublicationSerializer(
+            String centroidsTopic, String sketchesTopic, String cellsTopic, String dlqTopic) {
+        this(centroidsTopic, sketchesTopic, cellsTopic, dlqTopic, TopicFormats.AVRO);
+    }
+
+    /** The default cells topic. */
+    public PublicationSerializer(
+            String centroidsTopic, String sketchesTopic, String dlqTopic, TopicFormats formats) {
+        this(centroidsTopic, sketchesTopic, KafkaSettings.DEFAULT_CELLS, dlqTopic, formats);
     }
 
     public PublicationSerializer(
-            String centroidsTopic, String sketchesTopic, String dlqTopic, TopicFormats formats) {
+            String centroidsTopic,
+            String sketchesTopic,
+            String cellsTopic,
+            String dlqTopic,
+            TopicFormats formats) {
         this.centroidsTopic = centroidsTopic;
         this.sketchesTopic = sketchesTopic;
+        this.cellsTopic = cellsTopic;
         this.dlqTopic = dlqTopic;
         this.formats = formats;
     }
@@ -48,7 +68,7 @@ public final class PublicationSerializer implements KafkaRecordSerializationSche
     public static PublicationSerializer of(DpclustConfig c) {
         KafkaSettings k = c.kafka();
         return new PublicationSerializer(
-                k.centroidsTopic(), k.sketchesTopic(), k.dlqTopic(), c.formats());
+                k.centroidsTopic(), k.sketchesTopic(), k.cellsTopic(), k.dlqTopic(), c.formats());
     }
 
     @Override
@@ -70,6 +90,12 @@ public final class PublicationSerializer implements KafkaRecordSerializationSche
                     sketchesTopic,
                     utf8(s.value().getStreamId()),
                     SKETCHES.encode(s.value(), formats.sketches()));
+        }
+        if (p instanceof Publication.Cells c) {
+            return record(
+                    cellsTopic,
+                    utf8(c.value().getStreamId()),
+                    CELLS.encode(c.value(), formats.cells()));
         }
         if (p instanceof Publication.DeadLetter d) {
             String stream = d.value().getStreamId();

@@ -213,22 +213,42 @@ public final class DpClusterStatistics {
             double[][] previous,
             ReleaseParams params,
             PrivacyRandom rng) {
-        NoisyCells noisy =
-                Double.isNaN(params.rho())
-                        ? noise(
-                                stats,
-                                codec,
-                                params.epsilon(),
-                                params.countFraction(),
-                                params.contributionBound(),
-                                rng)
-                        : noiseGaussian(
-                                stats,
-                                codec,
-                                params.rho(),
-                                params.countFraction(),
-                                params.contributionBound(),
-                                rng);
+        return postProcess(noisyCells(stats, codec, params, rng), codec, previous, params, rng);
+    }
+
+    /**
+     * The mechanism of a release with {@code params}: {@link #noise} (pure) or {@link
+     * #noiseGaussian} (zCDP). Its output is what {@code stats.publish_cells} publishes.
+     */
+    public static NoisyCells noisyCells(
+            ClusterStatistics stats,
+            FixedPointCodec codec,
+            ReleaseParams params,
+            PrivacyRandom rng) {
+        return Double.isNaN(params.rho())
+                ? noise(
+                        stats,
+                        codec,
+                        params.epsilon(),
+                        params.countFraction(),
+                        params.contributionBound(),
+                        rng)
+                : noiseGaussian(
+                        stats,
+                        codec,
+                        params.rho(),
+                        params.countFraction(),
+                        params.contributionBound(),
+                        rng);
+    }
+
+    /** The post-processing of a release with {@code params} ({@link ReleaseParams#update()}). */
+    public static Release postProcess(
+            NoisyCells noisy,
+            FixedPointCodec codec,
+            double[][] previous,
+            ReleaseParams params,
+            PrivacyRandom rng) {
         return params.update() == Update.EXPDP_ZONE
                 ? ConvergentZoneUpdate.apply(noisy, codec, previous, params.epsilon(), rng)
                 : postProcess(noisy, codec, previous, rng);

@@ -31,8 +31,10 @@ import org.dpclust.sketch.DpSketchRelease;
  * emits nothing itself — the keyed operator holds the state and timers and forwards the values.
  *
  * <p>{@link Outcome#published()} per summary: {@code stats} and {@code dp-hst}: the {@link
- * Publication.Centroids}; {@code ckm}: the {@link Publication.Sketch} (its centroids come from the
- * decoder, {@link SketchDecoding}, fed from {@link Outcome#sketches()}); a refusal: nothing.
+ * Publication.Centroids} ({@code stats} with {@code stats.publish_cells}: then the {@link
+ * Publication.Cells} its centroids were computed from); {@code ckm}: the {@link Publication.Sketch}
+ * (its centroids come from the decoder, {@link SketchDecoding}, fed from {@link
+ * Outcome#sketches()}); a refusal: nothing.
  *
  * <p>Each charge carries a fingerprint of the release: HMAC(secret, domain, noise key), hex — it
  * reveals nothing without the secret. A replayed window (same contents, same noise key) has the
@@ -190,9 +192,27 @@ public final class WindowRelease {
             PrivacyRandom rng = PrivacyRandom.forRelease(secret, key);
             switch (summary) {
                 case STATS -> {
-                    DpClusterStatistics.Release r = releaseStats(w, unflatten(previous), rho, rng);
+                    DpClusterStatistics.ReleaseParams params = statsParams(rho);
+                    DpClusterStatistics.NoisyCells cells =
+                            DpClusterStatistics.noisyCells(w.stats, rt.codec(), params, rng);
+                    DpClusterStatistics.Release r =
+                            DpClusterStatistics.postProcess(
+                                    cells, rt.codec(), unflatten(previous), params, rng);
                     centroids = flatten(r.centroids());
                     out.add(centroids(summary, windowStart, windowEnd, r, decision));
+                    if (s.stats().publishCells()) {
+                        out.add(
+                                new Publication.Cells(
+                                        ReleaseAssembler.cells(
+                                                s,
+                                                rt.cells(),
+                                                rt.codec(),
+                                                windowStart,
+                                                windowEnd,
+                                                cells,
+                                                r.parameters(),
+                                                decision)));
+                    }
                 }
                 case CKM -> {
                     DpSketchRelease.Result noisy = releaseCkm(w, rho, rng);
@@ -276,22 +296,16 @@ public final class WindowRelease {
     }
 
     /** {@code rho}: NaN for the pure (geometric) release, else the Gaussian release's ρ. */
-    private DpClusterStatistics.Release releaseStats(
-            WindowSummaries w, double[][] previous, double rho, PrivacyRandom rng) {
+    private DpClusterStatistics.ReleaseParams statsParams(double rho) {
         StreamSpec s = rt.spec();
-        return DpClusterStatistics.release(
-                w.stats,
-                rt.codec(),
-                previous,
-                Double.isNaN(rho)
-                        ? new DpClusterStatistics.ReleaseParams(
-                                s.epsilonPerRelease(),
-                                s.statsCountFraction(),
-                                s.unitContribution(),
-                                s.statsUpdate())
-                        : DpClusterStatistics.ReleaseParams.zcdp(
-                                rho, s.statsCountFraction(), s.unitContribution(), s.statsUpdate()),
-                rng);
+        return Double.isNaN(rho)
+                ? new DpClusterStatistics.ReleaseParams(
+                        s.epsilonPerRelease(),
+                        s.statsCountFraction(),
+                        s.unitContribution(),
+                        s.statsUpdate())
+                : DpClusterStatistics.ReleaseParams.zcdp(
+                        rho, s.statsCountFraction(), s.unitContribution(), s.statsUpdate());
     }
 
     private DpSketchRelease.Result releaseCkm(WindowSummaries w, double rho, PrivacyRandom rng) {

@@ -28,7 +28,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * MiniCluster): 48 one-second windows in one one-minute budget period, c = 5, cap (ε, δ) = (10,
  * 10⁻⁹) and ρ per release a 40th of the period's ρ cap. The job releases the first 40 windows with
  * discrete Gaussian noise, each release carrying its ρ, the (ε, δ) it implies and the period's ρ
- * spent, and the fenced ledger refuses the last 8; every BudgetStatus states ρ and its (ε, δ).
+ * spent, and the fenced ledger refuses the last 8; every BudgetStatus states ρ and its (ε, δ). The
+ * stream publishes its noisy cells too ({@code stats.publish_cells}), one CellsRelease per release.
  */
 class ZcdpStreamingIT {
     private static final long PERIOD = 60_000;
@@ -74,7 +75,7 @@ class ZcdpStreamingIT {
                         """
                         kafka:
                           bootstrap_servers: "%s"
-                          topics: {input: z.in, centroids: z.centroids, sketches: z.sketches, budget: z.budget, dlq: z.dlq}
+                          topics: {input: z.in, centroids: z.centroids, sketches: z.sketches, cells: z.cells, budget: z.budget, dlq: z.dlq}
                           group_id: z
                           transactional_id_prefix: z
                           transaction_timeout: PT2M
@@ -96,6 +97,7 @@ class ZcdpStreamingIT {
                             budget_delta: 1.0e-9
                             rho_per_release: %s
                             public_seed: 3
+                            stats: {cells: 32, publish_cells: true}
                         """
                                 .formatted(
                                         kafka.bootstrapServers(),
@@ -132,6 +134,17 @@ class ZcdpStreamingIT {
                     1e-6 * r.getMechanismParams().get("count_noise_sd"),
                     "count noise calibrated to c = 5 and the release's rho");
             assertEquals(RHO, rhoCount + r.getMechanismParams().get("rho_sum"), 1e-15);
+        }
+
+        List<org.dpclust.avro.CellsRelease> cells = new java.util.ArrayList<>();
+        for (var r : runs.committed(c.kafka().cellsTopic())) {
+            cells.add(org.dpclust.io.AvroCodec.cells().decode(r.value()));
+        }
+        assertEquals(RELEASABLE, cells.size(), "the noisy cells of every stats release");
+        for (org.dpclust.avro.CellsRelease x : cells) {
+            assertEquals("zcdp", x.getAccounting());
+            assertEquals(RHO, x.getRho(), 0.0);
+            assertEquals(32, x.getNoisyCounts().size());
         }
 
         List<BudgetStatus> statuses =

@@ -172,4 +172,68 @@ class WindowReleaseZcdpTest {
                 1e-6);
         assertFalse(first.getMechanismParams().containsKey("epsilon_count"));
     }
+
+    @Test
+    void publishCellsAddsTheNoisyCellsTheStatsCentroidsWereComputedFrom() throws Exception {
+        String cells = "    stats: {cells: 16, publish_cells: true}\n";
+        StreamSpec z = spec(ZCDP + cells + "    budget_cap: 10\n    rho_per_release: 0.01\n");
+        StreamRuntime rt = StreamRuntime.of(z);
+        WindowRelease core = new WindowRelease(rt, TestRandoms.SECRET);
+        WindowRelease.Outcome o = core.release(window(rt, W, 400), new Ledger(z), null);
+        assertEquals(2, o.published().size(), "stats centroids, then their cells");
+        CentroidRelease stats = ((Publication.Centroids) o.published().get(0)).value();
+        org.dpclust.avro.CellsRelease c = ((Publication.Cells) o.published().get(1)).value();
+        assertEquals(16, c.getNoisyCounts().size());
+        assertEquals(32, c.getNoisySums().size());
+        assertEquals("zcdp", c.getAccounting());
+        assertEquals(0.01, c.getRho(), 0.0);
+        assertEquals(stats.getEpsilon(), c.getEpsilon(), 0.0);
+        assertEquals(stats.getMechanismParams(), c.getMechanismParams());
+        assertEquals(stats.getMechanismParams().get("count_noise_sd"), c.getCountNoiseSd(), 0.0);
+        // the records are about 200 at (0.25, 0.25) and 200 at (0.75, 0.75): the noisy counts
+        // add up to about 400 (16 cells of noise sd about 12) and each occupied cell's mean is
+        // centre + sum / count
+        long total = c.getNoisyCounts().stream().mapToLong(Long::longValue).sum();
+        assertTrue(Math.abs(total - 400) < 6 * 4 * c.getCountNoiseSd(), "total " + total);
+        for (int i = 0; i < 16; i++) {
+            long n = c.getNoisyCounts().get(i);
+            if (n >= 1) {
+                double mean = 0.5 + c.getNoisySums().get(2 * i) / n;
+                assertEquals(
+                        Math.max(0, Math.min(1, mean)), c.getNoisyMeans().get(i).get(0), 1e-12);
+            }
+        }
+        // the stats release itself does not change: same centroids with or without the cells
+        StreamSpec without = spec(ZCDP + "    budget_cap: 10\n    rho_per_release: 0.01\n");
+        WindowRelease.Outcome plain =
+                new WindowRelease(StreamRuntime.of(without), TestRandoms.SECRET)
+                        .release(
+                                window(StreamRuntime.of(without), W, 400),
+                                new Ledger(without),
+                                null);
+        assertEquals(
+                stats.getCentroids(),
+                ((Publication.Centroids) plain.published().get(0)).value().getCentroids());
+        // a pure stream publishes its cells too, with the geometric noise's sd
+        StreamSpec pure = spec(cells + "    budget_cap: 10\n");
+        WindowRelease.Outcome p =
+                new WindowRelease(StreamRuntime.of(pure), TestRandoms.SECRET)
+                        .release(
+                                window(StreamRuntime.of(pure), W, 400),
+                                (summary, interval, epsilon, rho, fp) ->
+                                        WindowRelease.Charged.pure(
+                                                new PrivacyLedger(10, 86_400_000L, false)
+                                                        .charge(interval, epsilon)),
+                                null);
+        org.dpclust.avro.CellsRelease pc = ((Publication.Cells) p.published().get(1)).value();
+        assertEquals("pure", pc.getAccounting());
+        assertEquals(
+                Math.sqrt(2)
+                        * ((Publication.Centroids) p.published().get(0))
+                                .value()
+                                .getMechanismParams()
+                                .get("count_noise_scale"),
+                pc.getCountNoiseSd(),
+                1e-12);
+    }
 }
