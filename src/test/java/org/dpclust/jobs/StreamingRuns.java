@@ -14,7 +14,9 @@ import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.dpclust.avro.BudgetStatus;
 import org.dpclust.avro.CentroidRelease;
@@ -52,6 +54,49 @@ final class StreamingRuns {
         c.set(TaskManagerOptions.NETWORK_MEMORY_MIN, MemorySize.parse("32m"));
         c.set(TaskManagerOptions.NETWORK_MEMORY_MAX, MemorySize.parse("32m"));
         return c;
+    }
+
+    /** The streaming ITs' MiniCluster: one TaskManager with two slots and small memory. */
+    static MiniClusterExtension miniCluster() {
+        return new MiniClusterExtension(
+                new MiniClusterResourceConfiguration.Builder()
+                        .setNumberTaskManagers(1)
+                        .setNumberSlotsPerTaskManager(2)
+                        .setConfiguration(clusterConfig())
+                        .build());
+    }
+
+    /**
+     * A bounded run's configuration on topics {@code name.*} with its own group and transactional
+     * ids, the schedule [start, end) and the given {@code streams:} entries (the data's event times
+     * are minutes before their append times: max_lateness PT1H counts them all).
+     */
+    String boundedYaml(String name, long start, long end, String streams) {
+        return """
+                kafka:
+                  bootstrap_servers: "%1$s"
+                  topics: {input: %2$s.in, centroids: %2$s.centroids, sketches: %2$s.sketches, budget: %2$s.budget, dlq: %2$s.dlq}
+                  group_id: %2$s
+                  transactional_id_prefix: %2$s
+                  transaction_timeout: PT2M
+                  starting_offsets: earliest
+                job:
+                  checkpoint_interval: PT0.3S
+                  max_out_of_orderness: PT1S
+                  idle_timeout: PT2S
+                  bounded_input: true
+                  parallelism: 1
+                  max_lateness: PT1H
+                  start: "%3$s"
+                  end: "%4$s"
+                streams:
+                """
+                        .formatted(
+                                kafka.bootstrapServers(),
+                                name,
+                                java.time.Instant.ofEpochMilli(start),
+                                java.time.Instant.ofEpochMilli(end))
+                + streams;
     }
 
     static StreamExecutionEnvironment env(String restart) {
