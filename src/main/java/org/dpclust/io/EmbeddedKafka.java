@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -55,6 +56,14 @@ public final class EmbeddedKafka implements AutoCloseable {
      *     null for a temporary directory deleted on close
      */
     public static EmbeddedKafka start(int port, Path dataDir) {
+        return start(port, dataDir, Map.of());
+    }
+
+    /**
+     * As {@link #start(int, Path)}, with further broker settings (e.g. an authorizer for tests that
+     * take a topic's access away).
+     */
+    public static EmbeddedKafka start(int port, Path dataDir, Map<String, String> brokerConfig) {
         try {
             TestKitNodes.Builder nodes =
                     new TestKitNodes.Builder()
@@ -80,6 +89,7 @@ public final class EmbeddedKafka implements AutoCloseable {
                             .setConfigProp("min.insync.replicas", "1")
                             .setConfigProp("group.initial.rebalance.delay.ms", "0")
                             .setConfigProp("log.cleaner.backoff.ms", "1000");
+            brokerConfig.forEach(b::setConfigProp);
             if (port > 0) {
                 // The test kit binds its EXTERNAL and CONTROLLER listeners to free ports of its own
                 // choosing; clients get a third listener on the requested port.

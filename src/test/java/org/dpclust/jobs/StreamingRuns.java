@@ -100,11 +100,16 @@ final class StreamingRuns {
     }
 
     static StreamExecutionEnvironment env(String restart) {
+        return env(restart, 3, Duration.ofMillis(200));
+    }
+
+    /** An environment with the given restart strategy, attempts and delay (fixed-delay). */
+    static StreamExecutionEnvironment env(String restart, int attempts, Duration delay) {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         Configuration c = new Configuration();
         c.set(RestartStrategyOptions.RESTART_STRATEGY, restart);
-        c.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
-        c.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(200));
+        c.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, attempts);
+        c.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, delay);
         env.configure(c);
         return env;
     }
