@@ -59,7 +59,23 @@ public final class ConfigLoader {
         return parse(yaml, "configuration");
     }
 
+    /**
+     * The largest configuration accepted, in characters: a real one is a few KiB, and the YAML
+     * scanner is slow on megabytes (a 30 MB scalar takes minutes), so larger text is refused before
+     * it is parsed.
+     */
+    static final int MAX_CHARS = 1 << 20;
+
     private static DpclustConfig parse(String yaml, String source) {
+        if (yaml.length() > MAX_CHARS) {
+            throw new ConfigException(
+                    source,
+                    "too large for a configuration: "
+                            + yaml.length()
+                            + " characters (at most "
+                            + MAX_CHARS
+                            + ")");
+        }
         JsonNode root;
         try {
             root = YAML.readTree(yaml);
