@@ -36,6 +36,8 @@ public final class BatchAlgorithms {
         register(KMedianAlgorithm.dpLocalSearch());
         register(KMedianAlgorithm.dpHstLocalSearch());
         register(new CkmAlgorithm());
+        register(new PublicCentreAlgorithm());
+        register(new StatsRefineAlgorithm());
     }
 
     private BatchAlgorithms() {}

@@ -20,6 +20,7 @@ public final class Experiments {
         register(new KMedianPaperExperiment());
         register(new CkmEvaluation(false));
         register(new CkmEvaluation(true));
+        register(new UtilityExperiment());
     }
 
     private Experiments() {}
