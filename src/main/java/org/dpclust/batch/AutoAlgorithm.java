@@ -3,6 +3,7 @@ package org.dpclust.batch;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.dpclust.kmeans.CellRule;
 import org.dpclust.privacy.GeometricMechanism;
 import org.dpclust.privacy.PrivacyRandom;
 
@@ -36,14 +37,6 @@ public final class AutoAlgorithm implements BatchAlgorithm {
     public static final double M_REFINE = 100;
 
     public static final int D_REFINE = 3;
-
-    /** stats' cells follow x below this dimension (or below {@link #X_FEW_CELLS}). */
-    public static final int D_FEW_CELLS = 8;
-
-    public static final double X_FEW_CELLS = 15;
-
-    /** Signal per k cells in the few-cells rule: cells = k·clamp(round(x / 25), 1, 16). */
-    public static final double X_PER_K_CELLS = 25;
 
     /** The candidates, in the order of the {@code auto_choice} parameter. */
     public static final List<String> CANDIDATES = List.of("public-centre", "stats", "stats-refine");
@@ -101,9 +94,9 @@ public final class AutoAlgorithm implements BatchAlgorithm {
      *   <li>y ≥ {@value #Y_REFINE}, n̂/k ≥ {@value #M_REFINE} and d ≥ {@value #D_REFINE}: {@code
      *       stats-refine} with the default cells (in d = 2 the default cells are already fine, and
      *       halving stats' budget for the refinement lost on s1);
-     *   <li>otherwise {@code stats}, with k·clamp(round(x/{@value #X_PER_K_CELLS}), 1, 16) cells
-     *       when d ≤ {@value #D_FEW_CELLS} or x &lt; {@value #X_FEW_CELLS} (few occupied cells
-     *       carry more signal each), else the default max(64, 16k).
+     *   <li>otherwise {@code stats}, with the cells of {@link CellRule#cells}: k·clamp(round(x/25),
+     *       1, 16) when d ≤ 8 or x &lt; 15 (few occupied cells carry more signal each), else the
+     *       default max(64, 16k).
      * </ol>
      *
      * @param params the run's public parameters (k, bounds, seed ...)
@@ -123,11 +116,7 @@ public final class AutoAlgorithm implements BatchAlgorithm {
         if (perCluster * epsilon / d >= Y_REFINE && perCluster >= M_REFINE && d >= D_REFINE) {
             return new Choice("stats-refine", withCells(at, BatchParams.defaultCells(k)));
         }
-        int cells =
-                d <= D_FEW_CELLS || x < X_FEW_CELLS
-                        ? k * (int) Math.max(1, Math.min(16, Math.round(x / X_PER_K_CELLS)))
-                        : BatchParams.defaultCells(k);
-        return new Choice("stats", withCells(at, cells));
+        return new Choice("stats", withCells(at, CellRule.cells(k, d, epsilon, n)));
     }
 
     private static BatchParams withCells(BatchParams p, int cells) {
