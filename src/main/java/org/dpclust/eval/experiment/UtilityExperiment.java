@@ -339,12 +339,16 @@ public final class UtilityExperiment implements Experiment {
     }
 
     /**
-     * Runs of method m on n points: {@value #CKM_LARGE_RUNS} for ckm above {@value
-     * #PRIVGENE_MAX_N}.
+     * Runs of method m on n points: all of them, except above {@value #PRIVGENE_MAX_N} points,
+     * where only the methods of {@link #CORE} run all; the others (each release a full pass or more
+     * over 10^5 points, and ckm's sketch on 10 k d frequencies) run {@value #CKM_LARGE_RUNS}.
      */
     static int runsOf(String m, int n, int runs) {
-        return m.equals("ckm") && n > PRIVGENE_MAX_N ? Math.min(runs, CKM_LARGE_RUNS) : runs;
+        return n > PRIVGENE_MAX_N && !CORE.contains(m) ? Math.min(runs, CKM_LARGE_RUNS) : runs;
     }
+
+    /** The methods that run every run on every data set. */
+    static final List<String> CORE = List.of("stats", "stats-refine", "auto", DATA_FREE);
 
     private static void runOne(
             String dataset,

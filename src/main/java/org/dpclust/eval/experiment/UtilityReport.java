@@ -85,11 +85,14 @@ final class UtilityReport {
                         + " data-free answer (all k centres at the centre of the box, 0-DP). privgene is"
                         + " left out on data sets of more than "
                         + UtilityExperiment.PRIVGENE_MAX_N
-                        + " points (r * 200 SSE evaluations per run, r growing with n * epsilon), and ckm"
-                        + " runs "
+                        + " points (r * 200 SSE evaluations per run, r growing with n * epsilon). On gmm1e5"
+                        + " (n = 100,000) only "
+                        + UtilityExperiment.CORE
+                        + " run all runs; every other method runs the first "
                         + UtilityExperiment.CKM_LARGE_RUNS
-                        + " of the runs there (about 15 s per release on the shared 2-core machine:"
-                        + " the sketch of every record on 10 k d frequencies and its decoding).");
+                        + " (each release is one or more passes over 10^5 points, ckm's sketch 10 k d"
+                        + " = 1000 frequencies per record; the machine was shared by six builds). The"
+                        + " JSON rows give the runs behind each cell (runs).");
         report.recordNote(
                 "Best peer: fixed text from issue 18, the best median of IBM diffprivlib KMeans,"
                         + " Google's LSH clustering and pycle measured by the issue's author on this"
