@@ -16,9 +16,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ForkJoinPool;
 import java.util.function.Supplier;
 import java.util.stream.IntStream;
+import org.dpclust.batch.AutoAlgorithm;
 import org.dpclust.batch.BatchAlgorithm;
 import org.dpclust.batch.BatchAlgorithms;
 import org.dpclust.batch.BatchParams;
+import org.dpclust.batch.BatchResult;
 import org.dpclust.eval.ClusteringMetrics;
 import org.dpclust.eval.ProgressBar;
 import org.dpclust.geometry.DomainBounds;
@@ -209,6 +211,9 @@ public final class UtilityExperiment implements Experiment {
         final double[] values;
         double seconds;
 
+        /** For auto: how many runs chose each of {@link AutoAlgorithm#CANDIDATES}. */
+        final int[] choices = new int[AutoAlgorithm.CANDIDATES.size()];
+
         Cell(int runs) {
             values = new double[runs];
         }
@@ -378,9 +383,14 @@ public final class UtilityExperiment implements Experiment {
                                                 + "/epsilon="
                                                 + eps)
                                         .getBytes(StandardCharsets.UTF_8));
-                double[][] c = a.run(pts, params(k, eps, box, RUN_SEED + r), rng).centroids();
+                BatchResult res = a.run(pts, params(k, eps, box, RUN_SEED + r), rng);
+                double[][] c = res.centroids();
                 Cell cell = cells.get(m + "|" + eps);
                 synchronized (cell) {
+                    Double choice = res.parameters().get("auto_choice");
+                    if (choice != null) {
+                        cell.choices[choice.intValue()]++;
+                    }
                     cell.values[r] =
                             ClusteringMetrics.relativeSse(ClusteringMetrics.sse(pts, c), bestSse);
                     cell.seconds += (System.nanoTime() - t0) / 1e9;

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.dpclust.batch.AutoAlgorithm;
 import org.dpclust.eval.ReportWriter;
 import org.dpclust.eval.experiment.UtilityExperiment.Cell;
 import org.dpclust.eval.experiment.UtilityExperiment.Peer;
@@ -108,6 +109,7 @@ final class UtilityReport {
         report.recordNote(String.format(Locale.ROOT, "Run time: %.1f s in total.", seconds));
         scalings.forEach((n, s) -> report.recordNote(n + ": " + s));
         summary(report, results, epsilons);
+        family(report, results, epsilons);
         for (Result res : results) {
             perDataset(report, res, epsilons);
         }
@@ -176,6 +178,56 @@ final class UtilityReport {
                         : "Cells NOT won (best dpclust median above the best peer's): "
                                 + lost
                                 + ".");
+    }
+
+    /**
+     * The small-n / higher-d family: auto (and what it chose) against the old stats summary and the
+     * data-free answer.
+     */
+    private static void family(ReportWriter report, List<Result> results, double[] epsilons) {
+        List<List<Object>> rows = new ArrayList<>();
+        for (Result res : results) {
+            if (!res.dataset().startsWith("sep-") || !res.methods().contains(AUTO)) {
+                continue;
+            }
+            for (double eps : epsilons) {
+                Cell a = res.cell(AUTO, eps);
+                StringBuilder chose = new StringBuilder();
+                for (int i = 0; i < a.choices.length; i++) {
+                    if (a.choices[i] > 0) {
+                        chose.append(chose.length() > 0 ? ", " : "")
+                                .append(AutoAlgorithm.CANDIDATES.get(i))
+                                .append(" ")
+                                .append(a.choices[i]);
+                    }
+                }
+                String best = best(res, eps);
+                rows.add(
+                        List.of(
+                                res.dataset(),
+                                eps,
+                                UtilityExperiment.fmt(a.median()),
+                                chose.toString(),
+                                UtilityExperiment.fmt(res.cell("stats", eps).median()),
+                                UtilityExperiment.fmt(
+                                        res.cell(UtilityExperiment.DATA_FREE, eps).median()),
+                                UtilityExperiment.fmt(res.cell(best, eps).median()) + " " + best));
+            }
+        }
+        if (!rows.isEmpty()) {
+            report.addTable(
+                    "Small n, higher d (k = 3, well separated): auto and its choices against the old"
+                            + " stats summary (medians of relative SSE)",
+                    List.of(
+                            "dataset",
+                            "epsilon",
+                            "auto",
+                            "auto chose (runs)",
+                            "stats (old summary, default cells)",
+                            "data-free",
+                            "best dpclust"),
+                    rows);
+        }
     }
 
     private static void perDataset(ReportWriter report, Result res, double[] epsilons) {

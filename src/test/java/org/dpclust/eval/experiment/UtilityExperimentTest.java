@@ -55,6 +55,9 @@ class UtilityExperimentTest {
         assertTrue(report.contains("best peer (issue 18)"), report);
         assertTrue(report.contains("| winner |"), report);
         assertTrue(report.contains("8.21 diffprivlib"), report);
+        // the small-n / higher-d family: auto's choices beside the old stats summary
+        assertTrue(report.contains("| auto chose (runs) |"), report);
+        assertTrue(report.contains("| data-free (public-centre) |"), report);
         assertTrue(Files.exists(out.resolve("relative_sse_iris.png")));
         assertTrue(Files.exists(out.resolve("relative_sse_sep-n150-d13.png")));
     }
