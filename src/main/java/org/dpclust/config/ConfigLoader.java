@@ -22,6 +22,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.dpclust.kmeans.CellRule;
 import org.dpclust.kmeans.DpClusterStatistics;
 import org.dpclust.privacy.Accounting;
 import org.dpclust.sketch.FrequencyMatrix;
@@ -354,9 +355,12 @@ public final class ConfigLoader {
                                     "cells",
                                     "count_fraction",
                                     "update",
-                                    "publish_cells"),
+                                    "publish_cells",
+                                    "records_hint"),
                             p,
-                            dk),
+                            dk,
+                            dd,
+                            number(n, p, "epsilon_per_release", Double.NaN)),
                     ckm(section(n, p, "ckm", CKM_OPTIONS), p, dk, dd),
                     hst(section(n, p, "hst", "universe", "max_levels", "snap"), p),
                     n.has("public_seed") ? n.get("public_seed").asLong() : id.hashCode(),
@@ -475,10 +479,31 @@ public final class ConfigLoader {
                 integer(n, p, "device_contribution_bound", 1));
     }
 
-    private static StatsSettings stats(JsonNode s, String p, int k) {
+    /**
+     * The stats section. {@code stats.records_hint} (a declared, public expected number of records
+     * per window) sets the cells by {@link CellRule#cells} at {@code epsilon_per_release} instead
+     * of the default; it excludes {@code stats.cells}.
+     */
+    private static StatsSettings stats(JsonNode s, String p, int k, int d, double epsilon) {
         String sp = p + ".stats";
+        int cells = StatsSettings.defaultCells(k);
+        if (s.has("records_hint")) {
+            if (s.has("cells")) {
+                throw new ConfigException(
+                        sp + ".records_hint", "set stats.cells or stats.records_hint, not both");
+            }
+            int hint = integer(s, sp, "records_hint", 0);
+            if (hint < 1) {
+                throw new ConfigException(sp + ".records_hint", "must be >= 1, was " + hint);
+            }
+            if (!(epsilon > 0) || Double.isInfinite(epsilon)) {
+                throw new ConfigException(
+                        sp + ".records_hint", "needs a finite epsilon_per_release > 0");
+            }
+            cells = CellRule.cells(k, d, epsilon, hint);
+        }
         return new StatsSettings(
-                integer(s, sp, "cells", StatsSettings.defaultCells(k)),
+                integer(s, sp, "cells", cells),
                 number(s, sp, "count_fraction", Double.NaN),
                 StatsSettings.update(
                         text(s, sp, "update", DpClusterStatistics.Update.MEAN.wireName())),
