@@ -28,7 +28,7 @@ public final class AutoAlgorithm implements BatchAlgorithm {
     public static final double SIZE_SHARE = 0.05;
 
     /** Below this signal x = n̂·ε/d the data-free answer is released. */
-    public static final double X_DATA_FREE = 8;
+    public static final double X_DATA_FREE = 10;
 
     /** stats-refine from this per-cluster signal y = (n̂/k)·ε/d on ... */
     public static final double Y_REFINE = 30;
