@@ -19,8 +19,10 @@ import org.junit.jupiter.api.Test;
 class BinaryTreeAggregationDpTest {
     @Test
     void runningTreeReleasePassesCalibratedAndFailsWithHalvedNoise() {
-        double sigma2 =
-                new BinaryTreeAggregation(1, 8, BigInteger.ONE, 0.5, (h, i) -> null).variance();
+        double sigma =
+                Math.sqrt(
+                        new BinaryTreeAggregation(1, 8, BigInteger.ONE, 0.5, (h, i) -> null)
+                                .variance());
         double tested = Zcdp.epsilon(0.5, 1e-3);
         DpTester.assertCalibratedPassesAndHalvedFails(
                 "tree-running-count",
@@ -39,8 +41,7 @@ class BinaryTreeAggregationDpTest {
                         for (int h = 0; h < BinaryTreeAggregation.levels(8); h++) {
                             long size = 1L << h;
                             if ((w + 1) % size == 0 && 5 / size == w / size) {
-                                double o = t.node(h)[0];
-                                loss += ((o - 1) * (o - 1) - o * o) / (2 * sigma2);
+                                loss += DpTester.gaussianLoss(t.node(h)[0], 0, 1, sigma);
                             }
                         }
                     }
