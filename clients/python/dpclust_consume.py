@@ -38,6 +38,7 @@ import sys
 import time
 import uuid
 
+import avro.errors
 import avro.io
 import avro.schema
 from confluent_kafka import Consumer, KafkaError, KafkaException, TopicPartition, OFFSET_BEGINNING
@@ -361,7 +362,7 @@ def main(argv=None):
             if not sep:
                 raise ValueError("-X %s: expected key=value" % kv)
             config[k] = v
-    except (OSError, ValueError, avro.schema.SchemaParseException) as e:
+    except (OSError, ValueError, avro.errors.AvroException) as e:
         print("dpclust_consume.py: %s" % e, file=sys.stderr)
         return 2
     if a.fingerprints:
@@ -385,8 +386,8 @@ def main(argv=None):
                                      with_metadata=a.with_metadata):
             if a.with_metadata:
                 record = dict(topic=topic, **record)
-            print(json.dumps(record, ensure_ascii=False, separators=(",", ":")), flush=True)
-    except LookupError as e:
+            print(json.dumps(record, separators=(",", ":")), flush=True)
+    except (LookupError, KafkaException) as e:
         print("dpclust_consume.py: %s" % e, file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -22,6 +22,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.dpclust.kmeans.CellRule;
 import org.dpclust.kmeans.DpClusterStatistics;
 import org.dpclust.privacy.Accounting;
 import org.dpclust.sketch.FrequencyMatrix;
@@ -59,7 +60,23 @@ public final class ConfigLoader {
         return parse(yaml, "configuration");
     }
 
+    /**
+     * The largest configuration accepted, in characters: a real one is a few KiB, and the YAML
+     * scanner is slow on megabytes (a 30 MB scalar takes minutes), so larger text is refused before
+     * it is parsed.
+     */
+    static final int MAX_CHARS = 1 << 20;
+
     private static DpclustConfig parse(String yaml, String source) {
+        if (yaml.length() > MAX_CHARS) {
+            throw new ConfigException(
+                    source,
+                    "too large for a configuration: "
+                            + yaml.length()
+                            + " characters (at most "
+                            + MAX_CHARS
+                            + ")");
+        }
         JsonNode root;
         try {
             root = YAML.readTree(yaml);
@@ -338,9 +355,12 @@ public final class ConfigLoader {
                                     "cells",
                                     "count_fraction",
                                     "update",
-                                    "publish_cells"),
+                                    "publish_cells",
+                                    "records_hint"),
                             p,
-                            dk),
+                            dk,
+                            dd,
+                            number(n, p, "epsilon_per_release", Double.NaN)),
                     ckm(section(n, p, "ckm", CKM_OPTIONS), p, dk, dd),
                     hst(section(n, p, "hst", "universe", "max_levels", "snap"), p),
                     n.has("public_seed") ? n.get("public_seed").asLong() : id.hashCode(),
@@ -392,7 +412,7 @@ public final class ConfigLoader {
     }
 
     private static final String[] CKM_OPTIONS = {
-        "m", "r", "law", "sigma", "count_fraction", "replicates"
+        "m", "r", "law", "sigma", "count_fraction", "replicates", "warm_start"
     };
 
     /** Sub-mapping {@code f} of stream {@code p}, checked for unknown options. */
@@ -459,10 +479,31 @@ public final class ConfigLoader {
                 integer(n, p, "device_contribution_bound", 1));
     }
 
-    private static StatsSettings stats(JsonNode s, String p, int k) {
+    /**
+     * The stats section. {@code stats.records_hint} (a declared, public expected number of records
+     * per window) sets the cells by {@link CellRule#cells} at {@code epsilon_per_release} instead
+     * of the default; it excludes {@code stats.cells}.
+     */
+    private static StatsSettings stats(JsonNode s, String p, int k, int d, double epsilon) {
         String sp = p + ".stats";
+        int cells = StatsSettings.defaultCells(k);
+        if (s.has("records_hint")) {
+            if (s.has("cells")) {
+                throw new ConfigException(
+                        sp + ".records_hint", "set stats.cells or stats.records_hint, not both");
+            }
+            int hint = integer(s, sp, "records_hint", 0);
+            if (hint < 1) {
+                throw new ConfigException(sp + ".records_hint", "must be >= 1, was " + hint);
+            }
+            if (!(epsilon > 0) || Double.isInfinite(epsilon)) {
+                throw new ConfigException(
+                        sp + ".records_hint", "needs a finite epsilon_per_release > 0");
+            }
+            cells = CellRule.cells(k, d, epsilon, hint);
+        }
         return new StatsSettings(
-                integer(s, sp, "cells", StatsSettings.defaultCells(k)),
+                integer(s, sp, "cells", cells),
                 number(s, sp, "count_fraction", Double.NaN),
                 StatsSettings.update(
                         text(s, sp, "update", DpClusterStatistics.Update.MEAN.wireName())),
@@ -491,7 +532,8 @@ public final class ConfigLoader {
                 text(c, cp, "law", "gaussian"),
                 number(c, cp, "sigma", FrequencyMatrix.defaultSigma(k, d)),
                 number(c, cp, "count_fraction", Double.NaN),
-                integer(c, cp, "replicates", 3));
+                integer(c, cp, "replicates", 3),
+                bool(c, cp, "warm_start", false));
     }
 
     private static HstSettings hst(JsonNode h, String p) {
@@ -527,6 +569,17 @@ public final class ConfigLoader {
             throw new ConfigException(p + "." + f, "required");
         }
         return v;
+    }
+
+    private static boolean bool(JsonNode n, String p, String f, boolean dflt) {
+        JsonNode v = n.path(f);
+        if (v.isMissingNode() || v.isNull()) {
+            return dflt;
+        }
+        if (!v.isBoolean()) {
+            throw new ConfigException(p + "." + f, "must be true or false");
+        }
+        return v.asBoolean();
     }
 
     private static String text(JsonNode n, String p, String f, String dflt) {

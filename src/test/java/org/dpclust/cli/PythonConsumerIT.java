@@ -19,11 +19,16 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaNormalization;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.dpclust.config.WireFormat;
 import org.dpclust.io.EmbeddedKafka;
 import org.dpclust.io.TopicReader;
@@ -117,16 +122,7 @@ class PythonConsumerIT {
                             json ? (byte) '{' : (byte) 0xC3,
                             first,
                             topic + " is written in " + (json ? "json" : "avro"));
-                    List<JsonNode> java =
-                            lines(
-                                    consume(
-                                            "consume",
-                                            "--bootstrap-servers",
-                                            kafka.bootstrapServers(),
-                                            "--kind",
-                                            e.getValue(),
-                                            "--topic",
-                                            topic));
+                    List<JsonNode> java = javaConsumer(kafka, topic, e.getValue());
                     List<JsonNode> py =
                             lines(
                                     runPython(
@@ -157,6 +153,7 @@ class PythonConsumerIT {
                             topic, json ? "json" : "avro", java.size());
                 }
             }
+            refusesWhatItCannotVerify(kafka, python, "dpclust.centroids.avro");
         }
     }
 
@@ -191,6 +188,43 @@ class PythonConsumerIT {
         }
     }
 
+    /**
+     * A value whose fingerprint matches no schema file (one real release with a byte of its
+     * fingerprint changed), one that is neither format, and a real release: the consumers print
+     * only the real one, the Python consumer names each refusal and exits 1; a topic that does not
+     * exist is exit 2.
+     */
+    private static void refusesWhatItCannotVerify(
+            EmbeddedKafka kafka, String python, String releases) throws Exception {
+        byte[] real;
+        try (TopicReader r = new TopicReader(kafka.bootstrapServers(), releases)) {
+            real = r.readToEnd(Duration.ofSeconds(60)).get(0).value();
+        }
+        byte[] forged = real.clone();
+        forged[2] ^= 0x01;
+        String topic = "dpclust.forged";
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (byte[] v :
+                    List.of(forged, "not a release".getBytes(StandardCharsets.UTF_8), real)) {
+                producer.send(new ProducerRecord<>(topic, v)).get();
+            }
+        }
+        PyRun py = python(python, "-b", kafka.bootstrapServers(), "-t", topic);
+        assertEquals(1, py.exit(), py.err());
+        String fingerprint = String.format("%02x", forged[9]);
+        assertTrue(py.err().contains("@0: unknown schema fingerprint " + fingerprint), py.err());
+        assertTrue(py.err().contains("@1: neither JSON nor Avro"), py.err());
+        List<JsonNode> java = javaConsumer(kafka, topic, "releases");
+        assertEquals(1, java.size());
+        assertEquals(java, lines(py.out()), "only the real release");
+        PyRun missing = python(python, "-b", kafka.bootstrapServers(), "-t", "no.such.topic");
+        assertEquals(2, missing.exit(), missing.err());
+        assertTrue(missing.err().contains("does not exist"), missing.err());
+    }
+
     private static byte firstValueByte(EmbeddedKafka kafka, String topic) {
         try (TopicReader r = new TopicReader(kafka.bootstrapServers(), topic)) {
             List<ConsumerRecord<byte[], byte[]>> all = r.readToEnd(Duration.ofSeconds(60));
@@ -201,6 +235,24 @@ class PythonConsumerIT {
             }
             return first;
         }
+    }
+
+    /** What {@code dpclust consume} prints for the topic, as parsed JSON. */
+    private static List<JsonNode> javaConsumer(EmbeddedKafka kafka, String topic, String kind)
+            throws IOException {
+        return lines(
+                consume(
+                        "consume",
+                        "--bootstrap-servers",
+                        kafka.bootstrapServers(),
+                        "--kind",
+                        kind,
+                        "--topic",
+                        topic));
+    }
+
+    private static List<String> sorted(List<JsonNode> records) {
+        return records.stream().map(JsonNode::toString).sorted().toList();
     }
 
     private static List<JsonNode> lines(String out) throws IOException {
@@ -229,10 +281,19 @@ class PythonConsumerIT {
         return out.toString();
     }
 
+    /** A finished run of the Python consumer. */
+    private record PyRun(int exit, String out, String err) {}
+
     private static String runPython(String python, String... args) throws Exception {
+        PyRun r = python(python, args);
+        assertEquals(0, r.exit(), "dpclust_consume.py " + String.join(" ", args) + ": " + r.err());
+        return r.out();
+    }
+
+    private static PyRun python(String python, String... args) throws Exception {
         List<String> cmd = new ArrayList<>(List.of(python, SCRIPT.toString()));
         cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.PIPE).start();
+        Process p = new ProcessBuilder(cmd).start();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         Thread drain =
                 new Thread(
@@ -247,11 +308,7 @@ class PythonConsumerIT {
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(120, TimeUnit.SECONDS), "python consumer finished");
         drain.join();
-        assertEquals(
-                0,
-                p.exitValue(),
-                String.join(" ", cmd) + ": " + err.toString(StandardCharsets.UTF_8));
-        return out;
+        return new PyRun(p.exitValue(), out, err.toString(StandardCharsets.UTF_8));
     }
 
     /**
@@ -281,9 +338,5 @@ class PythonConsumerIT {
                         + candidates
                         + ": install Debian's python3-confluent-kafka and python3-avro (.ci/run"
                         + " does), or name an interpreter with -Ddpclust.python=...");
-    }
-
-    private static List<String> sorted(List<JsonNode> records) {
-        return records.stream().map(JsonNode::toString).sorted().toList();
     }
 }

@@ -46,6 +46,27 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void theExampleConfigurationIsValidAndStatesTheDefaultFormats() {
+        DpclustConfig c = ConfigLoader.load(java.nio.file.Path.of("flink-conf/dpclust.yaml"));
+        assertEquals(TopicFormats.AVRO, c.formats());
+    }
+
+    @Test
+    void aRecordsHintSetsTheCellsByTheSignalRule() {
+        // d = 2, k = 3, eps 0.5: 300 records -> x = 75 -> 3 * round(75 / 25) = 9 cells
+        StreamSpec s =
+                ConfigLoader.parse(VALID + "    stats: {records_hint: 300}\n").stream("s1")
+                        .orElseThrow();
+        assertEquals(org.dpclust.kmeans.CellRule.cells(3, 2, 0.5, 300), s.statsCells());
+        assertEquals(9, s.statsCells());
+        assertEquals(
+                "streams[0].stats.records_hint",
+                option(VALID + "    stats: {records_hint: 300, cells: 64}\n"));
+        assertEquals(
+                "streams[0].stats.records_hint", option(VALID + "    stats: {records_hint: 0}\n"));
+    }
+
+    @Test
     void theDemoConfigurationIsValid() throws Exception {
         DpclustConfig c = org.dpclust.cli.DemoCommandAccess.demoConfig();
         assertEquals(2, c.streams().size());

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
@@ -29,12 +30,14 @@ import org.dpclust.avro.CentroidRelease;
 import org.dpclust.cli.CliRun;
 import org.dpclust.config.ConfigLoader;
 import org.dpclust.config.DpclustConfig;
+import org.dpclust.config.KafkaConnection;
 import org.dpclust.generator.SyntheticTelemetry;
 import org.dpclust.io.EmbeddedKafka;
 import org.dpclust.io.RawRecordDeserializer;
 import org.dpclust.io.TelemetryProducer;
 import org.dpclust.io.TestTls;
 import org.dpclust.io.TopicAdmin;
+import org.dpclust.io.TopicReader;
 import org.dpclust.privacy.testing.TestRandoms;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -85,11 +88,48 @@ class SecuredKafkaIT {
     }
 
     /**
-     * The configuration of a one-stream bounded run over the SASL_SSL listener; the SCRAM password
-     * is file {@code passwordFile} of the secrets directory.
+     * The client properties of the SASL_SSL listener as YAML lines (indented {@code indent}) or as
+     * a properties file ({@code indent} null); the SCRAM password is file {@code passwordFile} of
+     * the secrets directory, the truststore's password another, both as references.
+     */
+    private static String clientProperties(String passwordFile, String indent) {
+        Path secrets = dir.resolve("secrets");
+        String sep = indent == null ? "=" : ": ";
+        String q = indent == null ? "" : "'";
+        String lines =
+                String.join(
+                        "\n",
+                        "security.protocol" + sep + "SASL_SSL",
+                        "sasl.mechanism" + sep + "SCRAM-SHA-512",
+                        "sasl.jaas.config"
+                                + sep
+                                + q
+                                + "org.apache.kafka.common.security.scram.ScramLoginModule"
+                                + " required username=\""
+                                + USER
+                                + "\" password=\"${dir:"
+                                + secrets
+                                + ":"
+                                + passwordFile
+                                + "}\";"
+                                + q,
+                        "ssl.truststore.type" + sep + "PKCS12",
+                        "ssl.truststore.location" + sep + tls.truststore(),
+                        "ssl.truststore.password"
+                                + sep
+                                + q
+                                + "${dir:"
+                                + secrets
+                                + ":truststore-password}"
+                                + q);
+        return indent == null ? lines + "\n" : lines.indent(indent.length()).stripTrailing();
+    }
+
+    /**
+     * The configuration of a one-stream bounded run over the SASL_SSL listener, with {@link
+     * #clientProperties} of {@code passwordFile} as {@code kafka.properties} (none if null).
      */
     private static String yaml(String name, String passwordFile) {
-        Path secrets = dir.resolve("secrets");
         return """
                 kafka:
                   bootstrap_servers: "%s"
@@ -98,15 +138,7 @@ class SecuredKafkaIT {
                   transactional_id_prefix: %s
                   transaction_timeout: PT2M
                   starting_offsets: earliest
-                  properties:
-                    security.protocol: SASL_SSL
-                    sasl.mechanism: SCRAM-SHA-512
-                    sasl.jaas.config: >-
-                      org.apache.kafka.common.security.scram.ScramLoginModule required
-                      username="%s" password="${dir:%s:%s}";
-                    ssl.truststore.type: PKCS12
-                    ssl.truststore.location: "%s"
-                    ssl.truststore.password: "${dir:%s:truststore-password}"
+                %s
                 job:
                   checkpoint_interval: PT0.3S
                   max_out_of_orderness: PT1S
@@ -136,11 +168,9 @@ class SecuredKafkaIT {
                         name,
                         name,
                         name,
-                        USER,
-                        secrets,
-                        passwordFile,
-                        tls.truststore(),
-                        secrets,
+                        passwordFile == null
+                                ? ""
+                                : "  properties:\n" + clientProperties(passwordFile, "    "),
                         Instant.ofEpochMilli(START),
                         Instant.ofEpochMilli(START + 3 * W));
     }
@@ -221,6 +251,63 @@ class SecuredKafkaIT {
                 "the start-up log names the client properties, not their values:\n" + logged);
         assertTrue(logged.contains("sasl.jaas.config = [hidden]"), "Kafka's own log masks it");
         assertNoSecret(logged);
+    }
+
+    /**
+     * The commands without a configuration's client properties: {@code --kafka-properties FILE}
+     * alone connects {@code generate}, {@code consume} and {@code ledger} over SASL_SSL.
+     */
+    @Test
+    void theCommandsConnectThroughAKafkaPropertiesFile() throws Exception {
+        Path props = dir.resolve("client.properties");
+        Files.writeString(props, clientProperties("kafka-password", null));
+        Path config = dir.resolve("cli.yaml");
+        Files.writeString(config, yaml("cli", null));
+        String secure = kafka.secureBootstrapServers();
+        CliRun generate =
+                CliRun.of(
+                        "generate",
+                        "--config",
+                        config.toString(),
+                        "--kafka-properties",
+                        props.toString(),
+                        "--windows",
+                        "1",
+                        "--records-per-window",
+                        "25",
+                        "--devices",
+                        "5");
+        assertEquals(0, generate.exit(), generate.err());
+        KafkaConnection sameProperties =
+                ConfigLoader.parse(yaml("cli", "kafka-password")).kafka().connection();
+        try (TopicReader in = new TopicReader(sameProperties, "cli.in")) {
+            assertEquals(25, in.readToEnd(Duration.ofSeconds(30)).size());
+        }
+        CliRun consume =
+                CliRun.of(
+                        "consume",
+                        "--bootstrap-servers",
+                        secure,
+                        "--kafka-properties",
+                        props.toString(),
+                        "--kind",
+                        "dead_letters",
+                        "--topic",
+                        "cli.dlq");
+        assertEquals(0, consume.exit(), consume.err());
+        CliRun ledger =
+                CliRun.of(
+                        "ledger",
+                        "verify",
+                        "--stream",
+                        "a",
+                        "--topic",
+                        "cli.budget",
+                        "--bootstrap-servers",
+                        secure,
+                        "--kafka-properties",
+                        props.toString());
+        assertEquals(0, ledger.exit(), ledger.err());
     }
 
     private static void assertNoSecret(String text) {

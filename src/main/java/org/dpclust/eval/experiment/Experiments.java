@@ -21,6 +21,7 @@ public final class Experiments {
         register(new CkmEvaluation(false));
         register(new CkmEvaluation(true));
         register(new DeviceDayExperiment());
+        register(new UtilityExperiment());
     }
 
     private Experiments() {}
