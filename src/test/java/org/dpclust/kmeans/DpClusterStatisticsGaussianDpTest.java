@@ -70,16 +70,16 @@ class DpClusterStatisticsGaussianDpTest {
                                     Double.NaN,
                                     C,
                                     rng);
-                    double l = gaussLoss(o.counts()[0], 0, C, sc);
+                    double l = DpTester.gaussianLoss(o.counts()[0], 0, C, sc);
                     for (int j = 0; j < 2; j++) {
-                        l += gaussLoss(o.sums()[j], 0, (double) C * FixedPointCodec.HALF_RANGE, ss);
+                        l +=
+                                DpTester.gaussianLoss(
+                                        o.sums()[j],
+                                        0,
+                                        (double) C * FixedPointCodec.HALF_RANGE,
+                                        ss);
                     }
                     return l;
                 });
-    }
-
-    /** log N(o; a, σ²)/N(o; b, σ²). */
-    private static double gaussLoss(double o, double a, double b, double sigma) {
-        return ((o - b) * (o - b) - (o - a) * (o - a)) / (2 * sigma * sigma);
     }
 }
