@@ -3,7 +3,6 @@ package org.dpclust.kmeans;
 import org.dpclust.geometry.DomainBounds;
 import org.dpclust.geometry.PublicPointSet;
 import org.dpclust.privacy.GeometricMechanism;
-import org.dpclust.privacy.LaplaceMechanism;
 import org.dpclust.privacy.PrivacyRandom;
 
 /**
@@ -25,10 +24,14 @@ import org.dpclust.privacy.PrivacyRandom;
  *       if none);
  *   <li>per-centroid counts: each record in exactly one cell, L1 sensitivity 1; two-sided geometric
  *       noise at ε_count;
- *   <li>per-centroid sums of the CENTRED, CLIPPED offsets v = (u − c)·min(1, R/‖u − c‖₁): one
- *       record changes one cell's sum by v, ‖v‖₁ ≤ R, so the L1 sensitivity of the k·d vector is R
- *       (a public value after step 2); floating-point safe Laplace noise ({@link LaplaceMechanism})
- *       at ε_sum.
+ *   <li>per-centroid sums of the CENTRED, CLIPPED offsets v = (u − c)·min(1, R/‖u − c‖₁), in exact
+ *       fixed point: each record's offset becomes an integer vector q (units of 2^−{@value
+ *       #FRACTION_BITS} box widths, truncated toward zero, then reduced in integer arithmetic until
+ *       ‖q‖₁ ≤ R_q = R·2^{@value #FRACTION_BITS} exactly — a function of the record alone), summed
+ *       as longs. One record changes one cell's sum by q, so the L1 sensitivity of the k·d integer
+ *       vector is R_q (public after step 2), exactly: no rounding of a running floating-point sum
+ *       can make neighbours differ by more (a double accumulation could). Two-sided geometric noise
+ *       ({@link GeometricMechanism}) at ε_sum.
  * </ol>
  *
  * The step is (ε_radius + ε_count + ε_sum)-DP (pure) by adaptive sequential composition of three
@@ -44,6 +47,9 @@ import org.dpclust.privacy.PrivacyRandom;
 public final class ClippedRefinement {
     /** Bins of the radius histogram: upper edges d·2^{−i}, i = 0..RADIUS_BINS − 1. */
     public static final int RADIUS_BINS = 12;
+
+    /** Fixed-point resolution of the clipped offsets: 2^−32 box widths. */
+    public static final int FRACTION_BITS = 32;
 
     /** Share of the noisy total allowed beyond the clipping radius. */
     public static final double OUTSIDE_SHARE = 0.1;
@@ -61,7 +67,8 @@ public final class ClippedRefinement {
      * @param histogram noisy radius histogram
      * @param radius the clipping radius derived from it (unit-box L1)
      * @param counts noisy counts per centroid
-     * @param sums noisy clipped centred sums per centroid (k·d, unit-box units)
+     * @param sums noisy clipped centred sums per centroid (k·d, unit-box units: the released
+     *     fixed-point integers times 2^−{@value #FRACTION_BITS})
      * @param means the centroids after the step (post-processing, declared-box coordinates)
      */
     public record Step(
@@ -104,23 +111,20 @@ public final class ClippedRefinement {
         // ---- release 1: the radius histogram (L1 sensitivity 1) ----
         long[] noisyHist = GeometricMechanism.addNoise(hist, 1, epsRadius, rng);
         double radius = radius(noisyHist, d);
+        long radiusUnits = radiusUnits(radius);
         long[] counts = new long[k];
-        double[] sums = new double[k * d];
         for (int p = 0; p < points.length; p++) {
-            double[] v = off[p];
-            double norm = 0;
-            for (double x : v) {
-                norm += Math.abs(x);
-            }
-            double f = norm > radius ? radius / norm : 1.0;
             counts[cell[p]]++;
-            for (int j = 0; j < d; j++) {
-                sums[cell[p] * d + j] += v[j] * f;
-            }
         }
-        // ---- releases 2 and 3: counts (L1 sensitivity 1) and clipped sums (L1 sensitivity R) ----
+        long[] sums = clippedSums(off, cell, k, radius);
+        // ---- releases 2 and 3: counts (L1 sensitivity 1) and clipped sums (L1 sensitivity R_q)
+        // ----
         long[] noisyCounts = GeometricMechanism.addNoise(counts, 1, epsCount, rng);
-        double[] noisySums = LaplaceMechanism.addNoise(sums, radius, epsSum, rng);
+        long[] noisyUnits = GeometricMechanism.addNoise(sums, radiusUnits, epsSum, rng);
+        double[] noisySums = new double[noisyUnits.length];
+        for (int i = 0; i < noisyUnits.length; i++) {
+            noisySums[i] = Math.scalb((double) noisyUnits[i], -FRACTION_BITS);
+        }
         // ---- post-processing: only released values and public inputs below this line ----
         double floor = 2 * GeometricMechanism.scale(1, epsCount);
         double[][] means = new double[k][];
@@ -139,6 +143,54 @@ public final class ClippedRefinement {
             means[i] = m;
         }
         return new Step(noisyHist, radius, noisyCounts, noisySums, means);
+    }
+
+    /**
+     * The exact per-cell sums (k·d longs) of the records' fixed-point clipped offsets {@link
+     * #clippedOffset}: adding or removing one record changes them by that record's q alone.
+     */
+    static long[] clippedSums(double[][] offsets, int[] cell, int k, double radius) {
+        long radiusUnits = radiusUnits(radius);
+        int d = offsets.length == 0 ? 0 : offsets[0].length;
+        long[] sums = new long[k * d];
+        for (int p = 0; p < offsets.length; p++) {
+            long[] q = clippedOffset(offsets[p], radius, radiusUnits);
+            for (int j = 0; j < d; j++) {
+                sums[cell[p] * d + j] = Math.addExact(sums[cell[p] * d + j], q[j]);
+            }
+        }
+        return sums;
+    }
+
+    /** R_q: the clipping radius in fixed-point units (exact: R = d·2^−i is a dyadic rational). */
+    static long radiusUnits(double radius) {
+        return (long) Math.floor(Math.scalb(radius, FRACTION_BITS));
+    }
+
+    /**
+     * One record's clipped offset in fixed point: v·min(1, R/‖v‖₁)·2^{@value #FRACTION_BITS}
+     * truncated toward zero per coordinate, then, should floating-point rounding leave ‖q‖₁ above
+     * R_q, reduced toward zero coordinate by coordinate until ‖q‖₁ ≤ R_q exactly.
+     */
+    static long[] clippedOffset(double[] v, double radius, long radiusUnits) {
+        double norm = 0;
+        for (double x : v) {
+            norm += Math.abs(x);
+        }
+        double f = norm > radius ? radius / norm : 1.0;
+        long[] q = new long[v.length];
+        long l1 = 0;
+        for (int j = 0; j < v.length; j++) {
+            q[j] = (long) Math.scalb(v[j] * f, FRACTION_BITS);
+            l1 += Math.abs(q[j]);
+        }
+        long excess = l1 - radiusUnits;
+        for (int j = 0; j < q.length && excess > 0; j++) {
+            long cut = Math.min(Math.abs(q[j]), excess);
+            q[j] -= Long.signum(q[j]) * cut;
+            excess -= cut;
+        }
+        return q;
     }
 
     /** The histogram bin of an L1 distance r ≤ d: the largest i with r ≤ d·2^{−i}, capped. */

@@ -2,7 +2,6 @@ package org.dpclust.kmeans;
 
 import org.dpclust.geometry.DomainBounds;
 import org.dpclust.privacy.GeometricMechanism;
-import org.dpclust.privacy.LaplaceMechanism;
 import org.dpclust.privacy.testing.DpTester;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -57,7 +56,11 @@ class ClippedRefinementDpTest {
                                     histScale);
                     l += DpTester.laplaceLoss(s.counts()[1], 5, 6, countScale);
                     double r = s.radius();
-                    double sumScale = LaplaceMechanism.scale(r, epsSum, 4);
+                    double sumScale =
+                            Math.scalb(
+                                    GeometricMechanism.scale(
+                                            ClippedRefinement.radiusUnits(r), epsSum),
+                                    -ClippedRefinement.FRACTION_BITS);
                     double f = Math.min(1, r / 0.5);
                     for (int j = 0; j < 2; j++) {
                         double exact = clippedSum(r, j);
