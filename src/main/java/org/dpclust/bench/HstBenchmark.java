@@ -8,11 +8,12 @@ import org.dpclust.bench.jmh.HstCountJmh;
 import org.dpclust.bench.jmh.JmhRunner;
 
 /**
- * {@code bench hst}: per-record cost of the HST summary (snap to the nearest of |U| = 4096 public
- * points and count; d = 10) beside its bound, the same index search over a bare array, measured by
- * JMH in the same run ({@link HstCountJmh}, {@link BoundRows}). Two {@code hst-count} rows, {@code
- * queries} uniform and clustered, each with {@code brute_force_ns_per_record}: the brute-force
- * search the index replaced, on the same records.
+ * {@code bench hst}: per-record cost of the HST summary (find the record's leaf by descending the
+ * HST over |U| = 4096 public points, and count; d = 10) beside its bound, the same descent in a
+ * plain loop, measured by JMH in the same run ({@link HstCountJmh}, {@link BoundRows}). Two {@code
+ * hst-count} rows, {@code queries} uniform and clustered, each with {@code snap} (the rule
+ * measured) and, on the same records, {@code nearest_index_ns_per_record} (the exact k-d tree
+ * search of the nearest-point rule) and {@code brute_force_ns_per_record} (its brute-force search).
  */
 public final class HstBenchmark implements Benchmark {
     @Override
@@ -22,7 +23,8 @@ public final class HstBenchmark implements Benchmark {
 
     @Override
     public String description() {
-        return "HST summary per record (snap to nearest of |U| = 4096 points + count, d = 10), uniform/clustered";
+        return "HST summary per record (descend the HST over |U| = 4096 points + count, d = 10),"
+                + " uniform/clustered, beside the nearest-point search";
     }
 
     @Override
@@ -35,6 +37,11 @@ public final class HstBenchmark implements Benchmark {
             extra.put("universe", 4096);
             extra.put("d", 10);
             extra.put("queries", queries);
+            extra.put("snap", "descent");
+            extra.put(
+                    "nearest_index_ns_per_record",
+                    BoundRows.round(
+                            JmhRunner.find(scores, "nearest", "queries", queries).nsPerOp()));
             extra.put(
                     "brute_force_ns_per_record",
                     BoundRows.round(

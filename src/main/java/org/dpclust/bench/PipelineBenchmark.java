@@ -46,7 +46,11 @@ import org.dpclust.stream.ValidRecord;
  *
  * <ul>
  *   <li>{@code pipeline}: 10 streams, d = 10, k = 10, all three summaries (stats, ckm with m = 1000
- *       and r = 100, dp-hst with |U| = 4096), at parallelism 1 and 2;
+ *       and r = 100, dp-hst with |U| = 4096) with the default options, at parallelism 1 and 2;
+ *   <li>{@code pipeline-stats}, {@code pipeline-ckm} ({@code ckm.warm_start}), {@code
+ *       pipeline-dp-hst} ({@code hst.snap: descent}): each summary alone; {@code pipeline-fast}:
+ *       all three with those options ({@link #VARIANTS}; columns {@code summaries}, {@code
+ *       hst_snap}, {@code ckm_warm_start});
  *   <li>{@code pipeline-nonprivate}: the same input, ingestion and sink with a non-private keyed
  *       tumbling window mean in place of the summaries, at the same parallelisms — {@code
  *       fraction_of_nonprivate} on the private rows is the ratio of the two in this run;
@@ -108,14 +112,6 @@ public final class PipelineBenchmark implements Benchmark {
             DpclustConfig fill = config(kafka, input, "fill", size.streams(), size, 1, 1);
             long records = fill(kafka, fill, size.windows(), size.perWindow());
             for (int p : new int[] {1, 2}) {
-                Map<String, Object> priv =
-                        run(
-                                kafka,
-                                config(kafka, input, "private-p" + p, size.streams(), size, p, 1),
-                                "pipeline",
-                                false,
-                                records,
-                                size.windows());
                 Map<String, Object> plain =
                         run(
                                 kafka,
@@ -124,12 +120,33 @@ public final class PipelineBenchmark implements Benchmark {
                                 true,
                                 records,
                                 size.windows());
-                priv.put(
-                        "fraction_of_nonprivate",
-                        round(
-                                (double) priv.get("records_per_second")
-                                        / (double) plain.get("records_per_second")));
-                rows.add(BenchEnvironment.withMachine(priv));
+                for (Variant v : VARIANTS) {
+                    Map<String, Object> priv =
+                            run(
+                                    kafka,
+                                    config(
+                                            kafka,
+                                            input,
+                                            v.benchmark() + "-p" + p,
+                                            size.streams(),
+                                            size,
+                                            p,
+                                            1,
+                                            v),
+                                    v.benchmark(),
+                                    false,
+                                    records,
+                                    size.windows());
+                    priv.put("summaries", v.summaries());
+                    priv.put("hst_snap", v.summaries().contains("dp-hst") ? v.hstSnap() : "");
+                    priv.put("ckm_warm_start", v.summaries().contains("ckm") && v.warmStart());
+                    priv.put(
+                            "fraction_of_nonprivate",
+                            round(
+                                    (double) priv.get("records_per_second")
+                                            / (double) plain.get("records_per_second")));
+                    rows.add(BenchEnvironment.withMachine(priv));
+                }
                 rows.add(BenchEnvironment.withMachine(plain));
             }
             String hotInput = "bench.hot.in";
@@ -147,8 +164,33 @@ public final class PipelineBenchmark implements Benchmark {
     }
 
     /**
-     * The job configuration: {@code streams} record-unit streams on [0, 1]^10, fresh output topics
-     * per run.
+     * One private pipeline row: its summaries and their options.
+     *
+     * @param benchmark the row's {@code benchmark} column
+     * @param summaries the streams' {@code summaries} (YAML list)
+     * @param hstSnap {@code hst.snap}
+     * @param warmStart {@code ckm.warm_start}
+     */
+    record Variant(String benchmark, String summaries, String hstSnap, boolean warmStart) {}
+
+    /** All three summaries with the default options: the row every earlier report measured. */
+    static final Variant ALL = new Variant("pipeline", "[stats, ckm, dp-hst]", "nearest", false);
+
+    /**
+     * The private rows at each parallelism, each beside {@code pipeline-nonprivate} of the same
+     * run: all three summaries with the default options, each summary alone (ckm warm-started,
+     * dp-hst snapped by descent), and all three with those options.
+     */
+    static final List<Variant> VARIANTS =
+            List.of(
+                    ALL,
+                    new Variant("pipeline-stats", "[stats]", "nearest", false),
+                    new Variant("pipeline-ckm", "[ckm]", "nearest", true),
+                    new Variant("pipeline-dp-hst", "[dp-hst]", "descent", false),
+                    new Variant("pipeline-fast", "[stats, ckm, dp-hst]", "descent", true));
+
+    /**
+     * {@link #config(EmbeddedKafka, String, String, int, Size, int, int, Variant)} of {@link #ALL}.
      */
     static DpclustConfig config(
             EmbeddedKafka kafka,
@@ -158,6 +200,22 @@ public final class PipelineBenchmark implements Benchmark {
             Size size,
             int parallelism,
             int saltBuckets) {
+        return config(kafka, input, run, streams, size, parallelism, saltBuckets, ALL);
+    }
+
+    /**
+     * The job configuration: {@code streams} record-unit streams on [0, 1]^10 with the variant's
+     * summaries and options, fresh output topics per run.
+     */
+    static DpclustConfig config(
+            EmbeddedKafka kafka,
+            String input,
+            String run,
+            int streams,
+            Size size,
+            int parallelism,
+            int saltBuckets,
+            Variant variant) {
         StringBuilder yaml =
                 new StringBuilder(
                         """
@@ -212,9 +270,9 @@ public final class PipelineBenchmark implements Benchmark {
                         epsilon_per_release: 1.0
                         budget_cap: 1000000
                         public_seed: %d
-                        summaries: [stats, ckm, dp-hst]
-                        ckm: {m: %d, r: %d}
-                        hst: {universe: %d}
+                        summaries: %s
+                        ckm: {m: %d, r: %d, warm_start: %s}
+                        hst: {universe: %d, snap: %s}
                         salt_buckets: %d
                     """
                             .formatted(
@@ -222,9 +280,12 @@ public final class PipelineBenchmark implements Benchmark {
                                     lower,
                                     upper,
                                     100 + i,
+                                    variant.summaries(),
                                     size.m(),
                                     size.r(),
+                                    variant.warmStart(),
                                     size.universe(),
+                                    variant.hstSnap(),
                                     saltBuckets));
         }
         DpclustConfig c = ConfigLoader.parse(yaml.toString());

@@ -447,12 +447,14 @@ public final class LocalCommand implements Callable<Integer> {
                 KafkaSettings.DEFAULT_INPUT,
                 KafkaSettings.DEFAULT_CENTROIDS,
                 KafkaSettings.DEFAULT_SKETCHES,
+                KafkaSettings.DEFAULT_CELLS,
                 KafkaSettings.DEFAULT_BUDGET,
                 KafkaSettings.DEFAULT_DLQ,
                 "dpclust",
                 "dpclust",
                 Duration.ofMinutes(1),
-                "committed");
+                "committed",
+                java.util.Map.of());
     }
 
     /**

@@ -11,6 +11,7 @@ import org.dpclust.config.KafkaSettings;
 import org.dpclust.config.PrivacyUnit;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.config.Summary;
+import org.dpclust.config.TopicFormats;
 import org.slf4j.Logger;
 
 /**
@@ -30,6 +31,7 @@ public final class StartupLog {
         KafkaSettings k = cfg.kafka();
         log.info(kafka(k));
         log.info(topics(k));
+        log.info(formats(cfg.formats()));
         JobSettings j = cfg.job();
         log.info(
                 "job: checkpoint every {}, max out-of-orderness {}, idle timeout {}, parallelism {},"
@@ -72,10 +74,23 @@ public final class StartupLog {
                 + k.centroidsTopic()
                 + ", sketches "
                 + k.sketchesTopic()
+                + ", cells "
+                + k.cellsTopic()
                 + ", budget "
                 + k.budgetTopic()
                 + " (compacted ledger), dead letters "
                 + k.dlqTopic();
+    }
+
+    /** One line naming the value format of every published topic (docs/wire-format.md). */
+    static String formats(TopicFormats f) {
+        return "formats: centroids "
+                + f.centroids().wireName()
+                + ", sketches "
+                + f.sketches().wireName()
+                + ", dead letters "
+                + f.dlq().wireName()
+                + ", budget avro (the ledger's log)";
     }
 
     /** One stream's public settings: domain, k, event-time windows, privacy budget. */

@@ -48,12 +48,17 @@ public final class StreamCommand implements Callable<Integer> {
     /**
      * The entry point of target/dpclust-job.jar for {@code flink run}: {@code dpclust stream ARGS},
      * with the CLI's one-line error handling (only this command is loaded: the job jar carries
-     * neither JMH nor the report libraries other commands use).
+     * neither JMH nor the report libraries other commands use). It exits the JVM only on failure:
+     * in application mode {@code main} runs inside the JobManager, which must shut down through
+     * Flink (HA clean-up, the job's final status for the Kubernetes operator), not by an exit(0).
      */
     public static void main(String[] args) {
-        System.exit(
+        int code =
                 DpclustCommand.withOneLineErrors(new CommandLine(new StreamCommand()))
-                        .execute(args));
+                        .execute(args);
+        if (code != 0) {
+            System.exit(code);
+        }
     }
 
     @Override

@@ -15,10 +15,25 @@ import java.io.Serializable;
  * @param sigma frequency scale in unit-box coordinates, a finite number &gt; 0
  * @param countFraction share of a release's ε for the noisy count; NaN = the derived default
  * @param replicates decoder replicates, &gt;= 1
+ * @param warmStart whether a window's decode starts from the stream's previous released ckm
+ *     centroids (public), running the cold replicates only when that start is not good enough
+ *     ({@code ClOmpr.WarmStart}); off by default
  */
 public record CkmSettings(
-        int m, int r, String law, double sigma, double countFraction, int replicates)
+        int m,
+        int r,
+        String law,
+        double sigma,
+        double countFraction,
+        int replicates,
+        boolean warmStart)
         implements Serializable {
+    /** Settings that decode every window cold. */
+    public CkmSettings(
+            int m, int r, String law, double sigma, double countFraction, int replicates) {
+        this(m, r, law, sigma, countFraction, replicates, false);
+    }
+
     /** Largest frequency matrix a stream may declare. */
     public static final int MAX_M = 1 << 16;
 

@@ -9,13 +9,27 @@ import java.io.Serializable;
  *
  * @param universe size of the public universe U, in [k, 2^20]
  * @param maxLevels depth cap of the HST over U, in 1..60
+ * @param snap how a record picks the point of U it is counted at: {@value #NEAREST} (the nearest
+ *     point of U, the default) or {@value #DESCENT} (the centre of the record's leaf, found by
+ *     descending the HST: several times cheaper, releases measured 5–9 % farther from the data)
  */
-public record HstSettings(int universe, int maxLevels) implements Serializable {
+public record HstSettings(int universe, int maxLevels, String snap) implements Serializable {
+    /** {@code hst.snap} value: the nearest point of U (exact k-d tree search). */
+    public static final String NEAREST = "nearest";
+
+    /** {@code hst.snap} value: the centre of the record's HST leaf, found by descent. */
+    public static final String DESCENT = "descent";
+
     /** Largest public universe a stream may declare. */
     public static final int MAX_UNIVERSE = 1 << 20;
 
-    /** The defaults: U = 4096 points, at most 12 levels. */
-    public static final HstSettings DEFAULT = new HstSettings(4096, 12);
+    /** The defaults: U = 4096 points, at most 12 levels, nearest-point snapping. */
+    public static final HstSettings DEFAULT = new HstSettings(4096, 12, NEAREST);
+
+    /** Settings with the default snap rule. */
+    public HstSettings(int universe, int maxLevels) {
+        this(universe, maxLevels, NEAREST);
+    }
 
     public HstSettings {
         ConfigException.check(
@@ -26,5 +40,14 @@ public record HstSettings(int universe, int maxLevels) implements Serializable {
                 maxLevels >= 1 && maxLevels <= 60,
                 "hst.max_levels",
                 "must be in 1..60, was " + maxLevels);
+        ConfigException.check(
+                NEAREST.equals(snap) || DESCENT.equals(snap),
+                "hst.snap",
+                "must be nearest or descent, was '" + snap + "'");
+    }
+
+    /** Whether records are snapped by descending the HST ({@value #DESCENT}). */
+    public boolean descent() {
+        return DESCENT.equals(snap);
     }
 }

@@ -17,6 +17,7 @@ public record KafkaSettings(
         String inputTopic,
         String centroidsTopic,
         String sketchesTopic,
+        String cellsTopic,
         String budgetTopic,
         String dlqTopic,
         String groupId,
@@ -30,7 +31,10 @@ public record KafkaSettings(
         properties = Map.copyOf(KafkaConnection.validate("kafka.properties", properties));
     }
 
-    /** Settings without client properties (a PLAINTEXT broker such as the in-process one). */
+    /**
+     * Settings without client properties (a PLAINTEXT broker such as the in-process one) and with
+     * the default cells topic.
+     */
     public KafkaSettings(
             String bootstrapServers,
             String inputTopic,
@@ -47,6 +51,7 @@ public record KafkaSettings(
                 inputTopic,
                 centroidsTopic,
                 sketchesTopic,
+                DEFAULT_CELLS,
                 budgetTopic,
                 dlqTopic,
                 groupId,
@@ -59,6 +64,7 @@ public record KafkaSettings(
     public static final String DEFAULT_INPUT = "telemetry.v1";
     public static final String DEFAULT_CENTROIDS = "dpclust.centroids.v1";
     public static final String DEFAULT_SKETCHES = "dpclust.sketches.v1";
+    public static final String DEFAULT_CELLS = "dpclust.cells.v1";
     public static final String DEFAULT_BUDGET = "dpclust.budget.v1";
     public static final String DEFAULT_DLQ = "dpclust.dlq.v1";
 
@@ -68,6 +74,7 @@ public record KafkaSettings(
                 inputTopic,
                 centroidsTopic,
                 sketchesTopic,
+                cellsTopic,
                 budgetTopic,
                 dlqTopic,
                 groupId,
@@ -83,6 +90,7 @@ public record KafkaSettings(
                 inputTopic,
                 centroidsTopic,
                 sketchesTopic,
+                cellsTopic,
                 budgetTopic,
                 dlqTopic,
                 groupId,
@@ -99,6 +107,7 @@ public record KafkaSettings(
                 inputTopic,
                 centroidsTopic,
                 sketchesTopic,
+                cellsTopic,
                 budgetTopic,
                 dlqTopic,
                 groupId,

@@ -152,7 +152,7 @@ public final class DashboardServer implements AutoCloseable {
                                 Duration.ofMillis(200),
                                 r -> {
                                     try {
-                                        state.add(centroids.decode(r.value()));
+                                        state.add(centroids.decodePublished(r.value()));
                                     } catch (IOException e) {
                                         state.skipped();
                                     }

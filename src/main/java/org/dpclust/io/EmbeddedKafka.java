@@ -90,7 +90,7 @@ public final class EmbeddedKafka implements AutoCloseable {
      * Returns once that user can authenticate.
      */
     public static EmbeddedKafka startSecured(SecureListener secure) {
-        return start(0, null, secure);
+        return start(0, null, secure, Map.of());
     }
 
     /** A broker on a free port of localhost, its data in a temporary directory. */
@@ -105,10 +105,19 @@ public final class EmbeddedKafka implements AutoCloseable {
      *     null for a temporary directory deleted on close
      */
     public static EmbeddedKafka start(int port, Path dataDir) {
-        return start(port, dataDir, null);
+        return start(port, dataDir, null, Map.of());
     }
 
-    private static EmbeddedKafka start(int port, Path dataDir, SecureListener secure) {
+    /**
+     * As {@link #start(int, Path)}, with further broker settings (e.g. an authorizer for tests that
+     * take a topic's access away).
+     */
+    public static EmbeddedKafka start(int port, Path dataDir, Map<String, String> brokerConfig) {
+        return start(port, dataDir, null, brokerConfig);
+    }
+
+    private static EmbeddedKafka start(
+            int port, Path dataDir, SecureListener secure, Map<String, String> brokerConfig) {
         try {
             TestKitNodes.Builder nodes =
                     new TestKitNodes.Builder()
@@ -134,6 +143,7 @@ public final class EmbeddedKafka implements AutoCloseable {
                             .setConfigProp("min.insync.replicas", "1")
                             .setConfigProp("group.initial.rebalance.delay.ms", "0")
                             .setConfigProp("log.cleaner.backoff.ms", "1000");
+            brokerConfig.forEach(b::setConfigProp);
             if (port > 0) {
                 // The test kit binds its EXTERNAL and CONTROLLER listeners to free ports of its own
                 // choosing; clients get a third listener on the requested port.

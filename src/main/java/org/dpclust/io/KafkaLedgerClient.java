@@ -226,6 +226,24 @@ public final class KafkaLedgerClient implements LedgerClient {
                 });
     }
 
+    /**
+     * Reads the stream's ledger to its end, checks it as {@link #verify} does, and returns the
+     * decision (CHARGE or REFUSED) recorded under {@code chargeKey}, or null if none is: how a
+     * writer elsewhere (a batch run's operator) learns its own charge's outcome without comparing
+     * totals, which a concurrent charge of the same interval would change.
+     *
+     * @throws LedgerHistoryException if history is missing
+     */
+    public synchronized BudgetStatus decision(String stream, String chargeKey) {
+        Writer w = writer(stream);
+        return w.run(
+                () -> {
+                    w.catchUp(System.nanoTime() + settings.chargeTimeout().toNanos());
+                    w.history.check(settings.topic(), topicId, LedgerMark.NONE);
+                    return w.history.recorded(chargeKey);
+                });
+    }
+
     private Writer writer(String stream) {
         return writers.computeIfAbsent(stream, Writer::new);
     }

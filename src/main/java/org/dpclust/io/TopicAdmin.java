@@ -90,6 +90,7 @@ public final class TopicAdmin {
                                             LOG_APPEND_TIME)));
             add(create, existing, new NewTopic(k.centroidsTopic(), 1, (short) 1));
             add(create, existing, new NewTopic(k.sketchesTopic(), 1, (short) 1));
+            add(create, existing, new NewTopic(k.cellsTopic(), 1, (short) 1));
             add(create, existing, new NewTopic(k.dlqTopic(), 1, (short) 1));
             add(
                     create,
@@ -108,6 +109,7 @@ public final class TopicAdmin {
                             k.inputTopic(),
                             k.centroidsTopic(),
                             k.sketchesTopic(),
+                            k.cellsTopic(),
                             k.dlqTopic(),
                             k.budgetTopic()));
         } catch (ExecutionException | TimeoutException e) {

@@ -63,6 +63,7 @@ public final class BatchJob {
                         inputTopic,
                         k.centroidsTopic(),
                         k.sketchesTopic(),
+                        k.cellsTopic(),
                         k.budgetTopic(),
                         k.dlqTopic(),
                         k.groupId() + "-batch",

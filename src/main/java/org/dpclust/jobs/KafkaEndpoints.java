@@ -61,7 +61,7 @@ public final class KafkaEndpoints {
                                         Long.toString(k.transactionTimeout().toMillis())));
         return KafkaSink.<Publication>builder()
                 .setBootstrapServers(k.bootstrapServers())
-                .setRecordSerializer(PublicationSerializer.of(k))
+                .setRecordSerializer(PublicationSerializer.of(config))
                 .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
                 .setTransactionalIdPrefix(k.transactionalIdPrefix())
                 .setKafkaProducerConfig(p)

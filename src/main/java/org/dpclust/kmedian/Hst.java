@@ -150,7 +150,7 @@ public final class Hst {
                 continue;
             }
             maxDepth = Math.max(maxDepth, depth + 1);
-            double radius = Math.scalb(beta * delta, -(depth + 1));
+            double radius = radius(beta, delta, depth);
             int[] remaining = pts;
             int remainingCount = pts.length;
             while (remainingCount > 0) {
@@ -174,6 +174,19 @@ public final class Hst {
             }
         }
         return new Hst(n, maxDepth, delta, beta, pi, nodes, leafOf);
+    }
+
+    /** The radius that splits a node at depth {@code depth} (the root is at depth 0). */
+    private static double radius(double beta, double delta, int depth) {
+        return Math.scalb(beta * delta, -(depth + 1));
+    }
+
+    /**
+     * The radius r_{t+1} = βΔ/2^{t+1} with which node v, at depth t, was split into its children: a
+     * point of v belongs to the first child (in π order) whose centre is within it.
+     */
+    public double splitRadius(int v) {
+        return radius(beta, delta, levels + 1 - level[v]);
     }
 
     /** Number of universe points. */

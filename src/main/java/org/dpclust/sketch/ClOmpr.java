@@ -153,6 +153,76 @@ public final class ClOmpr {
         return best.toResult(bounds, k, decoder.d);
     }
 
+    /**
+     * A warm start: public centroids to start from (the stream's previous released centroids) and
+     * how well they explained their own sketch.
+     *
+     * @param unitCentroids k centroids in unit-box coordinates (clamped into the box on use)
+     * @param relativeResidual ‖z − Σ α_k A(c_k)‖ / ‖z‖ of the decode they came from
+     */
+    public record WarmStart(double[][] unitCentroids, double relativeResidual) {}
+
+    /** Tolerated growth of the relative residual before a warm start is judged not good enough. */
+    public static final double WARM_SLACK = 1.1;
+
+    /**
+     * {@link #decode}, started from {@code warm} when it is given: the warm centroids get NNLS
+     * weights and the joint fine-tune (step 5, then the final one), and that solution is kept alone
+     * when its relative residual is at most {@value #WARM_SLACK} × {@code warm.relativeResidual()}
+     * (the data moved little since the warm centroids were decoded); otherwise the cold {@link
+     * #decode} runs too and the smaller residual wins (the warm solution on ties). Pure
+     * post-processing of public inputs, deterministic; {@code warm == null} is exactly {@link
+     * #decode}.
+     */
+    public static Result decode(
+            double[] sketch,
+            FrequencyMatrix frequencies,
+            int k,
+            DomainBounds bounds,
+            Options options,
+            WarmStart warm) {
+        if (warm == null) {
+            return decode(sketch, frequencies, k, bounds, options);
+        }
+        if (warm.unitCentroids().length != k) {
+            throw new IllegalArgumentException(
+                    "warm start has " + warm.unitCentroids().length + " centroids, k = " + k);
+        }
+        ClOmpr decoder = new ClOmpr(frequencies);
+        Support s = decoder.warm(sketch, warm.unitCentroids(), options.maxIterations());
+        double norm = Math.sqrt(NonNegativeLeastSquares.dot(sketch, sketch));
+        if (s.residualNorm <= WARM_SLACK * warm.relativeResidual() * norm) {
+            return s.toResult(bounds, k, decoder.d);
+        }
+        Result cold = decode(sketch, frequencies, k, bounds, options);
+        return cold.residualNorm() < s.residualNorm ? cold : s.toResult(bounds, k, decoder.d);
+    }
+
+    /** The relative residual ‖z − Σ α_k A(c_k)‖ / ‖z‖ of a decode of {@code sketch}. */
+    public static double relativeResidual(Result decoded, double[] sketch) {
+        double norm = Math.sqrt(NonNegativeLeastSquares.dot(sketch, sketch));
+        return norm > 0 ? decoded.residualNorm() / norm : 0.0;
+    }
+
+    private Support warm(double[] z, double[][] start, int maxIterations) {
+        Support s = new Support();
+        List<double[]> atoms = new ArrayList<>();
+        for (double[] c : start) {
+            if (c.length != d) {
+                throw new IllegalArgumentException("warm centroid of dimension " + c.length);
+            }
+            double[] u = new double[d];
+            for (int t = 0; t < d; t++) {
+                u[t] = Math.min(1.0, Math.max(0.0, c[t]));
+            }
+            s.centroids.add(u);
+            atoms.add(atom(u));
+        }
+        s.weights = NonNegativeLeastSquares.solve(atoms.toArray(new double[0][]), z);
+        jointFit(s, z, maxIterations, STEP_TOLERANCE);
+        return finish(s, z, maxIterations);
+    }
+
     /** Current support: centroids (unit box) and weights. */
     private static final class Support {
         final List<double[]> centroids = new ArrayList<>();
@@ -204,8 +274,13 @@ public final class ClOmpr {
             }
             residual = residual(z, atoms, s.weights);
         }
-        jointFit(s, z, o.maxIterations(), FINAL_TOLERANCE);
-        atoms.clear();
+        return finish(s, z, o.maxIterations());
+    }
+
+    /** The final fine-tune and the residual norm of the support. */
+    private Support finish(Support s, double[] z, int maxIterations) {
+        jointFit(s, z, maxIterations, FINAL_TOLERANCE);
+        List<double[]> atoms = new ArrayList<>();
         for (double[] centroid : s.centroids) {
             atoms.add(atom(centroid));
         }

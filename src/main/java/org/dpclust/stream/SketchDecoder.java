@@ -5,6 +5,9 @@ import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
@@ -13,6 +16,7 @@ import org.dpclust.config.StreamSpec;
 import org.dpclust.config.Summary;
 import org.dpclust.io.Publication;
 import org.dpclust.io.PublicationTypeInfo;
+import org.dpclust.sketch.ClOmpr;
 import org.dpclust.sketch.FrequencyMatrix;
 import org.dpclust.window.ReleasedSketch;
 import org.dpclust.window.SketchDecoding;
@@ -23,10 +27,11 @@ import org.dpclust.window.StreamRuntime;
  * and off the thread of the keyed operator that released them ({@link StreamClusteringFunction}).
  * Input: {@link ReleasedSketch}es; output: the window's {@code ckm} centroid release.
  *
- * <p>Pure post-processing of public data: no secret, no noise, no charge. Stateless and
- * deterministic, so it may run at any parallelism without checkpointed state and stay exactly-once.
- * Keyed by stream only so that one stream's sketches are decoded, and its centroids published, in
- * window order.
+ * <p>Pure post-processing of public data: no secret, no noise, no charge. Deterministic. Keyed by
+ * stream so that one stream's sketches are decoded, and its centroids published, in window order;
+ * for streams with {@code ckm.warm_start} its only state, checkpointed per stream, is the previous
+ * release's unit centroids and relative residual (public), the next decode's warm start. Streams
+ * without it keep no state.
  */
 public class SketchDecoder extends KeyedProcessFunction<String, ReleasedSketch, Publication>
         implements ResultTypeQueryable<Publication> {
@@ -38,6 +43,7 @@ public class SketchDecoder extends KeyedProcessFunction<String, ReleasedSketch, 
     private transient Map<String, StreamSpec> specs;
     private transient Map<String, FrequencyMatrix> frequencies;
     private transient LongCounter decodeNanos;
+    private transient ValueState<double[]> warm;
 
     public SketchDecoder(List<StreamSpec> streams) {
         this.streams = streams;
@@ -59,17 +65,56 @@ public class SketchDecoder extends KeyedProcessFunction<String, ReleasedSketch, 
                 frequencies.put(s.id(), StreamRuntime.frequencies(s));
             }
         }
+        warm =
+                getRuntimeContext()
+                        .getState(
+                                new ValueStateDescriptor<>(
+                                        "ckm-warm-start",
+                                        PrimitiveArrayTypeInfo.DOUBLE_PRIMITIVE_ARRAY_TYPE_INFO));
         decodeNanos = new LongCounter();
         getRuntimeContext().addAccumulator(ACC_DECODE_NANOS, decodeNanos);
     }
 
     @Override
-    public void processElement(ReleasedSketch r, Context ctx, Collector<Publication> out) {
+    public void processElement(ReleasedSketch r, Context ctx, Collector<Publication> out)
+            throws Exception {
         long started = System.nanoTime();
-        out.collect(
-                new Publication.Centroids(
-                        SketchDecoding.release(
-                                specs.get(r.streamId), frequencies.get(r.streamId), r)));
+        StreamSpec s = specs.get(r.streamId);
+        boolean warmStart = s.ckm().warmStart();
+        SketchDecoding.Decoded d =
+                SketchDecoding.release(
+                        s,
+                        frequencies.get(r.streamId),
+                        r,
+                        warmStart ? unflatten(warm.value(), s.k(), s.dimension()) : null);
+        if (warmStart) {
+            warm.update(flatten(d.next()));
+        }
+        out.collect(new Publication.Centroids(d.release()));
         decodeNanos.add(System.nanoTime() - started);
+    }
+
+    /** k·d unit centroids, then the relative residual. */
+    private static double[] flatten(ClOmpr.WarmStart w) {
+        double[][] c = w.unitCentroids();
+        int d = c.length == 0 ? 0 : c[0].length;
+        double[] flat = new double[c.length * d + 1];
+        for (int i = 0; i < c.length; i++) {
+            System.arraycopy(c[i], 0, flat, i * d, d);
+        }
+        flat[flat.length - 1] = w.relativeResidual();
+        return flat;
+    }
+
+    /** The warm start stored by {@link #flatten}, or null (none yet, or of another k or d). */
+    private static ClOmpr.WarmStart unflatten(double[] flat, int k, int d) {
+        if (flat == null || flat.length != k * d + 1) {
+            return null;
+        }
+        double[][] c = new double[k][d];
+        for (int i = 0; i < k; i++) {
+            System.arraycopy(flat, i * d, c[i], 0, d);
+        }
+        return new ClOmpr.WarmStart(c, flat[k * d]);
     }
 }

@@ -15,10 +15,20 @@ import org.dpclust.sketch.FrequencyMatrix;
  * only the released sketch, its public parameters and ledger decision, and the stream's public
  * configuration (frequencies from the public seed, k, bounds); CL-OMPR's starting points are seeded
  * by {@code public_seed + window start}. Reads no secret, adds no noise, charges nothing, and is
- * deterministic: a replayed sketch decodes to the same bytes.
+ * deterministic: a replayed sketch decodes to the same bytes. With {@code ckm.warm_start} the
+ * decode also starts from the stream's previous released centroids ({@link ClOmpr.WarmStart}),
+ * public too, so a replay of the same sequence of released sketches decodes to the same bytes.
  */
 public final class SketchDecoding {
     private SketchDecoding() {}
+
+    /**
+     * A decoded release and the warm start it leaves for the stream's next window.
+     *
+     * @param release the {@code ckm} centroid release
+     * @param next its unit centroids and relative residual
+     */
+    public record Decoded(CentroidRelease release, ClOmpr.WarmStart next) {}
 
     /**
      * The {@code ckm} release of one released sketch: the centroids CL-OMPR decodes from it, their
@@ -26,6 +36,15 @@ public final class SketchDecoding {
      * residual norm.
      */
     public static CentroidRelease release(StreamSpec s, FrequencyMatrix f, ReleasedSketch r) {
+        return release(s, f, r, null).release();
+    }
+
+    /**
+     * {@link #release(StreamSpec, FrequencyMatrix, ReleasedSketch)} decoded from {@code warm} (the
+     * stream's previous {@link Decoded#next}; null decodes cold, the same bytes as that method).
+     */
+    public static Decoded release(
+            StreamSpec s, FrequencyMatrix f, ReleasedSketch r, ClOmpr.WarmStart warm) {
         CkmSettings c = s.ckm();
         ClOmpr.Result decoded =
                 ClOmpr.decode(
@@ -37,22 +56,28 @@ public final class SketchDecoding {
                                 c.replicates(),
                                 ClOmpr.Options.defaults(0).candidates(),
                                 ClOmpr.Options.defaults(0).maxIterations(),
-                                s.publicSeed() + r.windowStart));
+                                s.publicSeed() + r.windowStart),
+                        warm);
         double[] weights = new double[decoded.weights().length];
         for (int i = 0; i < weights.length; i++) {
             weights[i] = decoded.weights()[i] * r.divisor; // estimated records per centroid
         }
         Map<String, Double> params = r.parameters();
         params.put("decode_residual_norm", decoded.residualNorm());
-        return ReleaseAssembler.release(
-                s,
-                Summary.CKM.wireName(),
-                WindowRelease.MODE,
-                WindowRelease.GUARANTEE_DP,
-                r.windowStart,
-                r.windowEnd,
-                1,
-                new DpClusterStatistics.Release(decoded.centroids(), weights, params),
-                r.decision());
+        CentroidRelease release =
+                ReleaseAssembler.release(
+                        s,
+                        Summary.CKM.wireName(),
+                        WindowRelease.MODE,
+                        WindowRelease.GUARANTEE_DP,
+                        r.windowStart,
+                        r.windowEnd,
+                        1,
+                        new DpClusterStatistics.Release(decoded.centroids(), weights, params),
+                        r.charged());
+        return new Decoded(
+                release,
+                new ClOmpr.WarmStart(
+                        decoded.unitCentroids(), ClOmpr.relativeResidual(decoded, r.sketch)));
     }
 }

@@ -35,7 +35,14 @@ public record StreamRuntime(
                         : SnapshotStatistics.publicInitialCentroids(b, s.k(), s.publicSeed());
         HstWindowSummary hst =
                 s.summaries().contains(Summary.DP_HST)
-                        ? new HstWindowSummary(b, s.hstUniverse(), s.publicSeed(), s.hstMaxLevels())
+                        ? new HstWindowSummary(
+                                b,
+                                s.hstUniverse(),
+                                s.publicSeed(),
+                                s.hstMaxLevels(),
+                                s.hstDescent()
+                                        ? HstWindowSummary.Snap.DESCENT
+                                        : HstWindowSummary.Snap.NEAREST)
                         : null;
         return new StreamRuntime(
                 s,

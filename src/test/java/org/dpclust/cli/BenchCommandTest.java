@@ -67,7 +67,7 @@ class BenchCommandTest {
     @Test
     void quickSketchBenchPrintsJsonRowsWithTheKeys() throws Exception {
         List<JsonNode> rows = jsonRows(run("bench", "sketch", "--quick", "--json"));
-        assertEquals(4, rows.size(), rows.toString());
+        assertEquals(5, rows.size(), rows.toString());
         for (int i = 0; i < 3; i++) {
             assertBoundRow(rows.get(i), "sketch-update");
             assertTrue(rows.get(i).has("r"), rows.get(i).toString());
@@ -82,6 +82,17 @@ class BenchCommandTest {
         assertEquals("clompr-decode", decode.get("benchmark").asText());
         assertTrue(decode.get("decode_seconds").asDouble() > 0, decode.toString());
         assertTrue(decode.has("cores") && decode.has("jvm"), decode.toString());
+        JsonNode warm = rows.get(4);
+        assertEquals("clompr-decode-warm", warm.get("benchmark").asText());
+        for (String key :
+                List.of(
+                        "decode_seconds",
+                        "cold_decode_seconds",
+                        "speedup",
+                        "warm_relative_residual",
+                        "cold_relative_residual")) {
+            assertTrue(warm.get(key).asDouble() > 0, key + ": " + warm);
+        }
     }
 
     @Test

@@ -1,10 +1,13 @@
 package org.dpclust.cli;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.dpclust.config.ConfigLoader;
 import org.dpclust.config.StreamSpec;
+import org.dpclust.config.TopicFormats;
+import org.dpclust.config.WireFormat;
 import org.junit.jupiter.api.Test;
 
 class StartupLogTest {
@@ -68,5 +71,14 @@ class StartupLogTest {
         assertTrue(
                 StartupLog.kafka(k.withConnection(k.connection().withBootstrapServers("c:1")))
                         .contains("bootstrap servers c:1"));
+    }
+
+    @Test
+    void theFormatsLineNamesEachPublishedTopicsFormat() {
+        assertEquals(
+                "formats: centroids json, sketches avro, dead letters json, budget avro (the"
+                        + " ledger's log)",
+                StartupLog.formats(
+                        new TopicFormats(WireFormat.JSON, WireFormat.AVRO, WireFormat.JSON)));
     }
 }

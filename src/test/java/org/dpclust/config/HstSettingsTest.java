@@ -2,6 +2,7 @@ package org.dpclust.config;
 
 import static org.dpclust.config.SettingsAssertions.refused;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
@@ -12,6 +13,8 @@ class HstSettingsTest {
         assertEquals(12, HstSettings.DEFAULT.maxLevels());
         assertEquals(1 << 20, new HstSettings(1 << 20, 60).universe());
         assertEquals(1, new HstSettings(1, 1).maxLevels());
+        assertEquals(HstSettings.NEAREST, new HstSettings(1, 1).snap());
+        assertTrue(new HstSettings(1, 1, HstSettings.DESCENT).descent());
     }
 
     @Test
@@ -22,5 +25,8 @@ class HstSettingsTest {
                 () -> new HstSettings((1 << 20) + 1, 12));
         refused("hst.max_levels: must be in 1..60, was 0", () -> new HstSettings(4096, 0));
         refused("hst.max_levels: must be in 1..60, was 61", () -> new HstSettings(4096, 61));
+        refused(
+                "hst.snap: must be nearest or descent, was 'kd'",
+                () -> new HstSettings(4096, 12, "kd"));
     }
 }

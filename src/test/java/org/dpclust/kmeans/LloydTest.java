@@ -154,4 +154,56 @@ class LloydTest {
                 IllegalArgumentException.class,
                 () -> Lloyd.runWeighted(points, new double[] {1, -1}, new double[][] {{0}}, 10));
     }
+
+    /**
+     * The bounded assignment step skips only points whose centroid provably did not change, so
+     * every run equals the plain loop bit for bit: on mixtures, on integer grids full of exact ties
+     * and duplicates, with zero and fractional weights, and with k above the number of distinct
+     * points (empty clusters every step).
+     */
+    @Test
+    void equalsThePlainLoopBitForBit() {
+        SplittableRandom rng = new SplittableRandom(41);
+        for (int trial = 0; trial < 24; trial++) {
+            int n = 50 + rng.nextInt(400);
+            int d = 1 + rng.nextInt(6);
+            int kind = trial % 3;
+            double[][] pts = new double[n][d];
+            for (int i = 0; i < n; i++) {
+                for (int t = 0; t < d; t++) {
+                    pts[i][t] =
+                            switch (kind) {
+                                case 0 -> (i % 5) + 0.3 * rng.nextGaussian();
+                                case 1 -> rng.nextInt(4); // a grid: ties and duplicates
+                                default -> rng.nextDouble() < 0.9 ? 0.0 : rng.nextDouble();
+                            };
+                }
+            }
+            int k = 1 + rng.nextInt(Math.min(n, 12));
+            int iterations = rng.nextInt(60);
+            long seed = rng.nextLong();
+            assertSame(
+                    PlainLloyd.run(pts, k, 3, iterations, seed),
+                    Lloyd.run(pts, k, 3, iterations, seed));
+            double[][] init = PlainLloyd.seed(pts, null, k, new SplittableRandom(seed));
+            assertTrue(
+                    Arrays.deepEquals(
+                            init, KMeansPlusPlus.seed(pts, null, k, new SplittableRandom(seed))));
+            double[] w = new double[n];
+            for (int i = 0; i < n; i++) {
+                w[i] = rng.nextInt(4) == 0 ? 0.0 : rng.nextDouble() * 3;
+            }
+            assertSame(
+                    PlainLloyd.iterate(pts, w, init, iterations),
+                    Lloyd.runWeighted(pts, w, init, iterations));
+        }
+    }
+
+    private static void assertSame(LloydResult expected, LloydResult actual) {
+        assertTrue(Arrays.deepEquals(expected.centroids(), actual.centroids()));
+        assertArrayEquals(expected.assignment(), actual.assignment());
+        assertEquals(
+                Double.doubleToLongBits(expected.sse()), Double.doubleToLongBits(actual.sse()));
+        assertEquals(expected.iterations(), actual.iterations());
+    }
 }

@@ -74,23 +74,49 @@ class HstWindowSummaryTest {
         assertTrue(err < 0.1, "matched distance " + err);
     }
 
-    @Test
-    void snapIsTheBruteForceNearestUniversePointInTheReferenceConfiguration() {
+    private static HstWindowSummary reference(HstWindowSummary.Snap rule) {
         double[] hi = new double[10];
         Arrays.fill(hi, 1.0);
-        HstWindowSummary s =
-                new HstWindowSummary(new DomainBounds(new double[10], hi), 4096, 2026, 12);
+        return new HstWindowSummary(new DomainBounds(new double[10], hi), 4096, 2026, 12, rule);
+    }
+
+    private static double[] query(SplittableRandom r, int q) {
+        double[] x = new double[10];
+        for (int t = 0; t < 10; t++) {
+            x[t] = q % 2 == 0 ? r.nextDouble() : 0.5 + 0.03 * r.nextGaussian();
+        }
+        return x;
+    }
+
+    @Test
+    void nearestSnapIsTheBruteForceNearestUniversePointInTheReferenceConfiguration() {
+        HstWindowSummary s = reference(HstWindowSummary.Snap.NEAREST);
         double[] rows = new double[4096 * 10];
         for (int p = 0; p < 4096; p++) {
             System.arraycopy(s.universe().point(p), 0, rows, p * 10, 10);
         }
         SplittableRandom r = new SplittableRandom(17); // public randomness (not privacy noise)
         for (int q = 0; q < 3000; q++) {
-            double[] x = new double[10];
-            for (int t = 0; t < 10; t++) {
-                x[t] = q % 2 == 0 ? r.nextDouble() : 0.5 + 0.03 * r.nextGaussian();
-            }
+            double[] x = query(r, q);
             assertEquals(NearestPoint.of(rows, 10, x), s.snap(x));
+        }
+    }
+
+    @Test
+    void descentSnapCountsEveryUniversePointInItsOwnLeafInTheReferenceConfiguration() {
+        HstWindowSummary s = reference(HstWindowSummary.Snap.DESCENT);
+        assertEquals(HstWindowSummary.Snap.NEAREST, new HstWindowSummary(BOX, 8, 1, 2).snapRule());
+        Hst t = s.tree();
+        for (int p = 0; p < 4096; p++) {
+            assertEquals(t.leafOf(p), t.leafOf(s.snap(s.universe().point(p))), "point " + p);
+        }
+        SplittableRandom r = new SplittableRandom(17); // public randomness (not privacy noise)
+        HstWindowSummary again = reference(HstWindowSummary.Snap.DESCENT);
+        for (int q = 0; q < 3000; q++) {
+            double[] x = query(r, q);
+            int u = s.snap(x);
+            assertEquals(u, t.centre(t.leafOf(u)), "counted at a leaf's centre");
+            assertEquals(u, again.snap(x), "reproducible");
         }
     }
 }

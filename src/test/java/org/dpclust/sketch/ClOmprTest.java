@@ -113,4 +113,71 @@ class ClOmprTest {
                 IllegalArgumentException.class,
                 () -> ClOmpr.decode(new double[19], f, 2, box, ClOmpr.Options.defaults(1)));
     }
+
+    private static double[] mixtureSketch(
+            FrequencyMatrix f, DomainBounds box, double[][] means, double shift, long seed) {
+        SplittableRandom rng = new SplittableRandom(seed);
+        MaskedSketch sketch = new MaskedSketch(f, box, f.size(), null);
+        double[] x = new double[means[0].length];
+        for (int i = 0; i < 4000; i++) {
+            double[] mu = means[i % means.length];
+            for (int t = 0; t < x.length; t++) {
+                x[t] = mu[t] + shift + 0.5 * rng.nextGaussian();
+            }
+            sketch.add(x, null);
+        }
+        return DpSketchRelease.exactSketch(sketch);
+    }
+
+    /**
+     * The next window of a slowly drifting stream, warm-started from the previous window's decode:
+     * the warm solution is kept (its residual is within the slack of the previous one) and is as
+     * good as the cold decode of the same sketch; a warm start far from the data falls back to the
+     * cold decode, and no warm start is the cold decode bit for bit.
+     */
+    @Test
+    void warmStartFromThePreviousWindowKeepsTheColdQuality() {
+        int k = 4;
+        double[][] means = {{2, 2}, {8, 2}, {2, 8}, {8, 8}};
+        DomainBounds box = new DomainBounds(new double[] {0, 0}, new double[] {10, 10});
+        FrequencyMatrix f =
+                FrequencyMatrix.draw(
+                        FrequencyMatrix.defaultSize(k, 2),
+                        2,
+                        FrequencyMatrix.defaultSigma(k, 2),
+                        FrequencyMatrix.DEFAULT_LAW,
+                        4);
+        ClOmpr.Options o = ClOmpr.Options.defaults(8);
+        double[] first = mixtureSketch(f, box, means, 0.0, 1);
+        ClOmpr.Result previous = ClOmpr.decode(first, f, k, box, o);
+        double[] next = mixtureSketch(f, box, means, 0.2, 2);
+        ClOmpr.Result cold = ClOmpr.decode(next, f, k, box, o);
+        ClOmpr.WarmStart warm =
+                new ClOmpr.WarmStart(
+                        previous.unitCentroids(), ClOmpr.relativeResidual(previous, first));
+        ClOmpr.Result fromWarm = ClOmpr.decode(next, f, k, box, o, warm);
+        assertTrue(
+                fromWarm.residualNorm() <= 1.01 * cold.residualNorm(),
+                fromWarm.residualNorm() + " vs cold " + cold.residualNorm());
+        assertTrue(
+                ClOmpr.relativeResidual(fromWarm, next)
+                        <= ClOmpr.WARM_SLACK * warm.relativeResidual(),
+                "the warm solution was good enough to keep alone");
+        for (double[] mu : means) {
+            double best = Double.POSITIVE_INFINITY;
+            for (double[] c : fromWarm.centroids()) {
+                best = Math.min(best, Math.hypot(c[0] - mu[0] - 0.2, c[1] - mu[1] - 0.2));
+            }
+            assertTrue(best < 0.3, "a centroid near " + Arrays.toString(mu) + ": " + best);
+        }
+        double[][] corner = new double[k][2];
+        ClOmpr.Result fallback =
+                ClOmpr.decode(next, f, k, box, o, new ClOmpr.WarmStart(corner, 1e-6));
+        assertTrue(fallback.residualNorm() <= cold.residualNorm());
+        ClOmpr.Result none = ClOmpr.decode(next, f, k, box, o, null);
+        assertTrue(Arrays.deepEquals(cold.centroids(), none.centroids()));
+        assertEquals(
+                Double.doubleToRawLongBits(cold.residualNorm()),
+                Double.doubleToRawLongBits(none.residualNorm()));
+    }
 }

@@ -6,22 +6,28 @@ import static org.dpclust.stream.StreamTestRecords.releases;
 import static org.dpclust.stream.StreamTestRecords.spec;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.typeutils.PojoTypeInfo;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.dpclust.avro.BudgetStatus;
 import org.dpclust.config.CkmSettings;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.config.Summary;
 import org.dpclust.io.Publication;
+import org.dpclust.io.PublicationTypeInfo;
 import org.dpclust.kmeans.DpClusterStatistics;
 import org.dpclust.privacy.PrivacyLedger;
 import org.dpclust.privacy.PrivacyRandom;
@@ -31,6 +37,8 @@ import org.dpclust.sketch.ClOmpr;
 import org.dpclust.sketch.DpSketchRelease;
 import org.dpclust.window.Mechanisms;
 import org.dpclust.window.ReleaseAssembler;
+import org.dpclust.window.ReleasedSketch;
+import org.dpclust.window.SketchDecoding;
 import org.dpclust.window.StreamRuntime;
 import org.dpclust.window.WindowSummaries;
 import org.junit.jupiter.api.Test;
@@ -219,5 +227,87 @@ class SketchDecoderTest {
         }
         fresh.close();
         h.close();
+    }
+
+    /** The released sketches of {@link #threeWindows} for a stream with {@code spec}. */
+    private static List<ReleasedSketch> releasedSketches(StreamSpec spec) throws Exception {
+        var h = keyed(spec, new RecordingLedger());
+        for (int w = 0; w < 3; w++) {
+            for (ValidRecord r : window(w)) {
+                h.processElement(WindowPartial.of(r), r.eventTime);
+            }
+        }
+        h.processWatermark(Long.MAX_VALUE);
+        List<ReleasedSketch> out = new ArrayList<>();
+        h.getSideOutput(StreamClusteringFunction.RELEASED_SKETCHES)
+                .forEach(r -> out.add(r.getValue()));
+        h.close();
+        return out;
+    }
+
+    private static KeyedOneInputStreamOperatorTestHarness<String, ReleasedSketch, Publication>
+            decoder(StreamSpec s, OperatorSubtaskState restored) throws Exception {
+        var h =
+                new KeyedOneInputStreamOperatorTestHarness<>(
+                        new KeyedProcessOperator<>(new SketchDecoder(List.of(s))),
+                        (ReleasedSketch r) -> r.streamId,
+                        Types.STRING);
+        h.setup(PublicationTypeInfo.INSTANCE.createSerializer(new SerializerConfigImpl()));
+        if (restored != null) {
+            h.initializeState(restored);
+        }
+        h.open();
+        return h;
+    }
+
+    /**
+     * With {@code ckm.warm_start} each window decodes from the previous window's decode (public),
+     * kept in the decoder's keyed state: the releases are that chain of decodes byte for byte, a
+     * replay gives the same bytes, and so does a decoder restored from a checkpoint taken between
+     * two windows.
+     */
+    @Test
+    void warmStartDecodesFromThePreviousReleaseAndReplaysByteIdentically() throws Exception {
+        StreamSpec warmSpec = spec("    summaries: [ckm]\n    ckm: {warm_start: true}\n");
+        assertTrue(warmSpec.ckm().warmStart());
+        List<ReleasedSketch> sketches = releasedSketches(warmSpec);
+        assertEquals(3, sketches.size());
+        StreamRuntime rt = StreamRuntime.of(warmSpec);
+        List<byte[]> chain = new ArrayList<>();
+        ClOmpr.WarmStart previous = null;
+        for (ReleasedSketch r : sketches) {
+            SketchDecoding.Decoded d =
+                    SketchDecoding.release(warmSpec, rt.frequencies(), r, previous);
+            chain.add(StreamTestRecords.bytes(new Publication.Centroids(d.release())));
+            previous = d.next();
+        }
+        byte[] cold =
+                StreamTestRecords.bytes(
+                        new Publication.Centroids(
+                                SketchDecoding.release(
+                                        warmSpec, rt.frequencies(), sketches.get(2))));
+        assertFalse(Arrays.equals(cold, chain.get(2)), "window 2 was decoded warm, not cold");
+        for (int run = 0; run < 2; run++) {
+            var h = decoder(warmSpec, null);
+            for (ReleasedSketch r : sketches) {
+                h.processElement(r, r.windowEnd);
+            }
+            List<Publication> out = h.extractOutputValues();
+            for (int w = 0; w < 3; w++) {
+                assertArrayEquals(chain.get(w), StreamTestRecords.bytes(out.get(w)), "window " + w);
+            }
+            h.close();
+        }
+        var first = decoder(warmSpec, null);
+        first.processElement(sketches.get(0), sketches.get(0).windowEnd);
+        OperatorSubtaskState checkpoint = first.snapshot(1, 1);
+        first.close();
+        var restored = decoder(warmSpec, checkpoint);
+        restored.processElement(sketches.get(1), sketches.get(1).windowEnd);
+        restored.processElement(sketches.get(2), sketches.get(2).windowEnd);
+        List<Publication> out = restored.extractOutputValues();
+        assertArrayEquals(chain.get(1), StreamTestRecords.bytes(out.get(0)));
+        assertArrayEquals(chain.get(2), StreamTestRecords.bytes(out.get(1)));
+        restored.close();
     }
 }

@@ -34,6 +34,7 @@ class MechanismsTest {
         p.put("ckm_fraction", "0.2");
         p.put("universe", "64");
         p.put("levels", "8");
+        p.put("snap", "nearest");
         return p;
     }
 
@@ -54,7 +55,7 @@ class MechanismsTest {
                     summaries: [stats, ckm, dp-hst]
                     stats: {cells: %s, count_fraction: %s, update: %s}
                     ckm: {m: %s, r: %s, law: %s, sigma: %s, count_fraction: %s}
-                    hst: {universe: %s, max_levels: %s}
+                    hst: {universe: %s, max_levels: %s, snap: %s}
                 """
                         .formatted(p.values().toArray());
         return ConfigLoader.parse(yaml).streams().get(0);
@@ -87,6 +88,7 @@ class MechanismsTest {
         alternatives.put("ckm_fraction", "0.21");
         alternatives.put("universe", "65");
         alternatives.put("levels", "9");
+        alternatives.put("snap", "descent");
         for (var e : alternatives.entrySet()) {
             String changed = id.apply(with(e.getKey(), e.getValue()));
             if (changes.containsKey(e.getKey())) {
@@ -125,8 +127,8 @@ class MechanismsTest {
     }
 
     @Test
-    void hstNoiseIsKeyedByTheCommonParametersTheUniverseTheLevelsAndK() {
-        check(Mechanisms::hst, keys(plus("universe", "levels", "k")));
+    void hstNoiseIsKeyedByTheCommonParametersTheUniverseTheLevelsKAndTheSnapRule() {
+        check(Mechanisms::hst, keys(plus("universe", "levels", "k", "snap")));
     }
 
     @Test

@@ -4,6 +4,7 @@ import java.util.concurrent.TimeUnit;
 import org.dpclust.geometry.NearestPoint;
 import org.dpclust.geometry.NearestPointIndex;
 import org.dpclust.geometry.PublicPointSet;
+import org.dpclust.kmedian.HstDescent;
 import org.dpclust.kmedian.HstWindowSummary;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -16,13 +17,16 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * Per-record cost of the HST summary as the stream runs it (d = 10, |U| = {@value #UNIVERSE}): snap
- * the record to its nearest public point ({@link HstWindowSummary#snap}) and count it ({@code
- * add}); beside its bound ({@code bound}): the same exact search ({@link NearestPointIndex}) over a
- * bare primitive array and the count, without the summary around it; and the brute-force search it
- * replaced ({@code bruteForce}: {@link NearestPoint}, the same answers). Records ({@code queries}):
- * uniform in the unit box, or the stream generator's Gaussian mixture ({@link
- * BenchData#clusteredRecords}). Scores are ns per record.
+ * Per-record cost of the HST summary as the stream runs it (d = 10, |U| = {@value #UNIVERSE}): find
+ * the record's point of U by descending the HST ({@link HstWindowSummary#snap} with the {@link
+ * HstWindowSummary.Snap#DESCENT} rule, {@code hst.snap: descent}) and count it ({@code add});
+ * beside its bound ({@code bound}): the same descent ({@link HstDescent}) and the count in a plain
+ * loop, without the summary around it. For comparison, the nearest-point rules on the same records:
+ * the exact k-d tree search ({@code nearest}: {@link NearestPointIndex}, what the default {@link
+ * HstWindowSummary.Snap#NEAREST} runs) and the brute-force search ({@code bruteForce}: {@link
+ * NearestPoint}, the same answers). Records ({@code queries}): uniform in the unit box, or the
+ * stream generator's Gaussian mixture ({@link BenchData#clusteredRecords}). Scores are ns per
+ * record.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -37,19 +41,29 @@ public class HstCountJmh {
     private HstWindowSummary summary;
     private long[] counts;
     private double[] points;
+    private HstDescent descent;
     private NearestPointIndex index;
     private long[] boundCounts;
 
     @Setup
     public void setup() {
         records = "clustered".equals(queries) ? BenchData.clusteredRecords() : BenchData.records();
-        summary = new HstWindowSummary(BenchData.unitBox(), UNIVERSE, BenchData.SEED, 12);
+        summary =
+                new HstWindowSummary(
+                        BenchData.unitBox(),
+                        UNIVERSE,
+                        BenchData.SEED,
+                        12,
+                        HstWindowSummary.Snap.DESCENT);
         counts = new long[UNIVERSE];
         PublicPointSet u = summary.universe();
+        double[][] rows = new double[UNIVERSE][];
         points = new double[UNIVERSE * BenchData.D];
         for (int p = 0; p < UNIVERSE; p++) {
-            System.arraycopy(u.point(p), 0, points, p * BenchData.D, BenchData.D);
+            rows[p] = u.point(p);
+            System.arraycopy(rows[p], 0, points, p * BenchData.D, BenchData.D);
         }
+        descent = new HstDescent(summary.tree(), rows);
         index = NearestPointIndex.of(points, BenchData.D);
         boundCounts = new long[UNIVERSE];
     }
@@ -66,6 +80,15 @@ public class HstCountJmh {
     @Benchmark
     @OperationsPerInvocation(BenchData.BATCH)
     public long bound() {
+        for (int i = 0; i < BenchData.BATCH; i++) {
+            boundCounts[descent.leafCentre(records[i])]++;
+        }
+        return boundCounts[0];
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(BenchData.BATCH)
+    public long nearest() {
         for (int i = 0; i < BenchData.BATCH; i++) {
             boundCounts[index.nearest(records[i])]++;
         }

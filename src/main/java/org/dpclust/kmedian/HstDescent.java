@@ -1,0 +1,171 @@
+package org.dpclust.kmedian;
+
+import java.util.Arrays;
+
+/**
+ * Finds the leaf of an l2 {@link Hst} over a public vector universe U for an ARBITRARY vector x, by
+ * descending the tree with the tree's own partition rule, in O(levels × children × d) and without
+ * searching U.
+ *
+ * <p>Rule. {@link Hst#build} splits a node at depth t with radius r_{t+1} = βΔ/2^{t+1}: in π order,
+ * each unassigned point u of the node becomes the centre of a child holding the unassigned points
+ * within r_{t+1} of u. So a point of the node belongs to the FIRST child (children are in π order
+ * of their centres) whose centre lies within r_{t+1} of it. The descent applies that rule to x at
+ * every node from the root: x goes to the first child whose centre is within the radius; when no
+ * centre is (x lies outside every child's ball, possible only for x ∉ U), it goes to the child with
+ * the nearest centre (ties to the first in π order), and to the first child if every distance is
+ * NaN.
+ *
+ * <p>Contract. (1) For x a point of U, the leaf is exactly {@code tree.leafOf(x)}: the distance is
+ * computed as {@link org.dpclust.geometry.VectorMetric#between} computes it (same summation order,
+ * squared differences of the same values) and compared with a squared threshold that is exact: the
+ * largest double s with {@code Math.sqrt(s) <= r}, so {@code s <= threshold} iff {@code
+ * Math.sqrt(s) <= r} (sqrt is correctly rounded, hence monotone). (2) The leaf is a function of x,
+ * the public universe and the public tree only — of no other record and no arrival order — and the
+ * same on every JVM (strict IEEE arithmetic, no randomness). (3) No input makes it throw or loop:
+ * NaN and infinite coordinates fall back as above.
+ *
+ * <p>Layout. The centres of each node's children are copied once, in π order, in blocks of {@value
+ * #BLOCK} stored coordinate-major (the last block padded with +∞ centres, which are never within
+ * the radius nor nearest), so a block's distances are computed one coordinate at a time over the
+ * block, which C2 vectorises (each distance is still summed over coordinates in index order). The
+ * blocks are scored in π order and the descent stops at the first block holding a child within the
+ * radius; only a fallback scores all of a node's children. Thread-safe: immutable after
+ * construction; each thread keeps one block of distances as scratch.
+ */
+public final class HstDescent {
+    /** Children scored per pass (a multiple of the vector width). */
+    static final int BLOCK = 16;
+
+    private final int d;
+
+    /** Per node v: its children's centres in blocks, from {@code offset[v]} (class comment). */
+    private final double[] centres;
+
+    private final int[] offset;
+    private final int[] firstChild;
+    private final int[] childCount;
+    private final double[] threshold;
+    private final int[] centrePoint;
+    private static final ThreadLocal<double[]> SCRATCH =
+            ThreadLocal.withInitial(() -> new double[BLOCK]);
+
+    /**
+     * @param tree an HST built over {@code points} with the l2 metric
+     * @param points the universe's vectors (not modified, not retained)
+     * @throws IllegalArgumentException if the sizes disagree
+     */
+    public HstDescent(Hst tree, double[][] points) {
+        if (points.length != tree.universeSize()) {
+            throw new IllegalArgumentException(
+                    "tree over " + tree.universeSize() + " points, got " + points.length);
+        }
+        int m = tree.nodeCount();
+        this.d = points[0].length;
+        this.offset = new int[m];
+        this.firstChild = new int[m];
+        this.childCount = new int[m];
+        this.threshold = new double[m];
+        this.centrePoint = new int[m];
+        int next = 0;
+        for (int v = 0; v < m; v++) {
+            centrePoint[v] = tree.centre(v);
+            int c = tree.childCount(v);
+            childCount[v] = c;
+            offset[v] = next;
+            next += blocks(c) * BLOCK * d;
+        }
+        this.centres = new double[next];
+        Arrays.fill(centres, Double.POSITIVE_INFINITY);
+        for (int v = 0; v < m; v++) {
+            int c = childCount[v];
+            if (c == 0) {
+                continue;
+            }
+            firstChild[v] = tree.child(v, 0);
+            for (int i = 0; i < c; i++) {
+                if (tree.child(v, i) != firstChild[v] + i) {
+                    throw new IllegalStateException("children of a node must be consecutive");
+                }
+                double[] p = points[tree.centre(tree.child(v, i))];
+                int o = offset[v] + (i / BLOCK) * BLOCK * d + i % BLOCK;
+                for (int t = 0; t < d; t++) {
+                    centres[o + t * BLOCK] = p[t];
+                }
+            }
+            threshold[v] = squaredThreshold(tree.splitRadius(v));
+        }
+    }
+
+    private static int blocks(int children) {
+        return (children + BLOCK - 1) / BLOCK;
+    }
+
+    /** The largest double s with {@code Math.sqrt(s) <= r} (r finite and > 0). */
+    static double squaredThreshold(double r) {
+        double s = r * r;
+        while (Math.sqrt(s) > r) {
+            s = Math.nextDown(s);
+        }
+        while (Math.sqrt(Math.nextUp(s)) <= r) {
+            s = Math.nextUp(s);
+        }
+        return s;
+    }
+
+    /** The id of x's leaf (see the class comment). */
+    public int leaf(double[] x) {
+        if (x.length != d) {
+            throw new IllegalArgumentException("expected dimension " + d + ", got " + x.length);
+        }
+        return descend(x);
+    }
+
+    /** The universe point x is counted at: the centre of its leaf (in that leaf). */
+    public int leafCentre(double[] x) {
+        return centrePoint[leaf(x)];
+    }
+
+    /** leaf() without the dimension check. */
+    private int descend(double[] x) {
+        double[] s = SCRATCH.get();
+        int v = 0;
+        while (childCount[v] > 0) {
+            v = child(v, x, s);
+        }
+        return v;
+    }
+
+    private int child(int v, double[] x, double[] s) {
+        double thr = threshold[v];
+        int c = childCount[v];
+        int best = 0;
+        double bestS = Double.POSITIVE_INFINITY;
+        for (int k = 0, o = offset[v]; k * BLOCK < c; k++, o += BLOCK * d) {
+            double x0 = x[0];
+            for (int i = 0; i < BLOCK; i++) {
+                double diff = centres[o + i] - x0;
+                s[i] = diff * diff;
+            }
+            for (int t = 1; t < d; t++) {
+                int ot = o + t * BLOCK;
+                double xt = x[t];
+                for (int i = 0; i < BLOCK; i++) {
+                    double diff = centres[ot + i] - xt;
+                    s[i] += diff * diff;
+                }
+            }
+            for (int i = 0; i < BLOCK; i++) {
+                double si = s[i];
+                if (si <= thr) {
+                    return firstChild[v] + k * BLOCK + i;
+                }
+                if (si < bestS) {
+                    bestS = si;
+                    best = k * BLOCK + i;
+                }
+            }
+        }
+        return firstChild[v] + best;
+    }
+}

@@ -1,0 +1,177 @@
+package org.dpclust.kmedian;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.SplittableRandom;
+import org.dpclust.geometry.VectorMetric;
+import org.junit.jupiter.api.Test;
+
+/** Descending an l2 HST for arbitrary vectors ({@link HstDescent}). */
+class HstDescentTest {
+
+    /** The rule of the class comment, written plainly with the metric's own distance. */
+    private static int referenceLeaf(Hst t, double[][] pts, double[] x) {
+        VectorMetric vm = VectorMetric.l2(pts);
+        int v = t.root();
+        while (!t.isLeaf(v)) {
+            int[] ch = t.children(v);
+            double r = t.splitRadius(v);
+            int next = -1;
+            int nearest = ch[0];
+            double nearestSq = Double.POSITIVE_INFINITY;
+            for (int c : ch) {
+                double dist = vm.between(pts[t.centre(c)], x);
+                if (dist <= r) {
+                    next = c;
+                    break;
+                }
+                if (dist * dist < nearestSq) {
+                    nearestSq = dist * dist;
+                    nearest = c;
+                }
+            }
+            v = next >= 0 ? next : nearest;
+        }
+        return v;
+    }
+
+    private static void assertOwnLeaves(double[][] pts, double delta, Hst.Options o) {
+        Hst t = Hst.build(VectorMetric.l2(pts), delta, o);
+        HstDescent descent = new HstDescent(t, pts);
+        for (int x = 0; x < pts.length; x++) {
+            assertEquals(t.leafOf(x), descent.leaf(pts[x]), "point " + x + " of U, " + o);
+            assertEquals(t.leafOf(x), t.leafOf(descent.leafCentre(pts[x])));
+        }
+    }
+
+    @Test
+    void everyPointOfTheUniverseDescendsToItsOwnLeaf() {
+        for (long seed = 0; seed < 4; seed++) {
+            double[][] p = HstTest.randomPoints(400, 3, seed);
+            double delta = VectorMetric.l2(p).exactDiameter();
+            assertOwnLeaves(p, delta, new Hst.Options(seed, 60, seed % 2 == 0));
+            assertOwnLeaves(p, delta, new Hst.Options(seed, 3, true)); // multi-point leaves
+        }
+    }
+
+    @Test
+    void distancesExactlyAtTheRadiusAndDuplicatePointsDescendAsTheTreeAssigned() {
+        // an integer lattice with β = 1 and Δ = 8: radii 4, 2, 1, 1/2, hit exactly by many pairs
+        double[][] p = new double[50][];
+        for (int i = 0; i < 25; i++) {
+            p[i] = new double[] {i % 5, i / 5};
+            p[25 + i] = p[i].clone(); // duplicates share a leaf at the depth cap
+        }
+        for (long seed = 0; seed < 6; seed++) {
+            assertOwnLeaves(p, 8, new Hst.Options(seed, 8, false));
+        }
+    }
+
+    @Test
+    void arbitraryVectorsFollowThePlainRule() {
+        double[][] p = HstTest.randomPoints(600, 5, 7);
+        Hst t = Hst.build(VectorMetric.l2(p), 100 * Math.sqrt(5), new Hst.Options(11, 12, true));
+        HstDescent descent = new HstDescent(t, p);
+        SplittableRandom r = new SplittableRandom(3); // public randomness (not privacy noise)
+        int fellBack = 0;
+        for (int q = 0; q < 4000; q++) {
+            double[] x = new double[5];
+            double[] near = p[r.nextInt(p.length)];
+            for (int j = 0; j < 5; j++) {
+                x[j] =
+                        switch (q % 3) {
+                            case 0 -> 100 * r.nextDouble();
+                            case 1 -> near[j] + r.nextGaussian();
+                            default -> 300 * r.nextDouble() - 100; // partly outside the box
+                        };
+            }
+            int leaf = descent.leaf(x);
+            assertEquals(referenceLeaf(t, p, x), leaf, "query " + q);
+            assertTrue(t.isLeaf(leaf));
+            fellBack += leaf != t.leafOf(descent.leafCentre(x)) ? 1 : 0;
+        }
+        assertEquals(0, fellBack, "the leaf's centre lies in the leaf");
+    }
+
+    @Test
+    void theLeafDependsOnTheRecordAloneAndIsReproducible() {
+        double[][] p = HstTest.randomPoints(500, 4, 5);
+        Hst.Options o = new Hst.Options(21, 12, true);
+        HstDescent a = new HstDescent(Hst.build(VectorMetric.l2(p), 200, o), p);
+        HstDescent b = new HstDescent(Hst.build(VectorMetric.l2(p), 200, o), p);
+        double[][] q = HstTest.randomPoints(1000, 4, 6);
+        int[] forward = new int[q.length];
+        for (int i = 0; i < q.length; i++) {
+            forward[i] = a.leaf(q[i]);
+        }
+        for (int i = q.length - 1; i >= 0; i--) {
+            assertEquals(forward[i], b.leaf(q[i]), "query " + i);
+            assertEquals(forward[i], a.leaf(q[i].clone()), "query " + i + " again");
+        }
+        // another public seed gives another tree: the leaf is a function of the public tree
+        HstDescent c =
+                new HstDescent(
+                        Hst.build(VectorMetric.l2(p), 200, new Hst.Options(22, 12, true)), p);
+        int differ = 0;
+        for (int i = 0; i < q.length; i++) {
+            differ += c.leafCentre(q[i]) != a.leafCentre(q[i]) ? 1 : 0;
+        }
+        assertNotEquals(0, differ);
+    }
+
+    @Test
+    void boxBoundaryAndNonFiniteCoordinatesGiveALeafWithoutThrowing() {
+        int d = 10;
+        SplittableRandom r = new SplittableRandom(9); // public randomness (not privacy noise)
+        double[][] p = new double[1024][d];
+        for (double[] row : p) {
+            for (int j = 0; j < d; j++) {
+                row[j] = r.nextDouble();
+            }
+        }
+        Hst t = Hst.build(VectorMetric.l2(p), Math.sqrt(d), new Hst.Options(4, 12, true));
+        HstDescent descent = new HstDescent(t, p);
+        for (int q = 0; q < 3000; q++) {
+            double[] x = new double[d];
+            for (int j = 0; j < d; j++) {
+                x[j] = r.nextInt(3) == 0 ? r.nextDouble() : r.nextInt(2); // corners and faces
+            }
+            int leaf = descent.leaf(x);
+            assertTrue(t.isLeaf(leaf));
+            assertEquals(referenceLeaf(t, p, x), leaf);
+        }
+        double[][] odd = {
+            new double[d],
+            filled(d, 1.0),
+            filled(d, Double.NaN),
+            filled(d, Double.POSITIVE_INFINITY),
+            filled(d, Double.NEGATIVE_INFINITY),
+            filled(d, Double.MAX_VALUE),
+            filled(d, -0.0)
+        };
+        for (double[] x : odd) {
+            int leaf = descent.leaf(x);
+            assertTrue(t.isLeaf(leaf));
+            assertEquals(leaf, descent.leaf(x.clone()));
+        }
+    }
+
+    private static double[] filled(int d, double v) {
+        double[] x = new double[d];
+        java.util.Arrays.fill(x, v);
+        return x;
+    }
+
+    @Test
+    void theSquaredThresholdIsExactlyTheSqrtComparison() {
+        SplittableRandom r = new SplittableRandom(1); // public randomness (not privacy noise)
+        for (int i = 0; i < 20_000; i++) {
+            double radius = Math.scalb(0.5 + r.nextDouble(), r.nextInt(-60, 60));
+            double s = HstDescent.squaredThreshold(radius);
+            assertTrue(Math.sqrt(s) <= radius, "r = " + radius);
+            assertTrue(Math.sqrt(Math.nextUp(s)) > radius, "r = " + radius);
+        }
+    }
+}
