@@ -15,6 +15,9 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.errors.AuthenticationException;
 import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.logging.log4j.Level;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.core.config.Configurator;
 import org.dpclust.config.KafkaConnection;
 
 /**
@@ -62,6 +65,7 @@ public final class BrokerCheck {
      *     reason), not authorized, or no answer in time
      */
     static void requireAccepted(KafkaConnection kafka, String propertiesOption) {
+        Map<String, Level> levels = quietKafkaClients();
         try (Admin admin =
                 Admin.create(
                         kafka.clientProperties(
@@ -88,6 +92,41 @@ public final class BrokerCheck {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while checking the Kafka cluster", e);
+        } finally {
+            restore(levels);
+        }
+    }
+
+    /** The Kafka client loggers that report a refused connection (ERROR and WARN lines). */
+    private static final List<String> CLIENT_LOGGERS =
+            List.of(
+                    "org.apache.kafka.clients.NetworkClient",
+                    "org.apache.kafka.clients.admin",
+                    "org.apache.kafka.common.network");
+
+    /**
+     * Turns off the Kafka client loggers that would report the check's own failure (an
+     * authentication failure is an ERROR line of NetworkClient and a WARN line of the admin
+     * client): the check reports it, in one line. Returns their previous levels; empty when the
+     * logging backend is not log4j 2 (e.g. a Flink cluster configured otherwise), which then keeps
+     * its lines.
+     */
+    private static Map<String, Level> quietKafkaClients() {
+        try {
+            Map<String, Level> before = new java.util.HashMap<>();
+            for (String name : CLIENT_LOGGERS) {
+                before.put(name, LogManager.getLogger(name).getLevel());
+                Configurator.setLevel(name, Level.OFF);
+            }
+            return before;
+        } catch (LinkageError | ClassCastException noLog4jCore) {
+            return Map.of();
+        }
+    }
+
+    private static void restore(Map<String, Level> levels) {
+        if (!levels.isEmpty()) {
+            Configurator.setLevel(levels);
         }
     }
 

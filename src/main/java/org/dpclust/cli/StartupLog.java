@@ -29,15 +29,7 @@ public final class StartupLog {
     /** Logs the resolved configuration at INFO, one line per topic group and per stream. */
     public static void configuration(Logger log, DpclustConfig cfg, String secretSource) {
         KafkaSettings k = cfg.kafka();
-        log.info(
-                "kafka: bootstrap servers {}, consumer group {}, transactional ids {}-*,"
-                        + " transaction timeout {}, starting offsets {}, client properties {}",
-                k.bootstrapServers(),
-                k.groupId(),
-                k.transactionalIdPrefix(),
-                k.transactionTimeout(),
-                k.startingOffsets(),
-                k.connection().describe());
+        log.info(kafka(k));
         log.info(topics(k));
         log.info(formats(cfg.formats()));
         JobSettings j = cfg.job();
@@ -53,6 +45,25 @@ public final class StartupLog {
             log.info(stream(s));
         }
         log.info("privacy secret: {} (never logged)", secretSource);
+    }
+
+    /**
+     * The Kafka connection: servers, group, transactional ids, and the client properties by key
+     * only ({@link org.dpclust.config.KafkaConnection#describe()}: their values may be secrets).
+     */
+    static String kafka(KafkaSettings k) {
+        return "kafka: bootstrap servers "
+                + k.bootstrapServers()
+                + ", consumer group "
+                + k.groupId()
+                + ", transactional ids "
+                + k.transactionalIdPrefix()
+                + "-*, transaction timeout "
+                + k.transactionTimeout()
+                + ", starting offsets "
+                + k.startingOffsets()
+                + ", client properties "
+                + k.connection().describe();
     }
 
     /** One line naming every topic dpclust reads or writes. */

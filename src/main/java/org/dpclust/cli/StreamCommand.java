@@ -73,9 +73,10 @@ public final class StreamCommand implements Callable<Integer> {
         cfg.job().requireStreamingSchedule();
         SecretSource secret = secretFile.source();
         secret.load(); // fails here, at start-up, naming the option; operators load it again
-        StartupLog.configuration(LOG, cfg, secretFile.describe());
+        // before anything is logged: an unreachable broker or refused credentials is one line
         BrokerCheck.require(
                 kafka.optionName(), cfg.kafka().connection(), kafka.propertiesOptionName());
+        StartupLog.configuration(LOG, cfg, secretFile.describe());
         if (createTopics) {
             TopicAdmin.ensureTopics(cfg.kafka(), 1);
         }

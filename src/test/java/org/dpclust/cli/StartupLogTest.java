@@ -44,6 +44,36 @@ class StartupLogTest {
     }
 
     @Test
+    void theKafkaLineNamesClientPropertiesButNeverTheirValues() {
+        String secret = "Literal-Pa55word-in-the-file";
+        var k =
+                ConfigLoader.parse(
+                                """
+                                kafka:
+                                  bootstrap_servers: "b:9092"
+                                  properties:
+                                    security.protocol: SASL_SSL
+                                    sasl.mechanism: PLAIN
+                                    sasl.jaas.config: 'p required username="u" password="%s";'
+                                streams:
+                                  - {id: s1, dimension: 1, lower: [0], upper: [1], k: 1,
+                                     window: PT10S, epsilon_per_release: 0.5, budget_cap: 10}
+                                """
+                                        .formatted(secret))
+                        .kafka();
+        String line = StartupLog.kafka(k);
+        assertTrue(
+                line.endsWith(
+                        "client properties sasl.jaas.config, sasl.mechanism=PLAIN,"
+                                + " security.protocol=SASL_SSL"),
+                line);
+        assertFalse(line.contains(secret), line);
+        assertTrue(
+                StartupLog.kafka(k.withConnection(k.connection().withBootstrapServers("c:1")))
+                        .contains("bootstrap servers c:1"));
+    }
+
+    @Test
     void theFormatsLineNamesEachPublishedTopicsFormat() {
         assertEquals(
                 "formats: centroids json, sketches avro, dead letters json, budget avro (the"

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.LogManager;
@@ -89,10 +90,11 @@ class SecuredKafkaIT {
 
     /**
      * The client properties of the SASL_SSL listener as YAML lines (indented {@code indent}) or as
-     * a properties file ({@code indent} null); the SCRAM password is file {@code passwordFile} of
-     * the secrets directory, the truststore's password another, both as references.
+     * a properties file ({@code indent} null); the SCRAM password is {@code password}, a reference
+     * ({@link #secretFile}, or {@code ${env:NAME}}), the truststore's password a file reference
+     * too.
      */
-    private static String clientProperties(String passwordFile, String indent) {
+    private static String clientProperties(String password, String indent) {
         Path secrets = dir.resolve("secrets");
         String sep = indent == null ? "=" : ": ";
         String q = indent == null ? "" : "'";
@@ -107,11 +109,9 @@ class SecuredKafkaIT {
                                 + "org.apache.kafka.common.security.scram.ScramLoginModule"
                                 + " required username=\""
                                 + USER
-                                + "\" password=\"${dir:"
-                                + secrets
-                                + ":"
-                                + passwordFile
-                                + "}\";"
+                                + "\" password=\""
+                                + password
+                                + "\";"
                                 + q,
                         "ssl.truststore.type" + sep + "PKCS12",
                         "ssl.truststore.location" + sep + tls.truststore(),
@@ -126,10 +126,17 @@ class SecuredKafkaIT {
     }
 
     /**
-     * The configuration of a one-stream bounded run over the SASL_SSL listener, with {@link
-     * #clientProperties} of {@code passwordFile} as {@code kafka.properties} (none if null).
+     * A reference to file {@code name} of the secrets directory (Kafka's DirectoryConfigProvider).
      */
-    private static String yaml(String name, String passwordFile) {
+    private static String secretFile(String name) {
+        return "${dir:" + dir.resolve("secrets") + ":" + name + "}";
+    }
+
+    /**
+     * The configuration of a one-stream bounded run over the SASL_SSL listener, with {@link
+     * #clientProperties} of {@code password} as {@code kafka.properties} (none if null).
+     */
+    private static String yaml(String name, String password) {
         return """
                 kafka:
                   bootstrap_servers: "%s"
@@ -168,16 +175,16 @@ class SecuredKafkaIT {
                         name,
                         name,
                         name,
-                        passwordFile == null
+                        password == null
                                 ? ""
-                                : "  properties:\n" + clientProperties(passwordFile, "    "),
+                                : "  properties:\n" + clientProperties(password, "    "),
                         Instant.ofEpochMilli(START),
                         Instant.ofEpochMilli(START + 3 * W));
     }
 
     @Test
     void theStreamingJobRunsEndToEndOverSaslSsl() throws Exception {
-        DpclustConfig c = ConfigLoader.parse(yaml("sasl", "kafka-password"));
+        DpclustConfig c = ConfigLoader.parse(yaml("sasl", secretFile("kafka-password")));
         assertFalse(c.kafka().bootstrapServers().equals(kafka.bootstrapServers()));
         String logged =
                 capturingLogs(
@@ -218,7 +225,7 @@ class SecuredKafkaIT {
     @Test
     void wrongCredentialsFailStartUpWithOneLine() throws Exception {
         Path config = dir.resolve("wrong.yaml");
-        Files.writeString(config, yaml("wrong", "wrong-password"));
+        Files.writeString(config, yaml("wrong", secretFile("wrong-password")));
         Path secret = dir.resolve("secret.hex");
         Files.writeString(secret, TestRandoms.SECRET_HEX);
         CliRun[] run = new CliRun[1];
@@ -247,9 +254,8 @@ class SecuredKafkaIT {
         assertFalse(err.contains("Exception"), err);
         assertNoSecret(err);
         assertTrue(
-                logged.contains("client properties sasl.jaas.config, sasl.mechanism=SCRAM-SHA-512"),
-                "the start-up log names the client properties, not their values:\n" + logged);
-        assertTrue(logged.contains("sasl.jaas.config = [hidden]"), "Kafka's own log masks it");
+                logged.contains("sasl.jaas.config = [hidden]"),
+                "the start-up check's Kafka client logged its configuration, masked");
         assertNoSecret(logged);
     }
 
@@ -260,7 +266,7 @@ class SecuredKafkaIT {
     @Test
     void theCommandsConnectThroughAKafkaPropertiesFile() throws Exception {
         Path props = dir.resolve("client.properties");
-        Files.writeString(props, clientProperties("kafka-password", null));
+        Files.writeString(props, clientProperties(secretFile("kafka-password"), null));
         Path config = dir.resolve("cli.yaml");
         Files.writeString(config, yaml("cli", null));
         String secure = kafka.secureBootstrapServers();
@@ -279,7 +285,7 @@ class SecuredKafkaIT {
                         "5");
         assertEquals(0, generate.exit(), generate.err());
         KafkaConnection sameProperties =
-                ConfigLoader.parse(yaml("cli", "kafka-password")).kafka().connection();
+                ConfigLoader.parse(yaml("cli", secretFile("kafka-password"))).kafka().connection();
         try (TopicReader in = new TopicReader(sameProperties, "cli.in")) {
             assertEquals(25, in.readToEnd(Duration.ofSeconds(30)).size());
         }
@@ -308,6 +314,46 @@ class SecuredKafkaIT {
                         "--kafka-properties",
                         props.toString());
         assertEquals(0, ledger.exit(), ledger.err());
+    }
+
+    /**
+     * The real command line (target/dpclust.jar, its bundled logging: dpclust at INFO, libraries at
+     * WARN, all on stderr) with the password in an environment variable: a wrong one leaves exactly
+     * one line on stderr and exit code 2.
+     */
+    @Test
+    void theCliJarPrintsExactlyOneLineForWrongCredentials() throws Exception {
+        Path jar = Path.of("target", "dpclust.jar");
+        assertTrue(Files.exists(jar), "run after `mvn package`");
+        Path config = dir.resolve("env.yaml");
+        Files.writeString(config, yaml("env", "${env:KAFKA_PASSWORD}"));
+        Path err = dir.resolve("stream.err");
+        ProcessBuilder pb =
+                new ProcessBuilder(
+                                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                                "-Xmx256m",
+                                "-XX:+UseSerialGC",
+                                "-jar",
+                                jar.toString(),
+                                "stream",
+                                "--config",
+                                config.toString())
+                        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                        .redirectError(err.toFile());
+        pb.environment().put("KAFKA_PASSWORD", WRONG);
+        pb.environment().put("DPCLUST_SECRET", TestRandoms.SECRET_HEX);
+        Process stream = pb.start();
+        assertTrue(stream.waitFor(2, TimeUnit.MINUTES), "dpclust stream did not exit");
+        List<String> lines = Files.readAllLines(err).stream().filter(l -> !l.isBlank()).toList();
+        assertEquals(1, lines.size(), "one line on stderr: " + lines);
+        assertTrue(
+                lines.get(0)
+                        .startsWith(
+                                "dpclust stream: Kafka authentication failed at "
+                                        + kafka.secureBootstrapServers()),
+                lines.get(0));
+        assertNoSecret(lines.get(0));
+        assertEquals(2, stream.exitValue());
     }
 
     private static void assertNoSecret(String text) {
