@@ -82,6 +82,10 @@ public final class AutoAlgorithm implements BatchAlgorithm {
         p.put("auto_choice", (double) CANDIDATES.indexOf(c.algorithm()));
         p.put("auto_noisy_count", (double) noisyCount);
         p.put("auto_epsilon_count", epsSize);
+        if (p.containsKey("epsilon_spent")) {
+            // the noisy count is spent too (public-centre alone spends nothing)
+            p.put("epsilon_spent", epsSize + p.get("epsilon_spent"));
+        }
         p.put("cells", (double) c.params().cells());
         return new BatchResult(r.centroids(), r.weights(), p);
     }

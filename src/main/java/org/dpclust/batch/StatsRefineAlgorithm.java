@@ -54,6 +54,7 @@ public final class StatsRefineAlgorithm implements BatchAlgorithm {
 
     @Override
     public BatchResult run(double[][] snapshot, BatchParams params, PrivacyRandom rng) {
+        checkParams(params); // the refinement's sensitivities assume one record per unit
         BaselineAlgorithm.requirePrivateInputs(this, params, rng);
         double eps = params.epsilon();
         double epsStats = eps * STATS_SHARE;

@@ -116,7 +116,7 @@ public final class ClippedRefinement {
         for (int p = 0; p < points.length; p++) {
             counts[cell[p]]++;
         }
-        long[] sums = clippedSums(off, cell, k, radius);
+        long[] sums = clippedSums(off, cell, k, d, radius);
         // ---- releases 2 and 3: counts (L1 sensitivity 1) and clipped sums (L1 sensitivity R_q)
         // ----
         long[] noisyCounts = GeometricMechanism.addNoise(counts, 1, epsCount, rng);
@@ -149,9 +149,8 @@ public final class ClippedRefinement {
      * The exact per-cell sums (k·d longs) of the records' fixed-point clipped offsets {@link
      * #clippedOffset}: adding or removing one record changes them by that record's q alone.
      */
-    static long[] clippedSums(double[][] offsets, int[] cell, int k, double radius) {
+    static long[] clippedSums(double[][] offsets, int[] cell, int k, int d, double radius) {
         long radiusUnits = radiusUnits(radius);
-        int d = offsets.length == 0 ? 0 : offsets[0].length;
         long[] sums = new long[k * d];
         for (int p = 0; p < offsets.length; p++) {
             long[] q = clippedOffset(offsets[p], radius, radiusUnits);

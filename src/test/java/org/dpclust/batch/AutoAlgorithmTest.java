@@ -88,6 +88,8 @@ class AutoAlgorithmTest {
         for (double[] c : thin.centroids()) {
             assertArrayEquals(new double[] {0.5, 0.5, 0.5, 0.5}, c, 0);
         }
+        // the data-free answer spends nothing, but the noisy count that chose it did
+        assertEquals(AutoAlgorithm.SIZE_SHARE, thin.parameters().get("epsilon_spent"), 1e-12);
         BatchResult rich = auto.run(points(3000, 3, 0.2), params(2), TestRandoms.stream("rich"));
         assertNotEquals(0, rich.parameters().get("auto_choice").intValue());
         assertEquals(

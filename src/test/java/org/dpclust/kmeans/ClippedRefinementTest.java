@@ -58,8 +58,8 @@ class ClippedRefinementTest {
             b += v[0];
         }
         assertTrue(Math.abs(a - b) > radius, "the double sums' difference exceeds R: " + (a - b));
-        long[] sa = ClippedRefinement.clippedSums(withFirst, new int[tiny + 1], 1, radius);
-        long[] sb = ClippedRefinement.clippedSums(without, new int[tiny], 1, radius);
+        long[] sa = ClippedRefinement.clippedSums(withFirst, new int[tiny + 1], 1, 1, radius);
+        long[] sb = ClippedRefinement.clippedSums(without, new int[tiny], 1, 1, radius);
         long rq = ClippedRefinement.radiusUnits(radius);
         assertArrayEquals(
                 ClippedRefinement.clippedOffset(withFirst[0], radius, rq),
