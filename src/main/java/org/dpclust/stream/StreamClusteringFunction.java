@@ -7,6 +7,7 @@ import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
+import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
@@ -81,6 +82,7 @@ public class StreamClusteringFunction
     private transient ReleaseMetrics metrics; // every metric of this operator
     private transient LongCounter windowed, releaseNanos;
     private transient LedgerClient ledger;
+    private transient java.util.Set<String> checked; // streams whose parameters were checked
 
     /**
      * @param ledgerSnapshot totals read from the budget topic at start-up (stream → interval key →
@@ -122,6 +124,7 @@ public class StreamClusteringFunction
         getRuntimeContext().addAccumulator(ACC_WINDOWED, windowed = new LongCounter());
         getRuntimeContext().addAccumulator(ACC_RELEASE_NANOS, releaseNanos = new LongCounter());
         ledger = ledgerFactory.open();
+        checked = new java.util.HashSet<>();
         LOG.info("keyed release open: {} stream(s), secret from {}", streams.size(), secretSource);
     }
 
@@ -130,6 +133,7 @@ public class StreamClusteringFunction
             throws Exception {
         StreamRuntime rt = runtime.get(p.streamId);
         StreamSpec s = rt.spec();
+        checkPublicParameters(s);
         startSchedule(ctx, s);
         if (p.activation) {
             return;
@@ -150,6 +154,67 @@ public class StreamClusteringFunction
             offerDeviceRecord(s, p.record, w);
         }
         state.store(w);
+    }
+
+    /**
+     * The public parameters that shape what a stream's open windows were promised (window, domain,
+     * k, summaries, ε per release, privacy unit and its bound, public seed, stats cells), as one
+     * readable line. Salting and parallelism are not among them: they change no released byte.
+     */
+    public static String publicParameters(StreamSpec s) {
+        return "window="
+                + s.window()
+                + ", dimension="
+                + s.dimension()
+                + ", lower="
+                + java.util.Arrays.toString(s.lower())
+                + ", upper="
+                + java.util.Arrays.toString(s.upper())
+                + ", k="
+                + s.k()
+                + ", summaries="
+                + s.summaries()
+                + ", epsilon_per_release="
+                + s.epsilonPerRelease()
+                + ", privacy_unit="
+                + s.privacyUnit().wireName()
+                + ", c="
+                + s.unitContribution()
+                + ", public_seed="
+                + s.publicSeed()
+                + ", stats.cells="
+                + s.statsCells();
+    }
+
+    /**
+     * Refuses state built under other public parameters (a configuration changed across a savepoint
+     * or checkpoint while the stream had state): its open windows were promised under the saved
+     * ones. Fails the job without restarts (a restart would meet the same state), naming both.
+     * Checked once per stream and operator instance; records the parameters on first use.
+     */
+    private void checkPublicParameters(StreamSpec s) throws Exception {
+        if (checked.contains(s.id())) {
+            return;
+        }
+        String configured = publicParameters(s);
+        String saved = state.publicParameters();
+        if (saved == null) {
+            state.publicParameters(configured);
+        } else if (!saved.equals(configured)) {
+            throw new SuppressRestartsException(
+                    new IllegalStateException(
+                            "stream '"
+                                    + s.id()
+                                    + "': its public parameters changed since its state was"
+                                    + " saved (saved: "
+                                    + saved
+                                    + "; configured: "
+                                    + configured
+                                    + "); restore the saved configuration, or stop the job at a"
+                                    + " window boundary and start the changed stream under a new"
+                                    + " stream id"));
+        }
+        checked.add(s.id());
     }
 
     /**
@@ -204,6 +269,7 @@ public class StreamClusteringFunction
         long started = System.nanoTime();
         StreamRuntime rt = runtime.get(ctx.getCurrentKey());
         StreamSpec s = rt.spec();
+        checkPublicParameters(s);
         long windowStart = policy.windowOfCloseTime(s, timestamp);
         WindowSummaries w = state.summaries(rt, secret, windowStart); // empty without records
         state.clear(windowStart);
