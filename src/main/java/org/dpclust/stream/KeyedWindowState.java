@@ -38,7 +38,6 @@ final class KeyedWindowState {
     private final ValueState<double[]> centroids;
     private final ValueState<LedgerMark> ledgerMark;
     private final ValueState<Long> scheduleStart;
-    private final ValueState<String> publicParameters;
 
     KeyedWindowState(RuntimeContext rc) {
         statistics = rc.getMapState(windowMap("window-statistics"));
@@ -58,8 +57,6 @@ final class KeyedWindowState {
                         new ValueStateDescriptor<>(
                                 "ledger-mark", TypeInformation.of(LedgerMark.class)));
         scheduleStart = rc.getState(new ValueStateDescriptor<>("schedule-start", Types.LONG));
-        publicParameters =
-                rc.getState(new ValueStateDescriptor<>("public-parameters", Types.STRING));
     }
 
     private static MapStateDescriptor<Long, long[]> windowMap(String name) {
@@ -137,18 +134,6 @@ final class KeyedWindowState {
     }
 
     /** Start of the window the stream's release schedule started at, or null before it started. */
-    /**
-     * The stream's public parameters the state was built under ({@link
-     * StreamClusteringFunction#publicParameters}), null before the first element or timer.
-     */
-    String publicParameters() throws Exception {
-        return publicParameters.value();
-    }
-
-    void publicParameters(String parameters) throws Exception {
-        publicParameters.update(parameters);
-    }
-
     Long scheduleStart() throws Exception {
         return scheduleStart.value();
     }

@@ -5,9 +5,15 @@ import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
+import org.apache.flink.runtime.state.FunctionInitializationContext;
+import org.apache.flink.runtime.state.FunctionSnapshotContext;
+import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
@@ -55,7 +61,7 @@ import org.slf4j.LoggerFactory;
  */
 public class StreamClusteringFunction
         extends KeyedProcessFunction<String, WindowPartial, Publication>
-        implements ResultTypeQueryable<Publication> {
+        implements ResultTypeQueryable<Publication>, CheckpointedFunction {
     private static final Logger LOG = LoggerFactory.getLogger(StreamClusteringFunction.class);
 
     /** Job accumulator: records that entered a window (operator-side). */
@@ -82,7 +88,7 @@ public class StreamClusteringFunction
     private transient ReleaseMetrics metrics; // every metric of this operator
     private transient LongCounter windowed, releaseNanos;
     private transient LedgerClient ledger;
-    private transient java.util.Set<String> checked; // streams whose parameters were checked
+    private transient ListState<String> savedParameters;
 
     /**
      * @param ledgerSnapshot totals read from the budget topic at start-up (stream → interval key →
@@ -124,7 +130,6 @@ public class StreamClusteringFunction
         getRuntimeContext().addAccumulator(ACC_WINDOWED, windowed = new LongCounter());
         getRuntimeContext().addAccumulator(ACC_RELEASE_NANOS, releaseNanos = new LongCounter());
         ledger = ledgerFactory.open();
-        checked = new java.util.HashSet<>();
         LOG.info("keyed release open: {} stream(s), secret from {}", streams.size(), secretSource);
     }
 
@@ -133,7 +138,6 @@ public class StreamClusteringFunction
             throws Exception {
         StreamRuntime rt = runtime.get(p.streamId);
         StreamSpec s = rt.spec();
-        checkPublicParameters(s);
         startSchedule(ctx, s);
         if (p.activation) {
             return;
@@ -187,34 +191,53 @@ public class StreamClusteringFunction
     }
 
     /**
-     * Refuses state built under other public parameters (a configuration changed across a savepoint
-     * or checkpoint while the stream had state): its open windows were promised under the saved
-     * ones. Fails the job without restarts (a restart would meet the same state), naming both.
-     * Checked once per stream and operator instance; records the parameters on first use.
+     * Keeps each configured stream's {@link #publicParameters} in union operator state ({@code
+     * public-parameters}, every subtask sees all entries whatever the parallelism) and, on restore,
+     * refuses a stream configured with other ones than its state was built under (a configuration
+     * changed across a savepoint or checkpoint): its open windows were promised under the saved
+     * ones. Fails the job at restore without restarts (a restart would meet the same state), with
+     * one line naming both. A stream without a saved entry (new, or a savepoint of an earlier
+     * version) is accepted.
      */
-    private void checkPublicParameters(StreamSpec s) throws Exception {
-        if (checked.contains(s.id())) {
+    @Override
+    public void initializeState(FunctionInitializationContext ctx) throws Exception {
+        savedParameters =
+                ctx.getOperatorStateStore()
+                        .getUnionListState(
+                                new ListStateDescriptor<>("public-parameters", Types.STRING));
+        if (!ctx.isRestored()) {
             return;
         }
-        String configured = publicParameters(s);
-        String saved = state.publicParameters();
-        if (saved == null) {
-            state.publicParameters(configured);
-        } else if (!saved.equals(configured)) {
-            throw new SuppressRestartsException(
-                    new IllegalStateException(
-                            "stream '"
-                                    + s.id()
-                                    + "': its public parameters changed since its state was"
-                                    + " saved (saved: "
-                                    + saved
-                                    + "; configured: "
-                                    + configured
-                                    + "); restore the saved configuration, or stop the job at a"
-                                    + " window boundary and start the changed stream under a new"
-                                    + " stream id"));
+        for (String entry : savedParameters.get()) {
+            int bar = entry.indexOf('|');
+            String id = entry.substring(0, bar);
+            String saved = entry.substring(bar + 1);
+            for (StreamSpec s : streams) {
+                String configured = publicParameters(s);
+                if (s.id().equals(id) && !saved.equals(configured)) {
+                    throw new SuppressRestartsException(
+                            new IllegalStateException(
+                                    "stream '"
+                                            + id
+                                            + "': its public parameters changed since its state"
+                                            + " was saved (saved: "
+                                            + saved
+                                            + "; configured: "
+                                            + configured
+                                            + "); restore the saved configuration, or stop the"
+                                            + " job at a window boundary and start the changed"
+                                            + " stream under a new stream id"));
+                }
+            }
         }
-        checked.add(s.id());
+    }
+
+    @Override
+    public void snapshotState(FunctionSnapshotContext ctx) throws Exception {
+        savedParameters.clear();
+        for (StreamSpec s : streams) {
+            savedParameters.add(s.id() + "|" + publicParameters(s));
+        }
     }
 
     /**
@@ -269,7 +292,6 @@ public class StreamClusteringFunction
         long started = System.nanoTime();
         StreamRuntime rt = runtime.get(ctx.getCurrentKey());
         StreamSpec s = rt.spec();
-        checkPublicParameters(s);
         long windowStart = policy.windowOfCloseTime(s, timestamp);
         WindowSummaries w = state.summaries(rt, secret, windowStart); // empty without records
         state.clear(windowStart);

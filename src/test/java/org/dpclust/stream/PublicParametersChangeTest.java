@@ -68,8 +68,7 @@ class PublicParametersChangeTest {
         OperatorSubtaskState snapshot = h.snapshot(1, 1); // window 0 open
         h.close();
 
-        var refused = restored(changed, ledger, snapshot);
-        Exception e = assertThrows(Exception.class, () -> refused.processWatermark(W - 1));
+        Exception e = assertThrows(Exception.class, () -> restored(changed, ledger, snapshot));
         SuppressRestartsException suppress = null;
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof SuppressRestartsException s) {
@@ -86,7 +85,6 @@ class PublicParametersChangeTest {
         assertTrue(message.contains("epsilon_per_release=0.5"), message);
         assertTrue(!message.contains("\n"), "one line");
         assertEquals(0, ledger.charges().size(), "nothing charged under the changed parameters");
-        assertEquals(0, refused.extractOutputValues().size(), "nothing released");
 
         var same = restored(saved, ledger, snapshot);
         same.processWatermark(W - 1);
