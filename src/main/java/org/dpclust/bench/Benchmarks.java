@@ -19,6 +19,7 @@ public final class Benchmarks {
         register(new KMedianBenchmark());
         register(new PipelineBenchmark());
         register(new StateSizeBenchmark());
+        register(new SoakBenchmark());
     }
 
     private Benchmarks() {}

@@ -385,7 +385,7 @@ public final class PipelineBenchmark implements Benchmark {
         return used.size();
     }
 
-    private static SecretSource benchSecret() {
+    static SecretSource benchSecret() {
         byte[] key = new byte[32];
         for (int i = 0; i < key.length; i++) {
             key[i] = (byte) (0x5A ^ i); // a fixed benchmark secret (never a deployment secret)

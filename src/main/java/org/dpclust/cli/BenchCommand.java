@@ -46,8 +46,21 @@ public final class BenchCommand implements Callable<Integer> {
             description = "A tiny configuration (smoke runs and tests; numbers not meaningful).")
     boolean quick;
 
+    @Option(
+            names = "--minutes",
+            paramLabel = "N",
+            description = "How long the soak benchmark runs (default 10; ignored by the others).")
+    Double minutes;
+
     @Override
     public Integer call() {
+        if (minutes != null) {
+            if (!(minutes > 0)) {
+                throw new IllegalArgumentException("--minutes: must be > 0, was " + minutes);
+            }
+            System.setProperty(
+                    org.dpclust.bench.SoakBenchmark.MINUTES_PROPERTY, String.valueOf(minutes));
+        }
         List<Map<String, Object>> rows = new ArrayList<>();
         if (ALL.equals(benchmark)) {
             List<String> names = Benchmarks.names();

@@ -5,8 +5,15 @@ import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
+import org.apache.flink.runtime.execution.SuppressRestartsException;
+import org.apache.flink.runtime.state.FunctionInitializationContext;
+import org.apache.flink.runtime.state.FunctionSnapshotContext;
+import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
@@ -54,7 +61,7 @@ import org.slf4j.LoggerFactory;
  */
 public class StreamClusteringFunction
         extends KeyedProcessFunction<String, WindowPartial, Publication>
-        implements ResultTypeQueryable<Publication> {
+        implements ResultTypeQueryable<Publication>, CheckpointedFunction {
     private static final Logger LOG = LoggerFactory.getLogger(StreamClusteringFunction.class);
 
     /** Job accumulator: records that entered a window (operator-side). */
@@ -81,6 +88,7 @@ public class StreamClusteringFunction
     private transient ReleaseMetrics metrics; // every metric of this operator
     private transient LongCounter windowed, releaseNanos;
     private transient LedgerClient ledger;
+    private transient ListState<String> savedParameters;
 
     /**
      * @param ledgerSnapshot totals read from the budget topic at start-up (stream → interval key →
@@ -150,6 +158,86 @@ public class StreamClusteringFunction
             offerDeviceRecord(s, p.record, w);
         }
         state.store(w);
+    }
+
+    /**
+     * The public parameters that shape what a stream's open windows were promised (window, domain,
+     * k, summaries, ε per release, privacy unit and its bound, public seed, stats cells), as one
+     * readable line. Salting and parallelism are not among them: they change no released byte.
+     */
+    public static String publicParameters(StreamSpec s) {
+        return "window="
+                + s.window()
+                + ", dimension="
+                + s.dimension()
+                + ", lower="
+                + java.util.Arrays.toString(s.lower())
+                + ", upper="
+                + java.util.Arrays.toString(s.upper())
+                + ", k="
+                + s.k()
+                + ", summaries="
+                + s.summaries()
+                + ", epsilon_per_release="
+                + s.epsilonPerRelease()
+                + ", privacy_unit="
+                + s.privacyUnit().wireName()
+                + ", c="
+                + s.unitContribution()
+                + ", public_seed="
+                + s.publicSeed()
+                + ", stats.cells="
+                + s.statsCells();
+    }
+
+    /**
+     * Keeps each configured stream's {@link #publicParameters} in union operator state ({@code
+     * public-parameters}, every subtask sees all entries whatever the parallelism) and, on restore,
+     * refuses a stream configured with other ones than its state was built under (a configuration
+     * changed across a savepoint or checkpoint): its open windows were promised under the saved
+     * ones. Fails the job at restore without restarts (a restart would meet the same state), with
+     * one line naming both. A stream without a saved entry (new, or a savepoint of an earlier
+     * version) is accepted.
+     */
+    @Override
+    public void initializeState(FunctionInitializationContext ctx) throws Exception {
+        savedParameters =
+                ctx.getOperatorStateStore()
+                        .getUnionListState(
+                                new ListStateDescriptor<>("public-parameters", Types.STRING));
+        if (!ctx.isRestored()) {
+            return;
+        }
+        for (String entry : savedParameters.get()) {
+            int bar = entry.indexOf('|');
+            String id = entry.substring(0, bar);
+            String saved = entry.substring(bar + 1);
+            for (StreamSpec s : streams) {
+                String configured = publicParameters(s);
+                if (s.id().equals(id) && !saved.equals(configured)) {
+                    throw new SuppressRestartsException(
+                            new IllegalStateException(
+                                    "stream '"
+                                            + id
+                                            + "': its public parameters changed since its state"
+                                            + " was saved (saved: "
+                                            + saved
+                                            + "; configured: "
+                                            + configured
+                                            + "); restore the saved configuration, or stop the"
+                                            + " job at a window boundary and start the changed"
+                                            + " stream under a new stream id"));
+                }
+            }
+        }
+    }
+
+    @Override
+    public void snapshotState(FunctionSnapshotContext ctx) throws Exception {
+        savedParameters.clear();
+        for (StreamSpec s : streams) {
+            savedParameters.add(s.id() + "|" + publicParameters(s));
+        }
     }
 
     /**

@@ -497,6 +497,37 @@ class RealClusterIT {
                 disturbed.size(), disturbedLedger.size(), charges);
     }
 
+    /**
+     * Restores {@code savepoint} under a changed public parameter of stream a (stats.cells): the
+     * job must fail without restarts, naming the saved and the configured parameters, and release
+     * nothing.
+     */
+    private static void assertRefusedFrom(String savepoint, long start, String salted)
+            throws Exception {
+        Path file =
+                config(
+                        "scale-changed",
+                        "scale",
+                        "scale",
+                        start,
+                        1,
+                        salted + ", stats: {cells: 97}");
+        String job = submit(List.of("-s", savepoint), file);
+        RealCluster.await(
+                "the job restored under a changed configuration to fail",
+                Duration.ofSeconds(90),
+                () -> "FAILED".equals(cluster.rest("/jobs/" + job).path("state").asText()));
+        String exceptions = cluster.rest("/jobs/" + job + "/exceptions").toString();
+        assertTrue(
+                exceptions.contains("stream 'a': its public parameters changed since its state"),
+                exceptions);
+        assertTrue(exceptions.contains("stats.cells=97"), "names the configured value");
+        int at = exceptions.indexOf("stream 'a': its public parameters");
+        System.out.printf(
+                "RealClusterIT: refused: %s%n",
+                exceptions.substring(at, Math.min(exceptions.length(), at + 400)));
+    }
+
     /** The highest parallelism of the job's operators, from the REST API. */
     private static int parallelism(String jobId) {
         int p = 0;
@@ -529,6 +560,9 @@ class RealClusterIT {
         String[] steps = {"scale-p2", "scale-p1"};
         int[] parallelisms = {2, 1};
         for (int i = 0; i < steps.length; i++) {
+            if (i == 1) {
+                assertRefusedFrom(savepoint, start, salted);
+            }
             Path file = config(steps[i], "scale", "scale", start, parallelisms[i], salted);
             job = submit(List.of("-s", savepoint), file);
             String running = job;

@@ -1,0 +1,94 @@
+package org.dpclust.stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.api.common.serialization.SerializerConfigImpl;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.runtime.execution.SuppressRestartsException;
+import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.dpclust.config.StreamSpec;
+import org.dpclust.io.Publication;
+import org.dpclust.io.PublicationTypeInfo;
+import org.dpclust.privacy.testing.TestRandoms;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A stream whose public parameters changed across a snapshot (a savepoint restored under another
+ * configuration) is refused when its state is first used — here, the open window's release timer —
+ * with one message naming the saved and the configured parameters, and without restarts; the same
+ * configuration restores and releases as before.
+ */
+class PublicParametersChangeTest {
+    private static final long W = 10_000;
+
+    private static KeyedOneInputStreamOperatorTestHarness<String, WindowPartial, Publication>
+            restored(StreamSpec s, RecordingLedger ledger, OperatorSubtaskState snapshot)
+                    throws Exception {
+        var h =
+                new KeyedOneInputStreamOperatorTestHarness<String, WindowPartial, Publication>(
+                        new KeyedProcessOperator<>(
+                                new StreamClusteringFunction(
+                                        List.of(s),
+                                        TestRandoms.secretSource(),
+                                        Map.of(),
+                                        StreamTestRecords.policy(1),
+                                        ledger.factory())),
+                        p -> p.streamId,
+                        Types.STRING);
+        h.setup(PublicationTypeInfo.INSTANCE.createSerializer(new SerializerConfigImpl()));
+        h.initializeState(snapshot);
+        h.open();
+        return h;
+    }
+
+    @Test
+    void aChangedEpsilonIsRefusedOnRestoreAndTheSameConfigurationIsNot() throws Exception {
+        StreamSpec saved = StreamTestRecords.spec("");
+        StreamSpec changed = StreamTestRecords.spec("", "{cells: 16}", 0.5, 2.5);
+        RecordingLedger ledger = new RecordingLedger();
+        var h =
+                StreamTestRecords.harness(
+                        new StreamClusteringFunction(
+                                List.of(saved),
+                                TestRandoms.secretSource(),
+                                Map.of(),
+                                StreamTestRecords.policy(1),
+                                ledger.factory()),
+                        p -> p.streamId);
+        for (int i = 0; i < 50; i++) {
+            ValidRecord r = StreamTestRecords.record("d" + i, i * 100L, 0.25, 0.75);
+            h.processElement(WindowPartial.of(r), r.eventTime);
+        }
+        OperatorSubtaskState snapshot = h.snapshot(1, 1); // window 0 open
+        h.close();
+
+        Exception e = assertThrows(Exception.class, () -> restored(changed, ledger, snapshot));
+        SuppressRestartsException suppress = null;
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SuppressRestartsException s) {
+                suppress = s;
+            }
+        }
+        assertTrue(suppress != null, "fails without restarts: " + e);
+        String message = suppress.getCause().getMessage();
+        System.out.println("PublicParametersChangeTest: refusal: " + message);
+        assertTrue(message.startsWith("stream 's': its public parameters changed"), message);
+        assertTrue(message.contains("saved: window=PT10S"), message);
+        assertTrue(message.contains("epsilon_per_release=1.0"), message);
+        assertTrue(message.contains("configured: window=PT10S"), message);
+        assertTrue(message.contains("epsilon_per_release=0.5"), message);
+        assertTrue(!message.contains("\n"), "one line");
+        assertEquals(0, ledger.charges().size(), "nothing charged under the changed parameters");
+
+        var same = restored(saved, ledger, snapshot);
+        same.processWatermark(W - 1);
+        assertEquals(1, ledger.charges().size(), "the same configuration releases window 0");
+        same.close();
+    }
+}
