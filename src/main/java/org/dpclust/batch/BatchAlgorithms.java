@@ -36,6 +36,9 @@ public final class BatchAlgorithms {
         register(KMedianAlgorithm.dpLocalSearch());
         register(KMedianAlgorithm.dpHstLocalSearch());
         register(new CkmAlgorithm());
+        register(new PublicCentreAlgorithm());
+        register(new StatsRefineAlgorithm());
+        register(new AutoAlgorithm());
     }
 
     private BatchAlgorithms() {}

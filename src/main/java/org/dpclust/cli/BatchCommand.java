@@ -4,6 +4,8 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.dpclust.avro.BudgetEventKind;
+import org.dpclust.avro.BudgetStatus;
 import org.dpclust.batch.BatchAlgorithm;
 import org.dpclust.batch.BatchAlgorithms;
 import org.dpclust.batch.BatchParams;
@@ -22,11 +24,11 @@ import org.dpclust.config.SecretSource;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.eval.JsonRows;
 import org.dpclust.geometry.DomainBounds;
-import org.dpclust.io.BudgetTopicReader;
+import org.dpclust.io.KafkaLedgerClient;
+import org.dpclust.io.LedgerSettings;
 import org.dpclust.jobs.BatchJob;
 import org.dpclust.jobs.BatchRun;
 import org.dpclust.jobs.LocalCluster;
-import org.dpclust.jobs.StreamingJob;
 import org.dpclust.privacy.PrivacyLedger;
 import org.dpclust.privacy.PrivacySecret;
 import org.slf4j.Logger;
@@ -289,27 +291,20 @@ public final class BatchCommand implements Callable<Integer> {
         }
         SecretSource secret = secretFile.source();
         secret.load(); // fails here, at start-up, naming the option; the operator loads it again
+        BrokerCheck.require(
+                kafka.optionName(), cfg.kafka().connection(), kafka.propertiesOptionName());
         // BatchRun makes every check of the run before anything is read or started
         BatchRun run = BatchRun.create(cfg, spec, alg.name(), params, interval, secret);
-        Map<String, Double> before = readLedger(cfg, spec);
         LOG.info(
-                "batch {}: stream {}, interval {}, topic {}; ledger read from {} ({} charged"
-                        + " intervals)",
+                "batch {}: stream {}, interval {}, topic {}; ledger {}",
                 alg.name(),
                 spec.id(),
                 interval.key(),
                 topic,
-                cfg.kafka().budgetTopic(),
-                before.size());
-        BatchJob.fromKafka(topic, run)
-                .execute(StreamExecutionEnvironment.getExecutionEnvironment(LocalCluster.config()));
-        LedgerChange change =
-                LedgerChange.between(
-                        before,
-                        readLedger(cfg, spec),
-                        interval,
-                        spec.cap(),
-                        spec.budgetPeriodMillis());
+                cfg.kafka().budgetTopic());
+        BatchJob job = BatchJob.fromKafka(topic, run);
+        job.execute(StreamExecutionEnvironment.getExecutionEnvironment(LocalCluster.config()));
+        LedgerChange change = decisionOf(cfg, spec, job.chargeKey());
         LOG.info(
                 "batch {}: ledger decision {} for stream {} interval {} (spent {} of cap {});"
                         + " output {}",
@@ -332,12 +327,21 @@ public final class BatchCommand implements Callable<Integer> {
         return change.charged() ? 0 : EXIT_REFUSED;
     }
 
-    private static Map<String, Double> readLedger(DpclustConfig cfg, StreamSpec spec) {
-        return BudgetTopicReader.read(
-                        cfg.kafka().bootstrapServers(),
-                        cfg.kafka().budgetTopic(),
-                        StreamingJob.LEDGER_READ_TIMEOUT)
-                .getOrDefault(spec.id(), Map.of());
+    /** The decision the stream's fenced writer recorded under the run's own charge key. */
+    private static LedgerChange decisionOf(DpclustConfig cfg, StreamSpec spec, String chargeKey) {
+        BudgetStatus d;
+        try (KafkaLedgerClient ledger = LedgerSettings.of(cfg.kafka()).open()) {
+            d = ledger.decision(spec.id(), chargeKey);
+        }
+        if (d == null) {
+            throw new IllegalStateException(
+                    "the batch job finished but the budget topic "
+                            + cfg.kafka().budgetTopic()
+                            + " holds no decision for its charge "
+                            + chargeKey);
+        }
+        return new LedgerChange(
+                d.getKind() == BudgetEventKind.CHARGE, d.getWindowTotal(), d.getSpent());
     }
 
     private int runFile(

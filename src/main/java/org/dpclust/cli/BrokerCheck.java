@@ -7,6 +7,15 @@ import java.net.Socket;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.errors.AuthenticationException;
+import org.apache.kafka.common.errors.AuthorizationException;
+import org.dpclust.config.KafkaConnection;
 
 /**
  * Checks up front that a Kafka bootstrap list can be reached, so that a wrong or unreachable broker
@@ -14,11 +23,113 @@ import java.util.List;
  * ("Failed to construct kafka consumer") that does not say the name does not resolve. Like a Kafka
  * client, it is satisfied by one reachable entry of the list. It only resolves names and opens a
  * TCP connection (no Kafka protocol): a reachable port that is not a broker is left to the client.
+ *
+ * <p>{@link #require} adds what a secured cluster needs checked: that every secret reference in the
+ * client properties resolves, and — when there are client properties — that the broker accepts the
+ * client (TLS handshake, SASL authentication): wrong credentials fail here, at start-up, with one
+ * line naming the servers, the security protocol and mechanism, and Kafka's reason (never a
+ * property value).
  */
 public final class BrokerCheck {
     private static final int CONNECT_TIMEOUT_MS = 5_000;
+    private static final int ACCEPT_TIMEOUT_MS = 30_000;
 
     private BrokerCheck() {}
+
+    /**
+     * The start-up check of a command that talks to Kafka: the client properties' secret references
+     * resolve ({@link KafkaConnection#requireResolvable}), the servers are reachable ({@link
+     * #requireReachable}) and, with client properties, accept this client ({@link
+     * #requireAccepted}).
+     *
+     * @param serversOption the option naming the servers, for messages
+     * @param propertiesOption the option(s) the client properties come from, for messages
+     */
+    public static void require(
+            String serversOption, KafkaConnection kafka, String propertiesOption) {
+        kafka.requireResolvable(propertiesOption);
+        requireReachable(serversOption, kafka.bootstrapServers());
+        if (!kafka.properties().isEmpty()) {
+            requireAccepted(kafka, propertiesOption);
+        }
+    }
+
+    /**
+     * Asks the cluster to describe itself with {@code kafka}'s client properties: this runs the TLS
+     * handshake and SASL authentication a real client would.
+     *
+     * @throws UserError one line: authentication failed (servers, protocol, mechanism, Kafka's
+     *     reason), not authorized, or no answer in time
+     */
+    static void requireAccepted(KafkaConnection kafka, String propertiesOption) {
+        try (Admin admin =
+                Admin.create(
+                        kafka.clientProperties(
+                                Map.of(
+                                        AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
+                                        ACCEPT_TIMEOUT_MS,
+                                        AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG,
+                                        ACCEPT_TIMEOUT_MS / 2)))) {
+            admin.describeCluster().clusterId().get(ACCEPT_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            String line = securityProblem(e, kafka, propertiesOption);
+            throw new UserError(
+                    "",
+                    line != null
+                            ? line
+                            : "the Kafka cluster at "
+                                    + kafka.bootstrapServers()
+                                    + " did not answer within "
+                                    + ACCEPT_TIMEOUT_MS / 1000
+                                    + " s with "
+                                    + security(kafka)
+                                    + ": check security.protocol and the listener's port in "
+                                    + propertiesOption);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while checking the Kafka cluster", e);
+        }
+    }
+
+    /**
+     * One line for an authentication or authorization failure anywhere in {@code t}'s causes, or
+     * null if there is none. Names the servers, the security settings in use and Kafka's reason
+     * (Kafka's messages name the mechanism, never a credential).
+     */
+    static String securityProblem(Throwable t, KafkaConnection kafka, String propertiesOption) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof AuthenticationException) {
+                return "Kafka authentication failed at "
+                        + (kafka == null ? "the broker" : kafka.bootstrapServers())
+                        + (kafka == null ? "" : " (" + security(kafka) + ")")
+                        + ": "
+                        + UserErrors.oneLine(c.getMessage())
+                        + "; check the credentials and TLS settings in "
+                        + propertiesOption;
+            }
+            if (c instanceof AuthorizationException) {
+                return "Kafka refused access"
+                        + (kafka == null ? "" : " at " + kafka.bootstrapServers())
+                        + ": "
+                        + UserErrors.oneLine(c.getMessage())
+                        + "; grant the principal of "
+                        + propertiesOption
+                        + " the ACLs docs/deploy.md lists";
+            }
+        }
+        return null;
+    }
+
+    private static String security(KafkaConnection kafka) {
+        Map<String, String> p = kafka.properties();
+        String protocol = p.getOrDefault("security.protocol", "PLAINTEXT");
+        String mechanism = p.get("sasl.mechanism");
+        return "security.protocol "
+                + protocol
+                + (protocol.startsWith("SASL")
+                        ? ", sasl.mechanism " + (mechanism == null ? "GSSAPI" : mechanism)
+                        : "");
+    }
 
     /**
      * @throws IllegalStateException naming the host(s) and what to check, when no entry of {@code

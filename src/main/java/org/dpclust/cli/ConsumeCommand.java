@@ -2,20 +2,25 @@ package org.dpclust.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import org.apache.avro.specific.SpecificRecordBase;
+import org.dpclust.config.KafkaConnection;
 import org.dpclust.config.KafkaSettings;
 import org.dpclust.io.AvroCodec;
 import org.dpclust.io.AvroJson;
 import org.dpclust.io.TopicReader;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
- * {@code dpclust consume}: prints releases, budget events or dead letters as JSON lines ({@code
- * read_committed}).
+ * {@code dpclust consume}: prints releases, sketches, budget events or dead letters as JSON lines
+ * ({@link AvroJson}'s form, {@code read_committed}), whichever wire format each record value is in
+ * (docs/wire-format.md).
  */
 @Command(
         name = "consume",
@@ -25,16 +30,21 @@ import picocli.CommandLine.Option;
 public final class ConsumeCommand implements Callable<Integer> {
     enum Kind {
         releases,
+        sketches,
+        cells,
         budget,
         dead_letters
     }
+
+    @Spec CommandSpec spec;
 
     @Mixin BootstrapServersOption kafka;
 
     @Option(
             names = "--kind",
             defaultValue = "releases",
-            description = "releases | budget | dead_letters (default ${DEFAULT-VALUE}).")
+            description =
+                    "releases | sketches | cells | budget | dead_letters (default ${DEFAULT-VALUE}).")
     Kind kind;
 
     @Option(names = "--topic", description = "Topic (default: the kind's default topic).")
@@ -52,27 +62,32 @@ public final class ConsumeCommand implements Callable<Integer> {
                         ? topic
                         : switch (kind) {
                             case releases -> KafkaSettings.DEFAULT_CENTROIDS;
+                            case sketches -> KafkaSettings.DEFAULT_SKETCHES;
+                            case cells -> KafkaSettings.DEFAULT_CELLS;
                             case budget -> KafkaSettings.DEFAULT_BUDGET;
                             case dead_letters -> KafkaSettings.DEFAULT_DLQ;
                         };
         AvroCodec<? extends SpecificRecordBase> codec =
                 switch (kind) {
                     case releases -> AvroCodec.centroids();
+                    case sketches -> AvroCodec.sketches();
+                    case cells -> AvroCodec.cells();
                     case budget -> AvroCodec.budget();
                     case dead_letters -> AvroCodec.rejected();
                 };
         ObjectMapper json = new ObjectMapper();
-        String servers = kafka.require();
-        BrokerCheck.requireReachable("--bootstrap-servers", servers);
-        try (TopicReader reader = new TopicReader(servers, t)) {
+        PrintWriter out = spec.commandLine().getOut();
+        KafkaConnection connection = kafka.connection();
+        BrokerCheck.require("--bootstrap-servers", connection, kafka.propertiesOptionName());
+        try (TopicReader reader = new TopicReader(connection, t)) {
             do {
                 reader.poll(
                         Duration.ofMillis(500),
                         r -> {
                             try {
-                                System.out.println(
+                                out.println(
                                         json.writeValueAsString(
-                                                AvroJson.toMap(codec.decode(r.value()))));
+                                                AvroJson.toMap(codec.decodePublished(r.value()))));
                             } catch (IOException e) {
                                 System.err.println(
                                         "skipping undecodable record at "
@@ -83,6 +98,7 @@ public final class ConsumeCommand implements Callable<Integer> {
                                                 + e.getMessage());
                             }
                         });
+                out.flush();
             } while (follow || !reader.atEnd());
         }
         return 0;

@@ -2,6 +2,7 @@ package org.dpclust.cli;
 
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import org.dpclust.config.KafkaConnection;
 import org.dpclust.config.KafkaSettings;
 import org.dpclust.dashboard.DashboardServer;
 import picocli.CommandLine.Command;
@@ -47,9 +48,10 @@ public final class DashboardCommand implements Callable<Integer> {
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("--port must be in 0..65535, got " + port);
         }
-        BrokerCheck.requireReachable("--bootstrap-servers", kafka.require());
+        KafkaConnection connection = kafka.connection();
+        BrokerCheck.require("--bootstrap-servers", connection, kafka.propertiesOptionName());
         DashboardServer server =
-                new DashboardServer(kafka.require(), centroidsTopic, budgetTopic, port).start();
+                new DashboardServer(connection, centroidsTopic, budgetTopic, port).start();
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime()
                 .addShutdownHook(

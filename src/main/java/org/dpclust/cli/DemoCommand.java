@@ -158,7 +158,7 @@ public final class DemoCommand implements Callable<Integer> {
                             Duration.ofMillis(300),
                             r -> {
                                 try {
-                                    CentroidRelease rel = codec.decode(r.value());
+                                    CentroidRelease rel = codec.decodePublished(r.value());
                                     releases.add(rel);
                                     progress.step();
                                     print(out, mapper, cfg, rel, written);
@@ -175,7 +175,7 @@ public final class DemoCommand implements Callable<Integer> {
             try (TopicReader reader =
                     new TopicReader(kafka.bootstrapServers(), cfg.kafka().dlqTopic())) {
                 for (var r : reader.readToEnd(Duration.ofSeconds(30))) {
-                    rejected.merge(dlq.decode(r.value()).getReason(), 1L, Long::sum);
+                    rejected.merge(dlq.decodePublished(r.value()).getReason(), 1L, Long::sum);
                 }
             }
             long rejectedTotal = rejected.values().stream().mapToLong(Long::longValue).sum();

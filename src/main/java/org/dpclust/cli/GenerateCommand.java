@@ -74,11 +74,12 @@ public final class GenerateCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         DpclustConfig cfg = config.load(kafka);
-        BrokerCheck.requireReachable(kafka.optionName(), cfg.kafka().bootstrapServers());
+        BrokerCheck.require(
+                kafka.optionName(), cfg.kafka().connection(), kafka.propertiesOptionName());
         TopicAdmin.ensureTopics(cfg.kafka(), 1);
         SyntheticTelemetry.Written w;
         try (TelemetryProducer p =
-                new TelemetryProducer(cfg.kafka().bootstrapServers(), cfg.kafka().inputTopic())) {
+                new TelemetryProducer(cfg.kafka().connection(), cfg.kafka().inputTopic())) {
             SyntheticTelemetry scenario =
                     new SyntheticTelemetry(
                             cfg.streams(),

@@ -3,6 +3,7 @@ package org.dpclust.cli;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.dpclust.config.KafkaConnection;
 import org.dpclust.config.KafkaSettings;
 import org.dpclust.io.KafkaLedgerClient;
 import org.dpclust.io.LedgerMark;
@@ -55,9 +56,11 @@ public final class LedgerCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        KafkaConnection connection = kafka.connection();
+        BrokerCheck.require("--bootstrap-servers", connection, kafka.propertiesOptionName());
         LedgerSettings s =
                 new LedgerSettings(
-                        kafka.require(),
+                        connection,
                         topic,
                         prefix,
                         LedgerSettings.DEFAULT_CHARGE_TIMEOUT,

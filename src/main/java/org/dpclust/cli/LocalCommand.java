@@ -22,6 +22,7 @@ import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.dpclust.config.ConfigLoader;
 import org.dpclust.config.DpclustConfig;
+import org.dpclust.config.KafkaConnection;
 import org.dpclust.config.KafkaSettings;
 import org.dpclust.config.SecretSource;
 import org.dpclust.dashboard.DashboardServer;
@@ -172,8 +173,11 @@ public final class LocalCommand implements Callable<Integer> {
                             : dataDir.toAbsolutePath());
             broker = EmbeddedKafka.start(port, dataDir);
             String bootstrap = broker.bootstrapServers();
+            // the in-process broker is PLAINTEXT: the configuration's client properties (security,
+            // SASL, TLS) are for the real cluster, not for it
             KafkaSettings kafka =
-                    (cfg == null ? defaultKafka() : cfg.kafka()).withBootstrapServers(bootstrap);
+                    (cfg == null ? defaultKafka() : cfg.kafka())
+                            .withConnection(KafkaConnection.plaintext(bootstrap));
             TopicAdmin.ensureTopics(kafka, 1);
             LOG.info("Kafka broker ready at {}; {}", bootstrap, StartupLog.topics(kafka));
             if (withDashboard && !stopping()) {
@@ -443,12 +447,14 @@ public final class LocalCommand implements Callable<Integer> {
                 KafkaSettings.DEFAULT_INPUT,
                 KafkaSettings.DEFAULT_CENTROIDS,
                 KafkaSettings.DEFAULT_SKETCHES,
+                KafkaSettings.DEFAULT_CELLS,
                 KafkaSettings.DEFAULT_BUDGET,
                 KafkaSettings.DEFAULT_DLQ,
                 "dpclust",
                 "dpclust",
                 Duration.ofMinutes(1),
-                "committed");
+                "committed",
+                java.util.Map.of());
     }
 
     /**
@@ -464,7 +470,7 @@ public final class LocalCommand implements Callable<Integer> {
         Generator(DpclustConfig cfg) {
             this.cfg = cfg;
             this.producer =
-                    new TelemetryProducer(cfg.kafka().bootstrapServers(), cfg.kafka().inputTopic());
+                    new TelemetryProducer(cfg.kafka().connection(), cfg.kafka().inputTopic());
             this.thread = new Thread(this::write, "dpclust-generator");
             thread.setDaemon(true);
         }

@@ -11,13 +11,17 @@ import org.dpclust.config.KafkaSettings;
 import org.dpclust.config.PrivacyUnit;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.config.Summary;
+import org.dpclust.config.TopicFormats;
 import org.slf4j.Logger;
 
 /**
  * What a job logs at start-up, so that a person can follow it: the resolved configuration (Kafka,
  * topics, job settings, each stream's windows and budget), where the secret comes from (never the
  * secret itself: it is not part of {@link DpclustConfig}), and the Flink web UI when the job is
- * submitted to a cluster. Only formats and logs; every value is public configuration.
+ * submitted to a cluster. Only formats and logs; every value is public configuration, except the
+ * Kafka client properties, of which only the keys are logged (and the values of {@code
+ * security.protocol} and {@code sasl.mechanism}: {@link
+ * org.dpclust.config.KafkaConnection#describe()}).
  */
 public final class StartupLog {
     private StartupLog() {}
@@ -27,13 +31,15 @@ public final class StartupLog {
         KafkaSettings k = cfg.kafka();
         log.info(
                 "kafka: bootstrap servers {}, consumer group {}, transactional ids {}-*,"
-                        + " transaction timeout {}, starting offsets {}",
+                        + " transaction timeout {}, starting offsets {}, client properties {}",
                 k.bootstrapServers(),
                 k.groupId(),
                 k.transactionalIdPrefix(),
                 k.transactionTimeout(),
-                k.startingOffsets());
+                k.startingOffsets(),
+                k.connection().describe());
         log.info(topics(k));
+        log.info(formats(cfg.formats()));
         JobSettings j = cfg.job();
         log.info(
                 "job: checkpoint every {}, max out-of-orderness {}, idle timeout {}, parallelism {},"
@@ -57,10 +63,23 @@ public final class StartupLog {
                 + k.centroidsTopic()
                 + ", sketches "
                 + k.sketchesTopic()
+                + ", cells "
+                + k.cellsTopic()
                 + ", budget "
                 + k.budgetTopic()
                 + " (compacted ledger), dead letters "
                 + k.dlqTopic();
+    }
+
+    /** One line naming the value format of every published topic (docs/wire-format.md). */
+    static String formats(TopicFormats f) {
+        return "formats: centroids "
+                + f.centroids().wireName()
+                + ", sketches "
+                + f.sketches().wireName()
+                + ", dead letters "
+                + f.dlq().wireName()
+                + ", budget avro (the ledger's log)";
     }
 
     /** One stream's public settings: domain, k, event-time windows, privacy budget. */

@@ -48,12 +48,17 @@ public final class StreamCommand implements Callable<Integer> {
     /**
      * The entry point of target/dpclust-job.jar for {@code flink run}: {@code dpclust stream ARGS},
      * with the CLI's one-line error handling (only this command is loaded: the job jar carries
-     * neither JMH nor the report libraries other commands use).
+     * neither JMH nor the report libraries other commands use). It exits the JVM only on failure:
+     * in application mode {@code main} runs inside the JobManager, which must shut down through
+     * Flink (HA clean-up, the job's final status for the Kubernetes operator), not by an exit(0).
      */
     public static void main(String[] args) {
-        System.exit(
+        int code =
                 DpclustCommand.withOneLineErrors(new CommandLine(new StreamCommand()))
-                        .execute(args));
+                        .execute(args);
+        if (code != 0) {
+            System.exit(code);
+        }
     }
 
     @Override
@@ -68,8 +73,9 @@ public final class StreamCommand implements Callable<Integer> {
         cfg.job().requireStreamingSchedule();
         SecretSource secret = secretFile.source();
         secret.load(); // fails here, at start-up, naming the option; operators load it again
-        BrokerCheck.requireReachable(kafka.optionName(), cfg.kafka().bootstrapServers());
         StartupLog.configuration(LOG, cfg, secretFile.describe());
+        BrokerCheck.require(
+                kafka.optionName(), cfg.kafka().connection(), kafka.propertiesOptionName());
         if (createTopics) {
             TopicAdmin.ensureTopics(cfg.kafka(), 1);
         }
@@ -83,7 +89,7 @@ public final class StreamCommand implements Callable<Integer> {
         // the public schedule of a stream without state resumes after its last charged interval
         Map<String, Map<String, Double>> charged =
                 BudgetTopicReader.read(
-                        cfg.kafka().bootstrapServers(),
+                        cfg.kafka().connection(),
                         cfg.kafka().budgetTopic(),
                         StreamingJob.LEDGER_READ_TIMEOUT);
         StreamingJob.fromKafka(cfg, secret, charged).execute(env);

@@ -20,8 +20,8 @@ import picocli.CommandLine.ParseResult;
  * handlers). A user mistake is: a bad option or argument (picocli's parse errors), a {@link
  * UserError}, an {@link IllegalArgumentException} or {@link IllegalStateException} (configuration
  * and input validation report through them, naming the option), a missing or unreadable file named
- * by an option, or a Kafka broker that cannot be reached or resolved. Anything else is a bug and
- * keeps its stack trace.
+ * by an option, a Kafka broker that cannot be reached or resolved, or one that refuses the client's
+ * credentials or access. Anything else is a bug and keeps its stack trace.
  */
 final class UserErrors {
     /** Exit code of every user mistake. */
@@ -53,6 +53,11 @@ final class UserErrors {
     static String describe(Throwable ex, ParseResult parse) {
         if (ex instanceof UserError) {
             return oneLine(ex.getMessage());
+        }
+        String security =
+                BrokerCheck.securityProblem(ex, null, "kafka.properties or --kafka-properties");
+        if (security != null) {
+            return security;
         }
         String kafka = kafkaUnreachable(ex, parse);
         if (kafka != null) {

@@ -10,9 +10,23 @@ public final class ConfigException extends IllegalArgumentException {
     private final String problem;
 
     public ConfigException(String option, String problem) {
-        super(option + ": " + problem);
+        super(shorten(option) + ": " + problem);
         this.option = option;
         this.problem = problem;
+    }
+
+    /**
+     * The option's path as the message shows it: a path longer than 100 characters (a junk key the
+     * file declared) is cut in the middle, so the message stays one readable line.
+     */
+    private static String shorten(String option) {
+        return option.length() <= 100
+                ? option
+                : option.substring(0, 60)
+                        + "…("
+                        + (option.length() - 90)
+                        + " characters)…"
+                        + option.substring(option.length() - 30);
     }
 
     /** Path of the offending option, e.g. {@code streams[1].upper[0]}. */

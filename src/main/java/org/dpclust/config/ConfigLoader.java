@@ -15,11 +15,14 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.dpclust.kmeans.CellRule;
 import org.dpclust.kmeans.DpClusterStatistics;
 import org.dpclust.privacy.Accounting;
 import org.dpclust.sketch.FrequencyMatrix;
@@ -57,7 +60,23 @@ public final class ConfigLoader {
         return parse(yaml, "configuration");
     }
 
+    /**
+     * The largest configuration accepted, in characters: a real one is a few KiB, and the YAML
+     * scanner is slow on megabytes (a 30 MB scalar takes minutes), so larger text is refused before
+     * it is parsed.
+     */
+    static final int MAX_CHARS = 1 << 20;
+
     private static DpclustConfig parse(String yaml, String source) {
+        if (yaml.length() > MAX_CHARS) {
+            throw new ConfigException(
+                    source,
+                    "too large for a configuration: "
+                            + yaml.length()
+                            + " characters (at most "
+                            + MAX_CHARS
+                            + ")");
+        }
         JsonNode root;
         try {
             root = YAML.readTree(yaml);
@@ -73,6 +92,7 @@ public final class ConfigLoader {
         }
         allowOnly(root, "", Set.of("kafka", "job", "streams"));
         KafkaSettings kafka = kafka(root.path("kafka"));
+        TopicFormats formats = formats(root.path("kafka").path("formats"));
         JobSettings job = job(root.path("job"));
         JsonNode streams = root.path("streams");
         if (!streams.isArray() || streams.isEmpty()) {
@@ -88,7 +108,7 @@ public final class ConfigLoader {
             }
             specs.add(spec);
         }
-        return new DpclustConfig(kafka, job, List.copyOf(specs));
+        return new DpclustConfig(kafka, job, List.copyOf(specs), formats);
     }
 
     private static final Pattern YAML_MARK =
@@ -136,9 +156,14 @@ public final class ConfigLoader {
                         "group_id",
                         "transactional_id_prefix",
                         "transaction_timeout",
-                        "starting_offsets"));
+                        "starting_offsets",
+                        "properties",
+                        "formats"));
         JsonNode t = n.path("topics");
-        allowOnly(t, p + ".topics", Set.of("input", "centroids", "sketches", "budget", "dlq"));
+        allowOnly(
+                t,
+                p + ".topics",
+                Set.of("input", "centroids", "sketches", "cells", "budget", "dlq"));
         String offsets = text(n, p, "starting_offsets", "committed");
         if (!Set.of("committed", "earliest", "latest").contains(offsets)) {
             throw new ConfigException(
@@ -157,12 +182,57 @@ public final class ConfigLoader {
                 text(t, p + ".topics", "input", KafkaSettings.DEFAULT_INPUT),
                 text(t, p + ".topics", "centroids", KafkaSettings.DEFAULT_CENTROIDS),
                 text(t, p + ".topics", "sketches", KafkaSettings.DEFAULT_SKETCHES),
+                text(t, p + ".topics", "cells", KafkaSettings.DEFAULT_CELLS),
                 text(t, p + ".topics", "budget", KafkaSettings.DEFAULT_BUDGET),
                 text(t, p + ".topics", "dlq", KafkaSettings.DEFAULT_DLQ),
                 text(n, p, "group_id", "dpclust"),
                 text(n, p, "transactional_id_prefix", "dpclust"),
                 txTimeout,
-                offsets);
+                offsets,
+                clientProperties(n.path("properties"), p + ".properties"));
+    }
+
+    /**
+     * {@code kafka.properties}: Kafka client properties, a mapping of property name to a scalar
+     * value (validated by {@link KafkaConnection#validate}; values are never put into messages).
+     */
+    private static Map<String, String> clientProperties(JsonNode n, String p) {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (n.isMissingNode() || n.isNull()) {
+            return out;
+        }
+        if (!n.isObject()) {
+            throw new ConfigException(p, "expected a mapping of Kafka client property to value");
+        }
+        for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            if (!e.getValue().isValueNode() || e.getValue().isNull()) {
+                throw new ConfigException(
+                        p + "." + e.getKey(), "must be a single value (string, number or boolean)");
+            }
+            out.put(e.getKey(), e.getValue().asText());
+        }
+        return KafkaConnection.validate(p, out);
+    }
+
+    /**
+     * {@code kafka.formats}: avro (default) or json per published topic; the budget topic is the
+     * ledger's log and stays Avro (docs/wire-format.md#budget-topic).
+     */
+    private static TopicFormats formats(JsonNode n) {
+        String p = "kafka.formats";
+        if (n.has("budget")) {
+            throw new ConfigException(
+                    p + ".budget",
+                    "the budget topic is the fenced ledger's log and is always avro"
+                            + " (docs/wire-format.md#budget-topic)");
+        }
+        allowOnly(n, p, Set.of("centroids", "sketches", "dlq", "cells"));
+        return new TopicFormats(
+                WireFormat.parse(p + ".centroids", text(n, p, "centroids", "avro")),
+                WireFormat.parse(p + ".sketches", text(n, p, "sketches", "avro")),
+                WireFormat.parse(p + ".dlq", text(n, p, "dlq", "avro")),
+                WireFormat.parse(p + ".cells", text(n, p, "cells", "avro")));
     }
 
     private static JobSettings job(JsonNode n) {
@@ -273,11 +343,24 @@ public final class ConfigLoader {
                     duration(n, p, "window", null),
                     summaries(n.path("summaries"), p + ".summaries"),
                     new BudgetSettings(
-                            number(n, p, "epsilon_per_release", Double.NaN),
+                            epsilonPerRelease(n, p),
                             number(n, p, "budget_cap", Double.NaN),
                             duration(n, p, "budget_period", BudgetSettings.DEFAULT_PERIOD)),
                     unit(n, p),
-                    stats(section(n, p, "stats", "cells", "count_fraction", "update"), p, dk),
+                    stats(
+                            section(
+                                    n,
+                                    p,
+                                    "stats",
+                                    "cells",
+                                    "count_fraction",
+                                    "update",
+                                    "publish_cells",
+                                    "records_hint"),
+                            p,
+                            dk,
+                            dd,
+                            number(n, p, "epsilon_per_release", Double.NaN)),
                     ckm(section(n, p, "ckm", CKM_OPTIONS), p, dk, dd),
                     hst(section(n, p, "hst", "universe", "max_levels", "snap"), p),
                     n.has("public_seed") ? n.get("public_seed").asLong() : id.hashCode(),
@@ -313,7 +396,20 @@ public final class ConfigLoader {
                     "salt_buckets",
                     "accounting",
                     "budget_delta",
-                    "lifetime_cap");
+                    "lifetime_cap",
+                    "rho_per_release");
+
+    /**
+     * epsilon_per_release: required under pure accounting; under zcdp optional and unused by the
+     * Gaussian releases (their ρ is rho_per_release or the even split), 1 when absent so the budget
+     * settings validate.
+     */
+    private static double epsilonPerRelease(JsonNode n, String p) {
+        boolean zcdp = "zcdp".equals(n.path("accounting").asText(""));
+        return zcdp && !n.has("epsilon_per_release")
+                ? 1.0
+                : number(n, p, "epsilon_per_release", Double.NaN);
+    }
 
     private static final String[] CKM_OPTIONS = {
         "m", "r", "law", "sigma", "count_fraction", "replicates", "warm_start"
@@ -367,7 +463,14 @@ public final class ConfigLoader {
             throw new ConfigException(
                     p + ".lifetime_cap", "must be >= budget_cap (" + cap + "), was " + lifetime);
         }
-        return new BudgetAccounting(mode, mode == Accounting.ZCDP ? delta : Double.NaN, lifetime);
+        double rho = number(n, p, "rho_per_release", Double.NaN);
+        if (n.has("rho_per_release") && !(mode == Accounting.ZCDP && rho > 0 && rho < 1e6)) {
+            throw new ConfigException(
+                    p + ".rho_per_release",
+                    "applies only to accounting: zcdp, must be a number in (0, 1e6)");
+        }
+        return new BudgetAccounting(
+                mode, mode == Accounting.ZCDP ? delta : Double.NaN, lifetime, rho);
     }
 
     private static UnitSettings unit(JsonNode n, String p) {
@@ -376,13 +479,48 @@ public final class ConfigLoader {
                 integer(n, p, "device_contribution_bound", 1));
     }
 
-    private static StatsSettings stats(JsonNode s, String p, int k) {
+    /**
+     * The stats section. {@code stats.records_hint} (a declared, public expected number of records
+     * per window) sets the cells by {@link CellRule#cells} at {@code epsilon_per_release} instead
+     * of the default; it excludes {@code stats.cells}.
+     */
+    private static StatsSettings stats(JsonNode s, String p, int k, int d, double epsilon) {
         String sp = p + ".stats";
+        int cells = StatsSettings.defaultCells(k);
+        if (s.has("records_hint")) {
+            if (s.has("cells")) {
+                throw new ConfigException(
+                        sp + ".records_hint", "set stats.cells or stats.records_hint, not both");
+            }
+            int hint = integer(s, sp, "records_hint", 0);
+            if (hint < 1) {
+                throw new ConfigException(sp + ".records_hint", "must be >= 1, was " + hint);
+            }
+            if (!(epsilon > 0) || Double.isInfinite(epsilon)) {
+                throw new ConfigException(
+                        sp + ".records_hint", "needs a finite epsilon_per_release > 0");
+            }
+            cells = CellRule.cells(k, d, epsilon, hint);
+        }
         return new StatsSettings(
-                integer(s, sp, "cells", StatsSettings.defaultCells(k)),
+                integer(s, sp, "cells", cells),
                 number(s, sp, "count_fraction", Double.NaN),
                 StatsSettings.update(
-                        text(s, sp, "update", DpClusterStatistics.Update.MEAN.wireName())));
+                        text(s, sp, "update", DpClusterStatistics.Update.MEAN.wireName())),
+                flag(s, sp, "publish_cells"));
+    }
+
+    /** An optional boolean option (false when absent). */
+    private static boolean flag(JsonNode n, String p, String f) {
+        JsonNode v = n.path(f);
+        if (v.isMissingNode() || v.isNull()) {
+            return false;
+        }
+        if (!v.isBoolean()) {
+            throw new ConfigException(
+                    p + "." + f, "must be true or false, was '" + v.asText() + "'");
+        }
+        return v.asBoolean();
     }
 
     private static CkmSettings ckm(JsonNode c, String p, int k, int d) {

@@ -2,28 +2,69 @@ package org.dpclust.config;
 
 import java.io.Serializable;
 import java.time.Duration;
+import java.util.Map;
 
 /**
  * Where dpclust reads and writes (topics: docs/configuration.md#kafka); the transactional-id prefix
  * must be unique per job and sink, and the transaction timeout must stay below the broker's {@code
- * transaction.max.timeout.ms} (15 min by default) or the job restarts forever.
+ * transaction.max.timeout.ms} (15 min by default) or the job restarts forever. {@code properties}
+ * are the user's Kafka client properties ({@code kafka.properties}: security, SASL, TLS), applied
+ * to every client through {@link #connection()}; they are validated by {@link KafkaConnection} and
+ * never printed ({@link #toString()} names their keys only).
  */
 public record KafkaSettings(
         String bootstrapServers,
         String inputTopic,
         String centroidsTopic,
         String sketchesTopic,
+        String cellsTopic,
         String budgetTopic,
         String dlqTopic,
         String groupId,
         String transactionalIdPrefix,
         Duration transactionTimeout,
-        String startingOffsets)
+        String startingOffsets,
+        Map<String, String> properties)
         implements Serializable {
+
+    public KafkaSettings {
+        properties = Map.copyOf(KafkaConnection.validate("kafka.properties", properties));
+    }
+
+    /**
+     * Settings without client properties (a PLAINTEXT broker such as the in-process one) and with
+     * the default cells topic.
+     */
+    public KafkaSettings(
+            String bootstrapServers,
+            String inputTopic,
+            String centroidsTopic,
+            String sketchesTopic,
+            String budgetTopic,
+            String dlqTopic,
+            String groupId,
+            String transactionalIdPrefix,
+            Duration transactionTimeout,
+            String startingOffsets) {
+        this(
+                bootstrapServers,
+                inputTopic,
+                centroidsTopic,
+                sketchesTopic,
+                DEFAULT_CELLS,
+                budgetTopic,
+                dlqTopic,
+                groupId,
+                transactionalIdPrefix,
+                transactionTimeout,
+                startingOffsets,
+                Map.of());
+    }
 
     public static final String DEFAULT_INPUT = "telemetry.v1";
     public static final String DEFAULT_CENTROIDS = "dpclust.centroids.v1";
     public static final String DEFAULT_SKETCHES = "dpclust.sketches.v1";
+    public static final String DEFAULT_CELLS = "dpclust.cells.v1";
     public static final String DEFAULT_BUDGET = "dpclust.budget.v1";
     public static final String DEFAULT_DLQ = "dpclust.dlq.v1";
 
@@ -33,12 +74,14 @@ public record KafkaSettings(
                 inputTopic,
                 centroidsTopic,
                 sketchesTopic,
+                cellsTopic,
                 budgetTopic,
                 dlqTopic,
                 groupId,
                 transactionalIdPrefix,
                 transactionTimeout,
-                startingOffsets);
+                startingOffsets,
+                properties);
     }
 
     public KafkaSettings withTransactionalIdPrefix(String prefix) {
@@ -47,11 +90,55 @@ public record KafkaSettings(
                 inputTopic,
                 centroidsTopic,
                 sketchesTopic,
+                cellsTopic,
                 budgetTopic,
                 dlqTopic,
                 groupId,
                 prefix,
                 transactionTimeout,
-                startingOffsets);
+                startingOffsets,
+                properties);
+    }
+
+    /** These settings with {@code connection}'s bootstrap servers and client properties. */
+    public KafkaSettings withConnection(KafkaConnection connection) {
+        return new KafkaSettings(
+                connection.bootstrapServers(),
+                inputTopic,
+                centroidsTopic,
+                sketchesTopic,
+                cellsTopic,
+                budgetTopic,
+                dlqTopic,
+                groupId,
+                transactionalIdPrefix,
+                transactionTimeout,
+                startingOffsets,
+                connection.properties());
+    }
+
+    /** How every Kafka client of the job connects: the bootstrap servers and client properties. */
+    public KafkaConnection connection() {
+        return new KafkaConnection(bootstrapServers, properties);
+    }
+
+    /** Never the client property values (they may hold secrets). */
+    @Override
+    public String toString() {
+        return "KafkaSettings[bootstrapServers="
+                + bootstrapServers
+                + ", topics="
+                + String.join(",", inputTopic, centroidsTopic, sketchesTopic, budgetTopic, dlqTopic)
+                + ", groupId="
+                + groupId
+                + ", transactionalIdPrefix="
+                + transactionalIdPrefix
+                + ", transactionTimeout="
+                + transactionTimeout
+                + ", startingOffsets="
+                + startingOffsets
+                + ", properties: "
+                + KafkaConnection.describe(properties)
+                + "]";
     }
 }

@@ -12,9 +12,17 @@ import org.dpclust.kmeans.DpClusterStatistics;
  * @param cells size of the public partition, &gt;= 1 (and &gt;= k in a stream)
  * @param countFraction share of a release's ε spent on counts; NaN = derived from d
  * @param update post-processing of the release ({@code stats.update}: mean or expdp-zone)
+ * @param publishCells {@code stats.publish_cells}: also publish each release's noisy cells on the
+ *     cells topic (post-processing: no extra budget)
  */
-public record StatsSettings(int cells, double countFraction, DpClusterStatistics.Update update)
+public record StatsSettings(
+        int cells, double countFraction, DpClusterStatistics.Update update, boolean publishCells)
         implements Serializable {
+    /** Settings that do not publish the noisy cells. */
+    public StatsSettings(int cells, double countFraction, DpClusterStatistics.Update update) {
+        this(cells, countFraction, update, false);
+    }
+
     public StatsSettings {
         ConfigException.check(cells >= 1, "stats.cells", "must be >= 1, was " + cells);
         ConfigException.check(

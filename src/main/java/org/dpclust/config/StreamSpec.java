@@ -144,6 +144,26 @@ public record StreamSpec(
         return budget.epsilonPerRelease();
     }
 
+    /**
+     * The ρ of each summary's discrete Gaussian release under {@code accounting: zcdp} ({@link
+     * BudgetAccounting#releaseRho}); NaN under pure accounting.
+     */
+    public double rhoPerRelease() {
+        if (accounting.mode() != org.dpclust.privacy.Accounting.ZCDP) {
+            return Double.NaN;
+        }
+        return accounting.releaseRho(
+                cap(),
+                summaries.size(),
+                budgetPeriodMillis() / windowMillis(),
+                privacyUnit() == PrivacyUnit.DEVICE);
+    }
+
+    /** Whether releases draw discrete Gaussian noise charged in ρ ({@code accounting: zcdp}). */
+    public boolean zcdp() {
+        return accounting.mode() == org.dpclust.privacy.Accounting.ZCDP;
+    }
+
     /** Budget cap per budget period: what one unit may lose ({@code budget().cap()}). */
     public double cap() {
         return budget.cap();

@@ -10,7 +10,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Properties;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -21,6 +21,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.dpclust.avro.BudgetStatus;
 import org.dpclust.avro.CentroidRelease;
+import org.dpclust.config.KafkaConnection;
 import org.dpclust.io.AvroCodec;
 import org.dpclust.io.TopicReader;
 
@@ -39,7 +40,7 @@ import org.dpclust.io.TopicReader;
 public final class DashboardServer implements AutoCloseable {
     private static final String PAGE_RESOURCE = "dashboard.html";
 
-    private final String bootstrapServers;
+    private final KafkaConnection kafka;
     private final String centroidsTopic;
     private final String budgetTopic;
     private final int requestedPort;
@@ -54,7 +55,16 @@ public final class DashboardServer implements AutoCloseable {
      */
     public DashboardServer(
             String bootstrapServers, String centroidsTopic, String budgetTopic, int port) {
-        this.bootstrapServers = bootstrapServers;
+        this(KafkaConnection.plaintext(bootstrapServers), centroidsTopic, budgetTopic, port);
+    }
+
+    /**
+     * @param kafka the bootstrap servers and client properties (security, SASL, TLS)
+     * @param port the port to bind on 127.0.0.1; 0 for a free one (see {@link #port()})
+     */
+    public DashboardServer(
+            KafkaConnection kafka, String centroidsTopic, String budgetTopic, int port) {
+        this.kafka = kafka;
         this.centroidsTopic = centroidsTopic;
         this.budgetTopic = budgetTopic;
         this.requestedPort = port;
@@ -135,14 +145,14 @@ public final class DashboardServer implements AutoCloseable {
         while (running) {
             try {
                 awaitTopics();
-                try (TopicReader releases = new TopicReader(bootstrapServers, centroidsTopic);
-                        TopicReader events = new TopicReader(bootstrapServers, budgetTopic)) {
+                try (TopicReader releases = new TopicReader(kafka, centroidsTopic);
+                        TopicReader events = new TopicReader(kafka, budgetTopic)) {
                     while (running) {
                         releases.poll(
                                 Duration.ofMillis(200),
                                 r -> {
                                     try {
-                                        state.add(centroids.decode(r.value()));
+                                        state.add(centroids.decodePublished(r.value()));
                                     } catch (IOException e) {
                                         state.skipped();
                                     }
@@ -172,11 +182,14 @@ public final class DashboardServer implements AutoCloseable {
 
     /** Blocks until both topics exist (or the server stops). */
     private void awaitTopics() {
-        Properties p = new Properties();
-        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
-        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000);
-        Admin admin = Admin.create(p);
+        Admin admin =
+                Admin.create(
+                        kafka.clientProperties(
+                                Map.of(
+                                        AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG,
+                                        10_000,
+                                        AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
+                                        10_000)));
         try {
             boolean told = false;
             while (running) {
@@ -187,14 +200,14 @@ public final class DashboardServer implements AutoCloseable {
                 if (!told) {
                     System.err.printf(
                             "dpclust dashboard: waiting for topics %s and %s on %s%n",
-                            centroidsTopic, budgetTopic, bootstrapServers);
+                            centroidsTopic, budgetTopic, kafka.bootstrapServers());
                     told = true;
                 }
                 pause(1000);
             }
         } catch (ExecutionException | TimeoutException e) {
             throw new IllegalStateException(
-                    "cannot list topics on " + bootstrapServers + ": " + e.getMessage(), e);
+                    "cannot list topics on " + kafka.bootstrapServers() + ": " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);

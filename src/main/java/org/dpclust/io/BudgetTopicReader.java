@@ -8,6 +8,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.dpclust.avro.BudgetEventKind;
 import org.dpclust.avro.BudgetStatus;
+import org.dpclust.config.KafkaConnection;
 
 /**
  * Reads the compacted budget topic from the beginning to its end offsets ({@code read_committed},
@@ -21,9 +22,15 @@ public final class BudgetTopicReader {
     /** stream id → (interval key "start:end" → total epsilon). */
     public static Map<String, Map<String, Double>> read(
             String bootstrapServers, String topic, Duration timeout) {
+        return read(KafkaConnection.plaintext(bootstrapServers), topic, timeout);
+    }
+
+    /** {@link #read(String, String, Duration)} connecting with {@code kafka}'s properties. */
+    public static Map<String, Map<String, Double>> read(
+            KafkaConnection kafka, String topic, Duration timeout) {
         AvroCodec<BudgetStatus> codec = AvroCodec.budget();
         Map<String, Map<String, Double>> out = new HashMap<>();
-        try (TopicReader reader = new TopicReader(bootstrapServers, topic)) {
+        try (TopicReader reader = new TopicReader(kafka, topic)) {
             for (ConsumerRecord<byte[], byte[]> r : reader.readToEnd(timeout)) {
                 BudgetStatus s;
                 try {

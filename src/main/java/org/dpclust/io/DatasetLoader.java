@@ -26,7 +26,9 @@ import java.util.zip.GZIPInputStream;
  * skipped. Any violation raises an {@link IllegalArgumentException} naming the file, the 1-based
  * line and the 1-based column. The returned data set is named after the file without {@code .csv}
  * (or {@code .csv.gz}) and has {@link DomainScaling#none()}. A file whose name ends in {@code .gz}
- * is read through gzip, so large data sets can be stored compressed.
+ * is read through gzip, so large data sets can be stored compressed. Bytes that are not UTF-8 and a
+ * damaged gzip stream are {@link IllegalArgumentException}s naming the file too; only a file that
+ * cannot be read at all is an {@link java.io.UncheckedIOException}.
  */
 public final class DatasetLoader {
 
@@ -86,7 +88,10 @@ public final class DatasetLoader {
             int d = labelColumn >= 0 ? columns - 1 : columns;
             if (d == 0) {
                 throw new IllegalArgumentException(
-                        file + ": line 1: no coordinate columns in header '" + header + "'");
+                        file
+                                + ": line 1: no coordinate columns in header '"
+                                + abbreviate(header)
+                                + "'");
             }
             List<double[]> points = new ArrayList<>();
             IntList labels = labelColumn >= 0 ? new IntList() : null;
@@ -113,7 +118,7 @@ public final class DatasetLoader {
                                             + ": missing field, expected "
                                             + columns
                                             + " fields ("
-                                            + header
+                                            + abbreviate(header)
                                             + ")");
                         }
                         end = line.length();
@@ -127,7 +132,7 @@ public final class DatasetLoader {
                                         + ": extra field, expected "
                                         + columns
                                         + " fields ("
-                                        + header
+                                        + abbreviate(header)
                                         + ")");
                     }
                     String field = line.substring(start, end).trim();
@@ -145,6 +150,11 @@ public final class DatasetLoader {
                     points.toArray(new double[0][]),
                     labels == null ? null : labels.toArray(),
                     DomainScaling.none());
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new IllegalArgumentException(file + ": not UTF-8 text (" + e + ")", e);
+        } catch (java.util.zip.ZipException | java.io.EOFException e) {
+            throw new IllegalArgumentException(
+                    file + ": damaged gzip stream (" + e.getMessage() + ")", e);
         } catch (IOException e) {
             throw new UncheckedIOException(
                     "cannot read data set " + file + ": " + e.getMessage(), e);
@@ -273,9 +283,9 @@ public final class DatasetLoader {
                         + ", column "
                         + (column + 1)
                         + " ("
-                        + name.trim()
+                        + abbreviate(name.trim())
                         + "): '"
-                        + field
+                        + abbreviate(field)
                         + "' is not a finite number");
     }
 
@@ -290,9 +300,9 @@ public final class DatasetLoader {
                             + ", column "
                             + (column + 1)
                             + " ("
-                            + name.trim()
+                            + abbreviate(name.trim())
                             + "): '"
-                            + field
+                            + abbreviate(field)
                             + "' is not an integer label",
                     e);
         }

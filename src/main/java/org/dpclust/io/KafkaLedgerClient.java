@@ -6,7 +6,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
@@ -105,11 +104,15 @@ public final class KafkaLedgerClient implements LedgerClient {
      */
     public static KafkaLedgerClient open(LedgerSettings settings) {
         Duration call = callTimeout(settings);
-        Properties p = new Properties();
-        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
-        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) call.toMillis());
-        p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, requestTimeoutMs(call));
-        Admin admin = Admin.create(p);
+        Admin admin =
+                Admin.create(
+                        settings.kafka()
+                                .clientProperties(
+                                        Map.of(
+                                                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
+                                                (int) call.toMillis(),
+                                                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG,
+                                                requestTimeoutMs(call))));
         try {
             String topic = settings.topic();
             ConfigResource res = new ConfigResource(ConfigResource.Type.TOPIC, topic);
@@ -220,6 +223,24 @@ public final class KafkaLedgerClient implements LedgerClient {
                     w.catchUp(System.nanoTime() + settings.chargeTimeout().toNanos());
                     w.history.check(settings.topic(), topicId, LedgerMark.NONE);
                     return new LedgerMark(topicId, w.history.highWater());
+                });
+    }
+
+    /**
+     * Reads the stream's ledger to its end, checks it as {@link #verify} does, and returns the
+     * decision (CHARGE or REFUSED) recorded under {@code chargeKey}, or null if none is: how a
+     * writer elsewhere (a batch run's operator) learns its own charge's outcome without comparing
+     * totals, which a concurrent charge of the same interval would change.
+     *
+     * @throws LedgerHistoryException if history is missing
+     */
+    public synchronized BudgetStatus decision(String stream, String chargeKey) {
+        Writer w = writer(stream);
+        return w.run(
+                () -> {
+                    w.catchUp(System.nanoTime() + settings.chargeTimeout().toNanos());
+                    w.history.check(settings.topic(), topicId, LedgerMark.NONE);
+                    return w.history.recorded(chargeKey);
                 });
     }
 
@@ -458,7 +479,7 @@ public final class KafkaLedgerClient implements LedgerClient {
         }
 
         private void requireNoHistoryElsewhere() {
-            try (TopicReader all = new TopicReader(settings.bootstrapServers(), settings.topic())) {
+            try (TopicReader all = new TopicReader(settings.kafka(), settings.topic())) {
                 for (ConsumerRecord<byte[], byte[]> r : all.readToEnd(settings.chargeTimeout())) {
                     if (r.partition() != tp.partition()
                             && r.key() != null
@@ -496,8 +517,7 @@ public final class KafkaLedgerClient implements LedgerClient {
         }
 
         private KafkaProducer<byte[], byte[]> newProducer() {
-            Properties p = new Properties();
-            p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
+            Map<String, Object> p = new HashMap<>();
             p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, settings.transactionalId(stream));
             p.put(
                     ProducerConfig.TRANSACTION_TIMEOUT_CONFIG,
@@ -512,12 +532,11 @@ public final class KafkaLedgerClient implements LedgerClient {
             p.put(
                     ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
                     ByteArraySerializer.class.getName());
-            return new KafkaProducer<>(p);
+            return new KafkaProducer<>(settings.kafka().clientProperties(p));
         }
 
         private KafkaConsumer<byte[], byte[]> newConsumer() {
-            Properties p = new Properties();
-            p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
+            Map<String, Object> p = new HashMap<>();
             p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
             p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
             p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
@@ -529,7 +548,7 @@ public final class KafkaLedgerClient implements LedgerClient {
             p.put(
                     ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
                     ByteArrayDeserializer.class.getName());
-            return new KafkaConsumer<>(p);
+            return new KafkaConsumer<>(settings.kafka().clientProperties(p));
         }
 
         private void closeProducer() {

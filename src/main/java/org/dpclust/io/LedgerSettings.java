@@ -1,12 +1,14 @@
 package org.dpclust.io;
 
 import java.time.Duration;
+import org.dpclust.config.KafkaConnection;
 import org.dpclust.config.KafkaSettings;
 
 /**
  * Where and how the fenced ledger writes (public, serializable so a Flink function can carry it and
  * open its {@link KafkaLedgerClient} on the TaskManager).
  *
+ * @param kafka the bootstrap servers and the user's client properties (security, SASL, TLS)
  * @param transactionalIdPrefix the writer of stream S uses transactional id {@code prefix-S}; every
  *     writer of S (stream job, batch runs) must use the same prefix, or they do not fence each
  *     other
@@ -17,7 +19,7 @@ import org.dpclust.config.KafkaSettings;
  *     chargeTimeout}, so a charge outlives a crashed peer's transaction
  */
 public record LedgerSettings(
-        String bootstrapServers,
+        KafkaConnection kafka,
         String topic,
         String transactionalIdPrefix,
         Duration chargeTimeout,
@@ -26,6 +28,21 @@ public record LedgerSettings(
     public static final String DEFAULT_PREFIX = "dpclust-ledger";
     public static final Duration DEFAULT_CHARGE_TIMEOUT = Duration.ofMinutes(2);
     public static final Duration DEFAULT_TRANSACTION_TIMEOUT = Duration.ofMinutes(1);
+
+    /** Settings on a PLAINTEXT broker without client properties (the in-process one). */
+    public LedgerSettings(
+            String bootstrapServers,
+            String topic,
+            String transactionalIdPrefix,
+            Duration chargeTimeout,
+            Duration transactionTimeout) {
+        this(
+                KafkaConnection.plaintext(bootstrapServers),
+                topic,
+                transactionalIdPrefix,
+                chargeTimeout,
+                transactionTimeout);
+    }
 
     public LedgerSettings {
         if (transactionalIdPrefix == null || transactionalIdPrefix.isBlank()) {
@@ -40,7 +57,7 @@ public record LedgerSettings(
     /** The defaults for the budget topic of {@code k}. */
     public static LedgerSettings of(KafkaSettings k) {
         return new LedgerSettings(
-                k.bootstrapServers(),
+                k.connection(),
                 k.budgetTopic(),
                 DEFAULT_PREFIX,
                 DEFAULT_CHARGE_TIMEOUT,
@@ -48,19 +65,22 @@ public record LedgerSettings(
     }
 
     public LedgerSettings withTimeouts(Duration charge, Duration transaction) {
-        return new LedgerSettings(
-                bootstrapServers, topic, transactionalIdPrefix, charge, transaction);
+        return new LedgerSettings(kafka, topic, transactionalIdPrefix, charge, transaction);
     }
 
     public LedgerSettings withTransactionalIdPrefix(String prefix) {
-        return new LedgerSettings(
-                bootstrapServers, topic, prefix, chargeTimeout, transactionTimeout);
+        return new LedgerSettings(kafka, topic, prefix, chargeTimeout, transactionTimeout);
     }
 
     /** Opens the Kafka ledger client on these settings ({@link KafkaLedgerClient#open}). */
     @Override
     public KafkaLedgerClient open() {
         return KafkaLedgerClient.open(this);
+    }
+
+    /** The bootstrap servers (for messages). */
+    public String bootstrapServers() {
+        return kafka.bootstrapServers();
     }
 
     /** The transactional id of stream {@code stream}'s single writer. */

@@ -1,5 +1,6 @@
 package org.dpclust.io;
 
+import org.dpclust.avro.CellsRelease;
 import org.dpclust.avro.CentroidRelease;
 import org.dpclust.avro.RejectedRecord;
 import org.dpclust.avro.SketchRelease;
@@ -18,6 +19,9 @@ public sealed interface Publication {
 
     /** A DP sketch release of {@code ckm} (sketches topic). */
     record Sketch(SketchRelease value) implements Publication {}
+
+    /** The noisy cells of a {@code stats} release (cells topic; {@code stats.publish_cells}). */
+    record Cells(CellsRelease value) implements Publication {}
 
     /** A record the job could not count, with the reason (dead-letter topic). */
     record DeadLetter(RejectedRecord value) implements Publication {}

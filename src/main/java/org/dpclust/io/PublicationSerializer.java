@@ -4,17 +4,21 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.dpclust.avro.CellsRelease;
 import org.dpclust.avro.CentroidRelease;
 import org.dpclust.avro.RejectedRecord;
 import org.dpclust.avro.SketchRelease;
+import org.dpclust.config.DpclustConfig;
 import org.dpclust.config.KafkaSettings;
+import org.dpclust.config.TopicFormats;
 
 /**
  * The one place that decides where and how each {@link Publication} is written: topic, key and
- * value encoding (Avro single-object encoding, {@link AvroCodec}) for the job's single exactly-once
- * Kafka sink. Keys: the stream id for releases, sketches and dead letters (a stream's records stay
- * in order on one partition; a dead letter without a known stream has no key). Nothing goes to the
- * budget topic from here: its only writer is the stream's fenced ledger writer ({@link
+ * value encoding (per topic, {@code kafka.formats}: Avro single-object encoding, {@link AvroCodec},
+ * or its JSON form, {@link AvroJson}; docs/wire-format.md) for the job's single exactly-once Kafka
+ * sink. No headers. Keys: the stream id for releases, sketches and dead letters (a stream's records
+ * stay in order on one partition; a dead letter without a known stream has no key). Nothing goes to
+ * the budget topic from here: its only writer is the stream's fenced ledger writer ({@link
  * KafkaLedgerClient}). Deterministic: the same value always gives the same record, so a replayed
  * window is byte-identical.
  */
@@ -22,20 +26,49 @@ public final class PublicationSerializer implements KafkaRecordSerializationSche
     private static final AvroCodec<CentroidRelease> CENTROIDS = AvroCodec.centroids();
     private static final AvroCodec<SketchRelease> SKETCHES = AvroCodec.sketches();
     private static final AvroCodec<RejectedRecord> REJECTED = AvroCodec.rejected();
+    private static final AvroCodec<CellsRelease> CELLS = AvroCodec.cells();
 
     private final String centroidsTopic;
     private final String sketchesTopic;
+    private final String cellsTopic;
     private final String dlqTopic;
+    private final TopicFormats formats;
 
+    /** Avro on every topic. */
     public PublicationSerializer(String centroidsTopic, String sketchesTopic, String dlqTopic) {
-        this.centroidsTopic = centroidsTopic;
-        this.sketchesTopic = sketchesTopic;
-        this.dlqTopic = dlqTopic;
+        this(centroidsTopic, sketchesTopic, KafkaSettings.DEFAULT_CELLS, dlqTopic);
     }
 
-    /** The topics of the configuration. */
-    public static PublicationSerializer of(KafkaSettings k) {
-        return new PublicationSerializer(k.centroidsTopic(), k.sketchesTopic(), k.dlqTopic());
+    /** Avro on every topic, with the cells topic. */
+    public PublicationSerializer(
+            String centroidsTopic, String sketchesTopic, String cellsTopic, String dlqTopic) {
+        this(centroidsTopic, sketchesTopic, cellsTopic, dlqTopic, TopicFormats.AVRO);
+    }
+
+    /** The default cells topic. */
+    public PublicationSerializer(
+            String centroidsTopic, String sketchesTopic, String dlqTopic, TopicFormats formats) {
+        this(centroidsTopic, sketchesTopic, KafkaSettings.DEFAULT_CELLS, dlqTopic, formats);
+    }
+
+    public PublicationSerializer(
+            String centroidsTopic,
+            String sketchesTopic,
+            String cellsTopic,
+            String dlqTopic,
+            TopicFormats formats) {
+        this.centroidsTopic = centroidsTopic;
+        this.sketchesTopic = sketchesTopic;
+        this.cellsTopic = cellsTopic;
+        this.dlqTopic = dlqTopic;
+        this.formats = formats;
+    }
+
+    /** The topics and formats of the configuration. */
+    public static PublicationSerializer of(DpclustConfig c) {
+        KafkaSettings k = c.kafka();
+        return new PublicationSerializer(
+                k.centroidsTopic(), k.sketchesTopic(), k.cellsTopic(), k.dlqTopic(), c.formats());
     }
 
     @Override
@@ -48,15 +81,28 @@ public final class PublicationSerializer implements KafkaRecordSerializationSche
     public ProducerRecord<byte[], byte[]> record(Publication p) {
         if (p instanceof Publication.Centroids c) {
             return record(
-                    centroidsTopic, utf8(c.value().getStreamId()), CENTROIDS.encode(c.value()));
+                    centroidsTopic,
+                    utf8(c.value().getStreamId()),
+                    CENTROIDS.encode(c.value(), formats.centroids()));
         }
         if (p instanceof Publication.Sketch s) {
-            return record(sketchesTopic, utf8(s.value().getStreamId()), SKETCHES.encode(s.value()));
+            return record(
+                    sketchesTopic,
+                    utf8(s.value().getStreamId()),
+                    SKETCHES.encode(s.value(), formats.sketches()));
+        }
+        if (p instanceof Publication.Cells c) {
+            return record(
+                    cellsTopic,
+                    utf8(c.value().getStreamId()),
+                    CELLS.encode(c.value(), formats.cells()));
         }
         if (p instanceof Publication.DeadLetter d) {
             String stream = d.value().getStreamId();
             return record(
-                    dlqTopic, stream == null ? null : utf8(stream), REJECTED.encode(d.value()));
+                    dlqTopic,
+                    stream == null ? null : utf8(stream),
+                    REJECTED.encode(d.value(), formats.dlq()));
         }
         Publication.WindowMean m = (Publication.WindowMean) p;
         return record(centroidsTopic, utf8(m.streamId()), windowMean(m));

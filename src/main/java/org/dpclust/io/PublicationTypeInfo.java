@@ -9,6 +9,7 @@ import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
+import org.dpclust.avro.CellsRelease;
 import org.dpclust.avro.CentroidRelease;
 import org.dpclust.avro.RejectedRecord;
 import org.dpclust.avro.SketchRelease;
@@ -92,10 +93,12 @@ public final class PublicationTypeInfo extends TypeInformation<Publication> {
         // 3 was the ledger entry: ledger entries are no longer publications (never reuse it)
         private static final byte DEAD_LETTER = 4;
         private static final byte WINDOW_MEAN = 5;
+        private static final byte CELLS = 6;
 
         private static final AvroCodec<CentroidRelease> CENTROID_CODEC = AvroCodec.centroids();
         private static final AvroCodec<SketchRelease> SKETCH_CODEC = AvroCodec.sketches();
         private static final AvroCodec<RejectedRecord> REJECTED_CODEC = AvroCodec.rejected();
+        private static final AvroCodec<CellsRelease> CELLS_CODEC = AvroCodec.cells();
 
         @Override
         public boolean isImmutableType() {
@@ -130,6 +133,9 @@ public final class PublicationTypeInfo extends TypeInformation<Publication> {
             } else if (p instanceof Publication.Sketch s) {
                 out.writeByte(SKETCH);
                 writeBytes(out, SKETCH_CODEC.encode(s.value()));
+            } else if (p instanceof Publication.Cells c) {
+                out.writeByte(CELLS);
+                writeBytes(out, CELLS_CODEC.encode(c.value()));
             } else if (p instanceof Publication.DeadLetter d) {
                 out.writeByte(DEAD_LETTER);
                 writeBytes(out, REJECTED_CODEC.encode(d.value()));
@@ -152,6 +158,7 @@ public final class PublicationTypeInfo extends TypeInformation<Publication> {
             return switch (tag) {
                 case CENTROIDS -> new Publication.Centroids(CENTROID_CODEC.decode(readBytes(in)));
                 case SKETCH -> new Publication.Sketch(SKETCH_CODEC.decode(readBytes(in)));
+                case CELLS -> new Publication.Cells(CELLS_CODEC.decode(readBytes(in)));
                 case DEAD_LETTER ->
                         new Publication.DeadLetter(REJECTED_CODEC.decode(readBytes(in)));
                 case WINDOW_MEAN -> {

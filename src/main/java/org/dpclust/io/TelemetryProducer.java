@@ -3,8 +3,9 @@ package org.dpclust.io;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
-import java.util.Properties;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -12,6 +13,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.dpclust.avro.TelemetryRecord;
+import org.dpclust.config.KafkaConnection;
 
 /**
  * Writes telemetry (or deliberately malformed bytes) to the input topic, keyed by stream id.
@@ -25,9 +27,14 @@ public final class TelemetryProducer implements AutoCloseable {
     private final AtomicReference<Exception> firstFailure = new AtomicReference<>();
     private final AvroCodec<TelemetryRecord> codec = AvroCodec.telemetry();
 
+    /** A producer to a PLAINTEXT broker without client properties (the in-process one). */
     public TelemetryProducer(String bootstrapServers, String topic) {
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        this(KafkaConnection.plaintext(bootstrapServers), topic);
+    }
+
+    /** A producer connecting with {@code kafka}'s servers and client properties. */
+    public TelemetryProducer(KafkaConnection kafka, String topic) {
+        Map<String, Object> p = new HashMap<>();
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
         p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
         p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
@@ -42,7 +49,7 @@ public final class TelemetryProducer implements AutoCloseable {
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false);
         p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
         p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
-        this.producer = new KafkaProducer<>(p);
+        this.producer = new KafkaProducer<>(kafka.clientProperties(p));
         this.topic = topic;
     }
 

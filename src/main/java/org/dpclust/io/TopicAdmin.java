@@ -36,9 +36,7 @@ public final class TopicAdmin {
      * their CreateTime and are dead-lettered as {@code not_append_time}).
      */
     public static void requireLogAppendTime(KafkaSettings k) {
-        Properties p = new Properties();
-        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, k.bootstrapServers());
-        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30_000);
+        Properties p = adminProperties(k);
         ConfigResource topic = new ConfigResource(ConfigResource.Type.TOPIC, k.inputTopic());
         String type;
         try (Admin admin = Admin.create(p)) {
@@ -78,9 +76,7 @@ public final class TopicAdmin {
     }
 
     public static void ensureTopics(KafkaSettings k, int inputPartitions) {
-        Properties p = new Properties();
-        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, k.bootstrapServers());
-        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30_000);
+        Properties p = adminProperties(k);
         try (Admin admin = Admin.create(p)) {
             Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
             List<NewTopic> create = new ArrayList<>();
@@ -94,6 +90,7 @@ public final class TopicAdmin {
                                             LOG_APPEND_TIME)));
             add(create, existing, new NewTopic(k.centroidsTopic(), 1, (short) 1));
             add(create, existing, new NewTopic(k.sketchesTopic(), 1, (short) 1));
+            add(create, existing, new NewTopic(k.cellsTopic(), 1, (short) 1));
             add(create, existing, new NewTopic(k.dlqTopic(), 1, (short) 1));
             add(
                     create,
@@ -112,6 +109,7 @@ public final class TopicAdmin {
                             k.inputTopic(),
                             k.centroidsTopic(),
                             k.sketchesTopic(),
+                            k.cellsTopic(),
                             k.dlqTopic(),
                             k.budgetTopic()));
         } catch (ExecutionException | TimeoutException e) {
@@ -159,6 +157,11 @@ public final class TopicAdmin {
             }
             Thread.sleep(50);
         }
+    }
+
+    private static Properties adminProperties(KafkaSettings k) {
+        return k.connection()
+                .clientProperties(Map.of(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30_000));
     }
 
     private static void add(List<NewTopic> create, Set<String> existing, NewTopic t) {

@@ -12,6 +12,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.dpclust.config.KafkaConnection;
 
 /**
  * A {@code read_committed} reader of a whole topic (all partitions, from the beginning, no consumer
@@ -31,15 +32,24 @@ public final class TopicReader implements AutoCloseable {
     private final KafkaConsumer<byte[], byte[]> uncommitted;
     private final List<TopicPartition> partitions = new ArrayList<>();
 
+    /** A reader on a PLAINTEXT broker without client properties (the in-process one). */
     public TopicReader(String bootstrapServers, String topic) {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        p.put(
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
-                ByteArrayDeserializer.class.getName());
+        this(KafkaConnection.plaintext(bootstrapServers), topic);
+    }
+
+    /** A reader connecting with {@code kafka}'s servers and client properties. */
+    public TopicReader(KafkaConnection kafka, String topic) {
+        Properties p =
+                kafka.clientProperties(
+                        Map.of(
+                                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                                "read_committed",
+                                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                                "false",
+                                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
+                                ByteArrayDeserializer.class.getName(),
+                                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+                                ByteArrayDeserializer.class.getName()));
         consumer = new KafkaConsumer<>(p);
         Properties hw = new Properties();
         hw.putAll(p);
@@ -49,7 +59,7 @@ public final class TopicReader implements AutoCloseable {
         if (infos == null || infos.isEmpty()) {
             close();
             throw new IllegalStateException(
-                    "topic '" + topic + "' does not exist on " + bootstrapServers);
+                    "topic '" + topic + "' does not exist on " + kafka.bootstrapServers());
         }
         infos.forEach(i -> partitions.add(new TopicPartition(topic, i.partition())));
         consumer.assign(partitions);

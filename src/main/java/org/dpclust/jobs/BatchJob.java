@@ -63,6 +63,7 @@ public final class BatchJob {
                         inputTopic,
                         k.centroidsTopic(),
                         k.sketchesTopic(),
+                        k.cellsTopic(),
                         k.budgetTopic(),
                         k.dlqTopic(),
                         k.groupId() + "-batch",
@@ -76,7 +77,8 @@ public final class BatchJob {
                                 + "-"
                                 + runId,
                         k.transactionTimeout(),
-                        "earliest");
+                        "earliest",
+                        k.properties());
         JobSettings j = config.job().withBoundedInput(true);
         return config.withKafka(batch).withJob(j);
     }

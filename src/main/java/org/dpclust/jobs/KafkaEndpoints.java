@@ -1,5 +1,6 @@
 package org.dpclust.jobs;
 
+import java.util.Map;
 import java.util.Properties;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
@@ -14,7 +15,10 @@ import org.dpclust.io.PublicationSerializer;
 import org.dpclust.io.RawRecord;
 import org.dpclust.io.RawRecordDeserializer;
 
-/** Builds the job's Kafka source and its single exactly-once sink from the configuration. */
+/**
+ * Builds the job's Kafka source and its single exactly-once sink from the configuration, both with
+ * the user's client properties ({@link org.dpclust.config.KafkaConnection}).
+ */
 public final class KafkaEndpoints {
     private KafkaEndpoints() {}
 
@@ -34,6 +38,7 @@ public final class KafkaEndpoints {
                 };
         var b =
                 KafkaSource.<RawRecord>builder()
+                        .setProperties(k.connection().clientProperties(Map.of()))
                         .setBootstrapServers(k.bootstrapServers())
                         .setTopics(k.inputTopic())
                         .setGroupId(k.groupId())
@@ -48,11 +53,15 @@ public final class KafkaEndpoints {
 
     public static KafkaSink<Publication> sink(DpclustConfig config) {
         KafkaSettings k = config.kafka();
-        Properties p = new Properties();
-        p.setProperty("transaction.timeout.ms", Long.toString(k.transactionTimeout().toMillis()));
+        Properties p =
+                k.connection()
+                        .clientProperties(
+                                Map.of(
+                                        "transaction.timeout.ms",
+                                        Long.toString(k.transactionTimeout().toMillis())));
         return KafkaSink.<Publication>builder()
                 .setBootstrapServers(k.bootstrapServers())
-                .setRecordSerializer(PublicationSerializer.of(k))
+                .setRecordSerializer(PublicationSerializer.of(config))
                 .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
                 .setTransactionalIdPrefix(k.transactionalIdPrefix())
                 .setKafkaProducerConfig(p)

@@ -89,11 +89,12 @@ public final class StreamingJob {
                     s.unitContribution());
         }
         LOG.info(
-                "dpclust-stream: input {}, releases to {} / {} / {}, dead letters to {}; secret"
-                        + " from {}",
+                "dpclust-stream: input {}, releases to {} / {} / {} / {}, dead letters to {};"
+                        + " secret from {}",
                 config.kafka().inputTopic(),
                 config.kafka().centroidsTopic(),
                 config.kafka().sketchesTopic(),
+                config.kafka().cellsTopic(),
                 config.kafka().budgetTopic(),
                 config.kafka().dlqTopic(),
                 secret);

@@ -9,6 +9,7 @@ import java.util.SplittableRandom;
 import java.util.TreeMap;
 import org.dpclust.geometry.PublicPointSet;
 import org.dpclust.privacy.FixedPointCodec;
+import org.dpclust.privacy.GaussianMechanism;
 import org.dpclust.privacy.GeometricMechanism;
 import org.dpclust.privacy.PrivacyRandom;
 
@@ -34,6 +35,11 @@ import org.dpclust.privacy.PrivacyRandom;
  * every cell, empty or not, gets noise. The partition is public (seeded points in the declared
  * box), so it does not depend on the data; parallel composition across cells is why the
  * sensitivities above do not grow with the number of cells.
+ *
+ * <p>Under zCDP ({@link ReleaseParams#zcdp}, {@link #noiseGaussian}) the same two vectors get
+ * discrete Gaussian noise calibrated to their L2 sensitivities, c (counts, {@link
+ * #countL2SensitivitySquared}) and c·2^31·√d units (sums, {@link #sumL2SensitivitySquared}), with
+ * ρ_count + ρ_sum = ρ: the release is ρ-zCDP for add/remove of one unit.
  *
  * <h2>Post-processing (free)</h2>
  *
@@ -145,8 +151,15 @@ public final class DpClusterStatistics {
      * @param update the post-processing of the noisy cells (the noise does not depend on it)
      */
     public record ReleaseParams(
-            double epsilon, double countFraction, int contributionBound, Update update) {
+            double epsilon,
+            double countFraction,
+            int contributionBound,
+            Update update,
+            double rho) {
         public ReleaseParams {
+            if (!Double.isNaN(rho) && (!(rho > 0) || Double.isInfinite(rho))) {
+                throw new IllegalArgumentException("rho must be finite and > 0, was " + rho);
+            }
             if (!(epsilon > 0) || Double.isInfinite(epsilon)) {
                 throw new IllegalArgumentException(
                         "epsilon must be finite and > 0, was " + epsilon);
@@ -162,9 +175,25 @@ public final class DpClusterStatistics {
             Objects.requireNonNull(update, "update");
         }
 
+        /** A pure ε-DP release (geometric noise). */
+        public ReleaseParams(
+                double epsilon, double countFraction, int contributionBound, Update update) {
+            this(epsilon, countFraction, contributionBound, update, Double.NaN);
+        }
+
         /** The parameters with the default post-processing, {@link Update#MEAN}. */
         public ReleaseParams(double epsilon, double countFraction, int contributionBound) {
             this(epsilon, countFraction, contributionBound, Update.MEAN);
+        }
+
+        /**
+         * A ρ-zCDP release (discrete Gaussian noise, {@link #noiseGaussian}); {@code epsilon} is
+         * then only the ExpDP zone update's sampling parameter, √(2ρ).
+         */
+        public static ReleaseParams zcdp(
+                double rho, double countFraction, int contributionBound, Update update) {
+            return new ReleaseParams(
+                    Math.sqrt(2 * rho), countFraction, contributionBound, update, rho);
         }
     }
 
@@ -184,14 +213,42 @@ public final class DpClusterStatistics {
             double[][] previous,
             ReleaseParams params,
             PrivacyRandom rng) {
-        NoisyCells noisy =
-                noise(
+        return postProcess(noisyCells(stats, codec, params, rng), codec, previous, params, rng);
+    }
+
+    /**
+     * The mechanism of a release with {@code params}: {@link #noise} (pure) or {@link
+     * #noiseGaussian} (zCDP). Its output is what {@code stats.publish_cells} publishes.
+     */
+    public static NoisyCells noisyCells(
+            ClusterStatistics stats,
+            FixedPointCodec codec,
+            ReleaseParams params,
+            PrivacyRandom rng) {
+        return Double.isNaN(params.rho())
+                ? noise(
                         stats,
                         codec,
                         params.epsilon(),
                         params.countFraction(),
                         params.contributionBound(),
+                        rng)
+                : noiseGaussian(
+                        stats,
+                        codec,
+                        params.rho(),
+                        params.countFraction(),
+                        params.contributionBound(),
                         rng);
+    }
+
+    /** The post-processing of a release with {@code params} ({@link ReleaseParams#update()}). */
+    public static Release postProcess(
+            NoisyCells noisy,
+            FixedPointCodec codec,
+            double[][] previous,
+            ReleaseParams params,
+            PrivacyRandom rng) {
         return params.update() == Update.EXPDP_ZONE
                 ? ConvergentZoneUpdate.apply(noisy, codec, previous, params.epsilon(), rng)
                 : postProcess(noisy, codec, previous, rng);
@@ -199,7 +256,9 @@ public final class DpClusterStatistics {
 
     /**
      * The mechanism's output before post-processing: noisy cell counts and fixed-point sums, and
-     * their scales.
+     * their scales. For the geometric mechanism: ε's, L1 sensitivities and Laplace scales; for the
+     * discrete Gaussian ({@code gaussian}): ρ's in place of ε's, the L2 sensitivities (the sums'
+     * rounded up to a whole unit) and the noise standard deviations σ in place of the scales.
      */
     public record NoisyCells(
             long[] counts,
@@ -209,7 +268,62 @@ public final class DpClusterStatistics {
             long countSensitivity,
             long sumSensitivity,
             double countScale,
-            double sumScale) {}
+            double sumScale,
+            boolean gaussian) {}
+
+    /**
+     * The share of ρ for the counts in a Gaussian release unless configured: 1/(1 + √(3d)). It
+     * minimises the variance count and sum noise add to a centroid over the box (as for the pure
+     * split in the class comment, with Gaussian variances): sum noise σ² = c²·d/(8ρ_sum) per
+     * coordinate in box widths (Δ₂ = c·√d/2 widths), d coordinates; count noise c²/(2ρ_count) times
+     * E‖x − centre‖² = d/12 widths²; minimising A/ρ_sum + B/ρ_count under ρ_sum + ρ_count = ρ gives
+     * ρ_count/ρ_sum = √(B/A) = 1/√(3d).
+     */
+    public static double defaultGaussianCountFraction(int dimension) {
+        return 1.0 / (1.0 + Math.sqrt(3.0 * dimension));
+    }
+
+    /**
+     * The ρ-zCDP mechanism: discrete Gaussian noise ({@link GaussianMechanism}) on the cell counts
+     * at squared L2 sensitivity {@link #countL2SensitivitySquared} c² with ρ_count = ρ·fraction,
+     * and on the centred fixed-point cell sums at {@link #sumL2SensitivitySquared} c²·d·2^62 with
+     * ρ_sum = ρ − ρ_count; ρ_count + ρ_sum = ρ by zCDP composition (Bun and Steinke 2016, Lemma
+     * 2.3). Every cell is noised, as in the pure mechanism.
+     */
+    public static NoisyCells noiseGaussian(
+            ClusterStatistics stats,
+            FixedPointCodec codec,
+            double rho,
+            double countFraction,
+            int contributionBound,
+            PrivacyRandom rng) {
+        if (!(rho > 0) || Double.isInfinite(rho)) {
+            throw new IllegalArgumentException("rho must be finite and > 0, was " + rho);
+        }
+        int d = stats.dimension();
+        double fraction =
+                Double.isNaN(countFraction) ? defaultGaussianCountFraction(d) : countFraction;
+        double rhoCount = rho * fraction;
+        double rhoSum = rho - rhoCount;
+        BigInteger countL2 = countL2SensitivitySquared(contributionBound);
+        BigInteger sumL2 = sumL2SensitivitySquared(d, contributionBound);
+        long[] noisyCounts = GaussianMechanism.addNoise(stats.counts(), countL2, rhoCount, rng);
+        long[] noisySums = GaussianMechanism.addNoise(stats.sums(), sumL2, rhoSum, rng);
+        BigInteger sumL2Root = sumL2.sqrt();
+        if (sumL2Root.pow(2).compareTo(sumL2) < 0) {
+            sumL2Root = sumL2Root.add(BigInteger.ONE);
+        }
+        return new NoisyCells(
+                noisyCounts,
+                noisySums,
+                rhoCount,
+                rhoSum,
+                contributionBound,
+                sumL2Root.longValueExact(),
+                Math.sqrt(GaussianMechanism.exactVariance(countL2, rhoCount).value()),
+                Math.sqrt(GaussianMechanism.exactVariance(sumL2, rhoSum).value()),
+                true);
+    }
 
     /** The DP mechanism itself (see the class comment for its sensitivities and budget split). */
     public static NoisyCells noise(
@@ -241,7 +355,8 @@ public final class DpClusterStatistics {
                 countSensitivity,
                 sumSensitivity,
                 GeometricMechanism.scale(countSensitivity, epsCount),
-                GeometricMechanism.scale(sumSensitivity, epsSum));
+                GeometricMechanism.scale(sumSensitivity, epsSum),
+                false);
     }
 
     /**
@@ -286,6 +401,18 @@ public final class DpClusterStatistics {
      */
     static Map<String, Double> parameters(NoisyCells noisy, int d, int cellsUsed) {
         Map<String, Double> params = new TreeMap<>();
+        if (noisy.gaussian()) {
+            params.put("rho_count", noisy.epsilonCount());
+            params.put("rho_sum", noisy.epsilonSum());
+            params.put("count_l2_sensitivity", (double) noisy.countSensitivity());
+            params.put("count_noise_sd", noisy.countScale());
+            params.put("sum_l2_sensitivity_box_units", noisy.sumSensitivity() / 0x1p32);
+            params.put("sum_noise_sd_box_units", noisy.sumScale() / 0x1p32);
+            params.put("cells", (double) noisy.counts().length);
+            params.put("cells_used", (double) cellsUsed);
+            params.put("cell_threshold", threshold(noisy));
+            return params;
+        }
         params.put("epsilon_count", noisy.epsilonCount());
         params.put("epsilon_sum", noisy.epsilonSum());
         params.put("count_sensitivity", (double) noisy.countSensitivity());
@@ -299,7 +426,7 @@ public final class DpClusterStatistics {
     }
 
     /** Post-processing: centroids from the noisy cells and public inputs only (free in privacy). */
-    static Release postProcess(
+    public static Release postProcess(
             NoisyCells noisy, FixedPointCodec codec, double[][] previous, PrivacyRandom rng) {
         int k = previous.length;
         // ---- post-processing: only noisy values and public inputs below this line ----

@@ -1,6 +1,7 @@
 package org.dpclust.kmedian;
 
 import java.math.BigInteger;
+import org.dpclust.privacy.GaussianMechanism;
 import org.dpclust.privacy.GeometricMechanism;
 import org.dpclust.privacy.PrivacyRandom;
 
@@ -99,6 +100,29 @@ public final class DpHstInitializer {
             System.arraycopy(released, 0, noisy, start, released.length);
             start = end;
         }
+        return noisy;
+    }
+
+    /**
+     * The ρ-zCDP version of {@link #noisyNodeCounts}: discrete Gaussian noise ({@link
+     * GaussianMechanism}) with one σ on every non-root node, σ² >= L·c²/(2ρ) from {@link
+     * #allLevelsL2SensitivitySquared} (each record lies on one node per level, so a unit with c
+     * records moves the L released levels' vector by at most L·c² in squared L2). Entry 0 (the
+     * root) is 0. Draws are made in node id order.
+     */
+    public static long[] gaussianNodeCounts(
+            Hst tree, long[] exact, int contributionBound, double rho, PrivacyRandom rng) {
+        if (exact.length != tree.nodeCount()) {
+            throw new IllegalArgumentException(
+                    "expected " + tree.nodeCount() + " node counts, got " + exact.length);
+        }
+        long[] released = new long[exact.length - 1];
+        System.arraycopy(exact, 1, released, 0, released.length);
+        released =
+                GaussianMechanism.addNoise(
+                        released, allLevelsL2SensitivitySquared(tree, contributionBound), rho, rng);
+        long[] noisy = new long[exact.length];
+        System.arraycopy(released, 0, noisy, 1, released.length);
         return noisy;
     }
 

@@ -6,6 +6,7 @@ import java.util.TreeMap;
 import org.dpclust.geometry.DomainBounds;
 import org.dpclust.geometry.PublicPointSet;
 import org.dpclust.geometry.VectorMetric;
+import org.dpclust.privacy.GaussianMechanism;
 import org.dpclust.privacy.PrivacyRandom;
 
 /**
@@ -112,6 +113,45 @@ public final class HstWindowSummary {
         return tree;
     }
 
+    /**
+     * The ρ-zCDP release of one window's per-universe-point counts: {@link
+     * DpHstInitializer#gaussianNodeCounts} (one σ on every released level, L2 sensitivity √L·c),
+     * then the same post-processing as {@link #release}.
+     */
+    public Release releaseGaussian(
+            long[] multiplicities, int k, double rho, int contributionBound, PrivacyRandom rng) {
+        long[] noisy =
+                DpHstInitializer.gaussianNodeCounts(
+                        tree,
+                        tree.countsFromMultiplicities(multiplicities),
+                        contributionBound,
+                        rho,
+                        rng);
+        Map<String, Double> params = new TreeMap<>();
+        params.put("rho", rho);
+        params.put("levels", (double) tree.levels());
+        params.put("universe_size", (double) universe.size());
+        params.put("count_l2_sensitivity_per_level", (double) contributionBound);
+        params.put(
+                "node_noise_sd",
+                Math.sqrt(
+                        GaussianMechanism.exactVariance(
+                                        DpHstInitializer.allLevelsL2SensitivitySquared(
+                                                tree, contributionBound),
+                                        rho)
+                                .value()));
+        return new Release(centres(noisy, k), noisy, params);
+    }
+
+    private double[][] centres(long[] noisy, int k) {
+        int[] centres = SubtreeSearch.centres(tree, noisy, k);
+        double[][] c = new double[centres.length][];
+        for (int i = 0; i < centres.length; i++) {
+            c[i] = universe.point(centres[i]);
+        }
+        return c;
+    }
+
     /** The DP release of one window's per-universe-point counts (see the class comment). */
     public Release release(
             long[] multiplicities,
@@ -126,11 +166,7 @@ public final class HstWindowSummary {
                         contributionBound,
                         epsilon,
                         rng);
-        int[] centres = SubtreeSearch.centres(tree, noisy, k);
-        double[][] c = new double[centres.length][];
-        for (int i = 0; i < centres.length; i++) {
-            c[i] = universe.point(centres[i]);
-        }
+        double[][] c = centres(noisy, k);
         Map<String, Double> params = new TreeMap<>();
         params.put("epsilon_total_bound", epsilon * (1 - Math.scalb(1.0, -tree.levels())));
         params.put("levels", (double) tree.levels());

@@ -3,6 +3,7 @@ package org.dpclust.sketch;
 import java.math.BigInteger;
 import java.util.Map;
 import java.util.TreeMap;
+import org.dpclust.privacy.GaussianMechanism;
 import org.dpclust.privacy.GeometricMechanism;
 import org.dpclust.privacy.PrivacyRandom;
 
@@ -200,6 +201,76 @@ public final class DpSketchRelease {
                 epsilon,
                 Neighbouring.ADD_REMOVE,
                 params);
+    }
+
+    /**
+     * ρ-zCDP release for add/remove of one unit: discrete Gaussian noise ({@link
+     * GaussianMechanism}) on the sums at squared L2 sensitivity {@link
+     * #addRemoveL2SensitivitySquared} c²·r·(2^48 + ...) with ρ_sum, and on the count at c² with
+     * ρ_count = ρ·fraction, ρ_sum + ρ_count = ρ (zCDP composition, Bun and Steinke 2016, Lemma
+     * 2.3); the default fraction is {@link #defaultGaussianCountFraction}. Post-processing as in
+     * {@link #addRemove}.
+     *
+     * @param countFraction share of ρ for the count in (0, 1), or NaN for the default
+     */
+    public static Result addRemoveGaussian(
+            MaskedSketch sketch,
+            double rho,
+            double countFraction,
+            int contributionBound,
+            PrivacyRandom rng) {
+        if (!(rho > 0) || Double.isInfinite(rho)) {
+            throw new IllegalArgumentException("rho must be finite and > 0, got " + rho);
+        }
+        int m = sketch.frequencies().size();
+        double fraction =
+                Double.isNaN(countFraction) ? defaultGaussianCountFraction(m) : countFraction;
+        if (!(fraction > 0 && fraction < 1)) {
+            throw new IllegalArgumentException(
+                    "countFraction must be in (0, 1), got " + countFraction);
+        }
+        double rhoCount = rho * fraction;
+        double rhoSum = rho - rhoCount;
+        BigInteger sumL2 = addRemoveL2SensitivitySquared(sketch.r(), contributionBound);
+        BigInteger countL2 = BigInteger.valueOf(contributionBound).pow(2);
+        long[] noisySum = GaussianMechanism.addNoise(sketch.sums(), sumL2, rhoSum, rng);
+        long noisyCount =
+                GaussianMechanism.addNoise(new long[] {sketch.count()}, countL2, rhoCount, rng)[0];
+        // ---- post-processing: only noisy values and public inputs below this line ----
+        double divisor = Math.max(noisyCount, 1L);
+        Map<String, Double> params = new TreeMap<>();
+        params.put("rho_sum", rhoSum);
+        params.put("rho_count", rhoCount);
+        params.put("sum_l2_sensitivity", Math.sqrt(sumL2.doubleValue()) / MaskedSketch.SCALE);
+        params.put(
+                "sum_noise_sd",
+                Math.sqrt(GaussianMechanism.exactVariance(sumL2, rhoSum).value())
+                        / MaskedSketch.SCALE);
+        params.put("count_l2_sensitivity", (double) contributionBound);
+        params.put(
+                "count_noise_sd",
+                Math.sqrt(GaussianMechanism.exactVariance(countL2, rhoCount).value()));
+        params.put("alpha_r", sketch.alpha());
+        return new Result(
+                normalise(noisySum, sketch.alpha(), divisor),
+                noisySum,
+                noisyCount,
+                divisor,
+                Math.sqrt(2 * rho),
+                Neighbouring.ADD_REMOVE,
+                params);
+    }
+
+    /**
+     * The default share of ρ for the count of a Gaussian release: q/(1 + q) with q = (4m²)^{−1/2} =
+     * 1/(2m). Derivation as for {@link #defaultCountFraction} (class comment), with variances
+     * 2m·(Δ₂²/(2ρ_sum))/(α n)² = A/ρ_sum for the sums and about 2m·c²/(2ρ_count n²) = B/ρ_count for
+     * the count: minimising A/ρ_sum + B/ρ_count under ρ_sum + ρ_count = ρ gives ρ_count/ρ_sum =
+     * √(B/A), and B/A = 1/(4m²) as in the pure case.
+     */
+    public static double defaultGaussianCountFraction(int m) {
+        double q = 1.0 / (2.0 * m);
+        return q / (1.0 + q);
     }
 
     /**

@@ -218,8 +218,8 @@ public class StreamClusteringFunction
                 core.get(s.id())
                         .release(
                                 w,
-                                (summary, interval, epsilon, fingerprint) ->
-                                        charge(s, summary, interval, fingerprint),
+                                (summary, interval, epsilon, rho, fingerprint) ->
+                                        charge(s, summary, interval, rho, fingerprint),
                                 state.centroids());
         state.centroids(o.centroids());
         for (int i = 0; i < o.decisions().size(); i++) {
@@ -237,17 +237,24 @@ public class StreamClusteringFunction
         releaseNanos.add(System.nanoTime() - started);
     }
 
-    /** One summary's charge through the fenced ledger writer; keeps the mark it returns. */
-    private PrivacyLedger.Decision charge(
-            StreamSpec s, String summary, PrivacyLedger.Interval interval, String fingerprint)
+    /**
+     * One summary's charge through the fenced ledger writer (a zCDP release: its ρ, {@code rho} not
+     * NaN); keeps the mark it returns.
+     */
+    private WindowRelease.Charged charge(
+            StreamSpec s,
+            String summary,
+            PrivacyLedger.Interval interval,
+            double rho,
+            String fingerprint)
             throws Exception {
+        LedgerCharge c =
+                LedgerCharge.stream(s, summary, interval.start(), interval.end())
+                        .withFingerprint(fingerprint);
         LedgerDecision d =
-                ledger.charge(
-                        LedgerCharge.stream(s, summary, interval.start(), interval.end())
-                                .withFingerprint(fingerprint),
-                        state.ledgerMark());
+                ledger.charge(Double.isNaN(rho) ? c : c.withRho(rho), state.ledgerMark());
         state.ledgerMark(d.mark());
-        return d.decision();
+        return WindowRelease.Charged.of(d);
     }
 
     @Override

@@ -15,6 +15,11 @@ import org.dpclust.privacy.ReleaseContext;
  * the same data, would otherwise let a consumer solve for the data (an empty window re-released
  * under new settings is the simplest case).
  *
+ * <p>Under {@code accounting: zcdp} every summary draws discrete Gaussian noise instead: its id has
+ * another name ({@code cells-dgauss-v1}, {@code masked-sketch-dgauss-v1}, {@code hst-dgauss-v1})
+ * and its digest adds the accounting, δ and the ρ per release, so the two noise families never
+ * share random bits.
+ *
  * <p>Public values only; the id is never published (it is an HMAC input), but nothing in it is
  * secret either.
  */
@@ -28,9 +33,10 @@ public final class Mechanisms {
      * the same data.
      */
     public static String stats(StreamSpec s) {
+        String name = s.zcdp() ? "cells-dgauss-v1" : "cells-geometric-v2";
         return id(
-                "cells-geometric-v2",
-                common("cells-geometric-v2", s)
+                name,
+                common(name, s)
                         .add("cells")
                         .add(s.statsCells())
                         .add("count_fraction")
@@ -42,9 +48,10 @@ public final class Mechanisms {
      * count share).
      */
     public static String ckm(StreamSpec s) {
+        String name = s.zcdp() ? "masked-sketch-dgauss-v1" : "masked-sketch-geometric-v2";
         return id(
-                "masked-sketch-geometric-v2",
-                common("masked-sketch-geometric-v2", s)
+                name,
+                common(name, s)
                         .add("m")
                         .add(s.ckm().m())
                         .add("r")
@@ -58,13 +65,15 @@ public final class Mechanisms {
     }
 
     /**
-     * {@code dp-hst}: geometric noise on the HST's node counts (universe size, levels, k, and the
-     * snap rule when it is {@code descent}: the counts then partition the data differently; the
-     * default {@code nearest} keeps the id it had before the rule was an option).
+     * {@code dp-hst}: geometric (zcdp: discrete Gaussian) noise on the HST's node counts (universe
+     * size, levels, k, and the snap rule when it is {@code descent}: the counts then partition the
+     * data differently; the default {@code nearest} keeps the id it had before the rule was an
+     * option).
      */
     public static String hst(StreamSpec s) {
+        String name = s.zcdp() ? "hst-dgauss-v1" : "hst-geometric-v2";
         AccumulatorDigest d =
-                common("hst-geometric-v2", s)
+                common(name, s)
                         .add("universe")
                         .add(s.hstUniverse())
                         .add("max_levels")
@@ -74,13 +83,21 @@ public final class Mechanisms {
         if (s.hstDescent()) {
             d.add("snap").add("descent");
         }
-        return id("hst-geometric-v2", d);
+        return id(name, d);
     }
 
     /** The parameters every summary's mechanism depends on. */
     private static AccumulatorDigest common(String name, StreamSpec s) {
-        return new AccumulatorDigest()
-                .add(name)
+        AccumulatorDigest d = new AccumulatorDigest();
+        if (s.zcdp()) {
+            d.add("accounting")
+                    .add("zcdp")
+                    .add("delta")
+                    .add(s.accounting().delta())
+                    .add("rho")
+                    .add(s.rhoPerRelease());
+        }
+        return d.add(name)
                 .add("dimension")
                 .add(s.dimension())
                 .add("lower")

@@ -3,11 +3,17 @@ package org.dpclust.window;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeMap;
+import org.dpclust.avro.CellsRelease;
 import org.dpclust.avro.CentroidRelease;
 import org.dpclust.avro.SketchRelease;
 import org.dpclust.config.StreamSpec;
+import org.dpclust.geometry.DomainBounds;
+import org.dpclust.geometry.PublicPointSet;
 import org.dpclust.kmeans.DpClusterStatistics;
+import org.dpclust.privacy.Accounting;
+import org.dpclust.privacy.FixedPointCodec;
 import org.dpclust.privacy.PrivacyLedger;
 import org.dpclust.sketch.DpSketchRelease;
 import org.dpclust.sketch.FrequencyMatrix;
@@ -39,13 +45,50 @@ public final class ReleaseAssembler {
             int windowsCovered,
             DpClusterStatistics.Release r,
             PrivacyLedger.Decision d) {
+        return release(
+                s,
+                algorithm,
+                mode,
+                guarantee,
+                windowStart,
+                windowEnd,
+                windowsCovered,
+                r,
+                WindowRelease.Charged.pure(d));
+    }
+
+    /**
+     * A published centroid release under a charge that may be a zCDP one: then schema version 2
+     * with {@code accounting} zcdp, the charged ρ, the period's ρ spent and cap, and {@code
+     * epsilon}, {@code spent}, {@code cap} and {@code delta} as (ε, δ) equivalents; a pure charge
+     * gives the version-1 record as before.
+     */
+    public static CentroidRelease release(
+            StreamSpec s,
+            String algorithm,
+            String mode,
+            String guarantee,
+            long windowStart,
+            long windowEnd,
+            int windowsCovered,
+            DpClusterStatistics.Release r,
+            WindowRelease.Charged charged) {
+        PrivacyLedger.Decision d = charged.decision();
         List<List<Double>> centroids = new ArrayList<>();
         for (double[] c : r.centroids()) {
             centroids.add(boxed(c));
         }
-        return CentroidRelease.newBuilder()
-                .setSchemaVersion(1)
-                .setStreamId(s.id())
+        CentroidRelease.Builder b = CentroidRelease.newBuilder();
+        if (charged.zcdp()) {
+            b.setSchemaVersion(2)
+                    .setAccounting(Accounting.ZCDP.configName())
+                    .setRho(charged.rho())
+                    .setRhoSpent(charged.rhoSpent())
+                    .setRhoCap(charged.rhoCap());
+        } else {
+            b.setSchemaVersion(1);
+        }
+        return b.setStreamId(s.id())
                 .setWindowStart(Instant.ofEpochMilli(windowStart))
                 .setWindowEnd(Instant.ofEpochMilli(windowEnd))
                 .setWindowsCovered(windowsCovered)
@@ -55,7 +98,7 @@ public final class ReleaseAssembler {
                 .setCentroids(centroids)
                 .setWeights(boxed(r.weights()))
                 .setEpsilon(d.epsilon())
-                .setDelta(0.0)
+                .setDelta(charged.zcdp() ? charged.delta() : 0.0)
                 .setSpent(d.spent())
                 .setCap(d.cap())
                 .setBudgetPeriodStart(Instant.ofEpochMilli(d.periodStart()))
@@ -81,10 +124,20 @@ public final class ReleaseAssembler {
             FrequencyMatrix f,
             int r,
             DpSketchRelease.Result noisy,
-            PrivacyLedger.Decision d) {
-        return SketchRelease.newBuilder()
-                .setSchemaVersion(1)
-                .setStreamId(s.id())
+            WindowRelease.Charged charged) {
+        PrivacyLedger.Decision d = charged.decision();
+        SketchRelease.Builder b = SketchRelease.newBuilder();
+        if (charged.zcdp()) {
+            b.setSchemaVersion(2)
+                    .setAccounting(Accounting.ZCDP.configName())
+                    .setDelta(charged.delta())
+                    .setRho(charged.rho())
+                    .setRhoSpent(charged.rhoSpent())
+                    .setRhoCap(charged.rhoCap());
+        } else {
+            b.setSchemaVersion(1);
+        }
+        return b.setStreamId(s.id())
                 .setWindowStart(Instant.ofEpochMilli(windowStart))
                 .setWindowEnd(Instant.ofEpochMilli(windowEnd))
                 .setWindowsCovered(1)
@@ -103,6 +156,66 @@ public final class ReleaseAssembler {
                 .setDomainLower(boxed(s.lower()))
                 .setDomainUpper(boxed(s.upper()))
                 .setMechanismParams(new TreeMap<>(noisy.parameters()))
+                .build();
+    }
+
+    /**
+     * The published noisy cells of a {@code stats} release (the mechanism's output before
+     * post-processing): counts, centred sums in data units, the means they give, the noise standard
+     * deviations (for a geometric release √2 times its scale) and the charge's ε, δ, ρ.
+     */
+    public static CellsRelease cells(
+            StreamSpec s,
+            PublicPointSet partition,
+            FixedPointCodec codec,
+            long windowStart,
+            long windowEnd,
+            DpClusterStatistics.NoisyCells noisy,
+            Map<String, Double> parameters,
+            WindowRelease.Charged charged) {
+        DomainBounds box = codec.bounds();
+        int d = box.dimension();
+        List<List<Double>> points = new ArrayList<>();
+        List<List<Double>> means = new ArrayList<>();
+        List<Long> counts = new ArrayList<>();
+        List<Double> sums = new ArrayList<>();
+        double[] mean = new double[d];
+        for (int c = 0; c < noisy.counts().length; c++) {
+            points.add(boxed(partition.point(c)));
+            long n = noisy.counts()[c];
+            counts.add(n);
+            for (int j = 0; j < d; j++) {
+                long units = noisy.sums()[c * d + j];
+                sums.add(units / 0x1p32 * box.width(j));
+                mean[j] = n >= 1 ? codec.decodeMean(j, units, n) : box.mid(j);
+            }
+            box.clamp(mean, mean);
+            means.add(boxed(mean));
+        }
+        double spread = noisy.gaussian() ? 1 : Math.sqrt(2);
+        CellsRelease.Builder b = CellsRelease.newBuilder();
+        if (charged.zcdp()) {
+            b.setAccounting(Accounting.ZCDP.configName())
+                    .setDelta(charged.delta())
+                    .setRho(charged.rho());
+        }
+        return b.setSchemaVersion(1)
+                .setStreamId(s.id())
+                .setWindowStart(Instant.ofEpochMilli(windowStart))
+                .setWindowEnd(Instant.ofEpochMilli(windowEnd))
+                .setDimension(d)
+                .setCellPoints(points)
+                .setNoisyCounts(counts)
+                .setNoisySums(sums)
+                .setNoisyMeans(means)
+                .setCountNoiseSd(noisy.countScale() * spread)
+                .setSumNoiseSd(noisy.sumScale() / 0x1p32 * spread)
+                .setEpsilon(charged.decision().epsilon())
+                .setPrivacyUnit(s.privacyUnit().wireName())
+                .setContributionBound(s.unitContribution())
+                .setDomainLower(boxed(s.lower()))
+                .setDomainUpper(boxed(s.upper()))
+                .setMechanismParams(new TreeMap<>(parameters))
                 .build();
     }
 

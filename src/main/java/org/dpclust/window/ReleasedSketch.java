@@ -45,6 +45,13 @@ public class ReleasedSketch {
     public long periodStart;
     public long periodEnd;
 
+    /** zCDP charges: ρ charged, ρ spent after it, ρ cap and δ; NaN for a pure stream. */
+    public double rho = Double.NaN;
+
+    public double rhoSpent = Double.NaN;
+    public double rhoCap = Double.NaN;
+    public double delta = Double.NaN;
+
     public ReleasedSketch() {}
 
     /** The release of one window's sketch under an accepted ledger decision. */
@@ -53,8 +60,13 @@ public class ReleasedSketch {
             long windowStart,
             long windowEnd,
             DpSketchRelease.Result noisy,
-            PrivacyLedger.Decision decision) {
+            WindowRelease.Charged charged) {
+        PrivacyLedger.Decision decision = charged.decision();
         ReleasedSketch r = new ReleasedSketch();
+        r.rho = charged.rho();
+        r.rhoSpent = charged.rhoSpent();
+        r.rhoCap = charged.rhoCap();
+        r.delta = charged.delta();
         r.streamId = streamId;
         r.windowStart = windowStart;
         r.windowEnd = windowEnd;
@@ -81,6 +93,11 @@ public class ReleasedSketch {
             m.put(parameterNames[i], parameterValues[i]);
         }
         return m;
+    }
+
+    /** The accepted charge of this release, with its ρ's under zCDP accounting. */
+    public WindowRelease.Charged charged() {
+        return new WindowRelease.Charged(decision(), rho, rhoSpent, rhoCap, delta);
     }
 
     /** The accepted ledger decision that charged this release. */

@@ -74,7 +74,7 @@ public final class SketchDecoding {
                         r.windowEnd,
                         1,
                         new DpClusterStatistics.Release(decoded.centroids(), weights, params),
-                        r.decision());
+                        r.charged());
         return new Decoded(
                 release,
                 new ClOmpr.WarmStart(

@@ -4,12 +4,15 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import org.dpclust.avro.BudgetStatus;
 import org.dpclust.config.CkmSettings;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.config.Summary;
+import org.dpclust.io.LedgerDecision;
 import org.dpclust.io.Publication;
 import org.dpclust.kmeans.DpClusterStatistics;
 import org.dpclust.kmedian.HstWindowSummary;
+import org.dpclust.privacy.Accounting;
 import org.dpclust.privacy.AccumulatorDigest;
 import org.dpclust.privacy.PrivacyLedger;
 import org.dpclust.privacy.PrivacyRandom;
@@ -28,8 +31,10 @@ import org.dpclust.sketch.DpSketchRelease;
  * emits nothing itself — the keyed operator holds the state and timers and forwards the values.
  *
  * <p>{@link Outcome#published()} per summary: {@code stats} and {@code dp-hst}: the {@link
- * Publication.Centroids}; {@code ckm}: the {@link Publication.Sketch} (its centroids come from the
- * decoder, {@link SketchDecoding}, fed from {@link Outcome#sketches()}); a refusal: nothing.
+ * Publication.Centroids} ({@code stats} with {@code stats.publish_cells}: then the {@link
+ * Publication.Cells} its centroids were computed from); {@code ckm}: the {@link Publication.Sketch}
+ * (its centroids come from the decoder, {@link SketchDecoding}, fed from {@link
+ * Outcome#sketches()}); a refusal: nothing.
  *
  * <p>Each charge carries a fingerprint of the release: HMAC(secret, domain, noise key), hex — it
  * reveals nothing without the secret. A replayed window (same contents, same noise key) has the
@@ -64,12 +69,50 @@ public final class WindowRelease {
         /**
          * @param summary the summary's wire name
          * @param interval the window's PUBLIC interval
-         * @param epsilon the epsilon of the release
+         * @param epsilon the epsilon of a pure release (the stream's ε per release)
+         * @param rho the ρ of a zCDP (discrete Gaussian) release, NaN for a pure one
          * @param fingerprint keyed hash of the release's noise key (hex; see the class comment)
          */
-        PrivacyLedger.Decision charge(
-                String summary, PrivacyLedger.Interval interval, double epsilon, String fingerprint)
+        Charged charge(
+                String summary,
+                PrivacyLedger.Interval interval,
+                double epsilon,
+                double rho,
+                String fingerprint)
                 throws Exception;
+    }
+
+    /**
+     * A committed ledger decision as the releases state it: {@code decision} with ε's ((ε, δ)
+     * equivalents at {@code delta} under zCDP accounting), and for a zCDP charge the ledger's own
+     * amounts: the ρ charged, the ρ spent in the period after it and the ρ cap (all NaN for a pure
+     * stream, δ too).
+     */
+    public record Charged(
+            PrivacyLedger.Decision decision,
+            double rho,
+            double rhoSpent,
+            double rhoCap,
+            double delta) {
+        /** A pure stream's decision. */
+        public static Charged pure(PrivacyLedger.Decision d) {
+            return new Charged(d, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+        }
+
+        /** The fenced ledger's committed decision, with its BudgetStatus's ρ fields under zcdp. */
+        public static Charged of(LedgerDecision d) {
+            BudgetStatus st = d.status();
+            if (!Accounting.ZCDP.configName().equals(st.getAccounting())) {
+                return pure(d.decision());
+            }
+            return new Charged(
+                    d.decision(), st.getRho(), st.getRhoSpent(), st.getRhoCap(), st.getDelta());
+        }
+
+        /** Whether this is a zCDP charge (releases then carry ρ and δ). */
+        public boolean zcdp() {
+            return !Double.isNaN(rho);
+        }
     }
 
     private final StreamRuntime rt;
@@ -132,24 +175,47 @@ public final class WindowRelease {
         List<ReleasedSketch> sketches = new ArrayList<>();
         List<PrivacyLedger.Decision> decisions = new ArrayList<>();
         double[] centroids = null;
+        double rho = s.rhoPerRelease(); // NaN for a pure stream
         for (Summary summary : s.summaries()) {
             ReleaseContext key = noiseKey(w, summary);
-            PrivacyLedger.Decision decision =
+            Charged decision =
                     ledger.charge(
-                            summary.wireName(), interval, s.epsilonPerRelease(), fingerprint(key));
-            decisions.add(decision);
-            if (!decision.accepted()) {
+                            summary.wireName(),
+                            interval,
+                            s.epsilonPerRelease(),
+                            rho,
+                            fingerprint(key));
+            decisions.add(decision.decision());
+            if (!decision.decision().accepted()) {
                 continue;
             }
             PrivacyRandom rng = PrivacyRandom.forRelease(secret, key);
             switch (summary) {
                 case STATS -> {
-                    DpClusterStatistics.Release r = releaseStats(w, unflatten(previous), rng);
+                    DpClusterStatistics.ReleaseParams params = statsParams(rho);
+                    DpClusterStatistics.NoisyCells cells =
+                            DpClusterStatistics.noisyCells(w.stats, rt.codec(), params, rng);
+                    DpClusterStatistics.Release r =
+                            DpClusterStatistics.postProcess(
+                                    cells, rt.codec(), unflatten(previous), params, rng);
                     centroids = flatten(r.centroids());
                     out.add(centroids(summary, windowStart, windowEnd, r, decision));
+                    if (s.stats().publishCells()) {
+                        out.add(
+                                new Publication.Cells(
+                                        ReleaseAssembler.cells(
+                                                s,
+                                                rt.cells(),
+                                                rt.codec(),
+                                                windowStart,
+                                                windowEnd,
+                                                cells,
+                                                r.parameters(),
+                                                decision)));
+                    }
                 }
                 case CKM -> {
-                    DpSketchRelease.Result noisy = releaseCkm(w, rng);
+                    DpSketchRelease.Result noisy = releaseCkm(w, rho, rng);
                     out.add(
                             new Publication.Sketch(
                                     ReleaseAssembler.sketch(
@@ -164,7 +230,7 @@ public final class WindowRelease {
                             ReleasedSketch.of(s.id(), windowStart, windowEnd, noisy, decision));
                 }
                 case DP_HST -> {
-                    HstWindowSummary.Release h = releaseHst(w, rng);
+                    HstWindowSummary.Release h = releaseHst(w, rho, rng);
                     out.add(
                             centroids(
                                     summary,
@@ -215,7 +281,7 @@ public final class WindowRelease {
             long windowStart,
             long windowEnd,
             DpClusterStatistics.Release r,
-            PrivacyLedger.Decision decision) {
+            Charged decision) {
         return new Publication.Centroids(
                 ReleaseAssembler.release(
                         rt.spec(),
@@ -229,31 +295,38 @@ public final class WindowRelease {
                         decision));
     }
 
-    private DpClusterStatistics.Release releaseStats(
-            WindowSummaries w, double[][] previous, PrivacyRandom rng) {
+    /** {@code rho}: NaN for the pure (geometric) release, else the Gaussian release's ρ. */
+    private DpClusterStatistics.ReleaseParams statsParams(double rho) {
         StreamSpec s = rt.spec();
-        return DpClusterStatistics.release(
-                w.stats,
-                rt.codec(),
-                previous,
-                new DpClusterStatistics.ReleaseParams(
+        return Double.isNaN(rho)
+                ? new DpClusterStatistics.ReleaseParams(
                         s.epsilonPerRelease(),
                         s.statsCountFraction(),
                         s.unitContribution(),
-                        s.statsUpdate()),
-                rng);
+                        s.statsUpdate())
+                : DpClusterStatistics.ReleaseParams.zcdp(
+                        rho, s.statsCountFraction(), s.unitContribution(), s.statsUpdate());
     }
 
-    private DpSketchRelease.Result releaseCkm(WindowSummaries w, PrivacyRandom rng) {
+    private DpSketchRelease.Result releaseCkm(WindowSummaries w, double rho, PrivacyRandom rng) {
         StreamSpec s = rt.spec();
         CkmSettings c = s.ckm();
-        return DpSketchRelease.addRemove(
-                w.sketch, s.epsilonPerRelease(), c.countFraction(), s.unitContribution(), rng);
+        return Double.isNaN(rho)
+                ? DpSketchRelease.addRemove(
+                        w.sketch,
+                        s.epsilonPerRelease(),
+                        c.countFraction(),
+                        s.unitContribution(),
+                        rng)
+                : DpSketchRelease.addRemoveGaussian(
+                        w.sketch, rho, c.countFraction(), s.unitContribution(), rng);
     }
 
-    private HstWindowSummary.Release releaseHst(WindowSummaries w, PrivacyRandom rng) {
+    private HstWindowSummary.Release releaseHst(WindowSummaries w, double rho, PrivacyRandom rng) {
         StreamSpec s = rt.spec();
-        return rt.hst().release(w.hst, s.k(), s.epsilonPerRelease(), s.unitContribution(), rng);
+        return Double.isNaN(rho)
+                ? rt.hst().release(w.hst, s.k(), s.epsilonPerRelease(), s.unitContribution(), rng)
+                : rt.hst().releaseGaussian(w.hst, s.k(), rho, s.unitContribution(), rng);
     }
 
     private double[][] unflatten(double[] flat) {

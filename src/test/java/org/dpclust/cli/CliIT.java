@@ -42,17 +42,8 @@ class CliIT {
     void generateStreamAndConsume() throws Exception {
         try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
             Path config = dir.resolve("dpclust.yaml");
-            Files.writeString(
-                    config,
-                    new String(
-                                    DemoCommand.class
-                                            .getResourceAsStream("/demo-config.yaml")
-                                            .readAllBytes(),
-                                    StandardCharsets.UTF_8)
-                            .replace("localhost:9092", kafka.bootstrapServers()));
-            Path secret = dir.resolve("secret.hex");
-            Files.writeString(
-                    secret, "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff\n");
+            Files.writeString(config, CliRun.demoConfig(kafka.bootstrapServers()));
+            Path secret = CliRun.secretFile(dir);
 
             JsonNode generated =
                     new ObjectMapper()
@@ -69,13 +60,7 @@ class CliIT {
                                             "4"));
             assertEquals(3 * 2 * 2004, generated.get("records").asLong());
 
-            run(
-                    "stream",
-                    "--config",
-                    config.toString(),
-                    "--secret-file",
-                    secret.toString(),
-                    "--create-topics");
+            run(CliRun.stream(config, secret));
 
             List<JsonNode> releases = new ArrayList<>();
             for (String line :

@@ -39,6 +39,8 @@ import org.dpclust.avro.BudgetStatus;
 import org.dpclust.avro.CentroidRelease;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.config.SecretSource;
+import org.dpclust.config.TopicFormats;
+import org.dpclust.config.WireFormat;
 import org.dpclust.dashboard.DashboardServer;
 import org.dpclust.generator.SyntheticTelemetry;
 import org.dpclust.io.AvroCodec;
@@ -55,12 +57,13 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The dashboard in a real browser during the demo pipeline: an in-process KRaft broker, the demo's
  * two streams (2-D and 3-D) of synthetic telemetry, the streaming job in a Flink MiniCluster, and a
- * {@link DashboardServer} following the topics from before the job starts. Headless Chromium
- * (Debian's {@code /usr/bin/chromium}; the test fails if it is missing) loads the page; the dumped
- * DOM must draw every release read back from the centroids topic with its exact released
- * coordinates, at the position the declared domain maps them to, each release's epsilon bar and its
- * window's spent and cap point (the few windows here all fit in the page's trail). Writes a
- * screenshot to target/dashboard.png (docs/dashboard.png is a committed copy).
+ * {@link DashboardServer} following the topics from before the job starts (releases in the json
+ * format, budget events in Avro: both decoders). Headless Chromium (Debian's {@code
+ * /usr/bin/chromium}; the test fails if it is missing) loads the page; the dumped DOM must draw
+ * every release read back from the centroids topic with its exact released coordinates, at the
+ * position the declared domain maps them to, each release's epsilon bar and its window's spent and
+ * cap point (the few windows here all fit in the page's trail). Writes a screenshot to
+ * target/dashboard.png (docs/dashboard.png is a committed copy).
  */
 class DashboardIT {
     private static final int WINDOWS = 3;
@@ -81,9 +84,16 @@ class DashboardIT {
         try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
             DpclustConfig cfg =
                     DemoCommand.scheduled(
-                            base.withKafka(
-                                    base.kafka().withBootstrapServers(kafka.bootstrapServers())),
-                            WINDOWS); // the demo's schedule: WINDOWS windows from its start
+                                    base.withKafka(
+                                            base.kafka()
+                                                    .withBootstrapServers(
+                                                            kafka.bootstrapServers())),
+                                    WINDOWS) // the demo's schedule: WINDOWS windows from its start
+                            // releases in the json format, the budget in Avro: the dashboard
+                            // reads both (docs/wire-format.md)
+                            .withFormats(
+                                    new TopicFormats(
+                                            WireFormat.JSON, WireFormat.AVRO, WireFormat.AVRO));
             TopicAdmin.ensureTopics(cfg.kafka(), 2);
             try (DashboardServer dashboard =
                     new DashboardServer(
@@ -121,7 +131,8 @@ class DashboardIT {
                 try (TopicReader reader =
                         new TopicReader(kafka.bootstrapServers(), cfg.kafka().centroidsTopic())) {
                     for (var r : reader.readToEnd(Duration.ofSeconds(30))) {
-                        releases.add(codec.decode(r.value()));
+                        assertEquals((byte) '{', r.value()[0], "a release in the json format");
+                        releases.add(codec.decodePublished(r.value()));
                     }
                 }
                 Set<String> budgetKeys = new TreeSet<>();

@@ -1,10 +1,13 @@
 package org.dpclust.cli;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.dpclust.config.ConfigLoader;
 import org.dpclust.config.StreamSpec;
+import org.dpclust.config.TopicFormats;
+import org.dpclust.config.WireFormat;
 import org.junit.jupiter.api.Test;
 
 class StartupLogTest {
@@ -38,5 +41,14 @@ class StartupLogTest {
                                 "    accounting: zcdp\n    budget_delta: 1.0e-9\n"
                                         + "    lifetime_cap: 100\n"));
         assertTrue(z.contains("cap 10.0 per PT24H (zcdp at delta 1.0E-9, lifetime cap 100.0)"), z);
+    }
+
+    @Test
+    void theFormatsLineNamesEachPublishedTopicsFormat() {
+        assertEquals(
+                "formats: centroids json, sketches avro, dead letters json, budget avro (the"
+                        + " ledger's log)",
+                StartupLog.formats(
+                        new TopicFormats(WireFormat.JSON, WireFormat.AVRO, WireFormat.JSON)));
     }
 }

@@ -177,6 +177,36 @@ class UserErrorsTest {
         assertNull(UserErrors.describe(new IOException("disk on fire"), null));
     }
 
+    /**
+     * A broker refusing credentials or access later than the start-up check (e.g. while the ledger
+     * opens) is still one line, whatever wraps Kafka's exception.
+     */
+    @Test
+    void kafkaAuthenticationAndAuthorizationFailuresAreOneLine() {
+        String auth =
+                UserErrors.describe(
+                        new IllegalStateException(
+                                "cannot read budget topic",
+                                new java.util.concurrent.ExecutionException(
+                                        new org.apache.kafka.common.errors
+                                                .SaslAuthenticationException(
+                                                "Authentication failed during authentication due"
+                                                        + " to invalid credentials with SASL"
+                                                        + " mechanism SCRAM-SHA-512"))),
+                        null);
+        assertTrue(auth.startsWith("Kafka authentication failed at the broker: "), auth);
+        assertTrue(auth.contains("invalid credentials"), auth);
+        assertTrue(auth.contains("kafka.properties or --kafka-properties"), auth);
+        String acl =
+                UserErrors.describe(
+                        new RuntimeException(
+                                new org.apache.kafka.common.errors.TopicAuthorizationException(
+                                        java.util.Set.of("dpclust.budget.v1"))),
+                        null);
+        assertTrue(acl.startsWith("Kafka refused access: "), acl);
+        assertTrue(acl.contains("dpclust.budget.v1"), acl);
+    }
+
     @Test
     void versionIsThePomVersion() throws IOException {
         Matcher m =

@@ -46,6 +46,27 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void theExampleConfigurationIsValidAndStatesTheDefaultFormats() {
+        DpclustConfig c = ConfigLoader.load(java.nio.file.Path.of("flink-conf/dpclust.yaml"));
+        assertEquals(TopicFormats.AVRO, c.formats());
+    }
+
+    @Test
+    void aRecordsHintSetsTheCellsByTheSignalRule() {
+        // d = 2, k = 3, eps 0.5: 300 records -> x = 75 -> 3 * round(75 / 25) = 9 cells
+        StreamSpec s =
+                ConfigLoader.parse(VALID + "    stats: {records_hint: 300}\n").stream("s1")
+                        .orElseThrow();
+        assertEquals(org.dpclust.kmeans.CellRule.cells(3, 2, 0.5, 300), s.statsCells());
+        assertEquals(9, s.statsCells());
+        assertEquals(
+                "streams[0].stats.records_hint",
+                option(VALID + "    stats: {records_hint: 300, cells: 64}\n"));
+        assertEquals(
+                "streams[0].stats.records_hint", option(VALID + "    stats: {records_hint: 0}\n"));
+    }
+
+    @Test
     void theDemoConfigurationIsValid() throws Exception {
         DpclustConfig c = org.dpclust.cli.DemoCommandAccess.demoConfig();
         assertEquals(2, c.streams().size());
@@ -76,6 +97,25 @@ class ConfigLoaderTest {
                 option(VALID.replace("kafka: {", "kafka: {starting_offsets: never, ")));
         assertEquals("streams", option("kafka: {}\nstreams: []\n"));
         assertEquals("streams[1].id", option(VALID + VALID.substring(VALID.indexOf("  - id"))));
+    }
+
+    @Test
+    void topicFormatsDefaultToAvroAndAreSetPerTopic() {
+        assertEquals(TopicFormats.AVRO, ConfigLoader.parse(VALID).formats());
+        String withFormats =
+                VALID.replace(
+                        "kafka: {bootstrap_servers: \"b:9092\"}",
+                        "kafka: {bootstrap_servers: \"b:9092\", formats: {centroids: json, dlq: json}}");
+        assertEquals(
+                new TopicFormats(WireFormat.JSON, WireFormat.AVRO, WireFormat.JSON),
+                ConfigLoader.parse(withFormats).formats());
+        assertEquals(
+                "kafka.formats.sketches",
+                option(withFormats.replace("dlq: json", "sketches: protobuf")));
+        assertEquals(
+                "kafka.formats.budget", option(withFormats.replace("dlq: json", "budget: json")));
+        assertEquals(
+                "kafka.formats.input", option(withFormats.replace("dlq: json", "input: json")));
     }
 
     @Test
@@ -146,6 +186,43 @@ class ConfigLoaderTest {
         assertEquals("streams[0].budget_delta", option(VALID + "    budget_delta: 1.0e-9\n"));
         assertEquals("streams[0].lifetime_cap", option(VALID + "    lifetime_cap: 5\n"));
         assertEquals("streams[0].lifetime_cap", option(VALID + "    lifetime_cap: -1\n"));
+        assertEquals("streams[0].rho_per_release", option(VALID + "    rho_per_release: 0.1\n"));
+        assertEquals(
+                "streams[0].rho_per_release",
+                option(
+                        VALID
+                                + "    accounting: zcdp\n    budget_delta: 1.0e-9\n    rho_per_release: 0\n"));
+    }
+
+    @Test
+    void zcdpReleasesSpendRhoPerReleaseOrTheEvenSplitOfTheRhoCap() {
+        String zcdp = VALID + "    accounting: zcdp\n    budget_delta: 1.0e-9\n";
+        assertTrue(Double.isNaN(ConfigLoader.parse(VALID).streams().get(0).rhoPerRelease()));
+        assertEquals(
+                0.25,
+                ConfigLoader.parse(zcdp + "    rho_per_release: 0.25\n")
+                        .streams()
+                        .get(0)
+                        .rhoPerRelease());
+        double cap = org.dpclust.privacy.Zcdp.rhoCap(10, 1e-9);
+        // record units: the per-window maximum composes, one summary may take the whole cap
+        assertEquals(
+                cap * (1 - 1e-9), ConfigLoader.parse(zcdp).streams().get(0).rhoPerRelease(), 0.0);
+        // device units: 8,640 windows a day, two summaries
+        StreamSpec device =
+                ConfigLoader.parse(
+                                zcdp
+                                        + "    privacy_unit: device\n"
+                                        + "    summaries: [stats, dp-hst]\n")
+                        .streams()
+                        .get(0);
+        assertEquals(cap * (1 - 1e-9) / (2 * 8640), device.rhoPerRelease(), 0.0);
+        // epsilon_per_release is optional under zcdp
+        String noEpsilon = zcdp.replace("    epsilon_per_release: 0.5\n", "");
+        assertEquals(1.0, ConfigLoader.parse(noEpsilon).streams().get(0).epsilonPerRelease());
+        assertEquals(
+                "streams[0].epsilon_per_release",
+                option(VALID.replace("    epsilon_per_release: 0.5\n", "")));
     }
 
     @Test

@@ -6,14 +6,18 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
+import org.dpclust.cli.StreamCommand;
 import org.dpclust.config.ConfigLoader;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.config.SecretSource;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 
 /**
  * The deployment kit's files agree with each other and with the job: the FlinkDeployment takes the
@@ -84,8 +88,22 @@ class DeploymentKitTest {
         assertTrue(file.startsWith(mountPath + "/"), file);
         String key = file.substring(mountPath.length() + 1);
         DpclustConfig c = ConfigLoader.parse(cm.path("data").path(key).asText());
+        c.job().requireStreamingSchedule(); // what the streaming command checks before anything
+        // else
         assertEquals(0, c.job().parallelism(), "the FlinkDeployment's job.parallelism decides");
         assertTrue(spec.at("/job/parallelism").asInt() > 0);
+    }
+
+    @Test
+    void theEntryClassIsTheStreamingCommandAndAcceptsTheArguments() throws Exception {
+        Class<?> entry = Class.forName(spec.at("/job/entryClass").asText());
+        Method main = entry.getMethod("main", String[].class);
+        assertTrue(Modifier.isStatic(main.getModifiers()), entry + ".main is static");
+        assertEquals(StreamCommand.class, entry, "the jar's streaming entry point");
+        List<String> args = new ArrayList<>();
+        spec.at("/job/args").forEach(a -> args.add(a.asText()));
+        // picocli parses them as the command would (unknown options would throw here)
+        new CommandLine(new StreamCommand()).parseArgs(args.toArray(String[]::new));
     }
 
     @Test

@@ -14,15 +14,18 @@ import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.dpclust.avro.CellsRelease;
 import org.dpclust.avro.CentroidRelease;
 import org.dpclust.avro.RejectedRecord;
 import org.dpclust.avro.SketchRelease;
+import org.dpclust.config.TopicFormats;
+import org.dpclust.config.WireFormat;
 import org.junit.jupiter.api.Test;
 
 /** Each publication type goes to its topic with its key and encoding, and survives Flink. */
 class PublicationSerializerTest {
     private static final PublicationSerializer SERIALIZER =
-            new PublicationSerializer("c-topic", "s-topic", "d-topic");
+            new PublicationSerializer("c-topic", "s-topic", "x-topic", "d-topic");
 
     static CentroidRelease centroids() {
         return CentroidRelease.newBuilder()
@@ -49,6 +52,25 @@ class PublicationSerializerTest {
                 .setDomainLower(List.of(0.0, 0.0))
                 .setDomainUpper(List.of(1.0, 1.0))
                 .setMechanismParams(new TreeMap<>())
+                .build();
+    }
+
+    static CellsRelease cells() {
+        return CellsRelease.newBuilder()
+                .setStreamId("s1")
+                .setWindowStart(Instant.ofEpochMilli(0))
+                .setWindowEnd(Instant.ofEpochMilli(10))
+                .setDimension(1)
+                .setCellPoints(List.of(List.of(0.5)))
+                .setNoisyCounts(List.of(7L))
+                .setNoisySums(List.of(0.75))
+                .setNoisyMeans(List.of(List.of(0.6)))
+                .setCountNoiseSd(2)
+                .setSumNoiseSd(1)
+                .setEpsilon(0.5)
+                .setPrivacyUnit("device")
+                .setDomainLower(List.of(0.0))
+                .setDomainUpper(List.of(1.0))
                 .build();
     }
 
@@ -106,6 +128,11 @@ class PublicationSerializerTest {
         assertEquals("s1", key(s));
         assertEquals(sketch(), AvroCodec.sketches().decode(s.value()));
 
+        var x = SERIALIZER.record(new Publication.Cells(cells()));
+        assertEquals("x-topic", x.topic());
+        assertEquals("s1", key(x));
+        assertEquals(cells(), AvroCodec.cells().decode(x.value()));
+
         var d = SERIALIZER.record(new Publication.DeadLetter(rejected("s1")));
         assertEquals("d-topic", d.topic());
         assertEquals("s1", key(d));
@@ -127,6 +154,49 @@ class PublicationSerializerTest {
     }
 
     @Test
+    void theJsonFormatWritesEachTopicsJsonFormDeterministicallyAndReadsBack() throws Exception {
+        PublicationSerializer json =
+                new PublicationSerializer(
+                        "c-topic", "s-topic", "d-topic", TopicFormats.all(WireFormat.JSON));
+        PublicationSerializer mixed =
+                new PublicationSerializer(
+                        "c-topic",
+                        "s-topic",
+                        "d-topic",
+                        new TopicFormats(WireFormat.JSON, WireFormat.AVRO, WireFormat.AVRO));
+
+        var x = json.record(new Publication.Cells(cells()));
+        assertEquals(org.dpclust.config.KafkaSettings.DEFAULT_CELLS, x.topic());
+        assertEquals('{', x.value()[0]);
+        assertEquals(cells(), AvroCodec.cells().decodePublished(x.value()));
+        assertEquals(
+                (byte) 0xC3,
+                mixed.record(new Publication.Cells(cells())).value()[0],
+                "cells stay avro unless kafka.formats.cells says json");
+
+        var c = json.record(new Publication.Centroids(centroids()));
+        assertEquals("c-topic", c.topic());
+        assertEquals("s1", key(c));
+        assertEquals('{', c.value()[0]);
+        assertArrayEquals(
+                c.value(), json.record(new Publication.Centroids(centroids())).value(), "stable");
+        assertEquals(centroids(), AvroCodec.centroids().decodePublished(c.value()));
+        assertArrayEquals(c.value(), mixed.record(new Publication.Centroids(centroids())).value());
+
+        var s = json.record(new Publication.Sketch(sketch()));
+        assertEquals("s-topic", s.topic());
+        assertEquals(sketch(), AvroCodec.sketches().decodePublished(s.value()));
+        assertEquals(
+                (byte) 0xC3,
+                mixed.record(new Publication.Sketch(sketch())).value()[0],
+                "sketches stay Avro in the mixed configuration");
+
+        var d = json.record(new Publication.DeadLetter(rejected(null)));
+        assertNull(d.key());
+        assertEquals(rejected(null), AvroCodec.rejected().decodePublished(d.value()));
+    }
+
+    @Test
     void everyTypeRoundTripsThroughItsFlinkSerializerToTheSameKafkaRecord() throws Exception {
         TypeSerializer<Publication> flink =
                 PublicationTypeInfo.INSTANCE.createSerializer(new SerializerConfigImpl());
@@ -134,6 +204,7 @@ class PublicationSerializerTest {
                 List.of(
                         new Publication.Centroids(centroids()),
                         new Publication.Sketch(sketch()),
+                        new Publication.Cells(cells()),
                         new Publication.DeadLetter(rejected(null)),
                         new Publication.WindowMean("s1", 10, 4, new double[] {0.5, 0.25}))) {
             DataOutputSerializer out = new DataOutputSerializer(256);

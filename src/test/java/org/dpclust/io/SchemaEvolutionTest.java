@@ -17,19 +17,23 @@ import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.io.EncoderFactory;
 import org.dpclust.avro.BudgetStatus;
 import org.dpclust.avro.CentroidRelease;
+import org.dpclust.avro.SketchRelease;
 import org.junit.jupiter.api.Test;
 
 /**
- * Backward compatibility of the zCDP schema versions (BudgetStatus v3, CentroidRelease v2): the
- * current reader schema reads every shipped version, and the new fields take their documented
- * defaults (pure accounting, ρ = 0) on a record written with the previous version. (That the
- * current files are shipped unchanged is {@code AvroCodecTest}'s check.)
+ * Backward compatibility of the zCDP schema versions (BudgetStatus v3, CentroidRelease v2,
+ * SketchRelease v2): the current reader schema reads every shipped version, and the new fields take
+ * their documented defaults (pure accounting, ρ = 0) on a record written with the previous version.
+ * (That the current files are shipped unchanged is {@code AvroCodecTest}'s check.)
  */
 class SchemaEvolutionTest {
     @Test
     void currentSchemasReadEveryShippedVersion() {
         for (Schema current :
-                List.of(BudgetStatus.getClassSchema(), CentroidRelease.getClassSchema())) {
+                List.of(
+                        BudgetStatus.getClassSchema(),
+                        CentroidRelease.getClassSchema(),
+                        SketchRelease.getClassSchema())) {
             List<Schema> versions = SchemaHistory.versionsOf(current.getFullName());
             assertTrue(versions.size() >= 2, current.getFullName());
             for (Schema old : versions) {

@@ -49,6 +49,9 @@ final class RealCluster implements AutoCloseable {
     private final int restPort;
     private Process taskManager;
     private int taskManagers;
+    private Process kafka;
+    private Path kafkaProps;
+    private int kafkaStarts;
 
     RealCluster() throws IOException {
         kafkaClasspath = classpath("kafka.classpath");
@@ -133,14 +136,25 @@ final class RealCluster implements AutoCloseable {
                                 props.toString()),
                         Map.of());
         awaitExit(format, "kafka-format", Duration.ofSeconds(60));
-        start(
-                "kafka",
-                kafkaClasspath,
-                "384m",
-                List.of("-Dlog4j.configurationFile=" + log4j, "-XX:+UseSerialGC"),
-                "kafka.Kafka",
-                List.of(props.toString()),
-                Map.of());
+        kafkaProps = props;
+        startKafkaProcess();
+    }
+
+    /**
+     * Starts the broker JVM on the formatted data directory and the same ports, and waits until it
+     * serves requests.
+     */
+    private void startKafkaProcess() throws Exception {
+        kafkaStarts++;
+        kafka =
+                start(
+                        kafkaStarts == 1 ? "kafka" : "kafka-" + kafkaStarts,
+                        kafkaClasspath,
+                        "384m",
+                        List.of("-Dlog4j.configurationFile=" + log4jConfig(), "-XX:+UseSerialGC"),
+                        "kafka.Kafka",
+                        List.of(kafkaProps.toString()),
+                        Map.of());
         Properties p = new Properties();
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
         p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 5_000);
@@ -160,6 +174,24 @@ final class RealCluster implements AutoCloseable {
                         }
                     });
         }
+    }
+
+    /**
+     * Stops the broker JVM (SIGTERM: a controlled shutdown that flushes its logs, as an operator's
+     * restart does) and waits for it to exit.
+     */
+    void stopKafka() throws InterruptedException {
+        kafka.destroy();
+        if (!kafka.waitFor(60, TimeUnit.SECONDS)) {
+            kafka.destroyForcibly();
+            throw new IllegalStateException("the Kafka broker did not stop within 60 s");
+        }
+        children.remove(kafka);
+    }
+
+    /** Starts the broker again on the same data directory and ports after {@link #stopKafka}. */
+    void restartKafka() throws Exception {
+        startKafkaProcess();
     }
 
     /**
@@ -220,7 +252,7 @@ final class RealCluster implements AutoCloseable {
                 restart-strategy:
                   type: fixed-delay
                   fixed-delay:
-                    attempts: 10
+                    attempts: 40
                     delay: 1s
                 """
                         .formatted(freePort(), restPort, tmp, checkpoints.toUri()));
@@ -294,9 +326,43 @@ final class RealCluster implements AutoCloseable {
 
     /** {@code CliFrontend run -d JAR ARGS…}; returns the job id the client printed. */
     String submit(Path jar, List<String> programArgs) throws Exception {
-        List<String> args = new ArrayList<>(List.of("run", "-d", jar.toString()));
+        return submit(List.of(), jar, programArgs);
+    }
+
+    /**
+     * {@code CliFrontend run -d OPTIONS… JAR ARGS…} (e.g. {@code -s SAVEPOINT}); returns the job id
+     * the client printed.
+     */
+    String submit(List<String> runOptions, Path jar, List<String> programArgs) throws Exception {
+        List<String> args = new ArrayList<>(List.of("run", "-d"));
+        args.addAll(runOptions);
+        args.add(jar.toString());
         args.addAll(programArgs);
-        Path log = HOME.resolve("flink-run-" + System.nanoTime() + ".log");
+        String out = flinkCli("flink-run", args);
+        Matcher m = Pattern.compile("JobID ([0-9a-f]{32})").matcher(out);
+        if (!m.find()) {
+            throw new IllegalStateException("flink run printed no JobID: " + out);
+        }
+        return m.group(1);
+    }
+
+    /**
+     * {@code flink stop --savepointPath DIR JOB} (no {@code --drain}: open windows stay open in the
+     * savepoint); returns the savepoint's path the client printed.
+     */
+    String stopWithSavepoint(String jobId) throws Exception {
+        String dir = HOME.resolve("savepoints").toUri().toString();
+        String out = flinkCli("flink-stop", List.of("stop", "--savepointPath", dir, jobId));
+        Matcher m = Pattern.compile("Savepoint completed\\. Path: (\\S+)").matcher(out);
+        if (!m.find()) {
+            throw new IllegalStateException("flink stop printed no savepoint path: " + out);
+        }
+        return m.group(1);
+    }
+
+    /** Runs Flink's CLI with {@code args} to its end; returns its output. */
+    private String flinkCli(String name, List<String> args) throws Exception {
+        Path log = HOME.resolve(name + "-" + System.nanoTime() + ".log");
         List<String> jvm = new ArrayList<>(moduleOpens());
         jvm.add("-Dlog4j.configurationFile=" + flinkConf.resolve("log4j-console.properties"));
         Process client =
@@ -308,13 +374,8 @@ final class RealCluster implements AutoCloseable {
                         "org.apache.flink.client.cli.CliFrontend",
                         args,
                         Map.of("FLINK_CONF_DIR", flinkConf.toString()));
-        awaitExit(client, "flink run", Duration.ofSeconds(120));
-        String out = Files.readString(log);
-        Matcher m = Pattern.compile("JobID ([0-9a-f]{32})").matcher(out);
-        if (!m.find()) {
-            throw new IllegalStateException("flink run printed no JobID; see " + log);
-        }
-        return m.group(1);
+        awaitExit(client, name, Duration.ofSeconds(120));
+        return Files.readString(log);
     }
 
     void cancel(String jobId) throws Exception {

@@ -12,6 +12,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -23,6 +25,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.dpclust.avro.BudgetStatus;
 import org.dpclust.avro.CentroidRelease;
 import org.dpclust.config.ConfigLoader;
 import org.dpclust.config.DpclustConfig;
@@ -96,9 +99,20 @@ class RealClusterIT {
 
     /** A live configuration writing to topics {@code name.*} and reading {@code input.in}. */
     private static Path config(String name, String input, long start) throws IOException {
-        Path file = RealCluster.HOME.resolve(name + ".yaml");
+        return config(name, name, input, start, 1, "");
+    }
+
+    /**
+     * The live configuration in file {@code file.yaml}, writing to topics {@code name.*} and
+     * reading {@code input.in}, at the given parallelism, with {@code aExtra} added to stream a's
+     * entry (e.g. {@code ", salt_buckets: 4"}).
+     */
+    private static Path config(
+            String file, String name, String input, long start, int parallelism, String aExtra)
+            throws IOException {
+        Path path = RealCluster.HOME.resolve(file + ".yaml");
         Files.writeString(
-                file,
+                path,
                 """
                 kafka:
                   bootstrap_servers: "unused:9092"
@@ -112,18 +126,18 @@ class RealClusterIT {
                   max_out_of_orderness: PT1S
                   idle_timeout: PT5S
                   bounded_input: false
-                  parallelism: 1
+                  parallelism: %4$d
                   max_lateness: PT3S
                   max_future: PT3S
                   start: "%3$s"
                 streams:
                   - {id: a, dimension: 2, lower: [0, 0], upper: [1, 1], k: 3, window: PT2S, epsilon_per_release: 1.0,
-                     budget_cap: 1000, public_seed: 1}
+                     budget_cap: 1000, public_seed: 1%5$s}
                   - {id: b, dimension: 3, lower: [-1, -1, -1], upper: [1, 1, 1], k: 2, window: PT2S,
                      epsilon_per_release: 1.0, budget_cap: 1000, public_seed: 2}
                 """
-                        .formatted(name, input, Instant.ofEpochMilli(start)));
-        return file;
+                        .formatted(name, input, Instant.ofEpochMilli(start), parallelism, aExtra));
+        return path;
     }
 
     /** The configuration as the job sees it with {@code --bootstrap-servers}. */
@@ -183,7 +197,13 @@ class RealClusterIT {
     }
 
     private static String submit(Path config) throws Exception {
+        return submit(List.of(), config);
+    }
+
+    /** Submits the job jar with Flink run options (e.g. {@code -s SAVEPOINT}). */
+    private static String submit(List<String> runOptions, Path config) throws Exception {
         return cluster.submit(
+                runOptions,
                 RealCluster.TARGET.resolve("dpclust-job.jar"),
                 List.of(
                         "--config",
@@ -375,7 +395,20 @@ class RealClusterIT {
         disturbed = committedReleases(c);
 
         // the reference: an undisturbed job replaying the same input topic
-        Path replayFile = config("replay", "storm", start);
+        assertSameAsReplay("replay", "storm", start, disturbed);
+        System.out.printf(
+                "RealClusterIT: %d releases byte-identical to the undisturbed replay%n",
+                disturbed.size());
+    }
+
+    /**
+     * Runs an undisturbed job on topics {@code name.*} replaying input topic {@code input.in} and
+     * checks that the disturbed run's releases are the same (stream, window)s, each byte-identical;
+     * returns the replay's configuration.
+     */
+    private static DpclustConfig assertSameAsReplay(
+            String name, String input, long start, Map<String, byte[]> disturbed) throws Exception {
+        Path replayFile = config(name, input, start);
         DpclustConfig replay = load(replayFile);
         String replayJob = submit(replayFile);
         try {
@@ -395,8 +428,153 @@ class RealClusterIT {
             assertArrayEquals(
                     undisturbed.get(k), disturbed.get(k), "release " + k + " is byte-identical");
         }
+        return replay;
+    }
+
+    /** The budget topic's records, every field but the topic's own id, sorted. */
+    private static List<String> ledger(DpclustConfig c) throws IOException {
+        List<String> l = new ArrayList<>();
+        try (TopicReader r = new TopicReader(cluster.bootstrapServers(), c.kafka().budgetTopic())) {
+            for (ConsumerRecord<byte[], byte[]> rec : r.readToEnd(Duration.ofSeconds(60))) {
+                BudgetStatus b = AvroCodec.budget().decode(rec.value());
+                b.setTopicId("");
+                l.add(b.toString());
+            }
+        }
+        Collections.sort(l);
+        return l;
+    }
+
+    @Test
+    @Order(3)
+    @Timeout(value = 300, unit = TimeUnit.SECONDS)
+    void restartingTheBrokerMidRunChangesNoReleasedByteNorCharge() throws Exception {
+        long start = nextStart();
+        Path file = config("quake", start);
+        DpclustConfig c = load(file);
+        createInputTopic(c);
+        // as in the TaskManager test: windows 0 and 1 close, windows 2.. stay open across the
+        // broker's restart (nothing is appended while it is down)
+        writeLive(c, start, 0, 5);
+        String job = submit(file);
+        Map<String, byte[]> disturbed;
+        try {
+            awaitReleases(c, expected(start, 2), Duration.ofSeconds(60));
+            int checkpointsBefore = completedCheckpoints(job);
+            assertTrue(checkpointsBefore >= 1, "a checkpoint completed before the restart");
+            long stopped = System.nanoTime();
+            cluster.stopKafka();
+            Thread.sleep(5_000); // the job's clients find the broker gone
+            cluster.restartKafka();
+            System.out.printf(
+                    "RealClusterIT: broker stopped with windows 2.. open (>= %d checkpoints) and"
+                            + " serving again on the same data directory after %.1f s%n",
+                    checkpointsBefore, (System.nanoTime() - stopped) / 1e9);
+            Map<String, byte[]> atRestart = committedReleases(c);
+            assertFalse(
+                    atRestart.containsKey(key("a", start + 3 * W))
+                            || atRestart.containsKey(key("b", start + 3 * W)),
+                    "window 3 was still open across the restart");
+            writeTicks(c);
+            awaitReleases(c, expected(start, 5), Duration.ofSeconds(180));
+            Thread.sleep(5_000); // the clock stands still: nothing more may be released
+        } catch (Exception | Error e) {
+            cancelAfter(job, e);
+            throw e;
+        }
+        cluster.cancel(job);
+        disturbed = committedReleases(c); // fails on a duplicate
+        List<String> disturbedLedger = ledger(c);
+
+        DpclustConfig replay = assertSameAsReplay("quake-replay", "quake", start, disturbed);
+        List<String> undisturbedLedger = ledger(replay);
+        assertEquals(undisturbedLedger, disturbedLedger, "the same budget records");
+        long charges = disturbedLedger.stream().filter(l -> l.contains("\"CHARGE\"")).count();
+        assertEquals(disturbed.size(), charges, "one charge per release");
         System.out.printf(
-                "RealClusterIT: %d releases byte-identical to the undisturbed replay%n",
+                "RealClusterIT: %d releases byte-identical to the undisturbed replay, %d budget"
+                        + " records (%d charges) equal to its%n",
+                disturbed.size(), disturbedLedger.size(), charges);
+    }
+
+    /** The highest parallelism of the job's operators, from the REST API. */
+    private static int parallelism(String jobId) {
+        int p = 0;
+        for (JsonNode v : cluster.rest("/jobs/" + jobId).path("vertices")) {
+            p = Math.max(p, v.path("parallelism").asInt());
+        }
+        return p;
+    }
+
+    @Test
+    @Order(4)
+    @Timeout(value = 420, unit = TimeUnit.SECONDS)
+    void rescalingThroughSavepointsChangesNoReleasedByteNorCharge() throws Exception {
+        long start = nextStart();
+        String salted = ", salt_buckets: 4"; // stream a salted, stream b not
+        Path p1 = config("scale", "scale", "scale", start, 1, salted);
+        DpclustConfig c = load(p1);
+        createInputTopic(c);
+        writeLive(c, start, 0, 5); // windows 0 and 1 close, 2.. stay open across both rescales
+        String job = submit(p1);
+        String savepoint;
+        try {
+            awaitReleases(c, expected(start, 2), Duration.ofSeconds(60));
+            assertTrue(completedCheckpoints(job) >= 1, "a checkpoint completed at parallelism 1");
+            savepoint = cluster.stopWithSavepoint(job);
+        } catch (Exception | Error e) {
+            cancelAfter(job, e);
+            throw e;
+        }
+        String[] steps = {"scale-p2", "scale-p1"};
+        int[] parallelisms = {2, 1};
+        for (int i = 0; i < steps.length; i++) {
+            Path file = config(steps[i], "scale", "scale", start, parallelisms[i], salted);
+            job = submit(List.of("-s", savepoint), file);
+            String running = job;
+            try {
+                RealCluster.await(
+                        "a checkpoint of the job restored at parallelism " + parallelisms[i],
+                        Duration.ofSeconds(90),
+                        () -> completedCheckpoints(running) >= 1);
+                assertEquals(parallelisms[i], parallelism(job), "the job runs rescaled");
+                String restored =
+                        cluster.rest("/jobs/" + job + "/checkpoints")
+                                .path("latest")
+                                .path("restored")
+                                .path("external_path")
+                                .asText();
+                assertTrue(
+                        restored.endsWith(savepoint.substring(savepoint.lastIndexOf('/'))),
+                        "restored from " + savepoint + ": " + restored);
+                System.out.printf(
+                        "RealClusterIT: restored %s at parallelism %d%n",
+                        savepoint, parallelisms[i]);
+                if (i < steps.length - 1) {
+                    savepoint = cluster.stopWithSavepoint(job);
+                }
+            } catch (Exception | Error e) {
+                cancelAfter(job, e);
+                throw e;
+            }
+        }
+        Map<String, byte[]> disturbed;
+        try {
+            writeTicks(c);
+            awaitReleases(c, expected(start, 5), Duration.ofSeconds(120));
+            Thread.sleep(5_000);
+        } catch (Exception | Error e) {
+            cancelAfter(job, e);
+            throw e;
+        }
+        cluster.cancel(job);
+        disturbed = committedReleases(c); // fails on a duplicate
+        // the reference replays the same input unsalted at parallelism 1 (salting changes no byte)
+        DpclustConfig replay = assertSameAsReplay("scale-replay", "scale", start, disturbed);
+        assertEquals(ledger(replay), ledger(c), "the same budget records");
+        System.out.printf(
+                "RealClusterIT: parallelism 1 -> 2 -> 1 through savepoints (stream a salted into 4"
+                        + " buckets): %d releases byte-identical to the undisturbed replay%n",
                 disturbed.size());
     }
 }

@@ -31,6 +31,8 @@ import org.dpclust.avro.CentroidRelease;
 import org.dpclust.avro.RejectedRecord;
 import org.dpclust.config.ConfigLoader;
 import org.dpclust.config.DpclustConfig;
+import org.dpclust.config.TopicFormats;
+import org.dpclust.config.WireFormat;
 import org.dpclust.generator.SyntheticTelemetry;
 import org.dpclust.io.AvroCodec;
 import org.dpclust.io.EmbeddedKafka;
@@ -46,6 +48,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The streaming job end to end on a real Kafka broker (in-process KRaft) and a Flink MiniCluster,
@@ -415,10 +419,15 @@ class StreamingJobIT {
         }
     }
 
-    @Test
-    void aTaskFailureMidWindowGivesByteIdenticalReleases() throws Exception {
-        DpclustConfig undisturbed = config("calm", "", true);
-        DpclustConfig disturbed = config("storm", "", true);
+    /** In either wire format of the centroids topic (docs/wire-format.md). */
+    @ParameterizedTest
+    @EnumSource(WireFormat.class)
+    void aTaskFailureMidWindowGivesByteIdenticalReleases(WireFormat format) throws Exception {
+        String f = format == WireFormat.AVRO ? "" : "-" + format.wireName();
+        DpclustConfig undisturbed =
+                config("calm" + f, "", true).withFormats(TopicFormats.all(format));
+        DpclustConfig disturbed =
+                config("storm" + f, "", true).withFormats(TopicFormats.all(format));
         write(undisturbed, undisturbed.kafka().inputTopic(), 0, 4, 2500, 0);
         write(disturbed, disturbed.kafka().inputTopic(), 0, 4, 2500, 0);
         runBounded(undisturbed, new RawRecordDeserializer(), "none");
@@ -428,6 +437,10 @@ class StreamingJobIT {
         runBounded(disturbed, new FailOnce(12_345), "fixed-delay");
         assertTrue(FailOnce.FAILED.get(), "the failure was injected");
         assertSameReleases(undisturbed, disturbed, 8);
+        assertTrue(
+                byWindow(disturbed).values().stream()
+                        .allMatch(b -> (b[0] == '{') == (format == WireFormat.JSON)),
+                "the releases are in the " + format.wireName() + " format");
     }
 
     /**

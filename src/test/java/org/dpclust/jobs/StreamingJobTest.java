@@ -1,5 +1,6 @@
 package org.dpclust.jobs;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -35,6 +36,9 @@ class StreamingJobTest {
                     """
             kafka:
               bootstrap_servers: "127.0.0.1:1"
+              properties:
+                security.protocol: SASL_SSL
+                sasl.jaas.config: 'm required password="${env:KAFKA_PASSWORD}";'
             job: {start: "2026-01-01T00:00:00Z"}
             streams:
               - id: a
@@ -95,6 +99,16 @@ class StreamingJobTest {
      * included as their serialized bytes): it names where the secret is, never the secret.
      */
     @Test
+    void theBatchRunKeepsTheKafkaClientProperties() {
+        DpclustConfig c =
+                BatchJob.batchConfig(
+                        CONFIG, "t", "a", new PrivacyLedger.Interval(0, 10_000), "run-1");
+        assertEquals(CONFIG.kafka().properties(), c.kafka().properties());
+        assertEquals(
+                CONFIG.kafka().properties(), LedgerSettings.of(c.kafka()).kafka().properties());
+    }
+
+    @Test
     void theSerializedJobGraphsCarryWhereTheSecretIsButNotTheSecret() throws Exception {
         SecretSource where = TestRandoms.secretSource();
         StreamExecutionEnvironment stream = StreamExecutionEnvironment.getExecutionEnvironment();
@@ -132,6 +146,9 @@ class StreamingJobTest {
                     contains(graph, where.file().getBytes(StandardCharsets.UTF_8)),
                     "the operators' serialized bytes are searched: the secret's location is found");
             assertFalse(contains(graph, key), "the secret's bytes are in the job graph");
+            assertTrue(
+                    contains(graph, "${env:KAFKA_PASSWORD}".getBytes(StandardCharsets.UTF_8)),
+                    "the Kafka client properties reach the job (as the reference, not a value)");
             assertFalse(
                     contains(graph, Arrays.copyOf(key, PrivacySecret.MIN_KEY_BYTES)),
                     "a prefix of the secret's bytes is in the job graph");

@@ -14,12 +14,15 @@ import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.dpclust.avro.BudgetStatus;
 import org.dpclust.avro.CentroidRelease;
 import org.dpclust.avro.RejectedRecord;
 import org.dpclust.config.DpclustConfig;
+import org.dpclust.config.KafkaConnection;
 import org.dpclust.io.AvroCodec;
 import org.dpclust.io.BudgetTopicReader;
 import org.dpclust.io.EmbeddedKafka;
@@ -39,9 +42,14 @@ final class StreamingRuns {
 
     static final long START = Math.floorDiv(System.currentTimeMillis(), W) * W - 60 * W;
 
-    private final EmbeddedKafka kafka;
+    private final KafkaConnection kafka;
 
     StreamingRuns(EmbeddedKafka kafka) {
+        this(KafkaConnection.plaintext(kafka.bootstrapServers()));
+    }
+
+    /** Runs whose topics are read back through {@code kafka} (e.g. a SASL_SSL listener). */
+    StreamingRuns(KafkaConnection kafka) {
         this.kafka = kafka;
     }
 
@@ -54,12 +62,60 @@ final class StreamingRuns {
         return c;
     }
 
+    /** The streaming ITs' MiniCluster: one TaskManager with two slots and small memory. */
+    static MiniClusterExtension miniCluster() {
+        return new MiniClusterExtension(
+                new MiniClusterResourceConfiguration.Builder()
+                        .setNumberTaskManagers(1)
+                        .setNumberSlotsPerTaskManager(2)
+                        .setConfiguration(clusterConfig())
+                        .build());
+    }
+
+    /**
+     * A bounded run's configuration on topics {@code name.*} with its own group and transactional
+     * ids, the schedule [start, end) and the given {@code streams:} entries (the data's event times
+     * are minutes before their append times: max_lateness PT1H counts them all).
+     */
+    String boundedYaml(String name, long start, long end, String streams) {
+        return """
+                kafka:
+                  bootstrap_servers: "%1$s"
+                  topics: {input: %2$s.in, centroids: %2$s.centroids, sketches: %2$s.sketches, budget: %2$s.budget, dlq: %2$s.dlq}
+                  group_id: %2$s
+                  transactional_id_prefix: %2$s
+                  transaction_timeout: PT2M
+                  starting_offsets: earliest
+                job:
+                  checkpoint_interval: PT0.3S
+                  max_out_of_orderness: PT1S
+                  idle_timeout: PT2S
+                  bounded_input: true
+                  parallelism: 1
+                  max_lateness: PT1H
+                  start: "%3$s"
+                  end: "%4$s"
+                streams:
+                """
+                        .formatted(
+                                kafka.bootstrapServers(),
+                                name,
+                                java.time.Instant.ofEpochMilli(start),
+                                java.time.Instant.ofEpochMilli(end))
+                + streams;
+    }
+
     static StreamExecutionEnvironment env(String restart) {
+        return env(restart, 3, Duration.ofMillis(200));
+    }
+
+    /** An environment with the given restart strategy, attempts and delay (fixed-delay). */
+    static StreamExecutionEnvironment env(String restart, int attempts, Duration delay) {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         Configuration c = new Configuration();
         c.set(RestartStrategyOptions.RESTART_STRATEGY, restart);
-        c.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
-        c.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(200));
+        c.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, attempts);
+        c.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, delay);
         env.configure(c);
         return env;
     }
@@ -69,8 +125,7 @@ final class StreamingRuns {
             DpclustConfig c, KafkaRecordDeserializationSchema<RawRecord> deser, String restart)
             throws Exception {
         Map<String, Map<String, Double>> ledger =
-                BudgetTopicReader.read(
-                        kafka.bootstrapServers(), c.kafka().budgetTopic(), Duration.ofSeconds(30));
+                BudgetTopicReader.read(kafka, c.kafka().budgetTopic(), Duration.ofSeconds(30));
         StreamingJob job =
                 new StreamingJob(
                         KafkaEndpoints.source(c, deser),
@@ -82,7 +137,7 @@ final class StreamingRuns {
     }
 
     List<ConsumerRecord<byte[], byte[]>> committed(String topic) {
-        try (TopicReader r = new TopicReader(kafka.bootstrapServers(), topic)) {
+        try (TopicReader r = new TopicReader(kafka, topic)) {
             return r.readToEnd(Duration.ofSeconds(60));
         }
     }
@@ -111,11 +166,13 @@ final class StreamingRuns {
         return l;
     }
 
-    /** Release bytes by stream, window and algorithm; fails on a duplicate. */
+    /**
+     * Release bytes by stream, window and algorithm, in either wire format; fails on a duplicate.
+     */
     Map<String, byte[]> byWindow(DpclustConfig c) throws IOException {
         Map<String, byte[]> m = new TreeMap<>();
         for (var r : committed(c.kafka().centroidsTopic())) {
-            CentroidRelease rel = AvroCodec.centroids().decode(r.value());
+            CentroidRelease rel = AvroCodec.centroids().decodePublished(r.value());
             String key = rel.getStreamId() + "@" + rel.getWindowStart() + "/" + rel.getAlgorithm();
             assertTrue(
                     m.put(key, r.value()) == null,

@@ -1,8 +1,8 @@
 package org.dpclust.window;
 
 import static org.dpclust.window.WindowTestSpecs.ALL;
-import static org.dpclust.window.WindowTestSpecs.identity;
 import static org.dpclust.window.WindowTestSpecs.spec;
+import static org.dpclust.window.WindowTestSpecs.window;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -22,15 +22,6 @@ import org.junit.jupiter.api.Test;
 class WindowReleaseTest {
     private static final long W = 10_000;
 
-    private static WindowSummaries window(StreamRuntime rt, long start, int records) {
-        WindowSummaries w = WindowSummaries.empty(rt, TestRandoms.SECRET, start);
-        for (int i = 0; i < records; i++) {
-            double c = i % 2 == 0 ? 0.25 : 0.75;
-            w.add(new double[] {c + 0.001 * (i % 7), c - 0.001 * (i % 5)}, identity(i));
-        }
-        return w;
-    }
-
     /** A stream's ledger as a {@link WindowRelease.Charger}; keeps every charge it decided. */
     private static final class Ledger implements WindowRelease.Charger {
         final PrivacyLedger ledger;
@@ -42,12 +33,17 @@ class WindowReleaseTest {
         }
 
         @Override
-        public PrivacyLedger.Decision charge(
-                String summary, PrivacyLedger.Interval interval, double epsilon, String fp) {
+        public WindowRelease.Charged charge(
+                String summary,
+                PrivacyLedger.Interval interval,
+                double epsilon,
+                double rho,
+                String fp) {
+            assertTrue(Double.isNaN(rho), "a pure stream charges no rho");
             PrivacyLedger.Decision d = ledger.charge(interval, epsilon);
             charges.add((d.accepted() ? "CHARGE " : "REFUSED ") + summary);
             fingerprints.add(fp);
-            return d;
+            return WindowRelease.Charged.pure(d);
         }
     }
 

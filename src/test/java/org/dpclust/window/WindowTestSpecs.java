@@ -3,6 +3,7 @@ package org.dpclust.window;
 import java.nio.charset.StandardCharsets;
 import org.dpclust.config.ConfigLoader;
 import org.dpclust.config.StreamSpec;
+import org.dpclust.privacy.testing.TestRandoms;
 
 /** Stream specs for the window core's tests. */
 final class WindowTestSpecs {
@@ -29,6 +30,16 @@ final class WindowTestSpecs {
                                 + extra)
                 .streams()
                 .get(0);
+    }
+
+    /** Summaries of a window with {@code records} records in two tight groups. */
+    static WindowSummaries window(StreamRuntime rt, long start, int records) {
+        WindowSummaries w = WindowSummaries.empty(rt, TestRandoms.SECRET, start);
+        for (int i = 0; i < records; i++) {
+            double c = i % 2 == 0 ? 0.25 : 0.75;
+            w.add(new double[] {c + 0.001 * (i % 7), c - 0.001 * (i % 5)}, identity(i));
+        }
+        return w;
     }
 
     /** A record's identity bytes (keys its sketch mask). */

@@ -3,7 +3,6 @@ package org.dpclust.eval.experiment;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -145,9 +144,7 @@ public final class ExpDpExperiment implements Experiment {
                 double[][] pts = data.points();
                 int k = spec.k() > 0 ? spec.k() : data.labelCount();
                 int d = data.dimension();
-                double[] ones = new double[d];
-                Arrays.fill(ones, 1.0);
-                DomainBounds box = new DomainBounds(new double[d], ones);
+                DomainBounds box = UtilityExperiment.unitBox(d);
                 double bestSse = Lloyd.best(pts, k, BEST_LLOYD_SEED).sse();
                 int runs = full ? spec.fullRuns() : spec.runs();
                 runsOf.put(spec.name(), runs);

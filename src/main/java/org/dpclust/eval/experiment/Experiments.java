@@ -20,6 +20,8 @@ public final class Experiments {
         register(new KMedianPaperExperiment());
         register(new CkmEvaluation(false));
         register(new CkmEvaluation(true));
+        register(new DeviceDayExperiment());
+        register(new UtilityExperiment());
     }
 
     private Experiments() {}

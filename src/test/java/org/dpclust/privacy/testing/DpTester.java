@@ -236,6 +236,14 @@ public final class DpTester {
         return (Math.abs(o - b) - Math.abs(o - a)) / scale;
     }
 
+    /**
+     * The same for (discrete) Gaussian noise of standard deviation σ: ((o − b)² − (o − a)²)/(2σ²),
+     * exact for the discrete Gaussian too (its normaliser does not depend on the mean).
+     */
+    public static double gaussianLoss(double o, double a, double b, double sigma) {
+        return ((o - b) * (o - b) - (o - a) * (o - a)) / (2 * sigma * sigma);
+    }
+
     /** Projection of x onto direction/|direction|. */
     public static double project(double[] x, double[] direction) {
         double norm = 0;

@@ -1,0 +1,134 @@
+package org.dpclust.batch;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.dpclust.kmeans.CellRule;
+import org.dpclust.privacy.GeometricMechanism;
+import org.dpclust.privacy.PrivacyRandom;
+
+/**
+ * {@code auto}: chooses a {@value BatchAlgorithm#DP} algorithm and its public parameters from
+ * public information only — d, k, ε and a noisy record count — by the rule {@link #choose}, learned
+ * from {@code evaluate utility} (docs/results/utility), and runs it.
+ *
+ * <p>Privacy ({@value BatchAlgorithm#DP}, ε-DP under add/remove of one unit of at most c records):
+ * a share {@value #SIZE_SHARE} of ε releases the record count with two-sided geometric noise (L1
+ * sensitivity c); the choice is a function of that noisy count and public parameters only
+ * (post-processing); the chosen algorithm runs at the remaining ε·(1 − {@value #SIZE_SHARE}), which
+ * is ε-DP by its own contract. Sequential composition gives ε. The decision never reads the
+ * snapshot except through the noisy count: {@link #choose} takes no data.
+ *
+ * <p>Candidates: {@code public-centre} (the data-free answer, 0-DP: chosen when the data are too
+ * thin for the budget, so {@code auto} does not do worse than a release that ignores the data),
+ * {@code stats} with a cell count set by the rule, and {@code stats-refine}.
+ */
+public final class AutoAlgorithm implements BatchAlgorithm {
+    /** Share of ε spent on the noisy record count. */
+    public static final double SIZE_SHARE = 0.05;
+
+    /** Below this signal x = n̂·ε/d the data-free answer is released. */
+    public static final double X_DATA_FREE = 10;
+
+    /** stats-refine from this per-cluster signal y = (n̂/k)·ε/d on ... */
+    public static final double Y_REFINE = 30;
+
+    /** ... with at least this many records per cluster (n̂/k) and d ≥ {@value #D_REFINE}. */
+    public static final double M_REFINE = 100;
+
+    public static final int D_REFINE = 3;
+
+    /** The candidates, in the order of the {@code auto_choice} parameter. */
+    public static final List<String> CANDIDATES = List.of("public-centre", "stats", "stats-refine");
+
+    /** A decision: the algorithm and the public parameters it runs with. */
+    public record Choice(String algorithm, BatchParams params) {}
+
+    @Override
+    public String name() {
+        return "auto";
+    }
+
+    @Override
+    public String guarantee() {
+        return DP;
+    }
+
+    @Override
+    public String mechanism() {
+        return "auto-v1";
+    }
+
+    @Override
+    public void checkParams(BatchParams params) {
+        BaselineAlgorithm.requireBoundsAndEpsilon(this, params);
+        for (String c : CANDIDATES) {
+            BatchAlgorithms.get(c)
+                    .checkParams(StatsRefineAlgorithm.withEpsilon(params, params.epsilon() / 2));
+        }
+    }
+
+    @Override
+    public BatchResult run(double[][] snapshot, BatchParams params, PrivacyRandom rng) {
+        BaselineAlgorithm.requirePrivateInputs(this, params, rng);
+        double epsSize = params.epsilon() * SIZE_SHARE;
+        long noisyCount =
+                GeometricMechanism.addNoise(
+                        snapshot.length, params.contributionBound(), epsSize, rng);
+        // ---- the decision: the noisy count and public parameters only ----
+        Choice c = choose(params, params.epsilon() - epsSize, noisyCount);
+        BatchResult r = BatchAlgorithms.get(c.algorithm()).run(snapshot, c.params(), rng);
+        Map<String, Double> p = new HashMap<>(r.parameters());
+        p.put("auto_choice", (double) CANDIDATES.indexOf(c.algorithm()));
+        p.put("auto_noisy_count", (double) noisyCount);
+        p.put("auto_epsilon_count", epsSize);
+        p.put("cells", (double) c.params().cells());
+        return new BatchResult(r.centroids(), r.weights(), p);
+    }
+
+    /**
+     * The rule (public inputs only): with x = n̂·ε/d and y = (n̂/k)·ε/d,
+     *
+     * <ol>
+     *   <li>x &lt; {@value #X_DATA_FREE}: {@code public-centre};
+     *   <li>y ≥ {@value #Y_REFINE}, n̂/k ≥ {@value #M_REFINE} and d ≥ {@value #D_REFINE}: {@code
+     *       stats-refine} with the default cells (in d = 2 the default cells are already fine, and
+     *       halving stats' budget for the refinement lost on s1);
+     *   <li>otherwise {@code stats}, with the cells of {@link CellRule#cells}: k·clamp(round(x/25),
+     *       1, 16) when d ≤ 8 or x &lt; 15 (few occupied cells carry more signal each), else the
+     *       default max(64, 16k).
+     * </ol>
+     *
+     * @param params the run's public parameters (k, bounds, seed ...)
+     * @param epsilon the ε left for the chosen algorithm
+     * @param noisyCount the released noisy record count n̂
+     */
+    public static Choice choose(BatchParams params, double epsilon, long noisyCount) {
+        int k = params.k();
+        int d = params.bounds().dimension();
+        double n = Math.max(0, noisyCount) / (double) params.contributionBound();
+        double x = n * epsilon / d;
+        double perCluster = n / k;
+        BatchParams at = StatsRefineAlgorithm.withEpsilon(params, epsilon);
+        if (x < X_DATA_FREE) {
+            return new Choice("public-centre", at);
+        }
+        if (perCluster * epsilon / d >= Y_REFINE && perCluster >= M_REFINE && d >= D_REFINE) {
+            return new Choice("stats-refine", withCells(at, BatchParams.defaultCells(k)));
+        }
+        return new Choice("stats", withCells(at, CellRule.cells(k, d, epsilon, n)));
+    }
+
+    private static BatchParams withCells(BatchParams p, int cells) {
+        return new BatchParams(
+                p.k(),
+                p.epsilon(),
+                p.bounds(),
+                p.seed(),
+                p.nInit(),
+                cells,
+                p.countFraction(),
+                p.contributionBound(),
+                p.universe());
+    }
+}

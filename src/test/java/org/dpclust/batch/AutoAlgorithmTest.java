@@ -1,0 +1,102 @@
+package org.dpclust.batch;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.SplittableRandom;
+import org.dpclust.geometry.DomainBounds;
+import org.dpclust.privacy.testing.TestRandoms;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code auto}: the documented rule on public inputs, the decision made from the charged noisy
+ * count only (two snapshots of the same size with different records get the same decision), the
+ * data-free answer when the data are thin, and the budget split.
+ */
+class AutoAlgorithmTest {
+    private static final int D = 4;
+    private static final DomainBounds BOX = box(D);
+
+    private static DomainBounds box(int d) {
+        double[] hi = new double[d];
+        java.util.Arrays.fill(hi, 1);
+        return new DomainBounds(new double[d], hi);
+    }
+
+    private static BatchParams params(double epsilon) {
+        return new BatchParams(3, epsilon, BOX, 7, 5, 64, Double.NaN, 1);
+    }
+
+    private static double[][] points(int n, long seed, double spread) {
+        SplittableRandom rng = new SplittableRandom(seed); // public randomness (not privacy noise)
+        double[][] p = new double[n][D];
+        for (double[] x : p) {
+            for (int j = 0; j < D; j++) {
+                x[j] = 0.5 + spread * (rng.nextDouble() - 0.5);
+            }
+        }
+        return p;
+    }
+
+    @Test
+    void theRuleFollowsTheSignalOfTheNoisyCount() {
+        // x = n eps / d: 4 -> data-free; 1000 per cluster at eps 1 -> stats-refine
+        assertEquals("public-centre", AutoAlgorithm.choose(params(1), 1, 16).algorithm());
+        assertEquals("public-centre", AutoAlgorithm.choose(params(1), 1, -50).algorithm());
+        assertEquals("stats-refine", AutoAlgorithm.choose(params(1), 1, 3000).algorithm());
+        // 150 records at eps 1 in d = 4: stats with k * round(37.5 / 25) = 6 cells
+        AutoAlgorithm.Choice mid = AutoAlgorithm.choose(params(1), 1, 150);
+        assertEquals("stats", mid.algorithm());
+        assertEquals(6, mid.params().cells());
+        assertEquals(1.0, mid.params().epsilon(), 0);
+        // higher d with a strong signal: the default cells
+        BatchParams d13 = new BatchParams(3, 1, box(13), 7, 5, 64, Double.NaN, 1);
+        AutoAlgorithm.Choice high = AutoAlgorithm.choose(d13, 1, 500);
+        assertEquals("stats", high.algorithm());
+        assertEquals(BatchParams.defaultCells(3), high.params().cells());
+    }
+
+    @Test
+    void theDecisionSeesOnlyTheNoisyCount() {
+        AutoAlgorithm auto = new AutoAlgorithm();
+        for (int n : new int[] {40, 400, 4000}) {
+            BatchResult a = auto.run(points(n, 1, 0.2), params(1), TestRandoms.stream("auto-" + n));
+            BatchResult b = auto.run(points(n, 2, 0.9), params(1), TestRandoms.stream("auto-" + n));
+            assertEquals(
+                    a.parameters().get("auto_noisy_count"), b.parameters().get("auto_noisy_count"));
+            assertEquals(a.parameters().get("auto_choice"), b.parameters().get("auto_choice"));
+            assertEquals(a.parameters().get("cells"), b.parameters().get("cells"));
+            AutoAlgorithm.Choice c =
+                    AutoAlgorithm.choose(
+                            params(1),
+                            1 - AutoAlgorithm.SIZE_SHARE,
+                            a.parameters().get("auto_noisy_count").longValue());
+            assertEquals(
+                    AutoAlgorithm.CANDIDATES.indexOf(c.algorithm()),
+                    a.parameters().get("auto_choice").intValue(),
+                    "n = " + n);
+        }
+    }
+
+    @Test
+    void thinDataGetTheDataFreeAnswerAndTheBudgetIsSplit() {
+        AutoAlgorithm auto = new AutoAlgorithm();
+        BatchResult thin = auto.run(points(10, 3, 0.2), params(1), TestRandoms.stream("thin"));
+        assertEquals(0, thin.parameters().get("auto_choice").intValue());
+        for (double[] c : thin.centroids()) {
+            assertArrayEquals(new double[] {0.5, 0.5, 0.5, 0.5}, c, 0);
+        }
+        BatchResult rich = auto.run(points(3000, 3, 0.2), params(2), TestRandoms.stream("rich"));
+        assertNotEquals(0, rich.parameters().get("auto_choice").intValue());
+        assertEquals(
+                2 * AutoAlgorithm.SIZE_SHARE, rich.parameters().get("auto_epsilon_count"), 1e-12);
+        // stats-refine's own stats share of what is left: (1 - share) eps / 2
+        assertEquals(
+                2 * (1 - AutoAlgorithm.SIZE_SHARE) * StatsRefineAlgorithm.STATS_SHARE,
+                rich.parameters().get("epsilon_stats"),
+                1e-12);
+        assertTrue(rich.centroids().length == 3);
+    }
+}

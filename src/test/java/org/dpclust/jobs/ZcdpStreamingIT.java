@@ -1,0 +1,174 @@
+package org.dpclust.jobs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Instant;
+import java.util.List;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.dpclust.avro.BudgetEventKind;
+import org.dpclust.avro.BudgetStatus;
+import org.dpclust.avro.CentroidRelease;
+import org.dpclust.config.ConfigLoader;
+import org.dpclust.config.DpclustConfig;
+import org.dpclust.generator.SyntheticTelemetry;
+import org.dpclust.io.EmbeddedKafka;
+import org.dpclust.io.RawRecordDeserializer;
+import org.dpclust.io.TelemetryProducer;
+import org.dpclust.io.TopicAdmin;
+import org.dpclust.privacy.Zcdp;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * A device-unit stream under {@code accounting: zcdp} end to end (in-process Kafka broker, Flink
+ * MiniCluster): 48 one-second windows in one one-minute budget period, c = 5, cap (ε, δ) = (10,
+ * 10⁻⁹) and ρ per release a 40th of the period's ρ cap. The job releases the first 40 windows with
+ * discrete Gaussian noise, each release carrying its ρ, the (ε, δ) it implies and the period's ρ
+ * spent, and the fenced ledger refuses the last 8; every BudgetStatus states ρ and its (ε, δ). The
+ * stream publishes its noisy cells too ({@code stats.publish_cells}), one CellsRelease per release.
+ */
+class ZcdpStreamingIT {
+    private static final long PERIOD = 60_000;
+    private static final long W = 1_000;
+
+    /** A period-aligned start about ten minutes ago (the data are within max_lateness). */
+    private static final long START = Math.floorDiv(StreamingRuns.START, PERIOD) * PERIOD;
+
+    private static final int WINDOWS = 48;
+    private static final int RELEASABLE = 40;
+    private static final double DELTA = 1e-9;
+    private static final double RHO_CAP = Zcdp.rhoCap(10, DELTA);
+    private static final double RHO = RHO_CAP * (1 - 1e-9) / RELEASABLE;
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK =
+            new MiniClusterExtension(
+                    new MiniClusterResourceConfiguration.Builder()
+                            .setNumberTaskManagers(1)
+                            .setNumberSlotsPerTaskManager(1)
+                            .setConfiguration(StreamingRuns.clusterConfig())
+                            .build());
+
+    private static EmbeddedKafka kafka;
+    private static StreamingRuns runs;
+
+    @BeforeAll
+    static void startKafka() {
+        kafka = EmbeddedKafka.start();
+        runs = new StreamingRuns(kafka);
+    }
+
+    @AfterAll
+    static void stopKafka() {
+        kafka.close();
+    }
+
+    @Test
+    void releasesUntilTheRhoCapAndRefusesAfterWithRhoAndEpsilonDeltaOnEveryStatus()
+            throws Exception {
+        DpclustConfig c =
+                ConfigLoader.parse(
+                        """
+                        kafka:
+                          bootstrap_servers: "%s"
+                          topics: {input: z.in, centroids: z.centroids, sketches: z.sketches, cells: z.cells, budget: z.budget, dlq: z.dlq}
+                          group_id: z
+                          transactional_id_prefix: z
+                          transaction_timeout: PT2M
+                          starting_offsets: earliest
+                        job: {checkpoint_interval: PT0.3S, max_out_of_orderness: PT1S, idle_timeout: PT2S,
+                              bounded_input: true, parallelism: 1, max_lateness: PT1H, start: "%s", end: "%s"}
+                        streams:
+                          - id: z
+                            dimension: 2
+                            lower: [0, 0]
+                            upper: [1, 1]
+                            k: 3
+                            window: PT1S
+                            budget_period: PT1M
+                            privacy_unit: device
+                            device_contribution_bound: 5
+                            accounting: zcdp
+                            budget_cap: 10
+                            budget_delta: 1.0e-9
+                            rho_per_release: %s
+                            public_seed: 3
+                            stats: {cells: 32, publish_cells: true}
+                        """
+                                .formatted(
+                                        kafka.bootstrapServers(),
+                                        Instant.ofEpochMilli(START),
+                                        Instant.ofEpochMilli(START + WINDOWS * W),
+                                        Double.toString(RHO)));
+        TopicAdmin.ensureTopics(c.kafka(), 1);
+        try (TelemetryProducer p =
+                new TelemetryProducer(kafka.bootstrapServers(), c.kafka().inputTopic())) {
+            // 300 records a window over 40 devices: 7 or 8 each, bounded to c = 5 by the job
+            new SyntheticTelemetry(c.streams(), START, WINDOWS, 300, 0, 40, 11).write(p);
+        }
+        runs.runBounded(c, new RawRecordDeserializer(), "none");
+
+        double epsilon = Zcdp.epsilon(RHO, DELTA);
+        List<CentroidRelease> rel = runs.releases(c);
+        assertEquals(RELEASABLE, rel.size(), "the first 40 windows are released");
+        for (CentroidRelease r : rel) {
+            int window = (int) ((r.getWindowStart().toEpochMilli() - START) / W);
+            assertTrue(window < RELEASABLE, "window " + window);
+            assertEquals(2, r.getSchemaVersion());
+            assertEquals("zcdp", r.getAccounting());
+            assertEquals(RHO, r.getRho(), 0.0);
+            assertEquals(DELTA, r.getDelta(), 0.0);
+            assertEquals(epsilon, r.getEpsilon(), 0.0);
+            assertEquals((window + 1) * RHO, r.getRhoSpent(), 1e-12 * RHO_CAP);
+            assertEquals(RHO_CAP, r.getRhoCap(), 0.0);
+            assertEquals(10.0, r.getCap(), 0.0);
+            assertTrue(r.getSpent() <= 10.0, "spent (epsilon at delta) within the cap");
+            double rhoCount = r.getMechanismParams().get("rho_count");
+            assertEquals(
+                    5 / Math.sqrt(2 * rhoCount),
+                    r.getMechanismParams().get("count_noise_sd"),
+                    1e-6 * r.getMechanismParams().get("count_noise_sd"),
+                    "count noise calibrated to c = 5 and the release's rho");
+            assertEquals(RHO, rhoCount + r.getMechanismParams().get("rho_sum"), 1e-15);
+        }
+
+        List<org.dpclust.avro.CellsRelease> cells = new java.util.ArrayList<>();
+        for (var r : runs.committed(c.kafka().cellsTopic())) {
+            cells.add(org.dpclust.io.AvroCodec.cells().decode(r.value()));
+        }
+        assertEquals(RELEASABLE, cells.size(), "the noisy cells of every stats release");
+        for (org.dpclust.avro.CellsRelease x : cells) {
+            assertEquals("zcdp", x.getAccounting());
+            assertEquals(RHO, x.getRho(), 0.0);
+            assertEquals(32, x.getNoisyCounts().size());
+        }
+
+        List<BudgetStatus> statuses =
+                runs.budget(c).stream().filter(b -> b.getKind() != BudgetEventKind.MARKER).toList();
+        List<BudgetStatus> charges =
+                statuses.stream().filter(b -> b.getKind() == BudgetEventKind.CHARGE).toList();
+        List<BudgetStatus> refused =
+                statuses.stream().filter(b -> b.getKind() == BudgetEventKind.REFUSED).toList();
+        assertEquals(RELEASABLE, charges.size());
+        assertEquals(WINDOWS - RELEASABLE, refused.size(), "every window after the cap");
+        for (BudgetStatus b : statuses) {
+            assertEquals("zcdp", b.getAccounting());
+            assertEquals(DELTA, b.getDelta(), 0.0);
+            assertEquals(RHO, b.getRho(), 0.0);
+            assertEquals(RHO_CAP, b.getRhoCap(), 0.0);
+            assertEquals(10.0, b.getCap(), 0.0);
+            assertEquals(Zcdp.epsilon(b.getRhoSpent(), DELTA), b.getSpent(), 1e-12);
+        }
+        for (BudgetStatus b : refused) {
+            assertTrue(
+                    b.getWindowStart().toEpochMilli() >= START + RELEASABLE * W,
+                    "refused after the cap");
+            assertEquals(RELEASABLE * RHO, b.getRhoSpent(), 1e-12 * RHO_CAP);
+            assertTrue(b.getSpent() <= 10.0 && b.getSpent() > 9.9, "spent " + b.getSpent());
+        }
+    }
+}
