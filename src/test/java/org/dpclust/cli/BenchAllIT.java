@@ -84,6 +84,16 @@ class BenchAllIT {
                         row);
                 assertRateMatches(r.get("records_per_second").asDouble(), 1e9 / ns, row);
             }
+            case "clompr-decode-warm" -> {
+                // the warm decode still fits k centroids against all m frequencies
+                assertAtLeast(
+                        r.get("decode_seconds").asDouble() * 1e9,
+                        NS_PER_UNIT_FLOOR * r.get("m").asInt() * r.get("k").asInt(),
+                        "decode_seconds",
+                        row);
+                assertTrue(r.get("cold_decode_seconds").asDouble() > 0, row);
+                assertTrue(r.get("warm_relative_residual").asDouble() >= 0, row);
+            }
             case "clompr-decode" ->
                     // a decode touches each of the m frequencies of k·replicates centroids
                     assertAtLeast(
@@ -155,7 +165,13 @@ class BenchAllIT {
                         "kmedianpp_seconds",
                         row);
             }
-            case "pipeline", "pipeline-nonprivate", "pipeline-hot-stream" -> {
+            case "pipeline",
+                    "pipeline-stats",
+                    "pipeline-ckm",
+                    "pipeline-dp-hst",
+                    "pipeline-fast",
+                    "pipeline-nonprivate",
+                    "pipeline-hot-stream" -> {
                 double records = r.get("records").asDouble();
                 double seconds = r.get("seconds").asDouble();
                 double rate = r.get("records_per_second").asDouble();
