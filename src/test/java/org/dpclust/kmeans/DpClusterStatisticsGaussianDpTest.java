@@ -46,30 +46,26 @@ class DpClusterStatisticsGaussianDpTest {
         assertEquals((long) C * FixedPointCodec.HALF_RANGE, device.sums()[0]);
         DpClusterStatistics.NoisyCells nominal =
                 DpClusterStatistics.noiseGaussian(
-                        empty, CODEC, 0.5, Double.NaN, C, TestRandoms.stream("nominal"));
+                        empty,
+                        CODEC,
+                        DpTester.ZCDP_RHO,
+                        Double.NaN,
+                        C,
+                        TestRandoms.stream("nominal"));
         double sc = nominal.countScale();
         double ss = nominal.sumScale();
         // calibration: the pair's own ρ (count and sum parts) is the release's ρ
         double pairRho =
                 C * (double) C / (2 * sc * sc)
                         + 2 * Math.pow(C * (double) FixedPointCodec.HALF_RANGE, 2) / (2 * ss * ss);
-        assertEquals(0.5, pairRho, 1e-6);
-        double tested = Zcdp.epsilon(0.5, 1e-3);
-        DpTester.assertCalibratedPassesAndHalvedFails(
+        assertEquals(DpTester.ZCDP_RHO, pairRho, 1e-6);
+        DpTester.assertZcdpCalibratedPassesAndHalvedFails(
                 "stats-cells-gaussian-device",
-                1.0,
-                tested,
                 DpTester.Options.defaults().withSamples(20_000),
-                false,
-                (neighbour, m, rng) -> {
+                (neighbour, rho, rng) -> {
                     DpClusterStatistics.NoisyCells o =
                             DpClusterStatistics.noiseGaussian(
-                                    neighbour ? device : empty,
-                                    CODEC,
-                                    m * m / 2,
-                                    Double.NaN,
-                                    C,
-                                    rng);
+                                    neighbour ? device : empty, CODEC, rho, Double.NaN, C, rng);
                     double l = DpTester.gaussianLoss(o.counts()[0], 0, C, sc);
                     for (int j = 0; j < 2; j++) {
                         l +=

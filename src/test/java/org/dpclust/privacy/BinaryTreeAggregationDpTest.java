@@ -21,19 +21,15 @@ class BinaryTreeAggregationDpTest {
     void runningTreeReleasePassesCalibratedAndFailsWithHalvedNoise() {
         double sigma =
                 Math.sqrt(
-                        new BinaryTreeAggregation(1, 8, BigInteger.ONE, 0.5, (h, i) -> null)
+                        new BinaryTreeAggregation(
+                                        1, 8, BigInteger.ONE, DpTester.ZCDP_RHO, (h, i) -> null)
                                 .variance());
-        double tested = Zcdp.epsilon(0.5, 1e-3);
-        DpTester.assertCalibratedPassesAndHalvedFails(
+        DpTester.assertZcdpCalibratedPassesAndHalvedFails(
                 "tree-running-count",
-                1.0,
-                tested,
                 DpTester.Options.defaults().withSamples(20_000),
-                false,
-                (neighbour, m, rng) -> {
+                (neighbour, rho, rng) -> {
                     BinaryTreeAggregation t =
-                            new BinaryTreeAggregation(
-                                    1, 8, BigInteger.ONE, m * m / 2, (h, i) -> rng);
+                            new BinaryTreeAggregation(1, 8, BigInteger.ONE, rho, (h, i) -> rng);
                     double loss = 0;
                     for (int w = 0; w < 8; w++) {
                         t.add(new long[] {neighbour && w == 5 ? 1 : 0});

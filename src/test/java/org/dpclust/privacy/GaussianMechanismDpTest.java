@@ -24,17 +24,12 @@ class GaussianMechanismDpTest {
         long[] dPrime = {3, 4, 0, 0};
         double[] dir = {3, 4, 0, 0};
         BigInteger l2Squared = BigInteger.valueOf(25);
-        double tested = Zcdp.epsilon(0.5, 1e-3);
-        DpTester.assertCalibratedPassesAndHalvedFails(
+        DpTester.assertZcdpCalibratedPassesAndHalvedFails(
                 "gaussian-vector",
-                1.0,
-                tested,
                 DpTester.Options.defaults(),
-                false,
-                (neighbour, m, rng) -> {
+                (neighbour, rho, rng) -> {
                     long[] o =
-                            GaussianMechanism.addNoise(
-                                    neighbour ? dPrime : d, l2Squared, m * m / 2, rng);
+                            GaussianMechanism.addNoise(neighbour ? dPrime : d, l2Squared, rho, rng);
                     double[] x = new double[o.length];
                     for (int i = 0; i < o.length; i++) {
                         x[i] = o[i];

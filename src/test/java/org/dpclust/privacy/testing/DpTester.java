@@ -8,6 +8,7 @@ import java.util.function.DoubleSupplier;
 import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 import org.dpclust.privacy.PrivacyRandom;
+import org.dpclust.privacy.Zcdp;
 
 /**
  * Statistical test that a randomized mechanism looks ε-DP on one neighbouring pair (D, D').
@@ -194,6 +195,44 @@ public final class DpTester {
                             + halved.summary());
         }
         return new Control(calibrated, halved);
+    }
+
+    /**
+     * The calibrated ρ of the zCDP (Gaussian) mechanism tests: the harness's parameter t runs the
+     * mechanism at ρ = t²·{@value #ZCDP_RHO} (σ ∝ 1/t), so t = 1 is calibrated and the halved run
+     * (t = 2) has half the noise.
+     */
+    public static final double ZCDP_RHO = 0.5;
+
+    /**
+     * The δ at which the zCDP tests convert {@link #ZCDP_RHO} to the tested ε ({@link
+     * Zcdp#epsilon}, about 3.54): well below the harness's δ_tol, so a calibrated mechanism passes
+     * every bucket, while at half the noise (ρ = 2) the loss exceeds that ε with probability about
+     * 0.2, which the top quantile buckets see.
+     */
+    public static final double ZCDP_DELTA = 1e-3;
+
+    /** A statistic drawn from a ρ-zCDP mechanism run at {@code rho} on D or D′. */
+    @FunctionalInterface
+    public interface ZcdpStatistic {
+        double draw(boolean neighbour, double rho, PrivacyRandom rng);
+    }
+
+    /**
+     * {@link #assertCalibratedPassesAndHalvedFails} for a ρ-zCDP (Gaussian) mechanism whose pair
+     * uses its whole sensitivity: the statistic runs at ρ = {@link #ZCDP_RHO} (calibrated) and at
+     * 4·{@link #ZCDP_RHO} (half the noise), tested at the ε that {@link #ZCDP_RHO} implies at δ =
+     * {@link #ZCDP_DELTA}, with pooled-quantile buckets.
+     */
+    public static Control assertZcdpCalibratedPassesAndHalvedFails(
+            String name, Options o, ZcdpStatistic statistic) {
+        return assertCalibratedPassesAndHalvedFails(
+                name,
+                1.0,
+                Zcdp.epsilon(ZCDP_RHO, ZCDP_DELTA),
+                o,
+                false,
+                (neighbour, t, rng) -> statistic.draw(neighbour, t * t * ZCDP_RHO, rng));
     }
 
     private static VoteResult voteAt(
