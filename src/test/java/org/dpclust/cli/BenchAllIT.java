@@ -182,6 +182,22 @@ class BenchAllIT {
                 assertEquals(0, r.get("late_records").asInt(), row);
             }
             case "pipeline-state" -> assertTrue(r.get("state_bytes").asLong() > 0, row);
+            case "soak" -> {
+                // a sample of the live job: elapsed time, monotone counts, sizes of real memory
+                assertTrue(r.get("minutes").asDouble() > 0, row);
+                assertTrue(r.get("records_written").asLong() >= 0, row);
+                assertTrue(r.get("releases").asLong() >= 0, row);
+                assertTrue(r.get("checkpoints").asLong() >= 0, row);
+                assertTrue(r.get("heap_after_gc_mb").asDouble() > 0, row);
+                assertTrue(r.get("broker_heap_after_gc_mb").asDouble() > 0, row);
+                assertTrue(r.get("checkpoint_kb").asDouble() >= 0, row);
+                // a sample that read releases (max >= 0) has a finite mean no larger than its max
+                if (r.get("latency_ms_max").asLong() >= 0) {
+                    double mean = r.get("latency_ms_mean").asDouble();
+                    assertTrue(Double.isFinite(mean), row);
+                    assertTrue(r.get("latency_ms_max").asDouble() >= mean, row);
+                }
+            }
             default -> fail("no plausibility rule for " + row);
         }
     }
