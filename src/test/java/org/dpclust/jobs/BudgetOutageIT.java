@@ -25,7 +25,6 @@ import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourceType;
 import org.dpclust.avro.BudgetStatus;
-import org.dpclust.config.ConfigLoader;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.generator.SyntheticTelemetry;
 import org.dpclust.io.AvroCodec;
@@ -33,7 +32,6 @@ import org.dpclust.io.BudgetTopicReader;
 import org.dpclust.io.EmbeddedKafka;
 import org.dpclust.io.RawRecordDeserializer;
 import org.dpclust.io.TelemetryProducer;
-import org.dpclust.io.TopicAdmin;
 import org.dpclust.privacy.testing.TestRandoms;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -83,19 +81,17 @@ class BudgetOutageIT {
 
     private static DpclustConfig config(String name) {
         DpclustConfig c =
-                ConfigLoader.parse(
-                        runs.boundedYaml(
-                                name,
-                                START,
-                                START + WINDOWS * W,
-                                """
+                runs.boundedConfig(
+                        name,
+                        START,
+                        START + WINDOWS * W,
+                        """
                                   - {id: a, dimension: 2, lower: [0, 0], upper: [1, 1], k: 3, window: PT10S,
                                      epsilon_per_release: 1.0, budget_cap: 100, public_seed: 1}
                                   - {id: b, dimension: 3, lower: [-1, -1, -1], upper: [1, 1, 1], k: 2,
                                      window: PT10S, epsilon_per_release: 1.0, budget_cap: 100,
                                      public_seed: 2}
-                                """));
-        TopicAdmin.ensureTopics(c.kafka(), 1);
+                                """);
         try (TelemetryProducer p =
                 new TelemetryProducer(kafka.bootstrapServers(), c.kafka().inputTopic())) {
             new SyntheticTelemetry(c.streams(), START, WINDOWS, 1_000, 0, 50, 7).write(p);

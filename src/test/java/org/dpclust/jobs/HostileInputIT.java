@@ -16,13 +16,11 @@ import java.util.TreeMap;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.dpclust.avro.RejectedRecord;
-import org.dpclust.config.ConfigLoader;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.io.EmbeddedKafka;
 import org.dpclust.io.HostilePayloads;
 import org.dpclust.io.RawRecordDeserializer;
 import org.dpclust.io.TelemetryProducer;
-import org.dpclust.io.TopicAdmin;
 import org.dpclust.stream.LatenessFilter;
 import org.dpclust.stream.RecordValidator;
 import org.dpclust.stream.StreamClusteringFunction;
@@ -67,16 +65,14 @@ class HostileInputIT {
 
     private static DpclustConfig config(String name) {
         DpclustConfig c =
-                ConfigLoader.parse(
-                        runs.boundedYaml(
-                                name,
-                                START,
-                                START + WINDOWS * W,
-                                """
+                runs.boundedConfig(
+                        name,
+                        START,
+                        START + WINDOWS * W,
+                        """
                                   - {id: a, dimension: 2, lower: [0, 0], upper: [1, 1], k: 3, window: PT10S,
                                      epsilon_per_release: 1.0, budget_cap: 100, public_seed: 1}
-                                """));
-        TopicAdmin.ensureTopics(c.kafka(), 1);
+                                """);
         return c;
     }
 

@@ -12,6 +12,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.dpclust.batch.BatchParams;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.config.StreamSpec;
+import org.dpclust.geometry.DomainBounds;
 import org.dpclust.io.AvroCodec;
 import org.dpclust.io.TopicReader;
 import org.dpclust.privacy.PrivacyLedger;
@@ -50,6 +51,19 @@ public final class LedgerTestRuns {
             job.execute(StreamExecutionEnvironment.getExecutionEnvironment(LocalCluster.config()));
             return job.chargeKey();
         };
+    }
+
+    /** A {@code stats} batch run's parameters from the stream's public ones, at k and ε. */
+    public static BatchParams statsParams(StreamSpec spec, int k, double epsilon) {
+        return new BatchParams(
+                k,
+                epsilon,
+                new DomainBounds(spec.lower(), spec.upper()),
+                spec.publicSeed(),
+                BatchParams.DEFAULT_N_INIT,
+                spec.statsCells(),
+                spec.statsCountFraction(),
+                spec.unitContribution());
     }
 
     /** Every record of {@code topic}, decoded, as a read_committed consumer sees them. */

@@ -25,7 +25,6 @@ import org.dpclust.batch.BatchParams;
 import org.dpclust.config.ConfigLoader;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.config.StreamSpec;
-import org.dpclust.geometry.DomainBounds;
 import org.dpclust.io.AvroCodec;
 import org.dpclust.io.EmbeddedKafka;
 import org.dpclust.io.LedgerCharge;
@@ -121,16 +120,7 @@ class StreamAndBatchLedgerIT {
                 }
                 p.flush();
             }
-            BatchParams params =
-                    new BatchParams(
-                            3,
-                            1.0,
-                            new DomainBounds(spec.lower(), spec.upper()),
-                            spec.publicSeed(),
-                            BatchParams.DEFAULT_N_INIT,
-                            spec.statsCells(),
-                            spec.statsCountFraction(),
-                            spec.unitContribution());
+            BatchParams params = LedgerTestRuns.statsParams(spec, 3, 1.0);
             PrivacyLedger.Interval interval =
                     new PrivacyLedger.Interval(T0.toEpochMilli(), T0.toEpochMilli() + WINDOWS * W);
 

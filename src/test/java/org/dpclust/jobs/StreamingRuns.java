@@ -21,12 +21,14 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.dpclust.avro.BudgetStatus;
 import org.dpclust.avro.CentroidRelease;
 import org.dpclust.avro.RejectedRecord;
+import org.dpclust.config.ConfigLoader;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.config.KafkaConnection;
 import org.dpclust.io.AvroCodec;
 import org.dpclust.io.BudgetTopicReader;
 import org.dpclust.io.EmbeddedKafka;
 import org.dpclust.io.RawRecord;
+import org.dpclust.io.TopicAdmin;
 import org.dpclust.io.TopicReader;
 import org.dpclust.privacy.testing.TestRandoms;
 
@@ -103,6 +105,13 @@ final class StreamingRuns {
                                 java.time.Instant.ofEpochMilli(start),
                                 java.time.Instant.ofEpochMilli(end))
                 + streams;
+    }
+
+    /** {@link #boundedYaml}'s configuration, parsed, with its topics created (one partition). */
+    DpclustConfig boundedConfig(String name, long start, long end, String streams) {
+        DpclustConfig c = ConfigLoader.parse(boundedYaml(name, start, end, streams));
+        TopicAdmin.ensureTopics(c.kafka(), 1);
+        return c;
     }
 
     static StreamExecutionEnvironment env(String restart) {
