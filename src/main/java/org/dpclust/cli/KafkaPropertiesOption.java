@@ -25,7 +25,7 @@ public final class KafkaPropertiesOption {
             paramLabel = "FILE",
             description =
                     "Kafka client properties file (security.protocol, sasl.*, ssl.*; secrets as"
-                            + " ${env:NAME} or ${dir:/path:file}); added to kafka.properties of"
+                            + " $${env:NAME} or $${dir:/path:file}); added to kafka.properties of"
                             + " --config.")
     Path file;
 

@@ -37,6 +37,19 @@ class KafkaPropertiesOptionTest {
     }
 
     @Test
+    void helpShowsTheSecretReferenceSyntaxLiterally() {
+        // picocli interpolates ${...} in descriptions; the help must show Kafka's own syntax.
+        String help =
+                DpclustCommand.commandLine()
+                        .getSubcommands()
+                        .get("consume")
+                        .getUsageMessage()
+                        .replaceAll("\\s+", " ");
+        assertTrue(help.contains("${env:NAME} or ${dir:"), help);
+        assertFalse(help.contains("null or null"), help);
+    }
+
+    @Test
     void everyKafkaCommandTakesTheOptionAndRefusesJobOwnedKeys(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("client.properties");
         Files.writeString(
