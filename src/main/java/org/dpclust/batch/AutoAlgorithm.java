@@ -99,8 +99,9 @@ public final class AutoAlgorithm implements BatchAlgorithm {
      *       stats-refine} with the default cells (in d = 2 the default cells are already fine, and
      *       halving stats' budget for the refinement lost on s1);
      *   <li>otherwise {@code stats}, with the cells of {@link CellRule#cells}: k·clamp(round(x/25),
-     *       1, 16) when d ≤ 8 or x &lt; 15 (few occupied cells carry more signal each), else the
-     *       default max(64, 16k).
+     *       1, 16) when d ≤ 8 or x &lt; 15 (few occupied cells carry more signal each), else
+     *       clamp(round(x/3), max(64, 16k), {@link CellRule#maxCells}(d)) (finer cells where the
+     *       signal supports them).
      * </ol>
      *
      * @param params the run's public parameters (k, bounds, seed ...)
