@@ -119,21 +119,8 @@ public final class AutoAlgorithm implements BatchAlgorithm {
             return new Choice("public-centre", at);
         }
         if (perCluster * epsilon / d >= Y_REFINE && perCluster >= M_REFINE && d >= D_REFINE) {
-            return new Choice("stats-refine", withCells(at, BatchParams.defaultCells(k)));
+            return new Choice("stats-refine", at.withCells(BatchParams.defaultCells(k)));
         }
-        return new Choice("stats", withCells(at, CellRule.cells(k, d, epsilon, n)));
-    }
-
-    private static BatchParams withCells(BatchParams p, int cells) {
-        return new BatchParams(
-                p.k(),
-                p.epsilon(),
-                p.bounds(),
-                p.seed(),
-                p.nInit(),
-                cells,
-                p.countFraction(),
-                p.contributionBound(),
-                p.universe());
+        return new Choice("stats", at.withCells(CellRule.cells(k, d, epsilon, n)));
     }
 }

@@ -80,7 +80,10 @@ final class UtilityReport {
                         + " (partitions, initial centroids, frequencies). Pure epsilon-DP methods only.");
         report.recordNote(
                 "Methods: every registered batch algorithm labelled dp whose public parameters are k,"
-                        + " epsilon and the box, with their defaults (stats: max(64, 16k) cells). The"
+                        + " epsilon and the box, with their defaults (stats: max(64, 16k) cells);"
+                        + " stats+records-hint is stats with the data set's size n declared as its"
+                        + " public records hint (batch --records-hint n): cells by kmeans.CellRule at"
+                        + " the run's epsilon (docs/algorithms.md#cell-rule). The"
                         + " k-median local searches (dp-local-search, dp-hst-local-search) need a public"
                         + " universe and a k-median objective and are not run. public-centre is the"
                         + " data-free answer (all k centres at the centre of the box, 0-DP). privgene is"
