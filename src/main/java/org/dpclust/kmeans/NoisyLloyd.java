@@ -2,6 +2,7 @@ package org.dpclust.kmeans;
 
 import java.util.Arrays;
 import org.dpclust.geometry.DomainBounds;
+import org.dpclust.privacy.BudgetSplit;
 import org.dpclust.privacy.FixedPointCodec;
 import org.dpclust.privacy.GeometricMechanism;
 import org.dpclust.privacy.PrivacyRandom;
@@ -116,7 +117,7 @@ public final class NoisyLloyd {
     public static Schedule suWithNoisySize(double epsilon, int n, int k, int d, PrivacyRandom rng) {
         double epsSize = epsilon * SU_SIZE_FRACTION;
         long noisyN = noisySize(n, epsSize, rng);
-        Schedule s = su(epsilon - epsSize, noisyN, k, d);
+        Schedule s = su(BudgetSplit.remainder(epsilon, epsSize), noisyN, k, d);
         return new Schedule(s.epsilons(), s.countFraction(), noisyN);
     }
 

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 import org.dpclust.geometry.DomainBounds;
 import org.dpclust.geometry.PublicPointSet;
+import org.dpclust.privacy.BudgetSplit;
 import org.dpclust.privacy.ExponentialMechanism;
 import org.dpclust.privacy.PrivacyRandom;
 
@@ -154,7 +155,10 @@ public final class PrivGeneKMeans {
             long publicSeed,
             PrivacyRandom rng) {
         double epsSize = epsilon * NoisyLloyd.SU_SIZE_FRACTION;
-        Schedule s = schedule(NoisyLloyd.noisySize(points.length, epsSize, rng), epsilon - epsSize);
+        Schedule s =
+                schedule(
+                        NoisyLloyd.noisySize(points.length, epsSize, rng),
+                        BudgetSplit.remainder(epsilon, epsSize));
         return new Result(
                 run(GuptKMeans.clampedCopy(points, bounds), publicInit, bounds, s, publicSeed, rng),
                 s,
