@@ -45,4 +45,21 @@ public final class BudgetSplit {
         }
         return r;
     }
+
+    /**
+     * One of {@code n} equal shares of {@code total}: the largest double x with n·x ≤ total in
+     * exact arithmetic.
+     */
+    public static double equalShare(double total, int n) {
+        if (!(total > 0) || Double.isInfinite(total) || n < 1) {
+            throw new IllegalArgumentException("need a finite total > 0 and n >= 1");
+        }
+        BigDecimal exactTotal = new BigDecimal(total);
+        BigDecimal times = BigDecimal.valueOf(n);
+        double x = total / n;
+        while (new BigDecimal(x).multiply(times).compareTo(exactTotal) > 0) {
+            x = Math.nextDown(x);
+        }
+        return x;
+    }
 }

@@ -53,4 +53,19 @@ class BudgetSplitTest {
         assertThrows(IllegalArgumentException.class, () -> BudgetSplit.remainder(-1, 0.5));
         assertThrows(IllegalArgumentException.class, () -> BudgetSplit.remainder(1, 0.0));
     }
+
+    @Test
+    void equalSharesNeverAddUpToMoreThanTheTotal() {
+        SplittableRandom random = new SplittableRandom(23);
+        for (int i = 0; i < 20_000; i++) {
+            double total = Math.exp(random.nextDouble(-12, 3));
+            int n = 1 + random.nextInt(12);
+            double x = BudgetSplit.equalShare(total, n);
+            BigDecimal times = BigDecimal.valueOf(n);
+            assertTrue(new BigDecimal(x).multiply(times).compareTo(new BigDecimal(total)) <= 0);
+            assertTrue(
+                    new BigDecimal(Math.nextUp(x)).multiply(times).compareTo(new BigDecimal(total))
+                            > 0);
+        }
+    }
 }
