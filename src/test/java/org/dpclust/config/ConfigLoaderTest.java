@@ -145,15 +145,18 @@ class ConfigLoaderTest {
     }
 
     @Test
-    void saltBucketsDefaultToOneAndAreRefusedForDeviceUnits() {
+    void saltBucketsDefaultToOneAndApplyToBothUnits() {
         assertEquals(1, ConfigLoader.parse(VALID).streams().get(0).saltBuckets());
         assertEquals(
                 4,
                 ConfigLoader.parse(VALID + "    salt_buckets: 4\n").streams().get(0).saltBuckets());
         assertEquals("streams[0].salt_buckets", option(VALID + "    salt_buckets: 0\n"));
         assertEquals(
-                "streams[0].salt_buckets",
-                option(VALID + "    privacy_unit: device\n    salt_buckets: 2\n"));
+                2,
+                ConfigLoader.parse(VALID + "    privacy_unit: device\n    salt_buckets: 2\n")
+                        .streams()
+                        .get(0)
+                        .saltBuckets());
     }
 
     @Test
