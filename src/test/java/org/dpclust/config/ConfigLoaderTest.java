@@ -160,6 +160,19 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void ckmDecodeEveryDefaultsToOneAndIsRead() {
+        assertEquals(1, ConfigLoader.parse(VALID).streams().get(0).ckm().decodeEvery());
+        assertEquals(
+                5,
+                ConfigLoader.parse(VALID + "    ckm: {decode_every: 5}\n")
+                        .streams()
+                        .get(0)
+                        .ckm()
+                        .decodeEvery());
+        assertEquals("streams[0].ckm.decode_every", option(VALID + "    ckm: {decode_every: 0}\n"));
+    }
+
+    @Test
     void accountingDefaultsToPureAndParsesZcdp() {
         StreamSpec pure = ConfigLoader.parse(VALID).stream("s1").orElseThrow();
         assertEquals(BudgetAccounting.PURE, pure.accounting());
