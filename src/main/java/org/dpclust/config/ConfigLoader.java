@@ -412,7 +412,7 @@ public final class ConfigLoader {
     }
 
     private static final String[] CKM_OPTIONS = {
-        "m", "r", "law", "sigma", "count_fraction", "replicates", "warm_start"
+        "m", "r", "law", "sigma", "count_fraction", "replicates", "warm_start", "decode_every"
     };
 
     /** Sub-mapping {@code f} of stream {@code p}, checked for unknown options. */
@@ -533,7 +533,8 @@ public final class ConfigLoader {
                 number(c, cp, "sigma", FrequencyMatrix.defaultSigma(k, d)),
                 number(c, cp, "count_fraction", Double.NaN),
                 integer(c, cp, "replicates", 3),
-                bool(c, cp, "warm_start", false));
+                bool(c, cp, "warm_start", false),
+                integer(c, cp, "decode_every", 1));
     }
 
     private static HstSettings hst(JsonNode h, String p) {

@@ -29,8 +29,9 @@ import org.dpclust.kmeans.DpClusterStatistics;
  * @param publicSeed seed of the stream's public randomness (partition points, initial centroids)
  * @param initialCentroids optional public initial centroids (k x d), else drawn from the public
  *     seed
- * @param saltBuckets S: sub-keys a (record-unit) stream's records are spread over before the
- *     per-window merge (1 = one key per stream), in [1, {@value #MAX_SALT_BUCKETS}]
+ * @param saltBuckets S: sub-keys a stream's records are spread over before the per-window merge (1
+ *     = one key per stream; device units: by device id, so a device's records share one), in [1,
+ *     {@value #MAX_SALT_BUCKETS}]
  * @param accounting budget accounting: pure or zcdp with δ, and the lifetime cap ({@link
  *     BudgetAccounting})
  */
@@ -110,11 +111,6 @@ public record StreamSpec(
                 saltBuckets >= 1 && saltBuckets <= MAX_SALT_BUCKETS,
                 "salt_buckets",
                 "must be in [1, " + MAX_SALT_BUCKETS + "], was " + saltBuckets);
-        ConfigException.check(
-                saltBuckets == 1 || unit.privacyUnit() != PrivacyUnit.DEVICE,
-                "salt_buckets",
-                "applies only to privacy_unit: record (device contribution bounding needs all"
-                        + " of a device's records of a window in one place)");
         ConfigException.check(accounting != null, "accounting", "required");
     }
 

@@ -26,10 +26,8 @@ import org.dpclust.io.LedgerClientFactory;
 import org.dpclust.io.LedgerDecision;
 import org.dpclust.io.Publication;
 import org.dpclust.io.PublicationTypeInfo;
-import org.dpclust.privacy.DeviceReservoir;
 import org.dpclust.privacy.PrivacyLedger;
 import org.dpclust.privacy.PrivacySecret;
-import org.dpclust.privacy.RecordHasher;
 import org.dpclust.window.ReleasedSketch;
 import org.dpclust.window.StreamRuntime;
 import org.dpclust.window.WindowRelease;
@@ -42,12 +40,15 @@ import org.slf4j.LoggerFactory;
  * device reservoirs, the released centroids and the stream's ledger mark in keyed state ({@link
  * KeyedWindowState}) and one event-time timer per stream (the next scheduled window's); the
  * algorithms and the schedule arithmetic are in Flink-free classes ({@link WindowSummaries}, {@link
- * DeviceReservoir}, {@link WindowRelease}, {@link EventTimePolicy}). Input: {@link WindowPartial}s
- * of phase 1 (one state read and write per partial), single device-unit records, bounded here, or
- * activations. When the append-time watermark reaches a window's close time ({@link
- * EventTimePolicy#closeTime}), the window's release sequence runs and its {@link Publication}s are
- * emitted; accepted {@code ckm} sketches go to {@link #RELEASED_SKETCHES} for the {@link
- * SketchDecoder}. A fired window leaves no state.
+ * org.dpclust.privacy.DeviceReservoir}, {@link WindowRelease}, {@link EventTimePolicy}). Input:
+ * {@link WindowPartial}s of phase 1 (one state read and write per partial; for device-unit streams
+ * phase 1 has already bounded every device's contribution), activations, or single records (a
+ * record partial is accumulated here; of a device-unit stream, bounded here by the same {@link
+ * DeviceBounding} phase 1 uses — the reference path the phase-1 bounding is tested against). When
+ * the append-time watermark reaches a window's close time ({@link EventTimePolicy#closeTime}), the
+ * window's release sequence runs and its {@link Publication}s are emitted; accepted {@code ckm}
+ * sketches go to {@link #RELEASED_SKETCHES} for the {@link SketchDecoder}. A fired window leaves no
+ * state.
  *
  * <p>The schedule is public (docs/event-time.md): it starts at the stream's first window at or
  * after {@code job.start} — or, without state, after the last interval in the budget topic's
@@ -81,7 +82,7 @@ public class StreamClusteringFunction
     private final LedgerClientFactory ledgerFactory;
 
     private transient PrivacySecret secret;
-    private transient RecordHasher hasher;
+    private transient DeviceBounding devices;
     private transient Map<String, StreamRuntime> runtime;
     private transient Map<String, WindowRelease> core;
     private transient KeyedWindowState state;
@@ -119,7 +120,7 @@ public class StreamClusteringFunction
     @Override
     public void open(OpenContext ctx) {
         secret = secretSource.load();
-        hasher = new RecordHasher(secret);
+        devices = new DeviceBounding(secret);
         runtime = StreamRuntime.of(streams);
         core = new HashMap<>();
         runtime.forEach((id, rt) -> core.put(id, new WindowRelease(rt, secret)));
@@ -267,22 +268,9 @@ public class StreamClusteringFunction
     /** Device units: the record counts iff it is among its device's c smallest keyed hashes. */
     private void offerDeviceRecord(StreamSpec s, ValidRecord r, WindowSummaries w)
             throws Exception {
-        byte[] identity = r.identity();
-        DeviceReservoir.Offer o =
-                new DeviceReservoir(s.dimension(), s.contributionBound())
-                        .offer(
-                                state.reservoir(w.windowStart, r.deviceId),
-                                hasher.hash(identity),
-                                r.eventTime,
-                                r.features);
-        if (o.counts()) {
-            if (o.evicted() != null) {
-                double[] x = o.evicted().features();
-                long t = o.evicted().eventTime();
-                w.subtract(x, ValidRecord.identity(r.streamId, r.deviceId, t, x));
-            }
-            state.storeReservoir(w.windowStart, r.deviceId, o.entries());
-            w.add(r.features, identity);
+        long[] kept = devices.offer(s, state.reservoir(w.windowStart, r.deviceId), r, w);
+        if (kept != null) {
+            state.storeReservoir(w.windowStart, r.deviceId, kept);
         }
     }
 

@@ -145,15 +145,31 @@ class ConfigLoaderTest {
     }
 
     @Test
-    void saltBucketsDefaultToOneAndAreRefusedForDeviceUnits() {
+    void saltBucketsDefaultToOneAndApplyToBothUnits() {
         assertEquals(1, ConfigLoader.parse(VALID).streams().get(0).saltBuckets());
         assertEquals(
                 4,
                 ConfigLoader.parse(VALID + "    salt_buckets: 4\n").streams().get(0).saltBuckets());
         assertEquals("streams[0].salt_buckets", option(VALID + "    salt_buckets: 0\n"));
         assertEquals(
-                "streams[0].salt_buckets",
-                option(VALID + "    privacy_unit: device\n    salt_buckets: 2\n"));
+                2,
+                ConfigLoader.parse(VALID + "    privacy_unit: device\n    salt_buckets: 2\n")
+                        .streams()
+                        .get(0)
+                        .saltBuckets());
+    }
+
+    @Test
+    void ckmDecodeEveryDefaultsToOneAndIsRead() {
+        assertEquals(1, ConfigLoader.parse(VALID).streams().get(0).ckm().decodeEvery());
+        assertEquals(
+                5,
+                ConfigLoader.parse(VALID + "    ckm: {decode_every: 5}\n")
+                        .streams()
+                        .get(0)
+                        .ckm()
+                        .decodeEvery());
+        assertEquals("streams[0].ckm.decode_every", option(VALID + "    ckm: {decode_every: 0}\n"));
     }
 
     @Test
