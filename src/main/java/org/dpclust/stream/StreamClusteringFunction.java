@@ -29,6 +29,7 @@ import org.dpclust.io.PublicationTypeInfo;
 import org.dpclust.privacy.PrivacyLedger;
 import org.dpclust.privacy.PrivacySecret;
 import org.dpclust.window.ReleasedSketch;
+import org.dpclust.window.RunningRelease;
 import org.dpclust.window.StreamRuntime;
 import org.dpclust.window.WindowRelease;
 import org.dpclust.window.WindowSummaries;
@@ -85,6 +86,7 @@ public class StreamClusteringFunction
     private transient DeviceBounding devices;
     private transient Map<String, StreamRuntime> runtime;
     private transient Map<String, WindowRelease> core;
+    private transient Map<String, RunningRelease> running;
     private transient KeyedWindowState state;
     private transient ReleaseMetrics metrics; // every metric of this operator
     private transient LongCounter windowed, releaseNanos;
@@ -123,7 +125,14 @@ public class StreamClusteringFunction
         devices = new DeviceBounding(secret);
         runtime = StreamRuntime.of(streams);
         core = new HashMap<>();
-        runtime.forEach((id, rt) -> core.put(id, new WindowRelease(rt, secret)));
+        running = new HashMap<>();
+        runtime.forEach(
+                (id, rt) -> {
+                    core.put(id, new WindowRelease(rt, secret));
+                    if (rt.spec().running().enabled()) {
+                        running.put(id, new RunningRelease(rt, secret));
+                    }
+                });
         state = new KeyedWindowState(getRuntimeContext());
         metrics =
                 ReleaseMetrics.register(
@@ -309,8 +318,34 @@ public class StreamClusteringFunction
             metrics.charged(s.id(), d);
         }
         o.published().forEach(out::collect);
+        if (o.stats() != null && running.containsKey(s.id())) {
+            out.collect(releaseRunning(s, windowStart, o.stats()));
+        }
         o.sketches().forEach(sketch -> ctx.output(RELEASED_SKETCHES, sketch));
         releaseNanos.add(System.nanoTime() - started);
+    }
+
+    /**
+     * The running release after an accepted {@code stats} release ({@link RunningRelease}): keeps
+     * the window's noisy cells in the running state, drops windows that left the span, and
+     * post-processes the span's sum. Refused windows never get here: they add nothing.
+     */
+    private Publication releaseRunning(
+            StreamSpec s, long windowStart, RunningRelease.StatsCells stats) throws Exception {
+        Map<Long, long[]> kept =
+                state.keepRunning(
+                        windowStart,
+                        RunningRelease.pack(stats.cells()),
+                        s.runningSpanStart(windowStart));
+        RunningRelease.Result r =
+                running.get(s.id())
+                        .release(
+                                windowStart,
+                                RunningRelease.span(s, windowStart, kept),
+                                stats,
+                                state.runningCentroids());
+        state.runningCentroids(r.centroids());
+        return new Publication.Running(r.published());
     }
 
     /**

@@ -46,7 +46,8 @@ class StreamSpecTest {
                     7L,
                     init,
                     salt,
-                    BudgetAccounting.PURE);
+                    BudgetAccounting.PURE,
+                    RunningSettings.NONE);
         }
     }
 
