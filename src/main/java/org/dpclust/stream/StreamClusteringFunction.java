@@ -173,7 +173,14 @@ public class StreamClusteringFunction
     /**
      * The public parameters that shape what a stream's open windows were promised (window, domain,
      * k, summaries, ε per release, privacy unit and its bound, public seed, stats cells), as one
-     * readable line. Salting and parallelism are not among them: they change no released byte.
+     * readable line. Parallelism is not among them, nor salting for record units: they change no
+     * released byte.
+     *
+     * <p>Device units add {@value #DEVICE_BOUNDING} and their {@code salt_buckets}: phase 1 keeps
+     * each device's bounded selection in the state of the device's sub-key ({@code id|hash(device)
+     * mod S}), so a window restored under another S (or from a savepoint of a version that bounded
+     * devices in phase 2) would meet each device with an empty selection while its earlier records
+     * are already counted — up to 2c records of one device in one window. Both are refused.
      */
     public static String publicParameters(StreamSpec s) {
         return "window="
@@ -197,8 +204,14 @@ public class StreamClusteringFunction
                 + ", public_seed="
                 + s.publicSeed()
                 + ", stats.cells="
-                + s.statsCells();
+                + s.statsCells()
+                + (s.privacyUnit() == PrivacyUnit.DEVICE
+                        ? ", " + DEVICE_BOUNDING + ", salt_buckets=" + s.saltBuckets()
+                        : "");
     }
+
+    /** Marks device-unit state bounded in phase 1 (see {@link #publicParameters}). */
+    static final String DEVICE_BOUNDING = "device_bounding=phase1";
 
     /**
      * Keeps each configured stream's {@link #publicParameters} in union operator state ({@code
