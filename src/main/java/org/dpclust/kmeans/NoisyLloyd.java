@@ -69,7 +69,7 @@ public final class NoisyLloyd {
     /** DPLloyd: T = 5, ε/T per iteration, halves. */
     public static Schedule dplloyd(double epsilon) {
         double[] e = new double[DPLLOYD_ITERATIONS];
-        Arrays.fill(e, epsilon / DPLLOYD_ITERATIONS);
+        Arrays.fill(e, BudgetSplit.equalShare(epsilon, DPLLOYD_ITERATIONS));
         return new Schedule(e, 0.5);
     }
 
@@ -106,7 +106,7 @@ public final class NoisyLloyd {
     public static Schedule su(double epsilon, double n, int k, int d) {
         int t = suIterations(epsilon, n, k, d);
         double[] e = new double[t];
-        Arrays.fill(e, epsilon / t);
+        Arrays.fill(e, BudgetSplit.equalShare(epsilon, t));
         return new Schedule(e, suCountFraction(d));
     }
 

@@ -95,7 +95,8 @@ public final class PrivGeneKMeans {
     /** The schedule of ε for n records (see the class comment). */
     public static Schedule schedule(double n, double epsilon) {
         int r = generations(n, epsilon);
-        return new Schedule(r, epsilon / ((double) r * PARENTS), epsilon / r);
+        double perGeneration = BudgetSplit.equalShare(epsilon, r);
+        return new Schedule(r, BudgetSplit.equalShare(perGeneration, PARENTS), perGeneration);
     }
 
     /** Δu = Σ_j width_j², the squared diameter of the box (derived in the class comment). */

@@ -16,8 +16,10 @@ public final class BudgetSplit {
     private BudgetSplit() {}
 
     /**
-     * What is left of {@code total} after {@code parts}: the largest double r such that the exact
-     * sum of the parts and r is at most {@code total}.
+     * What is left of {@code total} after {@code parts}: a double r such that the exact sum of the
+     * parts and r is at most {@code total} — the largest such double for one part; with several,
+     * the doubles' own running difference stepped down until it fits, which may be a few ulps below
+     * the largest (never above the total).
      *
      * @throws IllegalArgumentException if the inputs are not finite and positive, or the parts
      *     leave nothing
