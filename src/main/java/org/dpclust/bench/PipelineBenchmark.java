@@ -135,11 +135,7 @@ public final class PipelineBenchmark implements Benchmark {
                     Map<String, Object> rec = runVariant(kafka, input, size, p, v, records);
                     Map<String, Object> dev =
                             runVariant(kafka, input, size, p, v.withDevices(), records);
-                    dev.put(
-                            "fraction_of_record_units",
-                            round(
-                                    (double) dev.get("records_per_second")
-                                            / (double) rec.get("records_per_second")));
+                    putRatio(dev, "fraction_of_record_units", rec);
                     privateRows.add(rec);
                     privateRows.add(dev);
                 }
@@ -152,11 +148,7 @@ public final class PipelineBenchmark implements Benchmark {
                                 records,
                                 size.windows());
                 for (Map<String, Object> priv : privateRows) {
-                    priv.put(
-                            "fraction_of_nonprivate",
-                            round(
-                                    (double) priv.get("records_per_second")
-                                            / (double) plain.get("records_per_second")));
+                    putRatio(priv, "fraction_of_nonprivate", plain);
                     rows.add(BenchEnvironment.withMachine(priv));
                 }
                 rows.add(BenchEnvironment.withMachine(plain));
@@ -188,11 +180,7 @@ public final class PipelineBenchmark implements Benchmark {
                             true,
                             longRecords,
                             longSize.windows());
-            fastLong.put(
-                    "fraction_of_nonprivate",
-                    round(
-                            (double) fastLong.get("records_per_second")
-                                    / (double) plainLong.get("records_per_second")));
+            putRatio(fastLong, "fraction_of_nonprivate", plainLong);
             rows.add(BenchEnvironment.withMachine(fastLong));
             rows.add(BenchEnvironment.withMachine(plainLong));
             String hotInput = "bench.hot.in";
@@ -496,6 +484,15 @@ public final class PipelineBenchmark implements Benchmark {
             key[i] = (byte) (0x5A ^ i); // a fixed benchmark secret (never a deployment secret)
         }
         return SecretSource.temporaryFile(key);
+    }
+
+    /** Puts {@code row}'s records/s over {@code base}'s (same run) under {@code column}. */
+    private static void putRatio(Map<String, Object> row, String column, Map<String, Object> base) {
+        row.put(
+                column,
+                round(
+                        (double) row.get("records_per_second")
+                                / (double) base.get("records_per_second")));
     }
 
     private static double round(double x) {
