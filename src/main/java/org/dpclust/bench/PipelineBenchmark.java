@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.RestartStrategyOptions;
@@ -18,6 +19,7 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.Collector;
+import org.apache.flink.util.FileUtils;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.dpclust.config.ConfigLoader;
 import org.dpclust.config.DpclustConfig;
@@ -69,13 +71,14 @@ import org.dpclust.stream.ValidRecord;
  *       on).
  * </ul>
  *
- * Timing: from the first record the source deserializes to the job's result (the job finished, its
- * final checkpoint committed the output transactions); deployment is excluded. The broker runs on
- * the same cores as the job. Rows: benchmark, parallelism, streams, salt_buckets, records,
- * late_records (must be 0), seconds, records_per_second, stream_windows, release_seconds and
- * decode_seconds (private rows: windows released, the time the keyed operator spent releasing them
- * — ledger, noise, HST search — and the time the ckm decoder spent on CL-OMPR, each summed over
- * subtasks; at the end of a bounded input all of them fall after the last record),
+ * Checkpoints (every second, exactly-once) go to a temporary directory, file system checkpoint
+ * storage as in a deployment. Timing: from the first record the source deserializes to the job's
+ * result (the job finished, its final checkpoint committed the output transactions); deployment is
+ * excluded. The broker runs on the same cores as the job. Rows: benchmark, parallelism, streams,
+ * salt_buckets, records, late_records (must be 0), seconds, records_per_second, stream_windows,
+ * release_seconds and decode_seconds (private rows: windows released, the time the keyed operator
+ * spent releasing them — ledger, noise, HST search — and the time the ckm decoder spent on CL-OMPR,
+ * each summed over subtasks; at the end of a bounded input all of them fall after the last record),
  * fraction_of_nonprivate, cores, jvm. Fixed public seeds and a fixed test secret.
  */
 public final class PipelineBenchmark implements Benchmark {
@@ -414,6 +417,16 @@ public final class PipelineBenchmark implements Benchmark {
         conf.set(TaskManagerOptions.NETWORK_MEMORY_MIN, MemorySize.parse("64m"));
         conf.set(TaskManagerOptions.NETWORK_MEMORY_MAX, MemorySize.parse("64m"));
         conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+        // checkpoints to files, as in a deployment: the JobManager's in-heap storage refuses a
+        // state over 5 MB, which the device-unit rows' reservoirs (up to c = 10 records of each of
+        // 1,000 devices per stream and open window, on one subtask at p = 1) exceed
+        java.io.File checkpoints;
+        try {
+            checkpoints = java.nio.file.Files.createTempDirectory("dpclust-bench-ck").toFile();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpoints.toURI().toString());
         StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(p, conf);
         var source = KafkaEndpoints.source(c, new FirstRecordClock());
         var sink = KafkaEndpoints.sink(c);
@@ -452,8 +465,14 @@ public final class PipelineBenchmark implements Benchmark {
                     "pipeline: %s p=%d: %.0f records/s%n", benchmark, p, records / seconds);
             return row;
         } catch (Exception e) {
+            Throwable root = e;
+            while (root.getCause() != null) {
+                root = root.getCause();
+            }
             throw new IllegalStateException(
-                    "pipeline benchmark run " + benchmark + " failed: " + e.getMessage(), e);
+                    "pipeline benchmark run " + benchmark + " failed: " + root, e);
+        } finally {
+            FileUtils.deleteDirectoryQuietly(checkpoints);
         }
     }
 
