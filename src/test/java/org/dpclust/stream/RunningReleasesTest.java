@@ -110,7 +110,7 @@ class RunningReleasesTest {
         assertEquals(List.of(1, 2, 3, 3, 3), covered);
         for (int w = 0; w < 5; w++) {
             CentroidRelease r = run.get(w);
-            assertEquals((w - 2) * W, r.getWindowStart().toEpochMilli());
+            assertEquals(Math.max(0, w - 2) * W, r.getWindowStart().toEpochMilli());
             assertEquals((w + 1) * W, r.getWindowEnd().toEpochMilli());
             assertEquals("running", r.getMode());
             assertEquals(0.0, r.getEpsilon(), 0.0);
