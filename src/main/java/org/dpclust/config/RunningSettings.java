@@ -4,10 +4,10 @@ import java.io.Serializable;
 
 /**
  * Public settings of a stream's running releases ({@code running:} in docs/configuration.md;
- * docs/zcdp.md#running-releases): besides each window's {@code stats} centroids, publish centroids
- * computed from the sum of the noisy cells of the last W windows ({@code running.windows: W}), or
- * of the windows since the start of the current budget period ({@code running.windows: period}).
- * Post-processing of released values only: no charge, no noise.
+ * docs/zcdp.md#running-releases-published-by-the-stream-job): besides each window's {@code stats}
+ * centroids, publish centroids computed from the sum of the noisy cells of the last W windows
+ * ({@code running.windows: W}), or of the windows since the start of the current budget period
+ * ({@code running.windows: period}). Post-processing of released values only: no charge, no noise.
  *
  * <p>The span is bounded: the operator keeps one noisy cell vector (cells·(d + 1) longs) per window
  * of the span, because a sliding sum must subtract the window that leaves it, and a sum since the

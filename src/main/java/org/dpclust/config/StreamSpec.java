@@ -137,7 +137,7 @@ public record StreamSpec(
                             + longs
                             + " longs, above the limit of "
                             + RunningSettings.MAX_STATE_LONGS
-                            + " (docs/zcdp.md#running-releases); use fewer windows or cells");
+                            + " (docs/zcdp.md#running-releases-published-by-the-stream-job); use fewer windows or cells");
         }
     }
 

@@ -22,6 +22,12 @@ public record TopicFormats(
         this(centroids, sketches, dlq, WireFormat.AVRO, WireFormat.AVRO);
     }
 
+    /** Formats with the running topic in Avro. */
+    public TopicFormats(
+            WireFormat centroids, WireFormat sketches, WireFormat dlq, WireFormat cells) {
+        this(centroids, sketches, dlq, cells, WireFormat.AVRO);
+    }
+
     /** The same format on every published topic. */
     public static TopicFormats all(WireFormat f) {
         return new TopicFormats(f, f, f, f, f);

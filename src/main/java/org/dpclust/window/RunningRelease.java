@@ -14,13 +14,13 @@ import org.dpclust.privacy.ReleaseContext;
 
 /**
  * The running release of one stream at one window ({@code running:},
- * docs/zcdp.md#running-releases), in plain Java: the sum of the noisy {@code stats} cells of the
- * released windows of its span (the last W windows, or the budget period so far: {@link
- * StreamSpec#runningSpanStart}), post-processed into k centroids by the same code as a window's
- * centroids ({@link DpClusterStatistics#postProcess}), published as a {@link CentroidRelease} with
- * {@code mode} {@value #MODE} on the running topic. The keyed operator keeps the span's noisy cells
- * ({@link #pack}) in keyed state and calls {@link #release} after each accepted {@code stats}
- * release.
+ * docs/zcdp.md#running-releases-published-by-the-stream-job), in plain Java: the sum of the noisy
+ * {@code stats} cells of the released windows of its span (the last W windows, or the budget period
+ * so far: {@link StreamSpec#runningSpanStart}), post-processed into k centroids by the same code as
+ * a window's centroids ({@link DpClusterStatistics#postProcess}), published as a {@link
+ * CentroidRelease} with {@code mode} {@value #MODE} on the running topic. The keyed operator keeps
+ * the span's noisy cells ({@link #pack}) in keyed state and calls {@link #release} after each
+ * accepted {@code stats} release.
  *
  * <h2>Privacy: a function of released values and public inputs only</h2>
  *
@@ -163,7 +163,7 @@ public final class RunningRelease {
                         "stats",
                         MODE,
                         WindowRelease.GUARANTEE_DP,
-                        from,
+                        span.firstKey(),
                         windowEnd,
                         n,
                         new DpClusterStatistics.Release(r.centroids(), r.weights(), params),

@@ -136,7 +136,7 @@ class StreamingJobIT {
         return """
                 kafka:
                   bootstrap_servers: "%s"
-                  topics: {input: %s.in, centroids: %s.centroids, sketches: %s.sketches, budget: %s.budget, dlq: %s.dlq}
+                  topics: {input: %s.in, centroids: %s.centroids, sketches: %s.sketches, running: %s.running, budget: %s.budget, dlq: %s.dlq}
                   group_id: %s
                   transactional_id_prefix: %s
                   transaction_timeout: PT2M
@@ -174,6 +174,7 @@ class StreamingJobIT {
                 """
                 .formatted(
                         kafka.bootstrapServers(),
+                        name,
                         name,
                         name,
                         name,
@@ -419,15 +420,20 @@ class StreamingJobIT {
         }
     }
 
-    /** In either wire format of the centroids topic (docs/wire-format.md). */
+    /**
+     * In either wire format of the centroids and running topics (docs/wire-format.md); both streams
+     * also publish running releases over their last two windows, restored from keyed state after
+     * the failure.
+     */
     @ParameterizedTest
     @EnumSource(WireFormat.class)
     void aTaskFailureMidWindowGivesByteIdenticalReleases(WireFormat format) throws Exception {
         String f = format == WireFormat.AVRO ? "" : "-" + format.wireName();
+        String running = "    running: {windows: 2}\n";
         DpclustConfig undisturbed =
-                config("calm" + f, "", true).withFormats(TopicFormats.all(format));
+                config("calm" + f, running, true).withFormats(TopicFormats.all(format));
         DpclustConfig disturbed =
-                config("storm" + f, "", true).withFormats(TopicFormats.all(format));
+                config("storm" + f, running, true).withFormats(TopicFormats.all(format));
         write(undisturbed, undisturbed.kafka().inputTopic(), 0, 4, 2500, 0);
         write(disturbed, disturbed.kafka().inputTopic(), 0, 4, 2500, 0);
         runBounded(undisturbed, new RawRecordDeserializer(), "none");
@@ -437,10 +443,14 @@ class StreamingJobIT {
         runBounded(disturbed, new FailOnce(12_345), "fixed-delay");
         assertTrue(FailOnce.FAILED.get(), "the failure was injected");
         assertSameReleases(undisturbed, disturbed, 8);
-        assertTrue(
-                byWindow(disturbed).values().stream()
-                        .allMatch(b -> (b[0] == '{') == (format == WireFormat.JSON)),
-                "the releases are in the " + format.wireName() + " format");
+        Map<String, byte[]> storm = runs.byWindow(disturbed.kafka().runningTopic());
+        assertSameBytes(runs.byWindow(undisturbed.kafka().runningTopic()), storm, 8);
+        for (Map<String, byte[]> topic : List.of(byWindow(disturbed), storm)) {
+            assertTrue(
+                    topic.values().stream()
+                            .allMatch(b -> (b[0] == '{') == (format == WireFormat.JSON)),
+                    "the releases are in the " + format.wireName() + " format");
+        }
     }
 
     /**
@@ -449,8 +459,11 @@ class StreamingJobIT {
      */
     private static void assertSameReleases(DpclustConfig expected, DpclustConfig actual, int count)
             throws IOException {
-        Map<String, byte[]> a = byWindow(expected);
-        Map<String, byte[]> b = byWindow(actual);
+        assertSameBytes(byWindow(expected), byWindow(actual), count);
+    }
+
+    /** The same keys, {@code count} of them, with the same bytes. */
+    private static void assertSameBytes(Map<String, byte[]> a, Map<String, byte[]> b, int count) {
         assertEquals(count, a.size());
         assertEquals(a.keySet(), b.keySet());
         for (String window : a.keySet()) {

@@ -75,7 +75,7 @@ class ZcdpStreamingIT {
                         """
                         kafka:
                           bootstrap_servers: "%s"
-                          topics: {input: z.in, centroids: z.centroids, sketches: z.sketches, cells: z.cells, budget: z.budget, dlq: z.dlq}
+                          topics: {input: z.in, centroids: z.centroids, sketches: z.sketches, cells: z.cells, running: z.running, budget: z.budget, dlq: z.dlq}
                           group_id: z
                           transactional_id_prefix: z
                           transaction_timeout: PT2M
@@ -98,6 +98,7 @@ class ZcdpStreamingIT {
                             rho_per_release: %s
                             public_seed: 3
                             stats: {cells: 32, publish_cells: true}
+                            running: {windows: 8}
                         """
                                 .formatted(
                                         kafka.bootstrapServers(),
@@ -105,10 +106,11 @@ class ZcdpStreamingIT {
                                         Instant.ofEpochMilli(START + WINDOWS * W),
                                         Double.toString(RHO)));
         TopicAdmin.ensureTopics(c.kafka(), 1);
+        SyntheticTelemetry.Written truth;
         try (TelemetryProducer p =
                 new TelemetryProducer(kafka.bootstrapServers(), c.kafka().inputTopic())) {
             // 300 records a window over 40 devices: 7 or 8 each, bounded to c = 5 by the job
-            new SyntheticTelemetry(c.streams(), START, WINDOWS, 300, 0, 40, 11).write(p);
+            truth = new SyntheticTelemetry(c.streams(), START, WINDOWS, 300, 0, 40, 11).write(p);
         }
         runs.runBounded(c, new RawRecordDeserializer(), "none");
 
@@ -147,6 +149,8 @@ class ZcdpStreamingIT {
             assertEquals(32, x.getNoisyCounts().size());
         }
 
+        assertRunningReleases(c, rel, truth.trueCenters().get("z"));
+
         List<BudgetStatus> statuses =
                 runs.budget(c).stream().filter(b -> b.getKind() != BudgetEventKind.MARKER).toList();
         List<BudgetStatus> charges =
@@ -170,5 +174,56 @@ class ZcdpStreamingIT {
             assertEquals(RELEASABLE * RHO, b.getRhoSpent(), 1e-12 * RHO_CAP);
             assertTrue(b.getSpent() <= 10.0 && b.getSpent() > 9.9, "spent " + b.getSpent());
         }
+    }
+
+    /**
+     * One running release per accepted window on the running topic, over the last 8 windows,
+     * spending nothing; from the 8th window on, its median matched error to the window's true
+     * centres is below that of the window's own release (same noise, summed over 8 windows).
+     */
+    private static void assertRunningReleases(
+            DpclustConfig c, List<CentroidRelease> windows, List<double[][]> truth)
+            throws Exception {
+        List<CentroidRelease> running = new java.util.ArrayList<>();
+        for (var r : runs.committed(c.kafka().runningTopic())) {
+            running.add(org.dpclust.io.AvroCodec.centroids().decode(r.value()));
+        }
+        assertEquals(RELEASABLE, running.size(), "a running release per accepted window");
+        double[] own = new double[RELEASABLE - 7];
+        double[] run = new double[RELEASABLE - 7];
+        for (int i = 0; i < RELEASABLE; i++) {
+            CentroidRelease r = running.get(i);
+            int window = (int) ((r.getWindowEnd().toEpochMilli() - START) / W) - 1;
+            assertEquals(i, window, "in window order");
+            assertEquals("running", r.getMode());
+            assertEquals(Math.min(i + 1, 8), r.getWindowsCovered());
+            assertEquals(START + Math.max(0, i - 7) * W, r.getWindowStart().toEpochMilli());
+            assertEquals(0.0, r.getRho(), 0.0, "post-processing: no charge");
+            assertEquals(0.0, r.getEpsilon(), 0.0);
+            assertEquals(windows.get(i).getRhoSpent(), r.getRhoSpent(), 0.0);
+            if (i >= 7) {
+                own[i - 7] = matchedError(truth.get(i), windows.get(i));
+                run[i - 7] = matchedError(truth.get(i), r);
+            }
+        }
+        java.util.Arrays.sort(own);
+        java.util.Arrays.sort(run);
+        double ownMedian = own[own.length / 2];
+        double runMedian = run[run.length / 2];
+        System.out.printf(
+                "ZcdpStreamingIT: median matched error, windows 7..39: window releases %.4f,"
+                        + " running (last 8) %.4f%n",
+                ownMedian, runMedian);
+        assertTrue(
+                runMedian < ownMedian,
+                "running " + runMedian + " below the per-window " + ownMedian);
+    }
+
+    private static double matchedError(double[][] truth, CentroidRelease r) {
+        double[][] found =
+                r.getCentroids().stream()
+                        .map(x -> x.stream().mapToDouble(Double::doubleValue).toArray())
+                        .toArray(double[][]::new);
+        return org.dpclust.eval.ClusteringMetrics.meanMatchedDistance(truth, found);
     }
 }

@@ -110,7 +110,7 @@ class RunningReleasesTest {
         assertEquals(List.of(1, 2, 3, 3, 3), covered);
         for (int w = 0; w < 5; w++) {
             CentroidRelease r = run.get(w);
-            assertEquals((w - 2) * W, r.getWindowStart().toEpochMilli());
+            assertEquals(Math.max(0, w - 2) * W, r.getWindowStart().toEpochMilli());
             assertEquals((w + 1) * W, r.getWindowEnd().toEpochMilli());
             assertEquals("running", r.getMode());
             assertEquals(0.0, r.getEpsilon(), 0.0);
@@ -118,6 +118,20 @@ class RunningReleasesTest {
             assertEquals("running", StreamTestRecords.topic(out.get(2 * w + 1)));
         }
         assertEquals(5, ledger.statuses().size(), "running releases charge nothing");
+        var plain = harness(spec(""), new RecordingLedger(), 5);
+        for (int w = 0; w < 5; w++) {
+            feed(plain, w, 200, 0);
+        }
+        plain.processWatermark(Long.MAX_VALUE);
+        List<Publication> without = plain.extractOutputValues();
+        plain.close();
+        assertEquals(5, without.size());
+        for (int w = 0; w < 5; w++) {
+            assertArrayEquals(
+                    StreamTestRecords.bytes(without.get(w)),
+                    StreamTestRecords.bytes(out.get(2 * w)),
+                    "window " + w + "'s release is the same bytes with or without running");
+        }
         h.getOperator().setCurrentKey("s");
         MapState<Long, long[]> kept =
                 h.getOperator()

@@ -151,7 +151,7 @@ class RunningReleaseTest {
         assertEquals(0.0, c.getEpsilon(), 0.0, "post-processing spends nothing");
         assertEquals(1.0, c.getSpent(), 0.0, "the ledger's spend after the window's charge");
         assertEquals(2.5, c.getCap(), 0.0);
-        assertEquals(2 * W, c.getWindowStart().toEpochMilli(), "the span: windows 2..5");
+        assertEquals(3 * W, c.getWindowStart().toEpochMilli(), "the first summed window");
         assertEquals(6 * W, c.getWindowEnd().toEpochMilli());
         assertEquals(2, c.getWindowsCovered(), "two released windows were summed");
         assertEquals(2.0, c.getMechanismParams().get("windows_summed"), 0.0);
