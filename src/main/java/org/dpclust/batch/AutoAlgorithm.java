@@ -100,8 +100,9 @@ public final class AutoAlgorithm implements BatchAlgorithm {
      *       stats-refine} with the default cells (in d = 2 the default cells are already fine, and
      *       halving stats' budget for the refinement lost on s1);
      *   <li>otherwise {@code stats}, with the cells of {@link CellRule#cells}: k·clamp(round(x/25),
-     *       1, 16) when d ≤ 8 or x &lt; 15 (few occupied cells carry more signal each), else the
-     *       default max(64, 16k).
+     *       1, 16) when d ≤ 8 or x &lt; 15 (few occupied cells carry more signal each), else
+     *       clamp(round(x/3), max(64, 16k), {@link CellRule#maxCells}(d)) (finer cells where the
+     *       signal supports them).
      * </ol>
      *
      * @param params the run's public parameters (k, bounds, seed ...)
@@ -119,21 +120,8 @@ public final class AutoAlgorithm implements BatchAlgorithm {
             return new Choice("public-centre", at);
         }
         if (perCluster * epsilon / d >= Y_REFINE && perCluster >= M_REFINE && d >= D_REFINE) {
-            return new Choice("stats-refine", withCells(at, BatchParams.defaultCells(k)));
+            return new Choice("stats-refine", at.withCells(BatchParams.defaultCells(k)));
         }
-        return new Choice("stats", withCells(at, CellRule.cells(k, d, epsilon, n)));
-    }
-
-    private static BatchParams withCells(BatchParams p, int cells) {
-        return new BatchParams(
-                p.k(),
-                p.epsilon(),
-                p.bounds(),
-                p.seed(),
-                p.nInit(),
-                cells,
-                p.countFraction(),
-                p.contributionBound(),
-                p.universe());
+        return new Choice("stats", at.withCells(CellRule.cells(k, d, epsilon, n)));
     }
 }

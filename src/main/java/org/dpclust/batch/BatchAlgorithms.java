@@ -38,6 +38,7 @@ public final class BatchAlgorithms {
         register(new CkmAlgorithm());
         register(new PublicCentreAlgorithm());
         register(new StatsRefineAlgorithm());
+        register(new StatsNestedAlgorithm());
         register(new AutoAlgorithm());
     }
 

@@ -52,6 +52,12 @@ public record BatchParams(
                 k, epsilon, bounds, seed, nInit, cells, countFraction, contributionBound, u);
     }
 
+    /** The same parameters with {@code cells} cells for {@code stats}. */
+    public BatchParams withCells(int cells) {
+        return new BatchParams(
+                k, epsilon, bounds, seed, nInit, cells, countFraction, contributionBound, universe);
+    }
+
     /** Restarts of the non-private reference, as in {@link org.dpclust.kmeans.Lloyd#BEST_OF}. */
     public static final int DEFAULT_N_INIT = Lloyd.BEST_OF;
 

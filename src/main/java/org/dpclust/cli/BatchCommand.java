@@ -29,6 +29,7 @@ import org.dpclust.io.LedgerSettings;
 import org.dpclust.jobs.BatchJob;
 import org.dpclust.jobs.BatchRun;
 import org.dpclust.jobs.LocalCluster;
+import org.dpclust.kmeans.CellRule;
 import org.dpclust.privacy.PrivacyLedger;
 import org.dpclust.privacy.PrivacySecret;
 import org.slf4j.Logger;
@@ -147,6 +148,13 @@ public final class BatchCommand implements Callable<Integer> {
                     "Public partition size of stats (default: the stream's, else max(64, 16k)).")
     Integer cells;
 
+    @Option(
+            names = "--records-hint",
+            description =
+                    "A declared (public) expected number of records: sets the cells of stats by"
+                            + " the signal rule (kmeans.CellRule) at --epsilon instead of --cells.")
+    Long recordsHint;
+
     @Mixin SecretFileOption secretFile;
 
     @Mixin BootstrapServersOption kafka;
@@ -222,11 +230,7 @@ public final class BatchCommand implements Callable<Integer> {
                                 b,
                                 seed != null ? seed : spec != null ? spec.publicSeed() : 1L,
                                 nInit,
-                                cells != null
-                                        ? cells
-                                        : spec != null
-                                                ? spec.statsCells()
-                                                : BatchParams.defaultCells(kk),
+                                statsCells(kk, b, spec),
                                 spec != null ? spec.statsCountFraction() : Double.NaN,
                                 spec != null ? spec.unitContribution() : 1)
                         .withUniverse(u);
@@ -244,6 +248,30 @@ public final class BatchCommand implements Callable<Integer> {
             return runKafka(alg, spec, params, toKafka);
         }
         return runFile(alg, params, universeSpec.demandIsEveryNode() ? u : null, toKafka);
+    }
+
+    /**
+     * The cells of {@code stats}: {@code --cells}, else {@link CellRule#cells} at {@code
+     * --records-hint} (public, declared), else the stream's, else the default.
+     */
+    private int statsCells(int kk, DomainBounds b, StreamSpec spec) {
+        if (recordsHint == null) {
+            return cells != null
+                    ? cells
+                    : spec != null ? spec.statsCells() : BatchParams.defaultCells(kk);
+        }
+        if (cells != null) {
+            throw new IllegalArgumentException(
+                    "--records-hint: give either --cells or --records-hint, not both");
+        }
+        if (recordsHint < 1) {
+            throw new IllegalArgumentException("--records-hint: must be >= 1, was " + recordsHint);
+        }
+        if (epsilon == null || b == null) {
+            throw new IllegalArgumentException(
+                    "--records-hint: needs --epsilon and declared bounds");
+        }
+        return CellRule.cells(kk, b.dimension(), epsilon, recordsHint);
     }
 
     /** The stream of --config/--stream, or null without --config. */

@@ -1,5 +1,6 @@
 package org.dpclust.kmeans;
 
+import java.util.function.ToIntFunction;
 import org.dpclust.geometry.DomainBounds;
 import org.dpclust.geometry.PublicPointSet;
 import org.dpclust.privacy.FixedPointCodec;
@@ -17,9 +18,18 @@ public final class SnapshotStatistics {
     /** The exact statistics of {@code points} (not modified) over {@code cells}. */
     public static ClusterStatistics accumulate(
             double[][] points, FixedPointCodec codec, PublicPointSet cells) {
+        return accumulate(points, codec, cells.size(), cells::nearest);
+    }
+
+    /**
+     * The exact statistics of {@code points} (not modified) over {@code size} cells, record x
+     * (clamped) in cell {@code cellOf(x)}, a public function of the record.
+     */
+    public static ClusterStatistics accumulate(
+            double[][] points, FixedPointCodec codec, int size, ToIntFunction<double[]> cellOf) {
         DomainBounds b = codec.bounds();
         int d = b.dimension();
-        ClusterStatistics stats = new ClusterStatistics(cells.size(), d);
+        ClusterStatistics stats = new ClusterStatistics(size, d);
         double[] x = new double[d];
         long[] encoded = new long[d];
         for (double[] p : points) {
@@ -29,7 +39,7 @@ public final class SnapshotStatistics {
             }
             b.clamp(p, x);
             codec.encode(x, encoded);
-            stats.add(cells.nearest(x), encoded);
+            stats.add(cellOf.applyAsInt(x), encoded);
         }
         return stats;
     }

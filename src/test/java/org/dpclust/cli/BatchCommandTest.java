@@ -261,4 +261,54 @@ class BatchCommandTest {
         assertTrue(summary.get("ledger").asText().startsWith("not charged"));
         assertEquals(15, DatasetLoader.loadCsv(out.resolve("o/centroids.csv")).size());
     }
+
+    @Test
+    void recordsHintSetsTheStatsCellsByTheSignalRule(@TempDir Path out) throws Exception {
+        Path secret = out.resolve("secret");
+        Files.writeString(secret, "000102030405060708090a0b0c0d0e0f");
+        Path csv = out.resolve("d10.csv");
+        StringBuilder rows = new StringBuilder("a,b,c,d,e,f,g,h,i,j\n");
+        java.util.SplittableRandom rng = new java.util.SplittableRandom(3);
+        for (int i = 0; i < 200; i++) {
+            for (int j = 0; j < 10; j++) {
+                rows.append(j == 0 ? "" : ",").append(rng.nextDouble());
+            }
+            rows.append('\n');
+        }
+        Files.writeString(csv, rows);
+        String box = "0,0,0,0,0,0,0,0,0,0;1,1,1,1,1,1,1,1,1,1";
+        String[] args = {
+            "batch",
+            "--algorithm",
+            "stats",
+            "--input",
+            csv.toString(),
+            "--k",
+            "10",
+            "--epsilon",
+            "3",
+            "--bounds",
+            box,
+            "--secret-file",
+            secret.toString(),
+            "--output",
+            out.resolve("o").toString(),
+            "--records-hint",
+            "100000"
+        };
+        CliRun r = run(args);
+        assertEquals(0, r.exit(), r.err());
+        JsonNode summary = new ObjectMapper().readTree(out.resolve("o/summary.json").toFile());
+        int expected = org.dpclust.kmeans.CellRule.cells(10, 10, 3, 100_000);
+        assertTrue(expected > 160, "the rule gives finer cells than the default here");
+        assertEquals(expected, summary.get("parameters").get("cells").asInt());
+
+        String[] both = Arrays.copyOf(args, args.length + 2);
+        both[args.length] = "--cells";
+        both[args.length + 1] = "64";
+        assertError("--records-hint", run(both));
+        String[] zero = args.clone();
+        zero[args.length - 1] = "0";
+        assertError("--records-hint", run(zero));
+    }
 }

@@ -27,6 +27,7 @@ import org.dpclust.geometry.DomainBounds;
 import org.dpclust.io.Dataset;
 import org.dpclust.io.DatasetLoader;
 import org.dpclust.io.DomainScaling;
+import org.dpclust.kmeans.CellRule;
 import org.dpclust.kmeans.Lloyd;
 import org.dpclust.privacy.PrivacyRandom;
 import org.dpclust.privacy.PrivacySecret;
@@ -48,8 +49,9 @@ import org.dpclust.privacy.PrivacySecret;
  * #FAMILY_SPREAD}² I), unit covariance: well separated).
  *
  * <p>The methods are every registered algorithm labelled {@value BatchAlgorithm#DP} whose public
- * parameters ({@link BatchAlgorithm#checkParams}) are met by k, ε and the box — the k-median local
- * searches need a public universe and are not k-means methods, so they are left out — with {@code
+ * parameters ({@link BatchAlgorithm#checkParams}) are met by k, ε and the box, and {@value
+ * #STATS_HINT} (stats with n declared as its public records hint) — the k-median local searches
+ * need a public universe and are not k-means methods, so they are left out — with {@code
  * public-centre}, the data-free answer, among them. {@code privgene} costs r·200 SSE evaluations
  * with r growing in n·ε and is left out on data sets above {@value #PRIVGENE_MAX_N} points (the
  * report says so).
@@ -69,6 +71,12 @@ public final class UtilityExperiment implements Experiment {
     static final int CKM_LARGE_RUNS = 5;
     static final double FAMILY_SPREAD = 4.0;
     static final String DATA_FREE = "public-centre";
+
+    /**
+     * {@code stats} with the data set's size n as its declared, public records hint ({@code batch
+     * --records-hint n}): cells by {@link CellRule#cells} at the run's ε instead of the default.
+     */
+    static final String STATS_HINT = "stats+records-hint";
 
     /** Best peer median per ε ∈ {0.1, 0.3, 1, 3}, and its name ({@code *} = (ε, 1e-6)-DP). */
     record Peer(double[] medians, String[] names) {}
@@ -171,6 +179,9 @@ public final class UtilityExperiment implements Experiment {
                 continue; // e.g. a k-median universe
             }
             out.add(name);
+            if (name.equals("stats")) {
+                out.add(STATS_HINT);
+            }
         }
         return out;
     }
@@ -353,7 +364,8 @@ public final class UtilityExperiment implements Experiment {
     }
 
     /** The methods that run every run on every data set. */
-    static final List<String> CORE = List.of("stats", "stats-refine", "auto", DATA_FREE);
+    static final List<String> CORE =
+            List.of("stats", STATS_HINT, "stats-refine", "auto", DATA_FREE);
 
     private static void runOne(
             String dataset,
@@ -370,7 +382,8 @@ public final class UtilityExperiment implements Experiment {
             if (r >= runsOf(m, pts.length, Integer.MAX_VALUE)) {
                 continue;
             }
-            BatchAlgorithm a = BatchAlgorithms.get(m);
+            boolean hint = m.equals(STATS_HINT);
+            BatchAlgorithm a = BatchAlgorithms.get(hint ? "stats" : m);
             for (double eps : epsilons) {
                 long t0 = System.nanoTime();
                 PrivacyRandom rng =
@@ -383,7 +396,11 @@ public final class UtilityExperiment implements Experiment {
                                                 + "/epsilon="
                                                 + eps)
                                         .getBytes(StandardCharsets.UTF_8));
-                BatchResult res = a.run(pts, params(k, eps, box, RUN_SEED + r), rng);
+                BatchParams p = params(k, eps, box, RUN_SEED + r);
+                if (hint) {
+                    p = p.withCells(CellRule.cells(k, box.dimension(), eps, pts.length));
+                }
+                BatchResult res = a.run(pts, p, rng);
                 double[][] c = res.centroids();
                 Cell cell = cells.get(m + "|" + eps);
                 synchronized (cell) {

@@ -20,11 +20,15 @@ final class UtilityReport {
 
     private UtilityReport() {}
 
-    /** The best (lowest median) method at ε other than {@code auto}, or null. */
+    /**
+     * The best (lowest median) method at ε other than {@code auto} and {@value
+     * UtilityExperiment#STATS_HINT} (a reference row: it is given the exact n, which neither the
+     * registered algorithms nor the peers get), or null.
+     */
     static String best(Result res, double eps) {
         String best = null;
         for (String m : res.methods()) {
-            if (m.equals(AUTO)) {
+            if (m.equals(AUTO) || m.equals(UtilityExperiment.STATS_HINT)) {
                 continue;
             }
             if (best == null || res.cell(m, eps).median() < res.cell(best, eps).median()) {
@@ -80,7 +84,12 @@ final class UtilityReport {
                         + " (partitions, initial centroids, frequencies). Pure epsilon-DP methods only.");
         report.recordNote(
                 "Methods: every registered batch algorithm labelled dp whose public parameters are k,"
-                        + " epsilon and the box, with their defaults (stats: max(64, 16k) cells). The"
+                        + " epsilon and the box, with their defaults (stats: max(64, 16k) cells);"
+                        + " stats+records-hint is stats with the data set's size n declared as its"
+                        + " public records hint (batch --records-hint n): cells by kmeans.CellRule at"
+                        + " the run's epsilon (docs/algorithms.md#cell-rule); it is a reference row,"
+                        + " not a candidate for best dpclust (no registered algorithm or peer is"
+                        + " given the exact n). The"
                         + " k-median local searches (dp-local-search, dp-hst-local-search) need a public"
                         + " universe and a k-median objective and are not run. public-centre is the"
                         + " data-free answer (all k centres at the centre of the box, 0-DP). privgene is"
