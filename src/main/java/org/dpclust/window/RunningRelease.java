@@ -18,9 +18,12 @@ import org.dpclust.privacy.ReleaseContext;
  * {@code stats} cells of the released windows of its span (the last W windows, or the budget period
  * so far: {@link StreamSpec#runningSpanStart}), post-processed into k centroids by the same code as
  * a window's centroids ({@link DpClusterStatistics#postProcess}), published as a {@link
- * CentroidRelease} with {@code mode} {@value #MODE} on the running topic. The keyed operator keeps
- * the span's noisy cells ({@link #pack}) in keyed state and calls {@link #release} after each
- * accepted {@code stats} release.
+ * CentroidRelease} with {@code mode} {@value #MODE} and {@code algorithm} {@code stats} on the
+ * running topic: {@code window_start} is the first summed window's start, {@code window_end} this
+ * window's end, {@code windows_covered} the number of windows summed, and {@code mechanism_params}
+ * add {@code windows_summed} and {@code span_windows} (the span's length in windows). The keyed
+ * operator keeps the span's noisy cells ({@link #pack}) in keyed state and calls {@link #release}
+ * after each accepted {@code stats} release.
  *
  * <h2>Privacy: a function of released values and public inputs only</h2>
  *
@@ -62,7 +65,7 @@ public final class RunningRelease {
     /** {@code CentroidRelease.mode} of running releases. */
     public static final String MODE = "running";
 
-    /** Name of the post-processing in the randomness key and the release's algorithm. */
+    /** Name of the post-processing in its randomness key. */
     private static final String KEY = "stats-running";
 
     private final StreamRuntime rt;

@@ -83,7 +83,7 @@ final class StreamingRuns {
         return """
                 kafka:
                   bootstrap_servers: "%1$s"
-                  topics: {input: %2$s.in, centroids: %2$s.centroids, sketches: %2$s.sketches, budget: %2$s.budget, dlq: %2$s.dlq}
+                  topics: {input: %2$s.in, centroids: %2$s.centroids, sketches: %2$s.sketches, running: %2$s.running, budget: %2$s.budget, dlq: %2$s.dlq}
                   group_id: %2$s
                   transactional_id_prefix: %2$s
                   transaction_timeout: PT2M
