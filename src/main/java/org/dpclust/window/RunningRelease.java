@@ -28,17 +28,24 @@ import org.dpclust.privacy.ReleaseContext;
  * <h2>Privacy: a function of released values and public inputs only</h2>
  *
  * A running release is computed from (a) the noisy cell counts and fixed-point sums that the window
- * releases of its span published ({@code DpClusterStatistics.NoisyCells}, exactly the values of the
- * cells topic), (b) the public schedule (window starts, W, the budget period), (c) which of those
- * windows' {@code stats} charges the ledger accepted — a decision on public amounts, intervals and
- * caps, itself published on the budget topic — (d) the public parameters of the stream (partition,
- * bounds, k, the noise scales) and its previous running centroids (a running release, so again
- * post-processing), and (e) post-processing randomness. No exact summary, record or
- * secret-dependent value other than the post-processing randomness enters it, so by the
- * post-processing property of DP (and of zCDP) it costs nothing: it is charged nothing, draws no
- * noise, and its guarantee is that of the window releases it sums, which the ledger has already
- * charged. Its {@code epsilon} (and {@code rho}) are therefore 0, and {@code spent}, {@code cap}
- * (and the ρ spend and cap) are the ledger's after the window's {@code stats} charge.
+ * releases of its span computed ({@code DpClusterStatistics.NoisyCells}: the charged mechanism's
+ * output — published on the cells topic with {@code stats.publish_cells}, kept operator-side
+ * otherwise, post-processing either way), (b) the public schedule (window starts, W, the budget
+ * period), (c) which of those windows' {@code stats} charges the ledger accepted — a decision on
+ * public amounts, intervals and caps, itself published on the budget topic — (d) the public
+ * parameters of the stream (partition, bounds, k, the noise scales) and its previous running
+ * centroids (a running release, so again post-processing), and (e) post-processing randomness. No
+ * exact summary, record or secret-dependent value other than the post-processing randomness enters
+ * it, so by the post-processing property of DP (and of zCDP) it costs nothing: it is charged
+ * nothing, draws no noise, and its guarantee is that of the window releases it sums, which the
+ * ledger has already charged. Its {@code epsilon} (and {@code rho}) are therefore 0 — its
+ * incremental cost, so that a consumer adding up {@code epsilon} over all topics gets the ledger's
+ * total — and {@code spent}, {@code cap} (and the ρ spend and cap) are the ledger's after the
+ * window's {@code stats} charge. What protects a unit in a running release is what protects it in
+ * the windows summed: {@code mechanism_params} carry {@code span_charged_epsilon} (pure) or {@code
+ * span_charged_rho} (zCDP), the sum of those windows' {@code stats} charges — the composed cost for
+ * a device present in all of them (a record lies in one window, so for record units it is one
+ * window's charge).
  *
  * <p>A refused window publishes no running release and adds nothing to the span; the span's
  * arithmetic moves on with the public schedule all the same. Whether a window was refused is public
@@ -160,6 +167,13 @@ public final class RunningRelease {
         long from = s.runningSpanStart(windowStart);
         long windowEnd = windowStart + s.windowMillis();
         params.put("span_windows", (double) ((windowEnd - from) / s.windowMillis()));
+        // every summed window's stats release was charged the same public amount
+        WindowRelease.Charged charged = latest.charged();
+        if (charged.zcdp()) {
+            params.put("span_charged_rho", n * charged.rho());
+        } else {
+            params.put("span_charged_epsilon", n * charged.decision().epsilon());
+        }
         CentroidRelease published =
                 ReleaseAssembler.release(
                         s,

@@ -156,6 +156,8 @@ class RunningReleaseTest {
         assertEquals(2, c.getWindowsCovered(), "two released windows were summed");
         assertEquals(2.0, c.getMechanismParams().get("windows_summed"), 0.0);
         assertEquals(4.0, c.getMechanismParams().get("span_windows"), 0.0);
+        // a device in both summed windows is protected by their two charges
+        assertEquals(2.0, c.getMechanismParams().get("span_charged_epsilon"), 0.0);
         assertEquals(
                 last.countScale() * Math.sqrt(2),
                 c.getMechanismParams().get("count_noise_scale"),
