@@ -164,7 +164,13 @@ public class StreamClusteringFunction
     /**
      * The public parameters that shape what a stream's open windows were promised (window, domain,
      * k, summaries, ε per release, privacy unit and its bound, public seed, stats cells), as one
-     * readable line. Salting and parallelism are not among them: they change no released byte.
+     * readable line. Salting and parallelism are not among them for record units: they change no
+     * released byte. For device units the line also names {@code salt_buckets} and where devices
+     * are bounded ({@code bounded_in=pre-aggregate}): phase 1 keeps each device's reservoir under
+     * its sub-key, so a changed S — or a savepoint of a version that bounded devices in this
+     * operator — would meet a window's later records with empty reservoirs and let a device count
+     * up to 2c times in a window open across the restore. Such a restore is refused like any other
+     * change of public parameters.
      */
     public static String publicParameters(StreamSpec s) {
         return "window="
@@ -188,7 +194,10 @@ public class StreamClusteringFunction
                 + ", public_seed="
                 + s.publicSeed()
                 + ", stats.cells="
-                + s.statsCells();
+                + s.statsCells()
+                + (s.privacyUnit() == PrivacyUnit.DEVICE
+                        ? ", salt_buckets=" + s.saltBuckets() + ", bounded_in=pre-aggregate"
+                        : "");
     }
 
     /**

@@ -91,4 +91,26 @@ class PublicParametersChangeTest {
         assertEquals(1, ledger.charges().size(), "the same configuration releases window 0");
         same.close();
     }
+
+    /**
+     * Device units: phase 1 keeps the reservoirs under the sub-key, so a changed salt_buckets
+     * across a savepoint is refused (a device's later records would meet empty reservoirs); for
+     * record units it is not a public parameter.
+     */
+    @Test
+    void aChangedSaltIsRefusedForDeviceUnitsOnly() throws Exception {
+        String device = "    privacy_unit: device\n";
+        assertTrue(
+                !StreamClusteringFunction.publicParameters(StreamTestRecords.spec(device))
+                        .equals(
+                                StreamClusteringFunction.publicParameters(
+                                        StreamTestRecords.spec(device + "    salt_buckets: 4\n"))));
+        assertTrue(
+                StreamClusteringFunction.publicParameters(StreamTestRecords.spec(device))
+                        .endsWith(", salt_buckets=1, bounded_in=pre-aggregate"));
+        assertEquals(
+                StreamClusteringFunction.publicParameters(StreamTestRecords.spec("")),
+                StreamClusteringFunction.publicParameters(
+                        StreamTestRecords.spec("    salt_buckets: 4\n")));
+    }
 }
