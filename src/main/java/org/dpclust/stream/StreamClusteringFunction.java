@@ -173,14 +173,13 @@ public class StreamClusteringFunction
     /**
      * The public parameters that shape what a stream's open windows were promised (window, domain,
      * k, summaries, ε per release, privacy unit and its bound, public seed, stats cells), as one
-     * readable line. Parallelism is not among them, nor salting for record units: they change no
-     * released byte.
-     *
-     * <p>Device units add {@value #DEVICE_BOUNDING} and their {@code salt_buckets}: phase 1 keeps
-     * each device's bounded selection in the state of the device's sub-key ({@code id|hash(device)
-     * mod S}), so a window restored under another S (or from a savepoint of a version that bounded
-     * devices in phase 2) would meet each device with an empty selection while its earlier records
-     * are already counted — up to 2c records of one device in one window. Both are refused.
+     * readable line. Salting and parallelism are not among them for record units: they change no
+     * released byte. For device units the line also names {@code salt_buckets} and where devices
+     * are bounded ({@code bounded_in=pre-aggregate}): phase 1 keeps each device's reservoir under
+     * its sub-key, so a changed S — or a savepoint of a version that bounded devices in this
+     * operator — would meet a window's later records with empty reservoirs and let a device count
+     * up to 2c times in a window open across the restore. Such a restore is refused like any other
+     * change of public parameters.
      */
     public static String publicParameters(StreamSpec s) {
         return "window="
@@ -206,12 +205,9 @@ public class StreamClusteringFunction
                 + ", stats.cells="
                 + s.statsCells()
                 + (s.privacyUnit() == PrivacyUnit.DEVICE
-                        ? ", " + DEVICE_BOUNDING + ", salt_buckets=" + s.saltBuckets()
+                        ? ", salt_buckets=" + s.saltBuckets() + ", bounded_in=pre-aggregate"
                         : "");
     }
-
-    /** Marks device-unit state bounded in phase 1 (see {@link #publicParameters}). */
-    static final String DEVICE_BOUNDING = "device_bounding=phase1";
 
     /**
      * Keeps each configured stream's {@link #publicParameters} in union operator state ({@code

@@ -70,8 +70,8 @@ class PublicParametersChangeTest {
                 refusal(
                         StreamTestRecords.spec(device + "    salt_buckets: 3\n"),
                         StreamTestRecords.spec(device + "    salt_buckets: 4\n"));
-        assertTrue(message.contains("device_bounding=phase1, salt_buckets=3"), message);
-        assertTrue(message.contains("device_bounding=phase1, salt_buckets=4"), message);
+        assertTrue(message.contains("salt_buckets=3, bounded_in=pre-aggregate"), message);
+        assertTrue(message.contains("salt_buckets=4, bounded_in=pre-aggregate"), message);
         // record units: salting changes no released byte, and the restore is accepted
         String record = StreamClusteringFunction.publicParameters(StreamTestRecords.spec(""));
         assertEquals(
