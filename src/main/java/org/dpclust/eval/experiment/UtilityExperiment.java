@@ -365,7 +365,7 @@ public final class UtilityExperiment implements Experiment {
 
     /** The methods that run every run on every data set. */
     static final List<String> CORE =
-            List.of("stats", STATS_HINT, "stats-refine", "auto", DATA_FREE);
+            List.of("stats", STATS_HINT, "stats-refine", "stats-nested", "auto", DATA_FREE);
 
     private static void runOne(
             String dataset,
