@@ -48,6 +48,7 @@ DEFAULT_TOPICS = {
     "releases": "dpclust.centroids.v1",
     "sketches": "dpclust.sketches.v1",
     "cells": "dpclust.cells.v1",
+    "running": "dpclust.running.v1",
     "budget": "dpclust.budget.v1",
     "dead_letters": "dpclust.dlq.v1",
 }

@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.dpclust.kmeans.CellRule;
+import org.dpclust.privacy.BudgetSplit;
 import org.dpclust.privacy.GeometricMechanism;
 import org.dpclust.privacy.PrivacyRandom;
 
@@ -76,7 +77,7 @@ public final class AutoAlgorithm implements BatchAlgorithm {
                 GeometricMechanism.addNoise(
                         snapshot.length, params.contributionBound(), epsSize, rng);
         // ---- the decision: the noisy count and public parameters only ----
-        Choice c = choose(params, params.epsilon() - epsSize, noisyCount);
+        Choice c = choose(params, BudgetSplit.remainder(params.epsilon(), epsSize), noisyCount);
         BatchResult r = BatchAlgorithms.get(c.algorithm()).run(snapshot, c.params(), rng);
         Map<String, Double> p = new HashMap<>(r.parameters());
         p.put("auto_choice", (double) CANDIDATES.indexOf(c.algorithm()));

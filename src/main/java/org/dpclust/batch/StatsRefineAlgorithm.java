@@ -3,6 +3,7 @@ package org.dpclust.batch;
 import java.util.HashMap;
 import java.util.Map;
 import org.dpclust.kmeans.ClippedRefinement;
+import org.dpclust.privacy.BudgetSplit;
 import org.dpclust.privacy.PrivacyRandom;
 
 /**
@@ -61,7 +62,7 @@ public final class StatsRefineAlgorithm implements BatchAlgorithm {
         BatchResult start = new StatsAlgorithm().run(snapshot, withEpsilon(params, epsStats), rng);
         double[][] centroids = start.centroids();
         double[] weights = start.weights();
-        double epsStep = (eps - epsStats) / STEPS;
+        double epsStep = BudgetSplit.equalShare(BudgetSplit.remainder(eps, epsStats), STEPS);
         Map<String, Double> p = new HashMap<>();
         for (int t = 0; t < STEPS; t++) {
             ClippedRefinement.Step s =

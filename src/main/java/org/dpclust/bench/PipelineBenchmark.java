@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.RestartStrategyOptions;
@@ -18,6 +19,7 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.Collector;
+import org.apache.flink.util.FileUtils;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.dpclust.config.ConfigLoader;
 import org.dpclust.config.DpclustConfig;
@@ -51,21 +53,32 @@ import org.dpclust.stream.ValidRecord;
  *       pipeline-dp-hst} ({@code hst.snap: descent}): each summary alone; {@code pipeline-fast}:
  *       all three with those options ({@link #VARIANTS}; columns {@code summaries}, {@code
  *       hst_snap}, {@code ckm_warm_start});
+ *   <li>the same five with device units ({@code pipeline-device}, {@code pipeline-stats-device}, …:
+ *       {@code privacy_unit: device}, {@code device_contribution_bound} {@value #DEVICE_BOUND},
+ *       pre-aggregated in phase 1 like record units), each with {@code fraction_of_record_units}:
+ *       its rate over the record-unit row of the same summaries in this run. The generator cycles
+ *       1,000 devices per stream, so at the full size a device sends 100 records per window, of
+ *       which {@value #DEVICE_BOUND} count;
  *   <li>{@code pipeline-nonprivate}: the same input, ingestion and sink with a non-private keyed
  *       tumbling window mean in place of the summaries, at the same parallelisms — {@code
  *       fraction_of_nonprivate} on the private rows is the ratio of the two in this run;
+ *   <li>{@code pipeline-fast-long} beside {@code pipeline-nonprivate-long}: {@code pipeline-fast}
+ *       and the baseline at p = 2 on an input with 6 windows per stream (3 in quick mode) of the
+ *       same size instead of 2, so that steady state — every ckm decode after a stream's first
+ *       window starts warm — dominates instead of half of the decodes being cold first windows;
  *   <li>{@code pipeline-hot-stream}: one stream carrying all records at parallelism 2, with {@code
  *       salt_buckets} 1 and 4 ({@code subtasks_used}: how many phase-1 subtasks its sub-keys land
  *       on).
  * </ul>
  *
- * Timing: from the first record the source deserializes to the job's result (the job finished, its
- * final checkpoint committed the output transactions); deployment is excluded. The broker runs on
- * the same cores as the job. Rows: benchmark, parallelism, streams, salt_buckets, records,
- * late_records (must be 0), seconds, records_per_second, stream_windows, release_seconds and
- * decode_seconds (private rows: windows released, the time the keyed operator spent releasing them
- * — ledger, noise, HST search — and the time the ckm decoder spent on CL-OMPR, each summed over
- * subtasks; at the end of a bounded input all of them fall after the last record),
+ * Checkpoints (every second, exactly-once) go to a temporary directory, file system checkpoint
+ * storage as in a deployment. Timing: from the first record the source deserializes to the job's
+ * result (the job finished, its final checkpoint committed the output transactions); deployment is
+ * excluded. The broker runs on the same cores as the job. Rows: benchmark, parallelism, streams,
+ * salt_buckets, records, late_records (must be 0), seconds, records_per_second, stream_windows,
+ * release_seconds and decode_seconds (private rows: windows released, the time the keyed operator
+ * spent releasing them — ledger, noise, HST search — and the time the ckm decoder spent on CL-OMPR,
+ * each summed over subtasks; at the end of a bounded input all of them fall after the last record),
  * fraction_of_nonprivate, cores, jvm. Fixed public seeds and a fixed test secret.
  */
 public final class PipelineBenchmark implements Benchmark {
@@ -81,16 +94,22 @@ public final class PipelineBenchmark implements Benchmark {
             int hotPerWindow,
             int m,
             int r,
-            int universe) {}
+            int universe,
+            int longWindows) {
+        /** The same sizes with {@code windows} windows per stream (the hot stream's too). */
+        Size withWindows(int w) {
+            return new Size(streams, w, perWindow, w, hotPerWindow, m, r, universe, longWindows);
+        }
+    }
 
     /**
      * Full run: 100,000 records per stream and window — the target rate, 100,000 records/s over 10
      * streams, puts 100,000 records in each stream's 10 s window — so the per-window release work
      * (ckm decoding above all) weighs what it would at that rate: 2,000,000 records in all.
      */
-    static final Size FULL = new Size(10, 2, 100_000, 2, 100_000, 1000, 100, 4096);
+    static final Size FULL = new Size(10, 2, 100_000, 2, 100_000, 1000, 100, 4096, 6);
 
-    static final Size QUICK = new Size(10, 1, 100, 1, 200, 100, 10, 256);
+    static final Size QUICK = new Size(10, 1, 100, 1, 200, 100, 10, 256, 3);
 
     @Override
     public String name() {
@@ -116,26 +135,12 @@ public final class PipelineBenchmark implements Benchmark {
                 // and the non-private baseline should not carry that (as before these rows)
                 List<Map<String, Object>> privateRows = new ArrayList<>();
                 for (Variant v : VARIANTS) {
-                    Map<String, Object> priv =
-                            run(
-                                    kafka,
-                                    config(
-                                            kafka,
-                                            input,
-                                            v.benchmark() + "-p" + p,
-                                            size.streams(),
-                                            size,
-                                            p,
-                                            1,
-                                            v),
-                                    v.benchmark(),
-                                    false,
-                                    records,
-                                    size.windows());
-                    priv.put("summaries", v.summaries());
-                    priv.put("hst_snap", v.summaries().contains("dp-hst") ? v.hstSnap() : "");
-                    priv.put("ckm_warm_start", v.summaries().contains("ckm") && v.warmStart());
-                    privateRows.add(priv);
+                    Map<String, Object> rec = runVariant(kafka, input, size, p, v, records);
+                    Map<String, Object> dev =
+                            runVariant(kafka, input, size, p, v.withDevices(), records);
+                    putRatio(dev, "fraction_of_record_units", rec);
+                    privateRows.add(rec);
+                    privateRows.add(dev);
                 }
                 Map<String, Object> plain =
                         run(
@@ -146,15 +151,41 @@ public final class PipelineBenchmark implements Benchmark {
                                 records,
                                 size.windows());
                 for (Map<String, Object> priv : privateRows) {
-                    priv.put(
-                            "fraction_of_nonprivate",
-                            round(
-                                    (double) priv.get("records_per_second")
-                                            / (double) plain.get("records_per_second")));
+                    putRatio(priv, "fraction_of_nonprivate", plain);
                     rows.add(BenchEnvironment.withMachine(priv));
                 }
                 rows.add(BenchEnvironment.withMachine(plain));
             }
+            // steady state: the same streams with more windows each, so that the first (cold)
+            // window of each stream no longer makes half of the ckm decodes
+            Size longSize = size.withWindows(size.longWindows());
+            String longInput = "bench.long.in";
+            long longRecords =
+                    fill(
+                            kafka,
+                            config(kafka, longInput, "long-fill", size.streams(), longSize, 1, 1),
+                            longSize.windows(),
+                            longSize.perWindow());
+            Map<String, Object> fastLong =
+                    runVariant(kafka, longInput, longSize, 2, FAST_LONG, longRecords);
+            Map<String, Object> plainLong =
+                    run(
+                            kafka,
+                            config(
+                                    kafka,
+                                    longInput,
+                                    "plain-long-p2",
+                                    size.streams(),
+                                    longSize,
+                                    2,
+                                    1),
+                            "pipeline-nonprivate-long",
+                            true,
+                            longRecords,
+                            longSize.windows());
+            putRatio(fastLong, "fraction_of_nonprivate", plainLong);
+            rows.add(BenchEnvironment.withMachine(fastLong));
+            rows.add(BenchEnvironment.withMachine(plainLong));
             String hotInput = "bench.hot.in";
             DpclustConfig hotFill = config(kafka, hotInput, "hot-fill", 1, size, 1, 1);
             long hotRecords = fill(kafka, hotFill, size.hotWindows(), size.hotPerWindow());
@@ -169,6 +200,35 @@ public final class PipelineBenchmark implements Benchmark {
         return rows;
     }
 
+    /** Records of one device that count per window in the device-unit rows. */
+    static final int DEVICE_BOUND = 10;
+
+    private static Map<String, Object> runVariant(
+            EmbeddedKafka kafka, String input, Size size, int p, Variant v, long records) {
+        Map<String, Object> row =
+                run(
+                        kafka,
+                        config(
+                                kafka,
+                                input,
+                                v.benchmark() + "-p" + p,
+                                size.streams(),
+                                size,
+                                p,
+                                1,
+                                v),
+                        v.benchmark(),
+                        false,
+                        records,
+                        size.windows());
+        row.put("summaries", v.summaries());
+        row.put("hst_snap", v.summaries().contains("dp-hst") ? v.hstSnap() : "");
+        row.put("ckm_warm_start", v.summaries().contains("ckm") && v.warmStart());
+        row.put("privacy_unit", v.deviceBound() > 0 ? "device" : "record");
+        row.put("contribution_bound", v.deviceBound() > 0 ? v.deviceBound() : 1);
+        return row;
+    }
+
     /**
      * One private pipeline row: its summaries and their options.
      *
@@ -176,8 +236,36 @@ public final class PipelineBenchmark implements Benchmark {
      * @param summaries the streams' {@code summaries} (YAML list)
      * @param hstSnap {@code hst.snap}
      * @param warmStart {@code ckm.warm_start}
+     * @param deviceBound 0: record units; else device units with this contribution bound
      */
-    record Variant(String benchmark, String summaries, String hstSnap, boolean warmStart) {}
+    record Variant(
+            String benchmark,
+            String summaries,
+            String hstSnap,
+            boolean warmStart,
+            int deviceBound) {
+        Variant(String benchmark, String summaries, String hstSnap, boolean warmStart) {
+            this(benchmark, summaries, hstSnap, warmStart, 0);
+        }
+
+        /** The same summaries and options with device units ({@value #DEVICE_BOUND} per window). */
+        Variant withDevices() {
+            return new Variant(benchmark + "-device", summaries, hstSnap, warmStart, DEVICE_BOUND);
+        }
+
+        String unit() {
+            return deviceBound > 0
+                    ? "privacy_unit: device\n    device_contribution_bound: " + deviceBound
+                    : "privacy_unit: record";
+        }
+    }
+
+    /**
+     * {@code pipeline-fast} on the long input ({@code Size.longWindows} windows per stream, p = 2),
+     * beside {@code pipeline-nonprivate-long} on the same input.
+     */
+    static final Variant FAST_LONG =
+            new Variant("pipeline-fast-long", "[stats, ckm, dp-hst]", "descent", true);
 
     /** All three summaries with the default options: the row every earlier report measured. */
     static final Variant ALL = new Variant("pipeline", "[stats, ckm, dp-hst]", "nearest", false);
@@ -210,8 +298,8 @@ public final class PipelineBenchmark implements Benchmark {
     }
 
     /**
-     * The job configuration: {@code streams} record-unit streams on [0, 1]^10 with the variant's
-     * summaries and options, fresh output topics per run.
+     * The job configuration: {@code streams} streams on [0, 1]^10 with the variant's summaries,
+     * options and privacy unit, fresh output topics per run.
      */
     static DpclustConfig config(
             EmbeddedKafka kafka,
@@ -280,6 +368,7 @@ public final class PipelineBenchmark implements Benchmark {
                         ckm: {m: %d, r: %d, warm_start: %s}
                         hst: {universe: %d, snap: %s}
                         salt_buckets: %d
+                        %s
                     """
                             .formatted(
                                     i,
@@ -292,7 +381,8 @@ public final class PipelineBenchmark implements Benchmark {
                                     variant.warmStart(),
                                     size.universe(),
                                     variant.hstSnap(),
-                                    saltBuckets));
+                                    saltBuckets,
+                                    variant.unit()));
         }
         DpclustConfig c = ConfigLoader.parse(yaml.toString());
         TopicAdmin.ensureTopics(c.kafka(), 4);
@@ -327,6 +417,16 @@ public final class PipelineBenchmark implements Benchmark {
         conf.set(TaskManagerOptions.NETWORK_MEMORY_MIN, MemorySize.parse("64m"));
         conf.set(TaskManagerOptions.NETWORK_MEMORY_MAX, MemorySize.parse("64m"));
         conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+        // checkpoints to files, as in a deployment: the JobManager's in-heap storage refuses a
+        // state over 5 MB, which the device-unit rows' reservoirs (up to c = 10 records of each of
+        // 1,000 devices per stream and open window, on one subtask at p = 1) exceed
+        java.io.File checkpoints;
+        try {
+            checkpoints = java.nio.file.Files.createTempDirectory("dpclust-bench-ck").toFile();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpoints.toURI().toString());
         StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(p, conf);
         var source = KafkaEndpoints.source(c, new FirstRecordClock());
         var sink = KafkaEndpoints.sink(c);
@@ -365,8 +465,14 @@ public final class PipelineBenchmark implements Benchmark {
                     "pipeline: %s p=%d: %.0f records/s%n", benchmark, p, records / seconds);
             return row;
         } catch (Exception e) {
+            Throwable root = e;
+            while (root.getCause() != null) {
+                root = root.getCause();
+            }
             throw new IllegalStateException(
-                    "pipeline benchmark run " + benchmark + " failed: " + e.getMessage(), e);
+                    "pipeline benchmark run " + benchmark + " failed: " + root, e);
+        } finally {
+            FileUtils.deleteDirectoryQuietly(checkpoints);
         }
     }
 
@@ -397,6 +503,15 @@ public final class PipelineBenchmark implements Benchmark {
             key[i] = (byte) (0x5A ^ i); // a fixed benchmark secret (never a deployment secret)
         }
         return SecretSource.temporaryFile(key);
+    }
+
+    /** Puts {@code row}'s records/s over {@code base}'s (same run) under {@code column}. */
+    private static void putRatio(Map<String, Object> row, String column, Map<String, Object> base) {
+        row.put(
+                column,
+                round(
+                        (double) row.get("records_per_second")
+                                / (double) base.get("records_per_second")));
     }
 
     private static double round(double x) {

@@ -32,6 +32,7 @@ public final class ConsumeCommand implements Callable<Integer> {
         releases,
         sketches,
         cells,
+        running,
         budget,
         dead_letters
     }
@@ -44,7 +45,8 @@ public final class ConsumeCommand implements Callable<Integer> {
             names = "--kind",
             defaultValue = "releases",
             description =
-                    "releases | sketches | cells | budget | dead_letters (default ${DEFAULT-VALUE}).")
+                    "releases | sketches | cells | running | budget | dead_letters (default"
+                            + " ${DEFAULT-VALUE}).")
     Kind kind;
 
     @Option(names = "--topic", description = "Topic (default: the kind's default topic).")
@@ -64,12 +66,13 @@ public final class ConsumeCommand implements Callable<Integer> {
                             case releases -> KafkaSettings.DEFAULT_CENTROIDS;
                             case sketches -> KafkaSettings.DEFAULT_SKETCHES;
                             case cells -> KafkaSettings.DEFAULT_CELLS;
+                            case running -> KafkaSettings.DEFAULT_RUNNING;
                             case budget -> KafkaSettings.DEFAULT_BUDGET;
                             case dead_letters -> KafkaSettings.DEFAULT_DLQ;
                         };
         AvroCodec<? extends SpecificRecordBase> codec =
                 switch (kind) {
-                    case releases -> AvroCodec.centroids();
+                    case releases, running -> AvroCodec.centroids();
                     case sketches -> AvroCodec.sketches();
                     case cells -> AvroCodec.cells();
                     case budget -> AvroCodec.budget();

@@ -448,6 +448,7 @@ public final class LocalCommand implements Callable<Integer> {
                 KafkaSettings.DEFAULT_CENTROIDS,
                 KafkaSettings.DEFAULT_SKETCHES,
                 KafkaSettings.DEFAULT_CELLS,
+                KafkaSettings.DEFAULT_RUNNING,
                 KafkaSettings.DEFAULT_BUDGET,
                 KafkaSettings.DEFAULT_DLQ,
                 "dpclust",

@@ -76,6 +76,8 @@ public final class StartupLog {
                 + k.sketchesTopic()
                 + ", cells "
                 + k.cellsTopic()
+                + ", running "
+                + k.runningTopic()
                 + ", budget "
                 + k.budgetTopic()
                 + " (compacted ledger), dead letters "

@@ -18,6 +18,10 @@ import java.io.Serializable;
  * @param warmStart whether a window's decode starts from the stream's previous released ckm
  *     centroids (public), running the cold replicates only when that start is not good enough
  *     ({@code ClOmpr.WarmStart}); off by default
+ * @param decodeEvery N &gt;= 1: the decoder publishes {@code ckm} centroids for the windows whose
+ *     epoch-aligned index (window start / window size) is a multiple of N, decoded from that
+ *     window's released sketch; the sketch itself is released every window. Public, a function of
+ *     the window start alone, post-processing only (1, the default: every window)
  */
 public record CkmSettings(
         int m,
@@ -26,12 +30,20 @@ public record CkmSettings(
         double sigma,
         double countFraction,
         int replicates,
-        boolean warmStart)
+        boolean warmStart,
+        int decodeEvery)
         implements Serializable {
     /** Settings that decode every window cold. */
     public CkmSettings(
             int m, int r, String law, double sigma, double countFraction, int replicates) {
-        this(m, r, law, sigma, countFraction, replicates, false);
+        this(m, r, law, sigma, countFraction, replicates, false, 1);
+    }
+
+    /**
+     * Whether the window starting at {@code windowStart} (of size {@code windowMillis}) is decoded.
+     */
+    public boolean decodes(long windowStart, long windowMillis) {
+        return Math.floorMod(Math.floorDiv(windowStart, windowMillis), (long) decodeEvery) == 0;
     }
 
     /** Largest frequency matrix a stream may declare. */
@@ -52,5 +64,7 @@ public record CkmSettings(
                 "ckm.count_fraction",
                 "must be in (0, 1)");
         ConfigException.check(replicates >= 1, "ckm.replicates", "must be >= 1");
+        ConfigException.check(
+                decodeEvery >= 1, "ckm.decode_every", "must be >= 1, was " + decodeEvery);
     }
 }

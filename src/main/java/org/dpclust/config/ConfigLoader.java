@@ -163,7 +163,7 @@ public final class ConfigLoader {
         allowOnly(
                 t,
                 p + ".topics",
-                Set.of("input", "centroids", "sketches", "cells", "budget", "dlq"));
+                Set.of("input", "centroids", "sketches", "cells", "running", "budget", "dlq"));
         String offsets = text(n, p, "starting_offsets", "committed");
         if (!Set.of("committed", "earliest", "latest").contains(offsets)) {
             throw new ConfigException(
@@ -183,6 +183,7 @@ public final class ConfigLoader {
                 text(t, p + ".topics", "centroids", KafkaSettings.DEFAULT_CENTROIDS),
                 text(t, p + ".topics", "sketches", KafkaSettings.DEFAULT_SKETCHES),
                 text(t, p + ".topics", "cells", KafkaSettings.DEFAULT_CELLS),
+                text(t, p + ".topics", "running", KafkaSettings.DEFAULT_RUNNING),
                 text(t, p + ".topics", "budget", KafkaSettings.DEFAULT_BUDGET),
                 text(t, p + ".topics", "dlq", KafkaSettings.DEFAULT_DLQ),
                 text(n, p, "group_id", "dpclust"),
@@ -227,12 +228,13 @@ public final class ConfigLoader {
                     "the budget topic is the fenced ledger's log and is always avro"
                             + " (docs/wire-format.md#budget-topic)");
         }
-        allowOnly(n, p, Set.of("centroids", "sketches", "dlq", "cells"));
+        allowOnly(n, p, Set.of("centroids", "sketches", "dlq", "cells", "running"));
         return new TopicFormats(
                 WireFormat.parse(p + ".centroids", text(n, p, "centroids", "avro")),
                 WireFormat.parse(p + ".sketches", text(n, p, "sketches", "avro")),
                 WireFormat.parse(p + ".dlq", text(n, p, "dlq", "avro")),
-                WireFormat.parse(p + ".cells", text(n, p, "cells", "avro")));
+                WireFormat.parse(p + ".cells", text(n, p, "cells", "avro")),
+                WireFormat.parse(p + ".running", text(n, p, "running", "avro")));
     }
 
     private static JobSettings job(JsonNode n) {
@@ -368,7 +370,8 @@ public final class ConfigLoader {
                             ? points(n.get("initial_centroids"), p + ".initial_centroids")
                             : null,
                     integer(n, p, "salt_buckets", 1),
-                    accounting(n, p, number(n, p, "budget_cap", Double.NaN)));
+                    accounting(n, p, number(n, p, "budget_cap", Double.NaN)),
+                    running(section(n, p, "running", "windows"), p));
         } catch (ConfigException e) {
             throw e.option().startsWith(p + ".") ? e : e.under(p); // read errors name p already
         }
@@ -397,7 +400,8 @@ public final class ConfigLoader {
                     "accounting",
                     "budget_delta",
                     "lifetime_cap",
-                    "rho_per_release");
+                    "rho_per_release",
+                    "running");
 
     /**
      * epsilon_per_release: required under pure accounting; under zcdp optional and unused by the
@@ -412,7 +416,7 @@ public final class ConfigLoader {
     }
 
     private static final String[] CKM_OPTIONS = {
-        "m", "r", "law", "sigma", "count_fraction", "replicates", "warm_start"
+        "m", "r", "law", "sigma", "count_fraction", "replicates", "warm_start", "decode_every"
     };
 
     /** Sub-mapping {@code f} of stream {@code p}, checked for unknown options. */
@@ -471,6 +475,26 @@ public final class ConfigLoader {
         }
         return new BudgetAccounting(
                 mode, mode == Accounting.ZCDP ? delta : Double.NaN, lifetime, rho);
+    }
+
+    /**
+     * {@code running}: absent = off; {@code windows} is an integer W or {@code period} ({@link
+     * RunningSettings}).
+     */
+    private static RunningSettings running(JsonNode r, String p) {
+        if (r.isMissingNode() || r.isNull()) {
+            return RunningSettings.NONE;
+        }
+        JsonNode w = required(r, p + ".running", "windows");
+        if (w.isTextual() && "period".equals(w.asText())) {
+            return new RunningSettings(0, true);
+        }
+        if (!w.canConvertToInt() || !w.isIntegralNumber() || w.asInt() < 2) {
+            throw new ConfigException(
+                    p + ".running.windows",
+                    "must be an integer >= 2 or period, was '" + w.asText() + "'");
+        }
+        return new RunningSettings(w.asInt(), false);
     }
 
     private static UnitSettings unit(JsonNode n, String p) {
@@ -533,7 +557,8 @@ public final class ConfigLoader {
                 number(c, cp, "sigma", FrequencyMatrix.defaultSigma(k, d)),
                 number(c, cp, "count_fraction", Double.NaN),
                 integer(c, cp, "replicates", 3),
-                bool(c, cp, "warm_start", false));
+                bool(c, cp, "warm_start", false),
+                integer(c, cp, "decode_every", 1));
     }
 
     private static HstSettings hst(JsonNode h, String p) {

@@ -18,6 +18,7 @@ public record KafkaSettings(
         String centroidsTopic,
         String sketchesTopic,
         String cellsTopic,
+        String runningTopic,
         String budgetTopic,
         String dlqTopic,
         String groupId,
@@ -33,7 +34,7 @@ public record KafkaSettings(
 
     /**
      * Settings without client properties (a PLAINTEXT broker such as the in-process one) and with
-     * the default cells topic.
+     * the default cells and running topics.
      */
     public KafkaSettings(
             String bootstrapServers,
@@ -52,6 +53,7 @@ public record KafkaSettings(
                 centroidsTopic,
                 sketchesTopic,
                 DEFAULT_CELLS,
+                DEFAULT_RUNNING,
                 budgetTopic,
                 dlqTopic,
                 groupId,
@@ -65,6 +67,7 @@ public record KafkaSettings(
     public static final String DEFAULT_CENTROIDS = "dpclust.centroids.v1";
     public static final String DEFAULT_SKETCHES = "dpclust.sketches.v1";
     public static final String DEFAULT_CELLS = "dpclust.cells.v1";
+    public static final String DEFAULT_RUNNING = "dpclust.running.v1";
     public static final String DEFAULT_BUDGET = "dpclust.budget.v1";
     public static final String DEFAULT_DLQ = "dpclust.dlq.v1";
 
@@ -75,6 +78,7 @@ public record KafkaSettings(
                 centroidsTopic,
                 sketchesTopic,
                 cellsTopic,
+                runningTopic,
                 budgetTopic,
                 dlqTopic,
                 groupId,
@@ -91,6 +95,7 @@ public record KafkaSettings(
                 centroidsTopic,
                 sketchesTopic,
                 cellsTopic,
+                runningTopic,
                 budgetTopic,
                 dlqTopic,
                 groupId,
@@ -108,6 +113,7 @@ public record KafkaSettings(
                 centroidsTopic,
                 sketchesTopic,
                 cellsTopic,
+                runningTopic,
                 budgetTopic,
                 dlqTopic,
                 groupId,

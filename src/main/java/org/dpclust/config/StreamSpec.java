@@ -29,10 +29,13 @@ import org.dpclust.kmeans.DpClusterStatistics;
  * @param publicSeed seed of the stream's public randomness (partition points, initial centroids)
  * @param initialCentroids optional public initial centroids (k x d), else drawn from the public
  *     seed
- * @param saltBuckets S: sub-keys a (record-unit) stream's records are spread over before the
- *     per-window merge (1 = one key per stream), in [1, {@value #MAX_SALT_BUCKETS}]
+ * @param saltBuckets S: sub-keys a stream's records are spread over before the per-window merge (1
+ *     = one key per stream; device units: by device id, so a device's records share one), in [1,
+ *     {@value #MAX_SALT_BUCKETS}]
  * @param accounting budget accounting: pure or zcdp with δ, and the lifetime cap ({@link
  *     BudgetAccounting})
+ * @param running running releases from the sum of the last windows' noisy {@code stats} cells
+ *     ({@link RunningSettings}; {@link RunningSettings#NONE} when off)
  */
 public record StreamSpec(
         String id,
@@ -50,7 +53,8 @@ public record StreamSpec(
         long publicSeed,
         double[][] initialCentroids,
         int saltBuckets,
-        BudgetAccounting accounting)
+        BudgetAccounting accounting,
+        RunningSettings running)
         implements Serializable {
 
     /**
@@ -110,12 +114,31 @@ public record StreamSpec(
                 saltBuckets >= 1 && saltBuckets <= MAX_SALT_BUCKETS,
                 "salt_buckets",
                 "must be in [1, " + MAX_SALT_BUCKETS + "], was " + saltBuckets);
-        ConfigException.check(
-                saltBuckets == 1 || unit.privacyUnit() != PrivacyUnit.DEVICE,
-                "salt_buckets",
-                "applies only to privacy_unit: record (device contribution bounding needs all"
-                        + " of a device's records of a window in one place)");
         ConfigException.check(accounting != null, "accounting", "required");
+        ConfigException.check(running != null, "running", "required (RunningSettings.NONE)");
+        if (running.enabled()) {
+            ConfigException.check(
+                    summaries.contains(Summary.STATS),
+                    "running",
+                    "needs the stats summary (running releases sum its noisy cells)");
+            long span =
+                    running.period()
+                            ? budget.periodMillis() / window.toMillis()
+                            : running.windows();
+            long longs = span * stats.cells() * (dimension + 1L);
+            ConfigException.check(
+                    longs <= RunningSettings.MAX_STATE_LONGS,
+                    "running.windows",
+                    "the running state would hold "
+                            + span
+                            + " windows x "
+                            + stats.cells()
+                            + " cells x (d + 1) = "
+                            + longs
+                            + " longs, above the limit of "
+                            + RunningSettings.MAX_STATE_LONGS
+                            + " (docs/zcdp.md#running-releases-published-by-the-stream-job); use fewer windows or cells");
+        }
     }
 
     /** A copy of {@code v} after checking it holds {@code d} finite numbers. */
@@ -137,6 +160,18 @@ public record StreamSpec(
     public long windowStart(long eventTime) {
         long size = windowMillis();
         return Math.floorDiv(eventTime, size) * size;
+    }
+
+    /**
+     * Start of the first window of the running release made at the window starting at {@code
+     * windowStart}: W − 1 windows before it, or the start of its budget period ({@code
+     * running.windows: period}). A function of public values only.
+     */
+    public long runningSpanStart(long windowStart) {
+        if (running.period()) {
+            return Math.floorDiv(windowStart, budgetPeriodMillis()) * budgetPeriodMillis();
+        }
+        return windowStart - (running.windows() - 1L) * windowMillis();
     }
 
     /** Epsilon of each summary's release in a window ({@code budget().epsilonPerRelease()}). */

@@ -8,19 +8,28 @@ import java.io.Serializable;
  * entry: it is the fenced ledger's own log and always Avro (docs/wire-format.md#budget-topic).
  */
 public record TopicFormats(
-        WireFormat centroids, WireFormat sketches, WireFormat dlq, WireFormat cells)
+        WireFormat centroids,
+        WireFormat sketches,
+        WireFormat dlq,
+        WireFormat cells,
+        WireFormat running)
         implements Serializable {
     /** Avro single-object encoding on every published topic. */
-    public static final TopicFormats AVRO =
-            new TopicFormats(WireFormat.AVRO, WireFormat.AVRO, WireFormat.AVRO, WireFormat.AVRO);
+    public static final TopicFormats AVRO = all(WireFormat.AVRO);
 
-    /** Formats with the cells topic in Avro. */
+    /** Formats with the cells and running topics in Avro. */
     public TopicFormats(WireFormat centroids, WireFormat sketches, WireFormat dlq) {
-        this(centroids, sketches, dlq, WireFormat.AVRO);
+        this(centroids, sketches, dlq, WireFormat.AVRO, WireFormat.AVRO);
+    }
+
+    /** Formats with the running topic in Avro. */
+    public TopicFormats(
+            WireFormat centroids, WireFormat sketches, WireFormat dlq, WireFormat cells) {
+        this(centroids, sketches, dlq, cells, WireFormat.AVRO);
     }
 
     /** The same format on every published topic. */
     public static TopicFormats all(WireFormat f) {
-        return new TopicFormats(f, f, f, f);
+        return new TopicFormats(f, f, f, f, f);
     }
 }

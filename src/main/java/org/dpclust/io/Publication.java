@@ -23,6 +23,12 @@ public sealed interface Publication {
     /** The noisy cells of a {@code stats} release (cells topic; {@code stats.publish_cells}). */
     record Cells(CellsRelease value) implements Publication {}
 
+    /**
+     * A running release (running topic; {@code running:}): centroids from the sum of the last
+     * windows' noisy {@code stats} cells, in the {@link CentroidRelease} schema.
+     */
+    record Running(CentroidRelease value) implements Publication {}
+
     /** A record the job could not count, with the reason (dead-letter topic). */
     record DeadLetter(RejectedRecord value) implements Publication {}
 

@@ -16,11 +16,11 @@ import org.dpclust.config.TopicFormats;
  * The one place that decides where and how each {@link Publication} is written: topic, key and
  * value encoding (per topic, {@code kafka.formats}: Avro single-object encoding, {@link AvroCodec},
  * or its JSON form, {@link AvroJson}; docs/wire-format.md) for the job's single exactly-once Kafka
- * sink. No headers. Keys: the stream id for releases, sketches and dead letters (a stream's records
- * stay in order on one partition; a dead letter without a known stream has no key). Nothing goes to
- * the budget topic from here: its only writer is the stream's fenced ledger writer ({@link
- * KafkaLedgerClient}). Deterministic: the same value always gives the same record, so a replayed
- * window is byte-identical.
+ * sink. No headers. Keys: the stream id for releases (window, running), cells, sketches and dead
+ * letters (a stream's records stay in order on one partition; a dead letter without a known stream
+ * has no key). Nothing goes to the budget topic from here: its only writer is the stream's fenced
+ * ledger writer ({@link KafkaLedgerClient}). Deterministic: the same value always gives the same
+ * record, so a replayed window is byte-identical.
  */
 public final class PublicationSerializer implements KafkaRecordSerializationSchema<Publication> {
     private static final AvroCodec<CentroidRelease> CENTROIDS = AvroCodec.centroids();
@@ -31,6 +31,7 @@ public final class PublicationSerializer implements KafkaRecordSerializationSche
     private final String centroidsTopic;
     private final String sketchesTopic;
     private final String cellsTopic;
+    private final String runningTopic;
     private final String dlqTopic;
     private final TopicFormats formats;
 
@@ -39,27 +40,41 @@ public final class PublicationSerializer implements KafkaRecordSerializationSche
         this(centroidsTopic, sketchesTopic, KafkaSettings.DEFAULT_CELLS, dlqTopic);
     }
 
-    /** Avro on every topic, with the cells topic. */
+    /** Avro on every topic, with the cells topic (the default running topic). */
     public PublicationSerializer(
             String centroidsTopic, String sketchesTopic, String cellsTopic, String dlqTopic) {
-        this(centroidsTopic, sketchesTopic, cellsTopic, dlqTopic, TopicFormats.AVRO);
+        this(
+                centroidsTopic,
+                sketchesTopic,
+                cellsTopic,
+                KafkaSettings.DEFAULT_RUNNING,
+                dlqTopic,
+                TopicFormats.AVRO);
     }
 
-    /** The default cells topic. */
+    /** The default cells and running topics. */
     public PublicationSerializer(
             String centroidsTopic, String sketchesTopic, String dlqTopic, TopicFormats formats) {
-        this(centroidsTopic, sketchesTopic, KafkaSettings.DEFAULT_CELLS, dlqTopic, formats);
+        this(
+                centroidsTopic,
+                sketchesTopic,
+                KafkaSettings.DEFAULT_CELLS,
+                KafkaSettings.DEFAULT_RUNNING,
+                dlqTopic,
+                formats);
     }
 
     public PublicationSerializer(
             String centroidsTopic,
             String sketchesTopic,
             String cellsTopic,
+            String runningTopic,
             String dlqTopic,
             TopicFormats formats) {
         this.centroidsTopic = centroidsTopic;
         this.sketchesTopic = sketchesTopic;
         this.cellsTopic = cellsTopic;
+        this.runningTopic = runningTopic;
         this.dlqTopic = dlqTopic;
         this.formats = formats;
     }
@@ -68,7 +83,12 @@ public final class PublicationSerializer implements KafkaRecordSerializationSche
     public static PublicationSerializer of(DpclustConfig c) {
         KafkaSettings k = c.kafka();
         return new PublicationSerializer(
-                k.centroidsTopic(), k.sketchesTopic(), k.cellsTopic(), k.dlqTopic(), c.formats());
+                k.centroidsTopic(),
+                k.sketchesTopic(),
+                k.cellsTopic(),
+                k.runningTopic(),
+                k.dlqTopic(),
+                c.formats());
     }
 
     @Override
@@ -96,6 +116,12 @@ public final class PublicationSerializer implements KafkaRecordSerializationSche
                     cellsTopic,
                     utf8(c.value().getStreamId()),
                     CELLS.encode(c.value(), formats.cells()));
+        }
+        if (p instanceof Publication.Running r) {
+            return record(
+                    runningTopic,
+                    utf8(r.value().getStreamId()),
+                    CENTROIDS.encode(r.value(), formats.running()));
         }
         if (p instanceof Publication.DeadLetter d) {
             String stream = d.value().getStreamId();

@@ -94,6 +94,7 @@ public final class PublicationTypeInfo extends TypeInformation<Publication> {
         private static final byte DEAD_LETTER = 4;
         private static final byte WINDOW_MEAN = 5;
         private static final byte CELLS = 6;
+        private static final byte RUNNING = 7;
 
         private static final AvroCodec<CentroidRelease> CENTROID_CODEC = AvroCodec.centroids();
         private static final AvroCodec<SketchRelease> SKETCH_CODEC = AvroCodec.sketches();
@@ -136,6 +137,9 @@ public final class PublicationTypeInfo extends TypeInformation<Publication> {
             } else if (p instanceof Publication.Cells c) {
                 out.writeByte(CELLS);
                 writeBytes(out, CELLS_CODEC.encode(c.value()));
+            } else if (p instanceof Publication.Running r) {
+                out.writeByte(RUNNING);
+                writeBytes(out, CENTROID_CODEC.encode(r.value()));
             } else if (p instanceof Publication.DeadLetter d) {
                 out.writeByte(DEAD_LETTER);
                 writeBytes(out, REJECTED_CODEC.encode(d.value()));
@@ -159,6 +163,7 @@ public final class PublicationTypeInfo extends TypeInformation<Publication> {
                 case CENTROIDS -> new Publication.Centroids(CENTROID_CODEC.decode(readBytes(in)));
                 case SKETCH -> new Publication.Sketch(SKETCH_CODEC.decode(readBytes(in)));
                 case CELLS -> new Publication.Cells(CELLS_CODEC.decode(readBytes(in)));
+                case RUNNING -> new Publication.Running(CENTROID_CODEC.decode(readBytes(in)));
                 case DEAD_LETTER ->
                         new Publication.DeadLetter(REJECTED_CODEC.decode(readBytes(in)));
                 case WINDOW_MEAN -> {

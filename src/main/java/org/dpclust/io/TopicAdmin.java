@@ -91,6 +91,7 @@ public final class TopicAdmin {
             add(create, existing, new NewTopic(k.centroidsTopic(), 1, (short) 1));
             add(create, existing, new NewTopic(k.sketchesTopic(), 1, (short) 1));
             add(create, existing, new NewTopic(k.cellsTopic(), 1, (short) 1));
+            add(create, existing, new NewTopic(k.runningTopic(), 1, (short) 1));
             add(create, existing, new NewTopic(k.dlqTopic(), 1, (short) 1));
             add(
                     create,
@@ -110,6 +111,7 @@ public final class TopicAdmin {
                             k.centroidsTopic(),
                             k.sketchesTopic(),
                             k.cellsTopic(),
+                            k.runningTopic(),
                             k.dlqTopic(),
                             k.budgetTopic()));
         } catch (ExecutionException | TimeoutException e) {

@@ -64,6 +64,7 @@ public final class BatchJob {
                         k.centroidsTopic(),
                         k.sketchesTopic(),
                         k.cellsTopic(),
+                        k.runningTopic(),
                         k.budgetTopic(),
                         k.dlqTopic(),
                         k.groupId() + "-batch",

@@ -89,12 +89,13 @@ public final class StreamingJob {
                     s.unitContribution());
         }
         LOG.info(
-                "dpclust-stream: input {}, releases to {} / {} / {} / {}, dead letters to {};"
+                "dpclust-stream: input {}, releases to {} / {} / {} / {} / {}, dead letters to {};"
                         + " secret from {}",
                 config.kafka().inputTopic(),
                 config.kafka().centroidsTopic(),
                 config.kafka().sketchesTopic(),
                 config.kafka().cellsTopic(),
+                config.kafka().runningTopic(),
                 config.kafka().budgetTopic(),
                 config.kafka().dlqTopic(),
                 secret);

@@ -2,6 +2,7 @@ package org.dpclust.kmeans;
 
 import org.dpclust.geometry.DomainBounds;
 import org.dpclust.geometry.PublicPointSet;
+import org.dpclust.privacy.BudgetSplit;
 import org.dpclust.privacy.GeometricMechanism;
 import org.dpclust.privacy.PrivacyRandom;
 
@@ -88,7 +89,7 @@ public final class ClippedRefinement {
         int d = bounds.dimension();
         double epsRadius = epsilon * RADIUS_SHARE;
         double epsCount = epsilon * COUNT_SHARE;
-        double epsSum = epsilon - epsRadius - epsCount;
+        double epsSum = BudgetSplit.remainder(epsilon, epsRadius, epsCount);
         PublicPointSet cells = new PublicPointSet(centroids);
         double[][] c = new double[k][];
         for (int i = 0; i < k; i++) {

@@ -8,6 +8,7 @@ import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import org.dpclust.geometry.PublicPointSet;
+import org.dpclust.privacy.BudgetSplit;
 import org.dpclust.privacy.FixedPointCodec;
 import org.dpclust.privacy.GaussianMechanism;
 import org.dpclust.privacy.GeometricMechanism;
@@ -306,7 +307,7 @@ public final class DpClusterStatistics {
         double fraction =
                 Double.isNaN(countFraction) ? defaultGaussianCountFraction(d) : countFraction;
         double rhoCount = rho * fraction;
-        double rhoSum = rho - rhoCount;
+        double rhoSum = BudgetSplit.remainder(rho, rhoCount);
         BigInteger countL2 = countL2SensitivitySquared(contributionBound);
         BigInteger sumL2 = sumL2SensitivitySquared(d, contributionBound);
         long[] noisyCounts = GaussianMechanism.addNoise(stats.counts(), countL2, rhoCount, rng);
@@ -343,7 +344,7 @@ public final class DpClusterStatistics {
                         ? defaultCountFraction(stats.dimension())
                         : countFraction;
         double epsCount = epsilon * fraction;
-        double epsSum = epsilon - epsCount;
+        double epsSum = BudgetSplit.remainder(epsilon, epsCount);
         long countSensitivity = contributionBound;
         long sumSensitivity = codec.sumSensitivity(contributionBound);
         long[] noisyCounts =

@@ -3,6 +3,7 @@ package org.dpclust.kmeans;
 import java.util.Arrays;
 import org.dpclust.geometry.DomainBounds;
 import org.dpclust.geometry.PublicPointSet;
+import org.dpclust.privacy.BudgetSplit;
 import org.dpclust.privacy.LaplaceMechanism;
 import org.dpclust.privacy.PrivacyRandom;
 
@@ -161,7 +162,7 @@ public final class ExpDpKMeans {
         if (iterations < 1) {
             throw new IllegalArgumentException("iterations must be >= 1, was " + iterations);
         }
-        double share = epsilon / strictReleases(orientation, iterations);
+        double share = BudgetSplit.equalShare(epsilon, strictReleases(orientation, iterations));
         int k = publicInit.length;
         double[][] c = copy(publicInit);
         int projected = 0;

@@ -3,6 +3,7 @@ package org.dpclust.kmeans;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.dpclust.geometry.DomainBounds;
+import org.dpclust.privacy.BudgetSplit;
 import org.dpclust.privacy.GeometricMechanism;
 import org.dpclust.privacy.PrivacyRandom;
 
@@ -108,7 +109,7 @@ public final class GuptKMeans {
                         publicInit,
                         bounds,
                         blockCount(noisyN),
-                        epsilon - epsSize,
+                        BudgetSplit.remainder(epsilon, epsSize),
                         publicSeed,
                         rng);
         return new Result(

@@ -2,6 +2,7 @@ package org.dpclust.kmeans;
 
 import java.util.Arrays;
 import org.dpclust.geometry.DomainBounds;
+import org.dpclust.privacy.BudgetSplit;
 import org.dpclust.privacy.FixedPointCodec;
 import org.dpclust.privacy.GeometricMechanism;
 import org.dpclust.privacy.PrivacyRandom;
@@ -68,7 +69,7 @@ public final class NoisyLloyd {
     /** DPLloyd: T = 5, ε/T per iteration, halves. */
     public static Schedule dplloyd(double epsilon) {
         double[] e = new double[DPLLOYD_ITERATIONS];
-        Arrays.fill(e, epsilon / DPLLOYD_ITERATIONS);
+        Arrays.fill(e, BudgetSplit.equalShare(epsilon, DPLLOYD_ITERATIONS));
         return new Schedule(e, 0.5);
     }
 
@@ -105,7 +106,7 @@ public final class NoisyLloyd {
     public static Schedule su(double epsilon, double n, int k, int d) {
         int t = suIterations(epsilon, n, k, d);
         double[] e = new double[t];
-        Arrays.fill(e, epsilon / t);
+        Arrays.fill(e, BudgetSplit.equalShare(epsilon, t));
         return new Schedule(e, suCountFraction(d));
     }
 
@@ -116,7 +117,7 @@ public final class NoisyLloyd {
     public static Schedule suWithNoisySize(double epsilon, int n, int k, int d, PrivacyRandom rng) {
         double epsSize = epsilon * SU_SIZE_FRACTION;
         long noisyN = noisySize(n, epsSize, rng);
-        Schedule s = su(epsilon - epsSize, noisyN, k, d);
+        Schedule s = su(BudgetSplit.remainder(epsilon, epsSize), noisyN, k, d);
         return new Schedule(s.epsilons(), s.countFraction(), noisyN);
     }
 

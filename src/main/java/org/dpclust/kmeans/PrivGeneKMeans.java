@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 import org.dpclust.geometry.DomainBounds;
 import org.dpclust.geometry.PublicPointSet;
+import org.dpclust.privacy.BudgetSplit;
 import org.dpclust.privacy.ExponentialMechanism;
 import org.dpclust.privacy.PrivacyRandom;
 
@@ -94,7 +95,8 @@ public final class PrivGeneKMeans {
     /** The schedule of ε for n records (see the class comment). */
     public static Schedule schedule(double n, double epsilon) {
         int r = generations(n, epsilon);
-        return new Schedule(r, epsilon / ((double) r * PARENTS), epsilon / r);
+        double perGeneration = BudgetSplit.equalShare(epsilon, r);
+        return new Schedule(r, BudgetSplit.equalShare(perGeneration, PARENTS), perGeneration);
     }
 
     /** Δu = Σ_j width_j², the squared diameter of the box (derived in the class comment). */
@@ -154,7 +156,10 @@ public final class PrivGeneKMeans {
             long publicSeed,
             PrivacyRandom rng) {
         double epsSize = epsilon * NoisyLloyd.SU_SIZE_FRACTION;
-        Schedule s = schedule(NoisyLloyd.noisySize(points.length, epsSize, rng), epsilon - epsSize);
+        Schedule s =
+                schedule(
+                        NoisyLloyd.noisySize(points.length, epsSize, rng),
+                        BudgetSplit.remainder(epsilon, epsSize));
         return new Result(
                 run(GuptKMeans.clampedCopy(points, bounds), publicInit, bounds, s, publicSeed, rng),
                 s,

@@ -1,5 +1,6 @@
 package org.dpclust.kmedian;
 
+import org.dpclust.privacy.BudgetSplit;
 import org.dpclust.privacy.PrivacyRandom;
 
 /**
@@ -53,9 +54,12 @@ public final class DpHstLocalSearch {
                             + " demand points, got "
                             + demand.length);
         }
-        long[] counts = DpHstInitializer.noisyCounts(tree, demand, epsilon / 2, rng);
+        long[] counts =
+                DpHstInitializer.noisyCounts(tree, demand, BudgetSplit.equalShare(epsilon, 2), rng);
         noisyCounts.accept(counts);
         int[] init = SubtreeSearch.centres(tree, counts, k);
-        return new Result(init, DpLocalSearch.run(costs, init, epsilon / 2, steps, rng));
+        return new Result(
+                init,
+                DpLocalSearch.run(costs, init, BudgetSplit.equalShare(epsilon, 2), steps, rng));
     }
 }

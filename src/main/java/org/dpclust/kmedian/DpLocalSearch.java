@@ -2,6 +2,7 @@ package org.dpclust.kmedian;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.dpclust.privacy.BudgetSplit;
 import org.dpclust.privacy.ExponentialMechanism;
 import org.dpclust.privacy.PrivacyRandom;
 
@@ -54,7 +55,7 @@ public final class DpLocalSearch {
         if (steps < 0) {
             throw new IllegalArgumentException("steps must be >= 0, got " + steps);
         }
-        double perDraw = epsilon / (steps + 1);
+        double perDraw = BudgetSplit.equalShare(epsilon, steps + 1);
         SwapState s = new SwapState(costs, initial, costs.gridExponent());
         List<int[]> iterates = new ArrayList<>();
         iterates.add(s.centres());

@@ -3,6 +3,7 @@ package org.dpclust.sketch;
 import java.math.BigInteger;
 import java.util.Map;
 import java.util.TreeMap;
+import org.dpclust.privacy.BudgetSplit;
 import org.dpclust.privacy.GaussianMechanism;
 import org.dpclust.privacy.GeometricMechanism;
 import org.dpclust.privacy.PrivacyRandom;
@@ -181,7 +182,7 @@ public final class DpSketchRelease {
                     "countFraction must be in (0, 1), got " + countFraction);
         }
         double epsCount = epsilon * fraction;
-        double epsSum = epsilon - epsCount;
+        double epsSum = BudgetSplit.remainder(epsilon, epsCount);
         long sumSensitivity =
                 Math.multiplyExact(sketch.addRemoveL1Units(), (long) contributionBound);
         long[] noisySum = GeometricMechanism.addNoise(sketch.sums(), sumSensitivity, epsSum, rng);
@@ -230,7 +231,7 @@ public final class DpSketchRelease {
                     "countFraction must be in (0, 1), got " + countFraction);
         }
         double rhoCount = rho * fraction;
-        double rhoSum = rho - rhoCount;
+        double rhoSum = BudgetSplit.remainder(rho, rhoCount);
         BigInteger sumL2 = addRemoveL2SensitivitySquared(sketch.r(), contributionBound);
         BigInteger countL2 = BigInteger.valueOf(contributionBound).pow(2);
         long[] noisySum = GaussianMechanism.addNoise(sketch.sums(), sumL2, rhoSum, rng);

@@ -1,7 +1,9 @@
 package org.dpclust.stream;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.flink.api.common.functions.RuntimeContext;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
@@ -21,8 +23,11 @@ import org.dpclust.window.WindowSummaries;
  * window start) and the device reservoirs (keyed by {@code windowStart|device}); the last released
  * stats centroids (row-major k·d); the stream's ledger high-water mark ({@link LedgerMark}, state
  * {@code ledger-mark}: the ledger itself lives on the budget topic, charged through the fenced
- * writer; docs/ledger.md); the window the stream's release schedule started at. Only the current
- * key's state is visible.
+ * writer; docs/ledger.md); the window the stream's release schedule started at; for streams with
+ * {@code running:}, the packed noisy {@code stats} cells of the released windows of the current
+ * running span (map state {@code running-cells} keyed by window start, at most the span's windows:
+ * {@link org.dpclust.config.RunningSettings}) and the last running centroids ({@code
+ * running-centroids}). Only the current key's state is visible.
  */
 final class KeyedWindowState {
     /** Key (window start) and value (a summary's long array) types of the per-window map states. */
@@ -38,6 +43,8 @@ final class KeyedWindowState {
     private final ValueState<double[]> centroids;
     private final ValueState<LedgerMark> ledgerMark;
     private final ValueState<Long> scheduleStart;
+    private final MapState<Long, long[]> runningCells;
+    private final ValueState<double[]> runningCentroids;
 
     KeyedWindowState(RuntimeContext rc) {
         statistics = rc.getMapState(windowMap("window-statistics"));
@@ -57,6 +64,12 @@ final class KeyedWindowState {
                         new ValueStateDescriptor<>(
                                 "ledger-mark", TypeInformation.of(LedgerMark.class)));
         scheduleStart = rc.getState(new ValueStateDescriptor<>("schedule-start", Types.LONG));
+        runningCells = rc.getMapState(windowMap("running-cells"));
+        runningCentroids =
+                rc.getState(
+                        new ValueStateDescriptor<>(
+                                "running-centroids",
+                                PrimitiveArrayTypeInfo.DOUBLE_PRIMITIVE_ARRAY_TYPE_INFO));
     }
 
     private static MapStateDescriptor<Long, long[]> windowMap(String name) {
@@ -140,5 +153,36 @@ final class KeyedWindowState {
 
     void scheduleStart(long windowStart) throws Exception {
         scheduleStart.update(windowStart);
+    }
+
+    /**
+     * Adds a released window's packed noisy cells to the running state and drops every window
+     * before {@code spanStart}; returns what is left (window start → packed cells).
+     */
+    Map<Long, long[]> keepRunning(long windowStart, long[] packed, long spanStart)
+            throws Exception {
+        runningCells.put(windowStart, packed);
+        Map<Long, long[]> left = new HashMap<>();
+        List<Long> old = new ArrayList<>();
+        for (Map.Entry<Long, long[]> e : runningCells.entries()) {
+            if (e.getKey() < spanStart) {
+                old.add(e.getKey());
+            } else {
+                left.put(e.getKey(), e.getValue());
+            }
+        }
+        for (Long w : old) {
+            runningCells.remove(w);
+        }
+        return left;
+    }
+
+    /** The last running release's centroids (row-major), or null before the first. */
+    double[] runningCentroids() throws Exception {
+        return runningCentroids.value();
+    }
+
+    void runningCentroids(double[] released) throws Exception {
+        runningCentroids.update(released);
     }
 }

@@ -31,7 +31,10 @@ import org.dpclust.window.StreamRuntime;
  * stream so that one stream's sketches are decoded, and its centroids published, in window order;
  * for streams with {@code ckm.warm_start} its only state, checkpointed per stream, is the previous
  * release's unit centroids and relative residual (public), the next decode's warm start. Streams
- * without it keep no state.
+ * without it keep no state. With {@code ckm.decode_every} N &gt; 1 only the windows {@link
+ * org.dpclust.config.CkmSettings#decodes} names are decoded and published (every N-th, by the
+ * window start alone: replays and restores decode the same windows); the others' sketches are
+ * released as always and dropped here, and a warm start comes from the last decoded window.
  */
 public class SketchDecoder extends KeyedProcessFunction<String, ReleasedSketch, Publication>
         implements ResultTypeQueryable<Publication> {
@@ -80,6 +83,9 @@ public class SketchDecoder extends KeyedProcessFunction<String, ReleasedSketch, 
             throws Exception {
         long started = System.nanoTime();
         StreamSpec s = specs.get(r.streamId);
+        if (!s.ckm().decodes(r.windowStart, s.windowMillis())) {
+            return;
+        }
         boolean warmStart = s.ckm().warmStart();
         SketchDecoding.Decoded d =
                 SketchDecoding.release(

@@ -26,11 +26,10 @@ import org.dpclust.io.LedgerClientFactory;
 import org.dpclust.io.LedgerDecision;
 import org.dpclust.io.Publication;
 import org.dpclust.io.PublicationTypeInfo;
-import org.dpclust.privacy.DeviceReservoir;
 import org.dpclust.privacy.PrivacyLedger;
 import org.dpclust.privacy.PrivacySecret;
-import org.dpclust.privacy.RecordHasher;
 import org.dpclust.window.ReleasedSketch;
+import org.dpclust.window.RunningRelease;
 import org.dpclust.window.StreamRuntime;
 import org.dpclust.window.WindowRelease;
 import org.dpclust.window.WindowSummaries;
@@ -42,12 +41,15 @@ import org.slf4j.LoggerFactory;
  * device reservoirs, the released centroids and the stream's ledger mark in keyed state ({@link
  * KeyedWindowState}) and one event-time timer per stream (the next scheduled window's); the
  * algorithms and the schedule arithmetic are in Flink-free classes ({@link WindowSummaries}, {@link
- * DeviceReservoir}, {@link WindowRelease}, {@link EventTimePolicy}). Input: {@link WindowPartial}s
- * of phase 1 (one state read and write per partial), single device-unit records, bounded here, or
- * activations. When the append-time watermark reaches a window's close time ({@link
- * EventTimePolicy#closeTime}), the window's release sequence runs and its {@link Publication}s are
- * emitted; accepted {@code ckm} sketches go to {@link #RELEASED_SKETCHES} for the {@link
- * SketchDecoder}. A fired window leaves no state.
+ * org.dpclust.privacy.DeviceReservoir}, {@link WindowRelease}, {@link EventTimePolicy}). Input:
+ * {@link WindowPartial}s of phase 1 (one state read and write per partial; for device-unit streams
+ * phase 1 has already bounded every device's contribution), activations, or single records (a
+ * record partial is accumulated here; of a device-unit stream, bounded here by the same {@link
+ * DeviceBounding} phase 1 uses — the reference path the phase-1 bounding is tested against). When
+ * the append-time watermark reaches a window's close time ({@link EventTimePolicy#closeTime}), the
+ * window's release sequence runs and its {@link Publication}s are emitted; accepted {@code ckm}
+ * sketches go to {@link #RELEASED_SKETCHES} for the {@link SketchDecoder}. A fired window leaves no
+ * state.
  *
  * <p>The schedule is public (docs/event-time.md): it starts at the stream's first window at or
  * after {@code job.start} — or, without state, after the last interval in the budget topic's
@@ -81,9 +83,10 @@ public class StreamClusteringFunction
     private final LedgerClientFactory ledgerFactory;
 
     private transient PrivacySecret secret;
-    private transient RecordHasher hasher;
+    private transient DeviceBounding devices;
     private transient Map<String, StreamRuntime> runtime;
     private transient Map<String, WindowRelease> core;
+    private transient Map<String, RunningRelease> running;
     private transient KeyedWindowState state;
     private transient ReleaseMetrics metrics; // every metric of this operator
     private transient LongCounter windowed, releaseNanos;
@@ -119,10 +122,17 @@ public class StreamClusteringFunction
     @Override
     public void open(OpenContext ctx) {
         secret = secretSource.load();
-        hasher = new RecordHasher(secret);
+        devices = new DeviceBounding(secret);
         runtime = StreamRuntime.of(streams);
         core = new HashMap<>();
-        runtime.forEach((id, rt) -> core.put(id, new WindowRelease(rt, secret)));
+        running = new HashMap<>();
+        runtime.forEach(
+                (id, rt) -> {
+                    core.put(id, new WindowRelease(rt, secret));
+                    if (rt.spec().running().enabled()) {
+                        running.put(id, new RunningRelease(rt, secret));
+                    }
+                });
         state = new KeyedWindowState(getRuntimeContext());
         metrics =
                 ReleaseMetrics.register(
@@ -163,7 +173,13 @@ public class StreamClusteringFunction
     /**
      * The public parameters that shape what a stream's open windows were promised (window, domain,
      * k, summaries, ε per release, privacy unit and its bound, public seed, stats cells), as one
-     * readable line. Salting and parallelism are not among them: they change no released byte.
+     * readable line. Salting and parallelism are not among them for record units: they change no
+     * released byte. For device units the line also names {@code salt_buckets} and where devices
+     * are bounded ({@code bounded_in=pre-aggregate}): phase 1 keeps each device's reservoir under
+     * its sub-key, so a changed S — or a savepoint of a version that bounded devices in this
+     * operator — would meet a window's later records with empty reservoirs and let a device count
+     * up to 2c times in a window open across the restore. Such a restore is refused like any other
+     * change of public parameters.
      */
     public static String publicParameters(StreamSpec s) {
         return "window="
@@ -187,7 +203,10 @@ public class StreamClusteringFunction
                 + ", public_seed="
                 + s.publicSeed()
                 + ", stats.cells="
-                + s.statsCells();
+                + s.statsCells()
+                + (s.privacyUnit() == PrivacyUnit.DEVICE
+                        ? ", salt_buckets=" + s.saltBuckets() + ", bounded_in=pre-aggregate"
+                        : "");
     }
 
     /**
@@ -267,22 +286,9 @@ public class StreamClusteringFunction
     /** Device units: the record counts iff it is among its device's c smallest keyed hashes. */
     private void offerDeviceRecord(StreamSpec s, ValidRecord r, WindowSummaries w)
             throws Exception {
-        byte[] identity = r.identity();
-        DeviceReservoir.Offer o =
-                new DeviceReservoir(s.dimension(), s.contributionBound())
-                        .offer(
-                                state.reservoir(w.windowStart, r.deviceId),
-                                hasher.hash(identity),
-                                r.eventTime,
-                                r.features);
-        if (o.counts()) {
-            if (o.evicted() != null) {
-                double[] x = o.evicted().features();
-                long t = o.evicted().eventTime();
-                w.subtract(x, ValidRecord.identity(r.streamId, r.deviceId, t, x));
-            }
-            state.storeReservoir(w.windowStart, r.deviceId, o.entries());
-            w.add(r.features, identity);
+        long[] kept = devices.offer(s, state.reservoir(w.windowStart, r.deviceId), r, w);
+        if (kept != null) {
+            state.storeReservoir(w.windowStart, r.deviceId, kept);
         }
     }
 
@@ -321,8 +327,34 @@ public class StreamClusteringFunction
             metrics.charged(s.id(), d);
         }
         o.published().forEach(out::collect);
+        if (o.stats() != null && running.containsKey(s.id())) {
+            out.collect(releaseRunning(s, windowStart, o.stats()));
+        }
         o.sketches().forEach(sketch -> ctx.output(RELEASED_SKETCHES, sketch));
         releaseNanos.add(System.nanoTime() - started);
+    }
+
+    /**
+     * The running release after an accepted {@code stats} release ({@link RunningRelease}): keeps
+     * the window's noisy cells in the running state, drops windows that left the span, and
+     * post-processes the span's sum. Refused windows never get here: they add nothing.
+     */
+    private Publication releaseRunning(
+            StreamSpec s, long windowStart, RunningRelease.StatsCells stats) throws Exception {
+        Map<Long, long[]> kept =
+                state.keepRunning(
+                        windowStart,
+                        RunningRelease.pack(stats.cells()),
+                        s.runningSpanStart(windowStart));
+        RunningRelease.Result r =
+                running.get(s.id())
+                        .release(
+                                windowStart,
+                                RunningRelease.span(s, windowStart, kept),
+                                stats,
+                                state.runningCentroids());
+        state.runningCentroids(r.centroids());
+        return new Publication.Running(r.published());
     }
 
     /**

@@ -1,21 +1,25 @@
 package org.dpclust.stream;
 
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.flink.api.java.functions.KeySelector;
+import org.dpclust.config.PrivacyUnit;
 import org.dpclust.config.StreamSpec;
 
 /**
  * The key of phase 1 ({@link WindowPreAggregator}): (stream, salt), with salt = a public hash of
- * the record's device id and event time modulo the stream's {@code salt_buckets} S. With S = 1 (the
- * default) the key is the stream id itself. The salt only routes records — the summaries are merged
- * per (stream, window) before any noise — so it is not secret and need not be. Keys are precomputed
- * strings: no allocation per record. Salting applies to record-unit streams only (the configuration
- * refuses it for device units).
+ * the record's device id and event time (record units) or of its device id alone (device units: all
+ * of a device's records meet in one key, which its contribution bounding needs) modulo the stream's
+ * {@code salt_buckets} S. With S = 1 (the default) the key is the stream id itself. The salt only
+ * routes records — the summaries are merged per (stream, window) before any noise — so it is not
+ * secret and need not be. Keys are precomputed strings: no allocation per record.
  */
 public final class SubStreamKey implements KeySelector<ValidRecord, String> {
     private final Map<String, String[]> keys = new HashMap<>();
+    private final Set<String> byDevice = new HashSet<>();
 
     public SubStreamKey(List<StreamSpec> streams) {
         for (StreamSpec s : streams) {
@@ -24,13 +28,20 @@ public final class SubStreamKey implements KeySelector<ValidRecord, String> {
                 k[i] = k.length == 1 ? s.id() : s.id() + "|" + i;
             }
             keys.put(s.id(), k);
+            if (s.privacyUnit() == PrivacyUnit.DEVICE) {
+                byDevice.add(s.id());
+            }
         }
     }
 
     @Override
     public String getKey(ValidRecord r) {
         String[] k = keys.get(r.streamId);
-        return k.length == 1 ? k[0] : k[salt(r.deviceId, r.eventTime, k.length)];
+        if (k.length == 1) {
+            return k[0];
+        }
+        long t = byDevice.contains(r.streamId) ? 0 : r.eventTime;
+        return k[salt(r.deviceId, t, k.length)];
     }
 
     /** The public salt of a record in [0, buckets). */

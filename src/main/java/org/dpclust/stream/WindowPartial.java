@@ -6,9 +6,10 @@ import org.dpclust.window.WindowSummaries;
  * What phase 1 ({@link WindowPreAggregator}) hands to phase 2 ({@link StreamClusteringFunction})
  * for one (stream, window): either the exact partial accumulators of some of the window's records
  * (fixed-point long sums and counts: {@code statistics}, {@code sketch}, {@code hst}; a summary
- * that is off is null), or — for device-unit streams, whose contribution bounding needs all of a
- * device's records in one place — one {@code record} to be bounded and accumulated by phase 2, or
- * an {@link #activation} without data. Operator-side (private, never published): a partial is not
+ * that is off is null; for device-unit streams the change of the devices' kept sets since the
+ * previous partial, which may subtract, see {@link WindowPreAggregator}), or one {@code record} to
+ * be accumulated — and, for device units, bounded — by phase 2 itself (operator tests), or an
+ * {@link #activation} without data. Operator-side (private, never published): a partial is not
  * noised. Partials of one window add up element-wise; integer addition is associative and
  * commutative, so how the window's records were split into partials cannot change the merged bytes.
  * A Flink POJO (every field has an explicit serializer: strings, longs, primitive arrays, the POJO
@@ -18,14 +19,17 @@ public class WindowPartial {
     public String streamId;
     public long windowStart;
 
-    /** Records folded into this partial (1 for a record partial). */
+    /**
+     * Records that entered the window through this partial (1 for a record partial; for device
+     * units, kept or not: the {@code records_windowed} accumulator).
+     */
     public long records;
 
     public long[] statistics;
     public long[] sketch;
     public long[] hst;
 
-    /** Set only for a device-unit record passed through phase 1 unaggregated. */
+    /** Set only for a single-record partial. */
     public ValidRecord record;
 
     /**
@@ -46,8 +50,8 @@ public class WindowPartial {
     }
 
     /**
-     * A single record, to be accumulated by phase 2 itself (device units, and operator tests);
-     * phase 2 takes its window from the record's event time.
+     * A single record, to be accumulated (device units: bounded) by phase 2 itself (operator
+     * tests); phase 2 takes its window from the record's event time.
      */
     public static WindowPartial of(ValidRecord r) {
         WindowPartial p = new WindowPartial();

@@ -6,10 +6,18 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.accumulators.LongCounter;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.common.typeutils.base.LongSerializer;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
+import org.apache.flink.streaming.api.operators.InternalTimer;
+import org.apache.flink.streaming.api.operators.InternalTimerService;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.api.operators.Triggerable;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.runtime.watermarkstatus.WatermarkStatus;
@@ -27,35 +35,58 @@ import org.dpclust.window.WindowSummaries;
 
 /**
  * Phase 1 of the two-phase window aggregation (keyed by {@link SubStreamKey}: stream, salt).
- * Accumulates the window summaries of record-unit streams in memory, one {@link WindowSummaries}
- * per open (stream, window) — no state access, no serialization and no allocation per record — and
- * hands them to phase 2 ({@link StreamClusteringFunction}, keyed by stream) as {@link
- * WindowPartial}s:
+ * Accumulates the window summaries in memory, one {@link WindowSummaries} per open (stream, window)
+ * — no serialization and no allocation per record-unit record — and hands them to phase 2 ({@link
+ * StreamClusteringFunction}, keyed by stream) as {@link WindowPartial}s:
  *
  * <ul>
  *   <li>before forwarding a watermark, the partials of every window the watermark closes (Flink
  *       time is the log append time; a window closes at {@link EventTimePolicy#closeTime}), so
  *       phase 2 has all of a window's partials before its timer fires;
- *   <li>before every checkpoint barrier ({@link #prepareSnapshotPreBarrier}), all partials — so
- *       this operator holds nothing at a checkpoint: what it had accumulated is in flight before
- *       the barrier and ends up in phase 2's checkpointed state, and records after the barrier are
- *       replayed from the source after a failure. Exactly-once without any state of its own;
+ *   <li>before every checkpoint barrier ({@link #prepareSnapshotPreBarrier}), all partials — so the
+ *       in-memory summaries are empty at a checkpoint: what they had accumulated is in flight
+ *       before the barrier and ends up in phase 2's checkpointed state, and records after the
+ *       barrier are replayed from the source after a failure;
  *   <li>before forwarding an IDLE watermark status, all partials (phase 2 stops waiting for an idle
  *       channel's watermark, so nothing may be held back behind one);
  *   <li>at the end of input, all partials.
  * </ul>
  *
- * Device-unit streams are passed through one record per partial: contribution bounding needs all of
- * a device's records of a window in one place, and phase 2 is keyed by stream.
+ * <p><b>Device units.</b> A device-unit stream's sub-key is a public hash of the device id alone
+ * ({@link SubStreamKey}), so all of one device's records — of every window — meet in one key, hence
+ * in one subtask. Here each record is offered to its device's reservoir of the window ({@link
+ * DeviceBounding}: the c records with the smallest keyed hash count, the same deterministic, keyed
+ * selection phase 2 applied when it bounded devices itself), kept in this operator's keyed state
+ * ({@code device-kept-records}, namespace = window start, map key = device id; at most c entries of
+ * 2 + d longs per device and open window, cleared by an event-time timer per (sub-key, window) at
+ * the window's close time). A record that now counts is added to the in-memory summaries; the
+ * record it displaces, if any, is subtracted. The partials are therefore deltas: a partial flushed
+ * before a barrier holds what the device's kept set gained and lost since the previous flush, and a
+ * later one can subtract a record an earlier one added. Their sum — what phase 2 merges before any
+ * noise — is, by integer addition, exactly the summaries of each device's final kept set: the same
+ * long arrays phase 2's own bounding produced, so releases are byte-identical to that path for any
+ * salting, parallelism, flush points or arrival order. The reservoir is checkpointed with the
+ * barrier the in-memory deltas were flushed before, so after a failure the replayed records meet
+ * the reservoir as it was at the barrier and produce the same deltas (byte-identical replays).
+ *
+ * <p>What one device can change: in one window, it changes only the summaries of its own kept set —
+ * at most c records, each its own clamped features — whatever it sends and in whatever order; its
+ * other records change nothing that reaches phase 2's merged sum (a displaced record's addition is
+ * cancelled exactly by its subtraction, possibly in a later partial of the same subtask). All of a
+ * device's records are folded on one subtask, so its kept set is never split between reservoirs:
+ * the merged sum holds at most c of its records, which is the bound the sensitivities (scaled by c)
+ * assume. Individual partials are never released.
  *
  * <p>Privacy: nothing here is released; partials are exact operator-side sums. Noise is added once
  * per (stream, window) by phase 2 on the merged accumulator, which is the same long array whatever
  * the split (integer addition), so the release is byte-identical for any number of salt buckets and
  * any parallelism. Memory: one summary per open (stream, window) per subtask (O(m + cells·d + |U|)
- * longs each).
+ * longs each), plus the device reservoirs above.
  */
 public final class WindowPreAggregator extends AbstractStreamOperator<WindowPartial>
-        implements OneInputStreamOperator<ValidRecord, WindowPartial>, BoundedOneInput {
+        implements OneInputStreamOperator<ValidRecord, WindowPartial>,
+                BoundedOneInput,
+                Triggerable<String, Long> {
     /**
      * Records found behind this operator's watermark (see {@link #processElement}), as dead
      * letters.
@@ -70,9 +101,24 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
     private transient Counter late;
     private transient LongCounter lateTotal;
 
+    /** Device reservoirs: namespace = window start, map key = device id (see the class doc). */
+    private transient MapStateDescriptor<String, long[]> kept;
+
+    private transient DeviceBounding devices;
+    private transient InternalTimerService<Long> reservoirTimers;
     private transient Map<String, OpenWindows> open;
     private transient long watermark;
     private transient boolean activated;
+
+    /** One open window of a stream on this subtask, with the records that entered it. */
+    private static final class OpenWindow {
+        final WindowSummaries summaries;
+        long records;
+
+        OpenWindow(WindowSummaries summaries) {
+            this.summaries = summaries;
+        }
+    }
 
     /**
      * The open windows of one stream on this subtask (usually one or two: a short list, no boxing).
@@ -80,21 +126,21 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
     private static final class OpenWindows {
         final StreamRuntime rt;
         final boolean deviceUnit;
-        final ArrayList<WindowSummaries> windows = new ArrayList<>(4);
+        final ArrayList<OpenWindow> windows = new ArrayList<>(4);
 
         OpenWindows(StreamRuntime rt) {
             this.rt = rt;
             this.deviceUnit = rt.spec().privacyUnit() == PrivacyUnit.DEVICE;
         }
 
-        WindowSummaries window(long windowStart, PrivacySecret secret) {
+        OpenWindow window(long windowStart, PrivacySecret secret) {
             for (int i = 0; i < windows.size(); i++) {
-                WindowSummaries w = windows.get(i);
-                if (w.windowStart == windowStart) {
+                OpenWindow w = windows.get(i);
+                if (w.summaries.windowStart == windowStart) {
                     return w;
                 }
             }
-            WindowSummaries w = WindowSummaries.empty(rt, secret, windowStart);
+            OpenWindow w = new OpenWindow(WindowSummaries.empty(rt, secret, windowStart));
             windows.add(w);
             return w;
         }
@@ -116,6 +162,14 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
     public void open() throws Exception {
         super.open();
         secret = secretSource.load();
+        devices = new DeviceBounding(secret);
+        kept =
+                new MapStateDescriptor<>(
+                        "device-kept-records",
+                        Types.STRING,
+                        PrimitiveArrayTypeInfo.LONG_PRIMITIVE_ARRAY_TYPE_INFO);
+        reservoirTimers =
+                getInternalTimerService("device-reservoirs", LongSerializer.INSTANCE, this);
         open = new HashMap<>();
         StreamRuntime.of(streams).forEach((id, rt) -> open.put(id, new OpenWindows(rt)));
         watermark = Long.MIN_VALUE;
@@ -134,7 +188,7 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
      * instead of into a window that may already have fired.
      */
     @Override
-    public void processElement(StreamRecord<ValidRecord> element) {
+    public void processElement(StreamRecord<ValidRecord> element) throws Exception {
         ValidRecord r = element.getValue();
         OpenWindows o = open.get(r.streamId);
         StreamSpec s = o.rt.spec();
@@ -147,12 +201,46 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
                     new StreamRecord<>(deadLetter(r, windowStart, s.windowMillis()), r.eventTime));
             return;
         }
+        OpenWindow w = o.window(windowStart, secret);
+        w.records++;
         if (o.deviceUnit) {
-            output.collect(element.replace(WindowPartial.of(r)));
-            return;
+            offerDeviceRecord(s, r, windowStart, w.summaries);
+        } else {
+            r.addTo(w.summaries);
         }
-        r.addTo(o.window(windowStart, secret));
     }
+
+    /**
+     * Bounds a device-unit record against its device's reservoir of the window (keyed state of the
+     * current sub-key), adding to / subtracting from the in-memory summaries; the first record of a
+     * device in the window registers the window's clean-up timer (one per sub-key and window).
+     */
+    private void offerDeviceRecord(StreamSpec s, ValidRecord r, long windowStart, WindowSummaries w)
+            throws Exception {
+        MapState<String, long[]> reservoirs =
+                getPartitionedState(windowStart, LongSerializer.INSTANCE, kept);
+        long[] entries = reservoirs.get(r.deviceId);
+        if (entries == null) {
+            reservoirTimers.registerEventTimeTimer(windowStart, policy.closeTime(s, windowStart));
+        }
+        long[] after = devices.offer(s, entries, r, w);
+        if (after != null) {
+            reservoirs.put(r.deviceId, after);
+        }
+    }
+
+    /**
+     * A window closed on this subtask's watermark: its device reservoirs of the timer's sub-key go
+     * (its deltas were flushed before the watermark reached the timers, see {@link
+     * #processWatermark}).
+     */
+    @Override
+    public void onEventTime(InternalTimer<String, Long> timer) throws Exception {
+        getPartitionedState(timer.getNamespace(), LongSerializer.INSTANCE, kept).clear();
+    }
+
+    @Override
+    public void onProcessingTime(InternalTimer<String, Long> timer) {}
 
     private Publication deadLetter(ValidRecord r, long windowStart, long size) {
         List<Double> features = new ArrayList<>(r.features.length);
@@ -186,6 +274,11 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
                 -1);
     }
 
+    /**
+     * Flushes the partials the watermark closes, then lets Flink fire the timers it reaches (the
+     * closed windows' device reservoirs go) and forward it. A record of a closed window arriving
+     * later is dead-lettered against {@code watermark}, so it never meets a cleared reservoir.
+     */
     @Override
     public void processWatermark(Watermark mark) throws Exception {
         activateStreams();
@@ -252,11 +345,13 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
         for (Map.Entry<String, OpenWindows> e : open.entrySet()) {
             OpenWindows o = e.getValue();
             for (int i = o.windows.size() - 1; i >= 0; i--) {
-                WindowSummaries w = o.windows.get(i);
-                long close = policy.closeTime(o.rt.spec(), w.windowStart);
+                OpenWindow w = o.windows.get(i);
+                long close = policy.closeTime(o.rt.spec(), w.summaries.windowStart);
                 if (until == Long.MAX_VALUE || close <= until) {
                     o.windows.remove(i);
-                    output.collect(new StreamRecord<>(WindowPartial.of(e.getKey(), w), close));
+                    WindowPartial p = WindowPartial.of(e.getKey(), w.summaries);
+                    p.records = w.records; // entered the window (device units: kept or not)
+                    output.collect(new StreamRecord<>(p, close));
                 }
             }
         }

@@ -138,12 +138,15 @@ public final class WindowRelease {
      * @param centroids the {@code stats} centroids released now (the next window's starting point),
      *     row-major k·d, or null when {@code stats} was not released
      * @param decisions the ledger's decision per summary, in order
+     * @param stats the accepted {@code stats} release's noisy cells, parameters and charge (for the
+     *     {@link RunningRelease}), or null when {@code stats} was not released
      */
     public record Outcome(
             List<Publication> published,
             List<ReleasedSketch> sketches,
             double[] centroids,
-            List<PrivacyLedger.Decision> decisions) {
+            List<PrivacyLedger.Decision> decisions,
+            RunningRelease.StatsCells stats) {
         /** One line for the log about the i-th summary's decision (public values only). */
         public String describe(StreamSpec s, int i) {
             PrivacyLedger.Decision d = decisions.get(i);
@@ -175,6 +178,7 @@ public final class WindowRelease {
         List<ReleasedSketch> sketches = new ArrayList<>();
         List<PrivacyLedger.Decision> decisions = new ArrayList<>();
         double[] centroids = null;
+        RunningRelease.StatsCells stats = null;
         double rho = s.rhoPerRelease(); // NaN for a pure stream
         for (Summary summary : s.summaries()) {
             ReleaseContext key = noiseKey(w, summary);
@@ -197,8 +201,9 @@ public final class WindowRelease {
                             DpClusterStatistics.noisyCells(w.stats, rt.codec(), params, rng);
                     DpClusterStatistics.Release r =
                             DpClusterStatistics.postProcess(
-                                    cells, rt.codec(), unflatten(previous), params, rng);
+                                    cells, rt.codec(), unflatten(rt, previous), params, rng);
                     centroids = flatten(r.centroids());
+                    stats = new RunningRelease.StatsCells(cells, params, decision);
                     out.add(centroids(summary, windowStart, windowEnd, r, decision));
                     if (s.stats().publishCells()) {
                         out.add(
@@ -242,7 +247,7 @@ public final class WindowRelease {
                 }
             }
         }
-        return new Outcome(out, sketches, centroids, decisions);
+        return new Outcome(out, sketches, centroids, decisions, stats);
     }
 
     /** The noise key of a summary's release: public parameters and the contents' digest. */
@@ -329,7 +334,8 @@ public final class WindowRelease {
                 : rt.hst().releaseGaussian(w.hst, s.k(), rho, s.unitContribution(), rng);
     }
 
-    private double[][] unflatten(double[] flat) {
+    /** Row-major k·d centroids as k rows; null: the stream's public initial centroids. */
+    static double[][] unflatten(StreamRuntime rt, double[] flat) {
         if (flat == null) {
             return rt.initial();
         }
@@ -342,7 +348,8 @@ public final class WindowRelease {
         return c;
     }
 
-    private static double[] flatten(double[][] c) {
+    /** k rows as row-major k·d centroids. */
+    static double[] flatten(double[][] c) {
         int d = c[0].length;
         double[] flat = new double[c.length * d];
         for (int i = 0; i < c.length; i++) {

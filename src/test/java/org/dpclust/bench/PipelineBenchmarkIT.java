@@ -15,36 +15,59 @@ class PipelineBenchmarkIT {
     @Test
     void quickRunProducesOneRowPerPipelineAndParallelism() {
         List<Map<String, Object>> rows = new PipelineBenchmark().run(true);
-        assertEquals(
+        List<String> perParallelism =
                 List.of(
                         "pipeline",
+                        "pipeline-device",
                         "pipeline-stats",
+                        "pipeline-stats-device",
                         "pipeline-ckm",
+                        "pipeline-ckm-device",
                         "pipeline-dp-hst",
+                        "pipeline-dp-hst-device",
                         "pipeline-fast",
-                        "pipeline-nonprivate",
-                        "pipeline",
-                        "pipeline-stats",
-                        "pipeline-ckm",
-                        "pipeline-dp-hst",
-                        "pipeline-fast",
-                        "pipeline-nonprivate",
+                        "pipeline-fast-device",
+                        "pipeline-nonprivate");
+        List<String> expected = new java.util.ArrayList<>(perParallelism);
+        expected.addAll(perParallelism);
+        expected.addAll(
+                List.of(
+                        "pipeline-fast-long",
+                        "pipeline-nonprivate-long",
                         "pipeline-hot-stream",
-                        "pipeline-hot-stream"),
-                rows.stream().map(r -> r.get("benchmark")).toList());
+                        "pipeline-hot-stream"));
+        assertEquals(expected, rows.stream().map(r -> r.get("benchmark")).toList());
         for (Map<String, Object> r : rows) {
             assertEquals(0L, r.get("late_records"), "every record reached its window: " + r);
             assertTrue((double) r.get("records_per_second") > 0, r.toString());
             assertTrue(r.containsKey("cores") && r.containsKey("jvm"));
         }
-        for (Map<String, Object> r : rows.subList(0, 5)) {
+        for (Map<String, Object> r : rows.subList(0, 10)) {
             assertTrue(r.containsKey("fraction_of_nonprivate"), r.toString());
             assertEquals(10L, r.get("stream_windows"), r.toString());
         }
-        assertEquals("descent", rows.get(4).get("hst_snap"));
-        assertEquals(true, rows.get(4).get("ckm_warm_start"));
+        for (int i = 1; i < 10; i += 2) {
+            Map<String, Object> dev = rows.get(i);
+            assertEquals("device", dev.get("privacy_unit"), dev.toString());
+            assertEquals(rows.get(i - 1).get("summaries"), dev.get("summaries"));
+            assertEquals(
+                    Math.round(
+                                    1000
+                                            * (double) dev.get("records_per_second")
+                                            / (double) rows.get(i - 1).get("records_per_second"))
+                            / 1000.0,
+                    (double) dev.get("fraction_of_record_units"),
+                    1e-9,
+                    "the ratio to the record-unit row of the same summaries: " + dev);
+        }
+        Map<String, Object> fastLong = rows.get(22);
+        assertEquals(30L, fastLong.get("stream_windows"), "10 streams x 3 windows: " + fastLong);
+        assertEquals(3 * (long) rows.get(0).get("records"), fastLong.get("records"));
+        assertTrue(fastLong.containsKey("fraction_of_nonprivate"), fastLong.toString());
+        assertEquals("descent", rows.get(8).get("hst_snap"));
+        assertEquals(true, rows.get(8).get("ckm_warm_start"));
         assertEquals(
                 List.of(1, 4),
-                rows.subList(12, 14).stream().map(r -> r.get("salt_buckets")).toList());
+                rows.subList(24, 26).stream().map(r -> r.get("salt_buckets")).toList());
     }
 }

@@ -36,6 +36,7 @@ class BenchAllIT {
                         "lloyd-iteration",
                         "dp_local_search_iteration",
                         "pipeline",
+                        "pipeline-device",
                         "pipeline-nonprivate",
                         "pipeline-hot-stream",
                         "pipeline-state");
@@ -170,7 +171,14 @@ class BenchAllIT {
                     "pipeline-ckm",
                     "pipeline-dp-hst",
                     "pipeline-fast",
+                    "pipeline-device",
+                    "pipeline-stats-device",
+                    "pipeline-ckm-device",
+                    "pipeline-dp-hst-device",
+                    "pipeline-fast-device",
+                    "pipeline-fast-long",
                     "pipeline-nonprivate",
+                    "pipeline-nonprivate-long",
                     "pipeline-hot-stream" -> {
                 double records = r.get("records").asDouble();
                 double seconds = r.get("seconds").asDouble();
@@ -180,6 +188,15 @@ class BenchAllIT {
                         rate <= PIPELINE_RECORDS_PER_SECOND_CEILING, "rate above ceiling: " + row);
                 assertRateMatches(rate, records / seconds, row);
                 assertEquals(0, r.get("late_records").asInt(), row);
+                if (r.has("fraction_of_record_units")) {
+                    // device rows: the ratio of two positive rates of this run, each under the
+                    // rate ceiling; device units do strictly more per record (hash, reservoir) but
+                    // fold fewer records into the summaries, so no tighter bound holds in general
+                    double f = r.get("fraction_of_record_units").asDouble();
+                    assertTrue(f > 0 && Double.isFinite(f), "fraction_of_record_units: " + row);
+                    assertEquals("device", r.get("privacy_unit").asText(), row);
+                    assertTrue(r.get("contribution_bound").asInt() >= 1, row);
+                }
             }
             case "pipeline-state" -> assertTrue(r.get("state_bytes").asLong() > 0, row);
             case "soak" -> {

@@ -37,5 +37,8 @@ class CkmSettingsTest {
                 () -> ckm(8, 8, "gaussian", Double.POSITIVE_INFINITY, 0.5, 3));
         refused("ckm.count_fraction: must be in (0, 1)", () -> ckm(8, 8, "gaussian", 1, 1.5, 3));
         refused("ckm.replicates: must be >= 1", () -> ckm(8, 8, "gaussian", 1, 0.5, 0));
+        refused(
+                "ckm.decode_every: must be >= 1, was 0",
+                () -> new CkmSettings(8, 8, "gaussian", 1, 0.5, 3, false, 0));
     }
 }

@@ -119,6 +119,47 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void runningReleasesAreOffUnlessSetAndTheirSpanIsBounded() {
+        assertEquals(
+                RunningSettings.NONE,
+                ConfigLoader.parse(VALID).stream("s1").orElseThrow().running());
+        assertEquals(
+                new RunningSettings(360, false),
+                ConfigLoader.parse(VALID + "    running: {windows: 360}\n")
+                        .streams()
+                        .get(0)
+                        .running());
+        assertEquals(
+                new RunningSettings(0, true),
+                ConfigLoader.parse(VALID + "    running: {windows: period}\n")
+                        .streams()
+                        .get(0)
+                        .running());
+        assertEquals("dpclust.running.v1", ConfigLoader.parse(VALID).kafka().runningTopic());
+        for (String bad : new String[] {"1", "0", "-3", "2.5", "all", "start"}) {
+            assertEquals(
+                    "streams[0].running.windows",
+                    option(VALID + "    running: {windows: " + bad + "}\n"),
+                    bad);
+        }
+        assertEquals("streams[0].running.windows", option(VALID + "    running: {}\n"));
+        assertEquals("streams[0].running.mode", option(VALID + "    running: {mode: tree}\n"));
+        assertEquals(
+                "streams[0].running",
+                option(VALID + "    running: {windows: 4}\n    summaries: [ckm]\n"));
+        // 64 cells x 3 longs a window: 10,922 windows fit in 2^21 longs, 10,923 do not
+        String cells = VALID + "    stats: {cells: 64}\n    running: {windows: %d}\n";
+        ConfigLoader.parse(cells.formatted(10_922));
+        ConfigException e =
+                assertThrows(
+                        ConfigException.class, () -> ConfigLoader.parse(cells.formatted(10_923)));
+        assertEquals("streams[0].running.windows", e.option());
+        assertTrue(e.getMessage().contains("2097152"), e.getMessage());
+        // a day of 10 s windows is 8,640 windows: fits at 64 cells, d = 2
+        ConfigLoader.parse(VALID + "    stats: {cells: 64}\n    running: {windows: period}\n");
+    }
+
+    @Test
     void theDecoderRunsAtTheJobParallelismUnlessSet() {
         assertEquals(0, ConfigLoader.parse(VALID).job().decodeParallelism());
         assertEquals(
@@ -145,15 +186,31 @@ class ConfigLoaderTest {
     }
 
     @Test
-    void saltBucketsDefaultToOneAndAreRefusedForDeviceUnits() {
+    void saltBucketsDefaultToOneAndApplyToBothUnits() {
         assertEquals(1, ConfigLoader.parse(VALID).streams().get(0).saltBuckets());
         assertEquals(
                 4,
                 ConfigLoader.parse(VALID + "    salt_buckets: 4\n").streams().get(0).saltBuckets());
         assertEquals("streams[0].salt_buckets", option(VALID + "    salt_buckets: 0\n"));
         assertEquals(
-                "streams[0].salt_buckets",
-                option(VALID + "    privacy_unit: device\n    salt_buckets: 2\n"));
+                2,
+                ConfigLoader.parse(VALID + "    privacy_unit: device\n    salt_buckets: 2\n")
+                        .streams()
+                        .get(0)
+                        .saltBuckets());
+    }
+
+    @Test
+    void ckmDecodeEveryDefaultsToOneAndIsRead() {
+        assertEquals(1, ConfigLoader.parse(VALID).streams().get(0).ckm().decodeEvery());
+        assertEquals(
+                5,
+                ConfigLoader.parse(VALID + "    ckm: {decode_every: 5}\n")
+                        .streams()
+                        .get(0)
+                        .ckm()
+                        .decodeEvery());
+        assertEquals("streams[0].ckm.decode_every", option(VALID + "    ckm: {decode_every: 0}\n"));
     }
 
     @Test

@@ -46,7 +46,8 @@ class StreamSpecTest {
                     7L,
                     init,
                     salt,
-                    BudgetAccounting.PURE);
+                    BudgetAccounting.PURE,
+                    RunningSettings.NONE);
         }
     }
 
@@ -127,15 +128,6 @@ class StreamSpecTest {
                 "initial_centroids[2]: must be a list of 2 numbers",
                 () -> with(a -> a.init = new double[][] {{0, 0}, {0, 0}, {0}}));
         refused("salt_buckets: must be in [1, 1024], was 0", () -> with(a -> a.salt = 0));
-        refused(
-                "salt_buckets: applies only to privacy_unit: record (device contribution"
-                        + " bounding needs all of a device's records of a window in one place)",
-                () ->
-                        with(
-                                a -> {
-                                    a.salt = 2;
-                                    a.unit = new UnitSettings(PrivacyUnit.DEVICE, 1);
-                                }));
     }
 
     @Test

@@ -174,6 +174,16 @@ class PublicationSerializerTest {
                 mixed.record(new Publication.Cells(cells())).value()[0],
                 "cells stay avro unless kafka.formats.cells says json");
 
+        var run = json.record(new Publication.Running(centroids()));
+        assertEquals(org.dpclust.config.KafkaSettings.DEFAULT_RUNNING, run.topic());
+        assertEquals("s1", key(run));
+        assertEquals('{', run.value()[0]);
+        assertEquals(centroids(), AvroCodec.centroids().decodePublished(run.value()));
+        assertEquals(
+                (byte) 0xC3,
+                mixed.record(new Publication.Running(centroids())).value()[0],
+                "running releases stay avro unless kafka.formats.running says json");
+
         var c = json.record(new Publication.Centroids(centroids()));
         assertEquals("c-topic", c.topic());
         assertEquals("s1", key(c));
@@ -205,6 +215,7 @@ class PublicationSerializerTest {
                         new Publication.Centroids(centroids()),
                         new Publication.Sketch(sketch()),
                         new Publication.Cells(cells()),
+                        new Publication.Running(centroids()),
                         new Publication.DeadLetter(rejected(null)),
                         new Publication.WindowMean("s1", 10, 4, new double[] {0.5, 0.25}))) {
             DataOutputSerializer out = new DataOutputSerializer(256);

@@ -83,7 +83,7 @@ final class StreamingRuns {
         return """
                 kafka:
                   bootstrap_servers: "%1$s"
-                  topics: {input: %2$s.in, centroids: %2$s.centroids, sketches: %2$s.sketches, budget: %2$s.budget, dlq: %2$s.dlq}
+                  topics: {input: %2$s.in, centroids: %2$s.centroids, sketches: %2$s.sketches, running: %2$s.running, budget: %2$s.budget, dlq: %2$s.dlq}
                   group_id: %2$s
                   transactional_id_prefix: %2$s
                   transaction_timeout: PT2M
@@ -176,13 +176,22 @@ final class StreamingRuns {
     }
 
     /**
-     * Release bytes by stream, window and algorithm, in either wire format; fails on a duplicate.
+     * Release bytes by stream, window (its start; a running release's end) and algorithm, in either
+     * wire format; fails on a duplicate.
      */
     Map<String, byte[]> byWindow(DpclustConfig c) throws IOException {
+        return byWindow(c.kafka().centroidsTopic());
+    }
+
+    /** {@link #byWindow(DpclustConfig)} of any topic of {@code CentroidRelease}s. */
+    Map<String, byte[]> byWindow(String topic) throws IOException {
         Map<String, byte[]> m = new TreeMap<>();
-        for (var r : committed(c.kafka().centroidsTopic())) {
+        for (var r : committed(topic)) {
             CentroidRelease rel = AvroCodec.centroids().decodePublished(r.value());
             String key = rel.getStreamId() + "@" + rel.getWindowStart() + "/" + rel.getAlgorithm();
+            if (rel.getMode().equals("running")) { // running releases share starts, not ends
+                key = rel.getStreamId() + "@.." + rel.getWindowEnd() + "/" + rel.getAlgorithm();
+            }
             assertTrue(
                     m.put(key, r.value()) == null,
                     "no duplicates for a read_committed consumer: " + key);

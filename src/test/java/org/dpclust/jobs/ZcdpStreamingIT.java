@@ -29,7 +29,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * 10⁻⁹) and ρ per release a 40th of the period's ρ cap. The job releases the first 40 windows with
  * discrete Gaussian noise, each release carrying its ρ, the (ε, δ) it implies and the period's ρ
  * spent, and the fenced ledger refuses the last 8; every BudgetStatus states ρ and its (ε, δ). The
- * stream publishes its noisy cells too ({@code stats.publish_cells}), one CellsRelease per release.
+ * stream publishes its noisy cells too ({@code stats.publish_cells}), one CellsRelease per release,
+ * and a running release over its last 8 windows ({@code running}) next to each window release.
  */
 class ZcdpStreamingIT {
     private static final long PERIOD = 60_000;
@@ -75,7 +76,7 @@ class ZcdpStreamingIT {
                         """
                         kafka:
                           bootstrap_servers: "%s"
-                          topics: {input: z.in, centroids: z.centroids, sketches: z.sketches, cells: z.cells, budget: z.budget, dlq: z.dlq}
+                          topics: {input: z.in, centroids: z.centroids, sketches: z.sketches, cells: z.cells, running: z.running, budget: z.budget, dlq: z.dlq}
                           group_id: z
                           transactional_id_prefix: z
                           transaction_timeout: PT2M
@@ -98,6 +99,7 @@ class ZcdpStreamingIT {
                             rho_per_release: %s
                             public_seed: 3
                             stats: {cells: 32, publish_cells: true}
+                            running: {windows: 8}
                         """
                                 .formatted(
                                         kafka.bootstrapServers(),
@@ -147,6 +149,8 @@ class ZcdpStreamingIT {
             assertEquals(32, x.getNoisyCounts().size());
         }
 
+        assertRunningReleases(c, rel);
+
         List<BudgetStatus> statuses =
                 runs.budget(c).stream().filter(b -> b.getKind() != BudgetEventKind.MARKER).toList();
         List<BudgetStatus> charges =
@@ -169,6 +173,32 @@ class ZcdpStreamingIT {
                     "refused after the cap");
             assertEquals(RELEASABLE * RHO, b.getRhoSpent(), 1e-12 * RHO_CAP);
             assertTrue(b.getSpent() <= 10.0 && b.getSpent() > 9.9, "spent " + b.getSpent());
+        }
+    }
+
+    /**
+     * One running release per accepted window on the running topic, over the last 8 windows,
+     * spending nothing (ρ and ε 0), stating the period's ρ spend after the window's charge. (This
+     * stream is noise-dominated by design; {@code StreamingJobIT} measures the error of running
+     * releases.)
+     */
+    private static void assertRunningReleases(DpclustConfig c, List<CentroidRelease> windows)
+            throws Exception {
+        List<CentroidRelease> running = new java.util.ArrayList<>();
+        for (var r : runs.committed(c.kafka().runningTopic())) {
+            running.add(org.dpclust.io.AvroCodec.centroids().decode(r.value()));
+        }
+        assertEquals(RELEASABLE, running.size(), "a running release per accepted window");
+        for (int i = 0; i < RELEASABLE; i++) {
+            CentroidRelease r = running.get(i);
+            assertEquals(START + (i + 1) * W, r.getWindowEnd().toEpochMilli(), "window order");
+            assertEquals("running", r.getMode());
+            assertEquals(Math.min(i + 1, 8), r.getWindowsCovered());
+            assertEquals(START + Math.max(0, i - 7) * W, r.getWindowStart().toEpochMilli());
+            assertEquals("zcdp", r.getAccounting());
+            assertEquals(0.0, r.getRho(), 0.0, "post-processing: no charge");
+            assertEquals(0.0, r.getEpsilon(), 0.0);
+            assertEquals(windows.get(i).getRhoSpent(), r.getRhoSpent(), 0.0);
         }
     }
 }

@@ -66,7 +66,13 @@ class PrivGeneKMeansTest {
                 PrivGeneKMeans.Schedule s = PrivGeneKMeans.schedule(n, eps);
                 assertEquals(Math.max(2, Math.floor(1.25e-3 * n * eps / 10)), s.generations(), 0.0);
                 assertEquals(eps, s.total(), eps * 1e-12, "n=" + n + " eps=" + eps);
-                assertEquals(eps / s.generations(), s.finalEpsilon(), 0.0);
+                // ε/r, stepped down where n·(ε/r) would exceed ε in exact arithmetic
+                assertEquals(eps / s.generations(), s.finalEpsilon(), 2 * Math.ulp(eps));
+                assertTrue(
+                        new java.math.BigDecimal(s.finalEpsilon())
+                                        .multiply(java.math.BigDecimal.valueOf(s.generations()))
+                                        .compareTo(new java.math.BigDecimal(eps))
+                                <= 0);
                 assertEquals(
                         s.finalEpsilon() / PrivGeneKMeans.PARENTS, s.selectionEpsilon(), 1e-15);
             }

@@ -51,6 +51,37 @@ class PublicParametersChangeTest {
     void aChangedEpsilonIsRefusedOnRestoreAndTheSameConfigurationIsNot() throws Exception {
         StreamSpec saved = StreamTestRecords.spec("");
         StreamSpec changed = StreamTestRecords.spec("", "{cells: 16}", 0.5, 2.5);
+        String message = refusal(saved, changed);
+        assertTrue(message.contains("saved: window=PT10S"), message);
+        assertTrue(message.contains("epsilon_per_release=1.0"), message);
+        assertTrue(message.contains("configured: window=PT10S"), message);
+        assertTrue(message.contains("epsilon_per_release=0.5"), message);
+    }
+
+    /**
+     * Device units keep each device's selection in the state of its sub-key: another salt_buckets
+     * on restore would let a device's later records into a window next to its earlier ones (up to
+     * 2c), so it is refused; record units may change it freely.
+     */
+    @Test
+    void aChangedSaltingIsRefusedForDeviceUnitsOnly() throws Exception {
+        String device = "    privacy_unit: device\n    device_contribution_bound: 2\n";
+        String message =
+                refusal(
+                        StreamTestRecords.spec(device + "    salt_buckets: 3\n"),
+                        StreamTestRecords.spec(device + "    salt_buckets: 4\n"));
+        assertTrue(message.contains("salt_buckets=3, bounded_in=pre-aggregate"), message);
+        assertTrue(message.contains("salt_buckets=4, bounded_in=pre-aggregate"), message);
+        // record units: salting changes no released byte, and the restore is accepted
+        String record = StreamClusteringFunction.publicParameters(StreamTestRecords.spec(""));
+        assertEquals(
+                record,
+                StreamClusteringFunction.publicParameters(
+                        StreamTestRecords.spec("    salt_buckets: 4\n")));
+    }
+
+    /** Saves under {@code saved}, restores under {@code changed}: the refusal's message. */
+    private static String refusal(StreamSpec saved, StreamSpec changed) throws Exception {
         RecordingLedger ledger = new RecordingLedger();
         var h =
                 StreamTestRecords.harness(
@@ -79,10 +110,6 @@ class PublicParametersChangeTest {
         String message = suppress.getCause().getMessage();
         System.out.println("PublicParametersChangeTest: refusal: " + message);
         assertTrue(message.startsWith("stream 's': its public parameters changed"), message);
-        assertTrue(message.contains("saved: window=PT10S"), message);
-        assertTrue(message.contains("epsilon_per_release=1.0"), message);
-        assertTrue(message.contains("configured: window=PT10S"), message);
-        assertTrue(message.contains("epsilon_per_release=0.5"), message);
         assertTrue(!message.contains("\n"), "one line");
         assertEquals(0, ledger.charges().size(), "nothing charged under the changed parameters");
 
@@ -90,5 +117,6 @@ class PublicParametersChangeTest {
         same.processWatermark(W - 1);
         assertEquals(1, ledger.charges().size(), "the same configuration releases window 0");
         same.close();
+        return message;
     }
 }

@@ -310,4 +310,51 @@ class SketchDecoderTest {
         assertArrayEquals(chain.get(2), StreamTestRecords.bytes(out.get(1)));
         restored.close();
     }
+
+    /**
+     * {@code ckm.decode_every: 2}: the sketch is released every window (the same sketches as
+     * without the option), the decoder publishes the windows with an even index only — window 2
+     * warm-started from window 0, the last decoded one — and a decoder restored from a checkpoint
+     * taken after the skipped window 1 publishes the same bytes.
+     */
+    @Test
+    void decodeEveryNDecodesEveryNthWindowOnlyAndReplaysByteIdentically() throws Exception {
+        StreamSpec every2 =
+                spec("    summaries: [ckm]\n    ckm: {warm_start: true, decode_every: 2}\n");
+        List<ReleasedSketch> sketches = releasedSketches(every2);
+        List<ReleasedSketch> always =
+                releasedSketches(spec("    summaries: [ckm]\n    ckm: {warm_start: true}\n"));
+        assertEquals(3, sketches.size(), "released every window");
+        for (int w = 0; w < 3; w++) {
+            assertArrayEquals(always.get(w).sketch, sketches.get(w).sketch, "window " + w);
+        }
+        StreamRuntime rt = StreamRuntime.of(every2);
+        SketchDecoding.Decoded d0 =
+                SketchDecoding.release(every2, rt.frequencies(), sketches.get(0), null);
+        SketchDecoding.Decoded d2 =
+                SketchDecoding.release(every2, rt.frequencies(), sketches.get(2), d0.next());
+        List<byte[]> expected =
+                List.of(
+                        StreamTestRecords.bytes(new Publication.Centroids(d0.release())),
+                        StreamTestRecords.bytes(new Publication.Centroids(d2.release())));
+        var h = decoder(every2, null);
+        for (ReleasedSketch r : sketches) {
+            h.processElement(r, r.windowEnd);
+        }
+        List<Publication> out = h.extractOutputValues();
+        assertEquals(2, out.size(), "windows 0 and 2");
+        assertArrayEquals(expected.get(0), StreamTestRecords.bytes(out.get(0)));
+        assertArrayEquals(expected.get(1), StreamTestRecords.bytes(out.get(1)));
+        h.close();
+        var first = decoder(every2, null);
+        first.processElement(sketches.get(0), sketches.get(0).windowEnd);
+        first.processElement(sketches.get(1), sketches.get(1).windowEnd);
+        OperatorSubtaskState checkpoint = first.snapshot(1, 1);
+        first.close();
+        var restored = decoder(every2, checkpoint);
+        restored.processElement(sketches.get(2), sketches.get(2).windowEnd);
+        assertArrayEquals(
+                expected.get(1), StreamTestRecords.bytes(restored.extractOutputValues().get(0)));
+        restored.close();
+    }
 }

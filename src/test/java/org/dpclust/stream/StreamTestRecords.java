@@ -21,7 +21,13 @@ import org.dpclust.window.ReleasedSketch;
 final class StreamTestRecords {
     /** Maps publications to the Kafka records the job would write (test topic names). */
     static final PublicationSerializer SERIALIZER =
-            new PublicationSerializer("centroids", "sketches", "dlq");
+            new PublicationSerializer(
+                    "centroids",
+                    "sketches",
+                    "cells",
+                    "running",
+                    "dlq",
+                    org.dpclust.config.TopicFormats.AVRO);
 
     private StreamTestRecords() {}
 

@@ -46,4 +46,21 @@ class SubStreamKeyTest {
         assertEquals(
                 SubStreamKey.salt("dev-1", 1234, 4), Integer.parseInt(key.getKey(a).substring(2)));
     }
+
+    @Test
+    void aDeviceUnitStreamKeysEveryRecordOfADeviceAlike() throws Exception {
+        SubStreamKey key =
+                new SubStreamKey(
+                        List.of(
+                                StreamTestRecords.spec(
+                                        "    privacy_unit: device\n    salt_buckets: 4\n")));
+        Map<String, String> byDevice = new HashMap<>();
+        for (int i = 0; i < 400; i++) {
+            String device = "dev-" + (i % 40);
+            String k = key.getKey(StreamTestRecords.record(device, i * 37L, 0.5, 0.5));
+            assertEquals(
+                    byDevice.computeIfAbsent(device, d -> k), k, "one key per device, any time");
+        }
+        assertEquals(4, new java.util.HashSet<>(byDevice.values()).size(), "devices spread");
+    }
 }

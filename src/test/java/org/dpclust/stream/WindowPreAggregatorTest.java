@@ -177,26 +177,104 @@ class WindowPreAggregatorTest {
         h.close();
     }
 
+    private static final String DEVICES =
+            ALL + "    privacy_unit: device\n    device_contribution_bound: 2\n";
+
+    /** A device-unit stream whose cap (100) admits every release of the three windows. */
+    private static StreamSpec devices(String extra) {
+        return StreamTestRecords.spec(extra, "{cells: 16}", 1.0, 100);
+    }
+
+    private static KeyedOneInputStreamOperatorTestHarness<String, ValidRecord, WindowPartial>
+            phase1Harness(StreamSpec s) throws Exception {
+        return new KeyedOneInputStreamOperatorTestHarness<>(
+                new WindowPreAggregator(
+                        List.of(s), StreamTestRecords.policy(3), TestRandoms.secretSource()),
+                new SubStreamKey(List.of(s)),
+                Types.STRING);
+    }
+
+    /**
+     * Device units: phase 1 bounds each device (its keyed reservoirs) and pre-aggregates; the
+     * releases are byte-identical to phase 2 bounding every record itself, for any salting, flush
+     * points and arrival order — and the bound binds (37 devices send ~5 records per window, 2
+     * count), so a path that kept other records would differ.
+     */
     @Test
-    void deviceUnitRecordsPassThroughUnaggregated() throws Exception {
-        StreamSpec s = spec("    privacy_unit: device\n");
-        var h =
-                new KeyedOneInputStreamOperatorTestHarness<>(
-                        new WindowPreAggregator(
-                                List.of(s),
-                                StreamTestRecords.policy(3),
-                                TestRandoms.secretSource()),
-                        new SubStreamKey(List.of(s)),
-                        Types.STRING);
-        h.open();
-        ValidRecord r = record("a", 5, 0.2, 0.2);
-        h.processElement(r, 5);
-        assertEquals(1, h.extractOutputValues().size());
-        WindowPartial p = h.extractOutputValues().get(0);
-        assertEquals("a", p.record.deviceId);
-        assertEquals(5, p.record.eventTime);
-        assertEquals(null, p.statistics);
-        h.close();
+    void deviceUnitReleasesAreByteIdenticalToBoundingEveryRecordInPhase2() throws Exception {
+        StreamSpec one = devices(DEVICES);
+        StreamSpec four = devices(DEVICES + "    salt_buckets: 4\n");
+        List<Publication> direct = phase2(one, records().stream().map(WindowPartial::of).toList());
+        assertEquals(9, releases(direct).size(), "3 windows x 3 summaries");
+        List<Publication> unbounded =
+                phase2(
+                        devices(
+                                ALL
+                                        + "    privacy_unit: device\n    device_contribution_bound: 20\n"),
+                        records().stream().map(WindowPartial::of).toList());
+        assertTrue(
+                !StreamTestRecords.topic(direct.get(0)).isEmpty()
+                        && !java.util.Arrays.equals(
+                                StreamTestRecords.bytes(direct.get(0)),
+                                StreamTestRecords.bytes(unbounded.get(0))),
+                "the bound c = 2 drops records here");
+        List<WindowPartial> salted = phase1(four, records(), 7);
+        assertTrue(salted.size() > 12, "many partials: " + salted.size());
+        assertSameBytes(direct, phase2(four, salted));
+        assertSameBytes(direct, phase2(one, phase1(one, records(), 1_000_000)));
+        List<ValidRecord> shuffled = records();
+        java.util.Collections.shuffle(shuffled, new Random(5));
+        assertSameBytes(direct, phase2(four, phase1(four, shuffled, 13)));
+        long windowed = 0;
+        for (WindowPartial p : salted) {
+            windowed += p.records;
+        }
+        assertEquals(600, windowed, "records_windowed counts every record, kept or not");
+    }
+
+    /**
+     * A failure after a checkpoint: the restored phase 1 meets the replayed records with the
+     * reservoirs of the barrier (not those of the records processed after it, whose partials were
+     * lost), and the releases are byte-identical; every reservoir and timer is gone once the
+     * windows closed.
+     */
+    @Test
+    void deviceUnitPhase1ReplaysByteIdenticallyAfterAFailureAndLeavesNoState() throws Exception {
+        StreamSpec s = devices(DEVICES + "    salt_buckets: 3\n");
+        List<ValidRecord> in = records();
+        java.util.Collections.shuffle(in, new Random(8));
+        List<Publication> direct =
+                phase2(devices(DEVICES), in.stream().map(WindowPartial::of).toList());
+        int barrier = 250;
+        List<WindowPartial> partials = new ArrayList<>();
+        org.apache.flink.runtime.checkpoint.OperatorSubtaskState snapshot;
+        try (var failed = phase1Harness(s)) {
+            failed.open();
+            for (ValidRecord r : in.subList(0, barrier)) {
+                failed.processElement(r, r.eventTime);
+            }
+            failed.prepareSnapshotPreBarrier(1);
+            snapshot = failed.snapshot(1, 1);
+            partials.addAll(failed.extractOutputValues());
+            assertTrue(failed.numKeyedStateEntries() > 0, "reservoirs are in keyed state");
+            for (ValidRecord r : in.subList(barrier, barrier + 200)) {
+                failed.processElement(r, r.eventTime); // lost with the failure
+            }
+            failed.prepareSnapshotPreBarrier(2); // flushed, never delivered
+        }
+        try (var restored = phase1Harness(s)) {
+            restored.initializeState(snapshot);
+            restored.open();
+            for (ValidRecord r : in.subList(barrier, in.size())) {
+                restored.processElement(r, r.eventTime);
+            }
+            restored.processWatermark(Long.MAX_VALUE);
+            partials.addAll(
+                    restored.extractOutputValues().stream().filter(p -> !p.activation).toList());
+            assertEquals(0, restored.numKeyedStateEntries(), "no reservoir left");
+            assertEquals(0, restored.numEventTimeTimers(), "no timer left");
+        }
+        assertSameBytes(direct, phase2(devices(DEVICES), partials));
     }
 
     /**

@@ -22,20 +22,24 @@ class DeviceDayExperimentTest {
         DeviceDayExperiment.Sizes z = DeviceDayExperiment.sizes(true).get(0);
         // rows every 60 windows and the last one, per variant
         int printed = (z.windows() - 1) / 60 + 1 + ((z.windows() - 1) % 60 == 0 ? 0 : 1);
-        assertEquals(3 * printed, rows.size());
+        assertEquals(4 * printed, rows.size());
         double pure = 0;
         double zcdp = 0;
         double running = 0;
+        double oracle = 0;
         for (JsonNode r : rows) {
             double e = r.get("matched_error").asDouble();
             switch (r.get("variant").asText()) {
                 case "pure" -> pure += e;
                 case "zcdp" -> zcdp += e;
-                default -> running += e;
+                case "zcdp-running" -> running += e;
+                default -> oracle += e;
             }
         }
         assertTrue(zcdp < pure, "zcdp " + zcdp + " vs pure " + pure);
         assertTrue(running < pure, "running " + running + " vs pure " + pure);
+        // the reference (cells = the true clusters) is at least as good as the public cells
+        assertTrue(oracle < zcdp, "oracle " + oracle + " vs zcdp " + zcdp);
         String md = Files.readString(out.resolve("README.md"));
         assertTrue(md.contains("quick configuration"));
         assertTrue(md.contains("Budget trajectory"));

@@ -1,0 +1,48 @@
+package org.dpclust.stream;
+
+import org.dpclust.config.StreamSpec;
+import org.dpclust.privacy.DeviceReservoir;
+import org.dpclust.privacy.PrivacySecret;
+import org.dpclust.privacy.RecordHasher;
+import org.dpclust.window.WindowSummaries;
+
+/**
+ * Device-unit contribution bounding of one record against its device's reservoir of the window
+ * ({@link DeviceReservoir}: the c records with the smallest keyed hash count), applied to a
+ * window's summaries: a record that now counts is added, the record it displaces is subtracted. The
+ * one implementation both phases use — phase 1 ({@link WindowPreAggregator}, with the reservoir in
+ * its keyed state) and phase 2's record path ({@link StreamClusteringFunction}) — so they select
+ * the same records. Flink-free; the caller keeps the reservoir. Not thread-safe only in that the
+ * summaries are not.
+ */
+final class DeviceBounding {
+    private final RecordHasher hasher;
+
+    DeviceBounding(PrivacySecret secret) {
+        this.hasher = new RecordHasher(secret);
+    }
+
+    /**
+     * Offers {@code r} to its device's reservoir {@code entries} (null: none yet) and updates
+     * {@code w} accordingly.
+     *
+     * @return the reservoir to store when the record counts (it may be {@code entries} itself,
+     *     changed in place), or null when it does not (nothing changed)
+     */
+    long[] offer(StreamSpec s, long[] entries, ValidRecord r, WindowSummaries w) {
+        byte[] identity = r.identity();
+        DeviceReservoir.Offer o =
+                new DeviceReservoir(s.dimension(), s.contributionBound())
+                        .offer(entries, hasher.hash(identity), r.eventTime, r.features);
+        if (!o.counts()) {
+            return null;
+        }
+        if (o.evicted() != null) {
+            double[] x = o.evicted().features();
+            long t = o.evicted().eventTime();
+            w.subtract(x, ValidRecord.identity(r.streamId, r.deviceId, t, x));
+        }
+        w.add(r.features, identity);
+        return o.entries();
+    }
+}
