@@ -1,6 +1,7 @@
 package org.dpclust.kmeans;
 
 import org.dpclust.geometry.NestedPointSet;
+import org.dpclust.privacy.BudgetSplit;
 import org.dpclust.privacy.FixedPointCodec;
 import org.dpclust.privacy.GeometricMechanism;
 import org.dpclust.privacy.PrivacyRandom;
@@ -101,7 +102,7 @@ public final class NestedCellStatistics {
         int coarse = partition.coarseSize();
         int d = fine.dimension();
         double eps1 = epsilon * splitShare;
-        double eps2 = epsilon - eps1;
+        double eps2 = BudgetSplit.remainder(epsilon, eps1);
         long[] counts = new long[coarse];
         for (int j = 0; j < coarse; j++) {
             for (int t = partition.from(j); t < partition.to(j); t++) {
@@ -114,7 +115,11 @@ public final class NestedCellStatistics {
         boolean[] split = new boolean[coarse];
         for (int j = 0; j < coarse; j++) {
             int m = partition.to(j) - partition.from(j);
-            split[j] = m > 1 && noisyCounts[j] * eps2 / d >= CellRule.X_PER_CELL * m;
+            // units, not records: with c records per unit the count noise is c/eps1 (as auto's n/c)
+            split[j] =
+                    m > 1
+                            && (double) noisyCounts[j] / contributionBound * eps2 / d
+                                    >= CellRule.X_PER_CELL * m;
             size += split[j] ? m : 1;
         }
         int[] from = new int[size];

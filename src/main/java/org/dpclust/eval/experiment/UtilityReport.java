@@ -248,7 +248,12 @@ final class UtilityReport {
         List<List<Object>> rows = new ArrayList<>();
         for (String m : res.methods()) {
             List<Object> row = new ArrayList<>();
-            row.add(m.equals(UtilityExperiment.DATA_FREE) ? m + " (data-free, 0-DP)" : m);
+            row.add(
+                    m.equals(UtilityExperiment.DATA_FREE)
+                            ? m + " (data-free, 0-DP)"
+                            : m.equals(UtilityExperiment.STATS_HINT)
+                                    ? m + " (reference: given the exact n)"
+                                    : m);
             double secs = 0;
             for (double eps : epsilons) {
                 Cell c = res.cell(m, eps);
