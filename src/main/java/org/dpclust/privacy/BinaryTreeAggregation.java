@@ -65,18 +65,46 @@ public final class BinaryTreeAggregation {
             BigInteger l2SensitivitySquared,
             double rho,
             NodeRandom random) {
+        this(
+                length,
+                horizon,
+                GaussianMechanism.exactVariance(
+                        l2SensitivitySquared.multiply(
+                                BigInteger.valueOf(levels(checked(length, horizon)))),
+                        rho),
+                random);
+    }
+
+    /** {@code horizon}, after checking that the length and the horizon are >= 1. */
+    private static long checked(int length, long horizon) {
         if (length < 1 || horizon < 1) {
             throw new IllegalArgumentException("length and horizon must be >= 1");
         }
+        return horizon;
+    }
+
+    private BinaryTreeAggregation(
+            int length, long horizon, GaussianMechanism.Variance variance, NodeRandom random) {
         this.length = length;
         this.horizon = horizon;
         this.levels = levels(horizon);
-        this.variance =
-                GaussianMechanism.exactVariance(
-                        l2SensitivitySquared.multiply(BigInteger.valueOf(levels)), rho);
+        this.variance = variance;
         this.random = random;
         this.partial = new long[levels][length];
         this.released = new long[levels][];
+    }
+
+    /**
+     * A tree with this one's length, horizon and noise variance (computed once: cheaper than the
+     * constructor), drawing from {@code random}, empty ({@code state} null) or with {@code state}
+     * ({@link #state} of such a tree).
+     */
+    public BinaryTreeAggregation with(NodeRandom random, long[] state) {
+        BinaryTreeAggregation t = new BinaryTreeAggregation(length, horizon, variance, random);
+        if (state != null) {
+            t.load(state);
+        }
+        return t;
     }
 
     /** L = ⌊log₂ T⌋ + 1: the levels of a tree over T windows. */
@@ -166,24 +194,26 @@ public final class BinaryTreeAggregation {
             double rho,
             NodeRandom random,
             long[] state) {
-        BinaryTreeAggregation t =
-                new BinaryTreeAggregation(length, horizon, l2SensitivitySquared, rho, random);
+        return new BinaryTreeAggregation(length, horizon, l2SensitivitySquared, rho, random)
+                .with(random, state);
+    }
+
+    private void load(long[] state) {
         if (state.length != stateLongs(length, horizon) || state[0] < 0 || state[0] > horizon) {
             throw new IllegalArgumentException("not the state of this tree");
         }
-        t.windows = state[0];
+        windows = state[0];
         int at = 1;
-        for (int h = 0; h < t.levels; h++) {
-            System.arraycopy(state, at, t.partial[h], 0, length);
+        for (int h = 0; h < levels; h++) {
+            System.arraycopy(state, at, partial[h], 0, length);
             at += length;
         }
-        for (int h = 0; h < t.levels; h++) {
+        for (int h = 0; h < levels; h++) {
             if (state[at++] == 1) {
-                t.released[h] = java.util.Arrays.copyOfRange(state, at, at + length);
+                released[h] = java.util.Arrays.copyOfRange(state, at, at + length);
             }
             at += length;
         }
-        return t;
     }
 
     /** The number of levels L. */

@@ -74,8 +74,9 @@ public final class TreeRunningRelease {
     private final double rho;
     private final double rhoCount;
     private final double rhoSum;
-    private final BigInteger countL2;
     private final BigInteger sumL2;
+    private final BinaryTreeAggregation countTree;
+    private final BinaryTreeAggregation sumTree;
     private final DpClusterStatistics.ReleaseParams params;
 
     public TreeRunningRelease(StreamRuntime rt, PrivacySecret secret) {
@@ -93,9 +94,27 @@ public final class TreeRunningRelease {
                         * DpClusterStatistics.gaussianCountFraction(
                                 s.statsCountFraction(), s.dimension());
         this.rhoSum = BudgetSplit.remainder(rho, rhoCount);
-        this.countL2 = DpClusterStatistics.countL2SensitivitySquared(s.unitContribution());
         this.sumL2 =
                 DpClusterStatistics.sumL2SensitivitySquared(s.dimension(), s.unitContribution());
+        // empty trees that fix each part's length, horizon and node variance; never add to them
+        this.countTree =
+                new BinaryTreeAggregation(
+                        s.statsCells(),
+                        horizon,
+                        DpClusterStatistics.countL2SensitivitySquared(s.unitContribution()),
+                        rhoCount,
+                        (level, index, node) -> {
+                            throw new IllegalStateException("a template tree");
+                        });
+        this.sumTree =
+                new BinaryTreeAggregation(
+                        s.statsCells() * s.dimension(),
+                        horizon,
+                        sumL2,
+                        rhoSum,
+                        (level, index, node) -> {
+                            throw new IllegalStateException("a template tree");
+                        });
         this.params =
                 DpClusterStatistics.ReleaseParams.zcdp(
                         rho, s.statsCountFraction(), s.unitContribution(), s.statsUpdate());
@@ -133,6 +152,51 @@ public final class TreeRunningRelease {
             WindowRelease.Charger ledger,
             double[] previous)
             throws Exception {
+        Advance a = advance(state, windowStart, exact, ledger);
+        if (a.running() == null) {
+            return new Step(a.state(), a.charged(), null);
+        }
+        // ---- post-processing: only released noisy nodes and public inputs below this line ----
+        Map<String, Double> extra = new TreeMap<>();
+        extra.put("windows_summed", (double) a.windows());
+        extra.put("tree_levels", (double) a.levels());
+        extra.put("tree_nodes", (double) a.nodes());
+        extra.put("tree_rho", rho);
+        RunningRelease.Result r =
+                RunningRelease.postProcess(
+                        rt,
+                        secret,
+                        mechanism,
+                        windowStart,
+                        rt.spec().runningSpanStart(windowStart),
+                        a.windows(),
+                        a.running(),
+                        params,
+                        previous,
+                        extra,
+                        a.charged());
+        return new Step(a.state(), a.charged(), r);
+    }
+
+    /**
+     * The mechanism's part of a window's step, before post-processing.
+     *
+     * @param running the noisy running cells (the sum of the covering nodes), null if refused
+     * @param windows the windows of the period the running sum covers
+     * @param nodes the noisy nodes summed
+     */
+    record Advance(
+            long[] state,
+            WindowRelease.Charged charged,
+            DpClusterStatistics.NoisyCells running,
+            int windows,
+            int levels,
+            int nodes) {}
+
+    /** The charge, the leaf and the noisy running cells of {@link #release}. */
+    Advance advance(
+            long[] state, long windowStart, ClusterStatistics exact, WindowRelease.Charger ledger)
+            throws Exception {
         StreamSpec s = rt.spec();
         WindowRelease.Charged charged =
                 ledger.charge(
@@ -166,50 +230,34 @@ public final class TreeRunningRelease {
         next[0] = periodStart;
         System.arraycopy(count, 0, next, 1, count.length);
         System.arraycopy(sum, 0, next, 1 + count.length, sum.length);
-        if (!accepted) {
-            return new Step(next, charged, null);
-        }
-        // ---- post-processing: only released noisy nodes and public inputs below this line ----
         int nodes = counts.nodesInRunningSum();
-        DpClusterStatistics.NoisyCells cells =
-                new DpClusterStatistics.NoisyCells(
-                        counts.runningSum(),
-                        sums.runningSum(),
-                        rhoCount,
-                        rhoSum,
-                        s.unitContribution(),
-                        DpClusterStatistics.ceilSqrt(sumL2),
-                        Math.sqrt(nodes * counts.variance()),
-                        Math.sqrt(nodes * sums.variance()),
-                        true);
-        Map<String, Double> extra = new TreeMap<>();
-        extra.put("windows_summed", (double) (index + 1));
-        extra.put("tree_levels", (double) counts.levels());
-        extra.put("tree_nodes", (double) nodes);
-        extra.put("tree_rho", rho);
-        RunningRelease.Result r =
-                RunningRelease.postProcess(
-                        rt,
-                        secret,
-                        mechanism,
-                        windowStart,
-                        periodStart,
-                        (int) (index + 1),
-                        cells,
-                        params,
-                        previous,
-                        extra,
-                        charged);
-        return new Step(next, charged, r);
+        DpClusterStatistics.NoisyCells running =
+                !accepted
+                        ? null
+                        : new DpClusterStatistics.NoisyCells(
+                                counts.runningSum(),
+                                sums.runningSum(),
+                                rhoCount,
+                                rhoSum,
+                                s.unitContribution(),
+                                DpClusterStatistics.ceilSqrt(sumL2),
+                                Math.sqrt(nodes * counts.variance()),
+                                Math.sqrt(nodes * sums.variance()),
+                                true);
+        return new Advance(next, charged, running, (int) (index + 1), counts.levels(), nodes);
+    }
+
+    /**
+     * The latest released (noisy, public) node of {@code level} of the count or sum tree in {@code
+     * state}, or null: what the tree has published at that level so far.
+     */
+    long[] node(long[] state, boolean counts, int level) {
+        return tree(state, state[0], counts).node(level);
     }
 
     /** The count ({@code counts}) or sum tree of the period, from {@code state} or new. */
     private BinaryTreeAggregation tree(long[] state, long periodStart, boolean counts) {
         StreamSpec s = rt.spec();
-        int cells = s.statsCells();
-        int length = counts ? cells : cells * s.dimension();
-        BigInteger l2 = counts ? countL2 : sumL2;
-        double part = counts ? rhoCount : rhoSum;
         String name = SUMMARY + (counts ? "/counts" : "/sums");
         BinaryTreeAggregation.NodeRandom random =
                 (level, index, node) ->
@@ -226,12 +274,16 @@ public final class TreeRunningRelease {
                                                 .add(node)
                                                 .digest()));
         if (state == null) {
-            return new BinaryTreeAggregation(length, horizon, l2, part, random);
+            return (counts ? countTree : sumTree).with(random, null);
         }
-        int countLongs = (int) BinaryTreeAggregation.stateLongs(cells, horizon);
+        int countLongs = (int) BinaryTreeAggregation.stateLongs(s.statsCells(), horizon);
         int from = counts ? 1 : 1 + countLongs;
         int to = counts ? 1 + countLongs : state.length;
-        return BinaryTreeAggregation.restore(
-                length, horizon, l2, part, random, Arrays.copyOfRange(state, from, to));
+        return (counts ? countTree : sumTree).with(random, Arrays.copyOfRange(state, from, to));
+    }
+
+    /** The noise standard deviation σ of every count ({@code counts}) or sum node. */
+    double nodeSigma(boolean counts) {
+        return Math.sqrt((counts ? countTree : sumTree).variance());
     }
 }
