@@ -34,8 +34,9 @@ import org.dpclust.kmeans.DpClusterStatistics;
  *     {@value #MAX_SALT_BUCKETS}]
  * @param accounting budget accounting: pure or zcdp with δ, and the lifetime cap ({@link
  *     BudgetAccounting})
- * @param running running releases from the sum of the last windows' noisy {@code stats} cells
- *     ({@link RunningSettings}; {@link RunningSettings#NONE} when off)
+ * @param running running releases from the sum of the last windows' noisy {@code stats} cells, or
+ *     by tree aggregation over the budget period ({@link RunningSettings}; {@link
+ *     RunningSettings#NONE} when off); {@code mode: tree} only for record units under zcdp
  */
 public record StreamSpec(
         String id,
