@@ -189,4 +189,68 @@ class TreeRunningReleaseTest {
         }
         assertArrayEquals(refused.state, late.state);
     }
+
+    /**
+     * The tree's running counts against the sum mode's over a period of T = 64 windows (L = 7), at
+     * the same cap: the sum mode's windows get all of ρ_cap, the tree mode's windows and tree half
+     * each. Mean squared error of the running cell counts over 16 cells and 20 periods (fixed
+     * keys): at n = 64 windows the tree sums 1 node (expected variance ratio tree/sum = 1·L·2/64 =
+     * 0.22), at n = 63 six nodes (6·L·2/63 = 1.33).
+     */
+    @Test
+    void theTreeBeatsTheSumAtAPowerOfTwoAndLosesJustBefore() throws Exception {
+        String zcdp = "    accounting: zcdp\n    budget_delta: 1.0e-9\n    budget_cap: 1\n";
+        StreamSpec treeSpec = spec(zcdp + "    budget_period: PT640S\n    running: {mode: tree}\n");
+        StreamSpec sumSpec =
+                spec(zcdp + "    budget_period: PT640S\n    running: {windows: period}\n");
+        StreamRuntime rt = StreamRuntime.of(treeSpec);
+        TreeRunningRelease tree = new TreeRunningRelease(rt, TestRandoms.SECRET);
+        WindowReleaseZcdpTest.Ledger ledger = new WindowReleaseZcdpTest.Ledger(treeSpec);
+        double[] treeErr = new double[2];
+        double[] sumErr = new double[2];
+        long period = 640_000;
+        for (int p = 0; p < 20; p++) {
+            long[] state = null;
+            long[] exact = new long[16];
+            long[] noisySum = new long[16];
+            for (int w = 0; w < 64; w++) {
+                long start = p * period + w * W;
+                WindowSummaries win = WindowTestSpecs.window(rt, start, 50);
+                TreeRunningRelease.Advance a = tree.advance(state, start, win.stats, ledger);
+                state = a.state();
+                long[] one =
+                        org.dpclust.kmeans.DpClusterStatistics.noiseGaussian(
+                                        win.stats,
+                                        rt.codec(),
+                                        sumSpec.rhoPerRelease(),
+                                        Double.NaN,
+                                        1,
+                                        org.dpclust.privacy.PrivacyRandom.forRelease(
+                                                TestRandoms.SECRET,
+                                                new org.dpclust.privacy.ReleaseContext(
+                                                        "s", start, "stats", "sum", new byte[1])))
+                                .counts();
+                for (int c = 0; c < 16; c++) {
+                    exact[c] += win.stats.counts()[c];
+                    noisySum[c] += one[c];
+                }
+                if (w >= 62) {
+                    for (int c = 0; c < 16; c++) {
+                        treeErr[w - 62] += Math.pow(a.running().counts()[c] - exact[c], 2);
+                        sumErr[w - 62] += Math.pow(noisySum[c] - exact[c], 2);
+                    }
+                }
+            }
+        }
+        System.out.printf(
+                java.util.Locale.ROOT,
+                "running counts MSE per cell, tree vs sum: n = 63: %.1f vs %.1f; n = 64: %.1f vs"
+                        + " %.1f%n",
+                treeErr[0] / 320,
+                sumErr[0] / 320,
+                treeErr[1] / 320,
+                sumErr[1] / 320);
+        assertTrue(treeErr[1] < 0.5 * sumErr[1], "n = 64: one node against 64 windows");
+        assertTrue(treeErr[0] > sumErr[0], "n = 63: six nodes of L·2 windows' variance each");
+    }
 }
