@@ -371,7 +371,7 @@ public final class ConfigLoader {
                             : null,
                     integer(n, p, "salt_buckets", 1),
                     accounting(n, p, number(n, p, "budget_cap", Double.NaN)),
-                    running(section(n, p, "running", "windows"), p));
+                    running(section(n, p, "running", "windows", "mode"), p));
         } catch (ConfigException e) {
             throw e.option().startsWith(p + ".") ? e : e.under(p); // read errors name p already
         }
@@ -478,23 +478,37 @@ public final class ConfigLoader {
     }
 
     /**
-     * {@code running}: absent = off; {@code windows} is an integer W or {@code period} ({@link
-     * RunningSettings}).
+     * {@code running}: absent = off; {@code windows} is an integer W or {@code period}; {@code
+     * mode} is {@code sum} (default) or {@code tree}, whose span is always the period ({@code
+     * windows} then optional) ({@link RunningSettings}).
      */
     private static RunningSettings running(JsonNode r, String p) {
         if (r.isMissingNode() || r.isNull()) {
             return RunningSettings.NONE;
         }
+        String modeText = text(r, p + ".running", "mode", "sum");
+        RunningSettings.Mode mode =
+                switch (modeText) {
+                    case "sum" -> RunningSettings.Mode.SUM;
+                    case "tree" -> RunningSettings.Mode.TREE;
+                    default ->
+                            throw new ConfigException(
+                                    p + ".running.mode",
+                                    "must be sum or tree, was '" + modeText + "'");
+                };
+        if (mode == RunningSettings.Mode.TREE && !r.has("windows")) {
+            return new RunningSettings(0, true, mode);
+        }
         JsonNode w = required(r, p + ".running", "windows");
         if (w.isTextual() && "period".equals(w.asText())) {
-            return new RunningSettings(0, true);
+            return new RunningSettings(0, true, mode);
         }
         if (!w.canConvertToInt() || !w.isIntegralNumber() || w.asInt() < 2) {
             throw new ConfigException(
                     p + ".running.windows",
                     "must be an integer >= 2 or period, was '" + w.asText() + "'");
         }
-        return new RunningSettings(w.asInt(), false);
+        return new RunningSettings(w.asInt(), false, mode);
     }
 
     private static UnitSettings unit(JsonNode n, String p) {

@@ -34,8 +34,9 @@ import org.dpclust.kmeans.DpClusterStatistics;
  *     {@value #MAX_SALT_BUCKETS}]
  * @param accounting budget accounting: pure or zcdp with δ, and the lifetime cap ({@link
  *     BudgetAccounting})
- * @param running running releases from the sum of the last windows' noisy {@code stats} cells
- *     ({@link RunningSettings}; {@link RunningSettings#NONE} when off)
+ * @param running running releases from the sum of the last windows' noisy {@code stats} cells, or
+ *     by tree aggregation over the budget period ({@link RunningSettings}; {@link
+ *     RunningSettings#NONE} when off); {@code mode: tree} only for record units under zcdp
  */
 public record StreamSpec(
         String id,
@@ -121,11 +122,25 @@ public record StreamSpec(
                     summaries.contains(Summary.STATS),
                     "running",
                     "needs the stats summary (running releases sum its noisy cells)");
+            ConfigException.check(
+                    !running.tree() || unit.privacyUnit() == PrivacyUnit.RECORD,
+                    "running.mode",
+                    "tree needs privacy_unit: record (a device in every window moves a level-h"
+                            + " node by 2^h windows' worth, so the tree's sensitivity grows with"
+                            + " the node length; use mode sum for device units,"
+                            + " docs/zcdp.md#running-releases-for-device-units)");
+            ConfigException.check(
+                    !running.tree() || accounting.mode() == org.dpclust.privacy.Accounting.ZCDP,
+                    "running.mode",
+                    "tree needs accounting: zcdp (its nodes get discrete Gaussian noise)");
             long span =
                     running.period()
                             ? budget.periodMillis() / window.toMillis()
                             : running.windows();
-            long longs = span * stats.cells() * (dimension + 1L);
+            long longs =
+                    running.tree()
+                            ? treeStateLongs(span, stats.cells(), dimension)
+                            : span * stats.cells() * (dimension + 1L);
             ConfigException.check(
                     longs <= RunningSettings.MAX_STATE_LONGS,
                     "running.windows",
@@ -139,6 +154,17 @@ public record StreamSpec(
                             + RunningSettings.MAX_STATE_LONGS
                             + " (docs/zcdp.md#running-releases-published-by-the-stream-job); use fewer windows or cells");
         }
+    }
+
+    /**
+     * Longs of a {@code running.mode: tree} state over {@code horizon} windows: the period start,
+     * then the count tree's and the sum tree's {@link
+     * org.dpclust.privacy.BinaryTreeAggregation#stateLongs} (about 2L·cells·(d + 1)).
+     */
+    public static long treeStateLongs(long horizon, int cells, int dimension) {
+        return 1
+                + org.dpclust.privacy.BinaryTreeAggregation.stateLongs(cells, horizon)
+                + org.dpclust.privacy.BinaryTreeAggregation.stateLongs(cells * dimension, horizon);
     }
 
     /** A copy of {@code v} after checking it holds {@code d} finite numbers. */
@@ -181,7 +207,10 @@ public record StreamSpec(
 
     /**
      * The ρ of each summary's discrete Gaussian release under {@code accounting: zcdp} ({@link
-     * BudgetAccounting#releaseRho}); NaN under pure accounting.
+     * BudgetAccounting#releaseRho}); NaN under pure accounting. With {@code running.mode: tree} the
+     * tree is one more release per window: it is charged this ρ too (ρ_tree = rho_per_release), and
+     * the even split counts it among the window's releases, so a window's summaries and its tree
+     * charge fit the cap together.
      */
     public double rhoPerRelease() {
         if (accounting.mode() != org.dpclust.privacy.Accounting.ZCDP) {
@@ -189,7 +218,7 @@ public record StreamSpec(
         }
         return accounting.releaseRho(
                 cap(),
-                summaries.size(),
+                summaries.size() + (running.tree() ? 1 : 0),
                 budgetPeriodMillis() / windowMillis(),
                 privacyUnit() == PrivacyUnit.DEVICE);
     }

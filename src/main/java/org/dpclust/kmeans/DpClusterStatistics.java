@@ -286,6 +286,17 @@ public final class DpClusterStatistics {
         return 1.0 / (1.0 + Math.sqrt(3.0 * dimension));
     }
 
+    /** The counts' share of a Gaussian release's ρ: {@code configured}, or the default if NaN. */
+    public static double gaussianCountFraction(double configured, int dimension) {
+        return Double.isNaN(configured) ? defaultGaussianCountFraction(dimension) : configured;
+    }
+
+    /** ⌈√x⌉: an L2 sensitivity from its square, rounded up to a whole unit. */
+    public static long ceilSqrt(BigInteger x) {
+        BigInteger r = x.sqrt();
+        return (r.pow(2).compareTo(x) < 0 ? r.add(BigInteger.ONE) : r).longValueExact();
+    }
+
     /**
      * The ρ-zCDP mechanism: discrete Gaussian noise ({@link GaussianMechanism}) on the cell counts
      * at squared L2 sensitivity {@link #countL2SensitivitySquared} c² with ρ_count = ρ·fraction,
@@ -304,25 +315,19 @@ public final class DpClusterStatistics {
             throw new IllegalArgumentException("rho must be finite and > 0, was " + rho);
         }
         int d = stats.dimension();
-        double fraction =
-                Double.isNaN(countFraction) ? defaultGaussianCountFraction(d) : countFraction;
-        double rhoCount = rho * fraction;
+        double rhoCount = rho * gaussianCountFraction(countFraction, d);
         double rhoSum = BudgetSplit.remainder(rho, rhoCount);
         BigInteger countL2 = countL2SensitivitySquared(contributionBound);
         BigInteger sumL2 = sumL2SensitivitySquared(d, contributionBound);
         long[] noisyCounts = GaussianMechanism.addNoise(stats.counts(), countL2, rhoCount, rng);
         long[] noisySums = GaussianMechanism.addNoise(stats.sums(), sumL2, rhoSum, rng);
-        BigInteger sumL2Root = sumL2.sqrt();
-        if (sumL2Root.pow(2).compareTo(sumL2) < 0) {
-            sumL2Root = sumL2Root.add(BigInteger.ONE);
-        }
         return new NoisyCells(
                 noisyCounts,
                 noisySums,
                 rhoCount,
                 rhoSum,
                 contributionBound,
-                sumL2Root.longValueExact(),
+                ceilSqrt(sumL2),
                 Math.sqrt(GaussianMechanism.exactVariance(countL2, rhoCount).value()),
                 Math.sqrt(GaussianMechanism.exactVariance(sumL2, rhoSum).value()),
                 true);

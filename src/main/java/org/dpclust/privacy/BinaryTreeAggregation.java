@@ -23,15 +23,25 @@ import java.math.BigInteger;
  * Windows past the horizon are refused.
  *
  * <p>State: the exact partial sum of each level's open block and the latest released node of each
- * level: 2L vectors, O(log T). Noise comes only from {@link NodeRandom}, which the caller keys by
- * the node (e.g. {@link PrivacyRandom#forRelease} with the level and index), so a replay draws the
+ * level: 2L vectors, O(log T); {@link #state} exports them as 1 + L·(2·length + 1) longs and {@link
+ * #restore} rebuilds the identical tree, so a checkpointed tree continues byte-identically. Noise
+ * comes only from {@link NodeRandom}, which the caller keys by the node (e.g. {@link
+ * PrivacyRandom#forRelease} with the level, index and the node's digest), so a replay draws the
  * same noise. Not thread-safe; holds private data (the partial sums).
  */
 public final class BinaryTreeAggregation {
-    /** The keyed randomness of one tree node. */
+    /**
+     * The keyed randomness of one tree node: the caller keys it by the node and the digest of its
+     * exact contents, so a replay draws the same noise and other contents draw independent noise.
+     */
     @FunctionalInterface
     public interface NodeRandom {
-        PrivacyRandom forNode(int level, long index);
+        /**
+         * @param level the node's level h (it covers 2^h windows)
+         * @param index the node's index within its level
+         * @param exact the node's exact sum (private: only for keying, never publish it)
+         */
+        PrivacyRandom forNode(int level, long index, long[] exact);
     }
 
     private final int length;
@@ -55,18 +65,46 @@ public final class BinaryTreeAggregation {
             BigInteger l2SensitivitySquared,
             double rho,
             NodeRandom random) {
+        this(
+                length,
+                horizon,
+                GaussianMechanism.exactVariance(
+                        l2SensitivitySquared.multiply(
+                                BigInteger.valueOf(levels(checked(length, horizon)))),
+                        rho),
+                random);
+    }
+
+    /** {@code horizon}, after checking that the length and the horizon are >= 1. */
+    private static long checked(int length, long horizon) {
         if (length < 1 || horizon < 1) {
             throw new IllegalArgumentException("length and horizon must be >= 1");
         }
+        return horizon;
+    }
+
+    private BinaryTreeAggregation(
+            int length, long horizon, GaussianMechanism.Variance variance, NodeRandom random) {
         this.length = length;
         this.horizon = horizon;
         this.levels = levels(horizon);
-        this.variance =
-                GaussianMechanism.exactVariance(
-                        l2SensitivitySquared.multiply(BigInteger.valueOf(levels)), rho);
+        this.variance = variance;
         this.random = random;
         this.partial = new long[levels][length];
         this.released = new long[levels][];
+    }
+
+    /**
+     * A tree with this one's length, horizon and noise variance (computed once: cheaper than the
+     * constructor), drawing from {@code random}, empty ({@code state} null) or with {@code state}
+     * ({@link #state} of such a tree).
+     */
+    public BinaryTreeAggregation with(NodeRandom random, long[] state) {
+        BinaryTreeAggregation t = new BinaryTreeAggregation(length, horizon, variance, random);
+        if (state != null) {
+            t.load(state);
+        }
+        return t;
     }
 
     /** L = ⌊log₂ T⌋ + 1: the levels of a tree over T windows. */
@@ -104,7 +142,7 @@ public final class BinaryTreeAggregation {
             if (n % (1L << h) == 0) {
                 long index = n / (1L << h) - 1;
                 long[] noisy = new long[length];
-                PrivacyRandom rng = random.forNode(h, index);
+                PrivacyRandom rng = random.forNode(h, index, partial[h].clone());
                 for (int i = 0; i < length; i++) {
                     noisy[i] =
                             GeometricMechanism.saturatingAdd(
@@ -116,6 +154,71 @@ public final class BinaryTreeAggregation {
             }
         }
         windows = n;
+    }
+
+    /** Longs of {@link #state} for a tree of {@code length} values over {@code horizon} windows. */
+    public static long stateLongs(int length, long horizon) {
+        return 1 + levels(horizon) * (2L * length + 1);
+    }
+
+    /**
+     * The tree's state (private: it holds the exact partial sums): the windows added, each level's
+     * open partial sum, then per level a flag (1 = a node was released) and its latest node.
+     */
+    public long[] state() {
+        long[] v = new long[(int) stateLongs(length, horizon)];
+        v[0] = windows;
+        int at = 1;
+        for (int h = 0; h < levels; h++) {
+            System.arraycopy(partial[h], 0, v, at, length);
+            at += length;
+        }
+        for (int h = 0; h < levels; h++) {
+            v[at++] = released[h] == null ? 0 : 1;
+            if (released[h] != null) {
+                System.arraycopy(released[h], 0, v, at, length);
+            }
+            at += length;
+        }
+        return v;
+    }
+
+    /**
+     * The tree with {@code state} ({@link #state} of a tree with the same length, horizon,
+     * sensitivity and ρ).
+     */
+    public static BinaryTreeAggregation restore(
+            int length,
+            long horizon,
+            BigInteger l2SensitivitySquared,
+            double rho,
+            NodeRandom random,
+            long[] state) {
+        return new BinaryTreeAggregation(length, horizon, l2SensitivitySquared, rho, random)
+                .with(random, state);
+    }
+
+    private void load(long[] state) {
+        if (state.length != stateLongs(length, horizon) || state[0] < 0 || state[0] > horizon) {
+            throw new IllegalArgumentException("not the state of this tree");
+        }
+        windows = state[0];
+        int at = 1;
+        for (int h = 0; h < levels; h++) {
+            System.arraycopy(state, at, partial[h], 0, length);
+            at += length;
+        }
+        for (int h = 0; h < levels; h++) {
+            if (state[at++] == 1) {
+                released[h] = java.util.Arrays.copyOfRange(state, at, at + length);
+            }
+            at += length;
+        }
+    }
+
+    /** The number of levels L. */
+    public int levels() {
+        return levels;
     }
 
     /** The latest released node of level h (null before the first); public. */

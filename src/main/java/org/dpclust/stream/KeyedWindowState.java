@@ -27,7 +27,10 @@ import org.dpclust.window.WindowSummaries;
  * {@code running:}, the packed noisy {@code stats} cells of the released windows of the current
  * running span (map state {@code running-cells} keyed by window start, at most the span's windows:
  * {@link org.dpclust.config.RunningSettings}) and the last running centroids ({@code
- * running-centroids}). Only the current key's state is visible.
+ * running-centroids}); with {@code running.mode: tree} instead of the cells the tree's state
+ * ({@code running-tree}: the period start, the open partial sums and latest node per level of the
+ * count and sum trees, {@link org.dpclust.window.TreeRunningRelease}). Only the current key's state
+ * is visible.
  */
 final class KeyedWindowState {
     /** Key (window start) and value (a summary's long array) types of the per-window map states. */
@@ -45,6 +48,7 @@ final class KeyedWindowState {
     private final ValueState<Long> scheduleStart;
     private final MapState<Long, long[]> runningCells;
     private final ValueState<double[]> runningCentroids;
+    private final ValueState<long[]> runningTree;
 
     KeyedWindowState(RuntimeContext rc) {
         statistics = rc.getMapState(windowMap("window-statistics"));
@@ -70,6 +74,7 @@ final class KeyedWindowState {
                         new ValueStateDescriptor<>(
                                 "running-centroids",
                                 PrimitiveArrayTypeInfo.DOUBLE_PRIMITIVE_ARRAY_TYPE_INFO));
+        runningTree = rc.getState(new ValueStateDescriptor<>("running-tree", WINDOW_VALUE));
     }
 
     private static MapStateDescriptor<Long, long[]> windowMap(String name) {
@@ -184,5 +189,14 @@ final class KeyedWindowState {
 
     void runningCentroids(double[] released) throws Exception {
         runningCentroids.update(released);
+    }
+
+    /** The running tree's state, or null before its first window. */
+    long[] runningTree() throws Exception {
+        return runningTree.value();
+    }
+
+    void runningTree(long[] tree) throws Exception {
+        runningTree.update(tree);
     }
 }

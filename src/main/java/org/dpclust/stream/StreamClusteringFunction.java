@@ -31,6 +31,7 @@ import org.dpclust.privacy.PrivacySecret;
 import org.dpclust.window.ReleasedSketch;
 import org.dpclust.window.RunningRelease;
 import org.dpclust.window.StreamRuntime;
+import org.dpclust.window.TreeRunningRelease;
 import org.dpclust.window.WindowRelease;
 import org.dpclust.window.WindowSummaries;
 import org.slf4j.Logger;
@@ -87,6 +88,7 @@ public class StreamClusteringFunction
     private transient Map<String, StreamRuntime> runtime;
     private transient Map<String, WindowRelease> core;
     private transient Map<String, RunningRelease> running;
+    private transient Map<String, TreeRunningRelease> trees;
     private transient KeyedWindowState state;
     private transient ReleaseMetrics metrics; // every metric of this operator
     private transient LongCounter windowed, releaseNanos;
@@ -126,10 +128,13 @@ public class StreamClusteringFunction
         runtime = StreamRuntime.of(streams);
         core = new HashMap<>();
         running = new HashMap<>();
+        trees = new HashMap<>();
         runtime.forEach(
                 (id, rt) -> {
                     core.put(id, new WindowRelease(rt, secret));
-                    if (rt.spec().running().enabled()) {
+                    if (rt.spec().running().tree()) {
+                        trees.put(id, new TreeRunningRelease(rt, secret));
+                    } else if (rt.spec().running().enabled()) {
                         running.put(id, new RunningRelease(rt, secret));
                     }
                 });
@@ -308,13 +313,8 @@ public class StreamClusteringFunction
             ctx.timerService().registerEventTimeTimer(next);
         }
         metrics.released(s.id(), next);
-        WindowRelease.Outcome o =
-                core.get(s.id())
-                        .release(
-                                w,
-                                (summary, interval, epsilon, rho, fingerprint) ->
-                                        charge(s, summary, interval, rho, fingerprint),
-                                state.centroids());
+        TreeRunningRelease.Step tree = trees.containsKey(s.id()) ? releaseTree(s, w) : null;
+        WindowRelease.Outcome o = core.get(s.id()).release(w, charger(s), state.centroids());
         state.centroids(o.centroids());
         for (int i = 0; i < o.decisions().size(); i++) {
             PrivacyLedger.Decision d = o.decisions().get(i);
@@ -329,6 +329,9 @@ public class StreamClusteringFunction
         o.published().forEach(out::collect);
         if (o.stats() != null && running.containsKey(s.id())) {
             out.collect(releaseRunning(s, windowStart, o.stats()));
+        }
+        if (tree != null && tree.release() != null) {
+            out.collect(new Publication.Running(tree.release().published()));
         }
         o.sketches().forEach(sketch -> ctx.output(RELEASED_SKETCHES, sketch));
         releaseNanos.add(System.nanoTime() - started);
@@ -355,6 +358,43 @@ public class StreamClusteringFunction
                                 state.runningCentroids());
         state.runningCentroids(r.centroids());
         return new Publication.Running(r.published());
+    }
+
+    /**
+     * The window's running tree step ({@link TreeRunningRelease}), before the window's summaries:
+     * charges ρ_tree through the fenced ledger, adds the window's leaf (empty if refused), keeps
+     * the tree's state and the running centroids.
+     */
+    private TreeRunningRelease.Step releaseTree(StreamSpec s, WindowSummaries w) throws Exception {
+        TreeRunningRelease.Step step =
+                trees.get(s.id())
+                        .release(
+                                state.runningTree(),
+                                w.windowStart,
+                                w.stats,
+                                charger(s),
+                                state.runningCentroids());
+        state.runningTree(step.state());
+        PrivacyLedger.Decision d = step.charged().decision();
+        LOG.info(
+                "stream {} window [{}, {}) {} {}: rho {}",
+                s.id(),
+                w.windowStart,
+                w.windowStart + s.windowMillis(),
+                TreeRunningRelease.SUMMARY,
+                d.accepted() ? "released" : "REFUSED (cap reached)",
+                step.charged().rho());
+        metrics.charged(s.id(), d);
+        if (step.release() != null) {
+            state.runningCentroids(step.release().centroids());
+        }
+        return step;
+    }
+
+    /** The stream's charges through {@link #charge}. */
+    private WindowRelease.Charger charger(StreamSpec s) {
+        return (summary, interval, epsilon, rho, fingerprint) ->
+                charge(s, summary, interval, rho, fingerprint);
     }
 
     /**

@@ -141,6 +141,53 @@ public final class RunningRelease {
         StreamSpec s = rt.spec();
         DpClusterStatistics.NoisyCells sum = sum(span, latest.cells());
         int n = span.size();
+        Map<String, Double> extra = new TreeMap<>();
+        extra.put("windows_summed", (double) n);
+        // every summed window's stats release was charged the same public amount
+        WindowRelease.Charged charged = latest.charged();
+        if (charged.zcdp()) {
+            extra.put("span_charged_rho", n * charged.rho());
+        } else {
+            extra.put("span_charged_epsilon", n * charged.decision().epsilon());
+        }
+        return postProcess(
+                rt,
+                secret,
+                mechanism,
+                windowStart,
+                span.firstKey(),
+                n,
+                sum,
+                latest.params(),
+                previous,
+                extra,
+                free(charged));
+    }
+
+    /**
+     * The post-processing of a running sum into a published running release (shared by the sum and
+     * the tree mode, {@link TreeRunningRelease}): randomness keyed by the secret, the window,
+     * {@code mechanism} and the sum's digest; centroids by {@link DpClusterStatistics#postProcess};
+     * {@code mechanism_params} are the post-processing's, {@code extra} and {@code span_windows}.
+     * Only released (noisy) values and public inputs enter it.
+     *
+     * @param from the first covered window's start
+     * @param n the windows the sum covers
+     * @param stated the charge the release states
+     */
+    static Result postProcess(
+            StreamRuntime rt,
+            PrivacySecret secret,
+            String mechanism,
+            long windowStart,
+            long from,
+            int n,
+            DpClusterStatistics.NoisyCells sum,
+            DpClusterStatistics.ReleaseParams params,
+            double[] previous,
+            Map<String, Double> extra,
+            WindowRelease.Charged stated) {
+        StreamSpec s = rt.spec();
         // ---- post-processing: only released noisy values and public inputs below this line ----
         PrivacyRandom rng =
                 PrivacyRandom.forRelease(
@@ -157,34 +204,24 @@ public final class RunningRelease {
                                         .digest()));
         DpClusterStatistics.Release r =
                 DpClusterStatistics.postProcess(
-                        sum,
-                        rt.codec(),
-                        WindowRelease.unflatten(rt, previous),
-                        latest.params(),
-                        rng);
-        Map<String, Double> params = new TreeMap<>(r.parameters());
-        params.put("windows_summed", (double) n);
-        long from = s.runningSpanStart(windowStart);
+                        sum, rt.codec(), WindowRelease.unflatten(rt, previous), params, rng);
+        Map<String, Double> p = new TreeMap<>(r.parameters());
+        p.putAll(extra);
         long windowEnd = windowStart + s.windowMillis();
-        params.put("span_windows", (double) ((windowEnd - from) / s.windowMillis()));
-        // every summed window's stats release was charged the same public amount
-        WindowRelease.Charged charged = latest.charged();
-        if (charged.zcdp()) {
-            params.put("span_charged_rho", n * charged.rho());
-        } else {
-            params.put("span_charged_epsilon", n * charged.decision().epsilon());
-        }
+        p.put(
+                "span_windows",
+                (double) ((windowEnd - s.runningSpanStart(windowStart)) / s.windowMillis()));
         CentroidRelease published =
                 ReleaseAssembler.release(
                         s,
                         "stats",
                         MODE,
                         WindowRelease.GUARANTEE_DP,
-                        span.firstKey(),
+                        from,
                         windowEnd,
                         n,
-                        new DpClusterStatistics.Release(r.centroids(), r.weights(), params),
-                        free(latest.charged()));
+                        new DpClusterStatistics.Release(r.centroids(), r.weights(), p),
+                        stated);
         return new Result(published, WindowRelease.flatten(r.centroids()));
     }
 

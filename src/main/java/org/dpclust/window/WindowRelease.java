@@ -188,7 +188,7 @@ public final class WindowRelease {
                             interval,
                             s.epsilonPerRelease(),
                             rho,
-                            fingerprint(key));
+                            fingerprint(secret, key));
             decisions.add(decision.decision());
             if (!decision.decision().accepted()) {
                 continue;
@@ -273,7 +273,7 @@ public final class WindowRelease {
     }
 
     /** HMAC(secret, domain ‖ noise key), first 16 bytes, hex: the charge's release fingerprint. */
-    private String fingerprint(ReleaseContext key) {
+    static String fingerprint(PrivacySecret secret, ReleaseContext key) {
         byte[] k = key.canonicalBytes();
         byte[] msg = new byte[FINGERPRINT_DOMAIN.length + k.length];
         System.arraycopy(FINGERPRINT_DOMAIN, 0, msg, 0, FINGERPRINT_DOMAIN.length);

@@ -160,6 +160,60 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void runningTreeIsOnlyForRecordUnitsUnderZcdpOverThePeriod() {
+        String zcdp = VALID + "    accounting: zcdp\n    budget_delta: 1.0e-9\n";
+        RunningSettings tree =
+                ConfigLoader.parse(zcdp + "    running: {mode: tree}\n").streams().get(0).running();
+        assertEquals(new RunningSettings(0, true, RunningSettings.Mode.TREE), tree);
+        assertTrue(tree.tree());
+        assertEquals(
+                tree,
+                ConfigLoader.parse(zcdp + "    running: {mode: tree, windows: period}\n")
+                        .streams()
+                        .get(0)
+                        .running());
+        assertEquals(
+                new RunningSettings(5, false),
+                ConfigLoader.parse(zcdp + "    running: {mode: sum, windows: 5}\n")
+                        .streams()
+                        .get(0)
+                        .running());
+        ConfigException device =
+                assertThrows(
+                        ConfigException.class,
+                        () ->
+                                ConfigLoader.parse(
+                                        zcdp
+                                                + "    running: {mode: tree}\n"
+                                                + "    privacy_unit: device\n"
+                                                + "    device_contribution_bound: 2\n"));
+        assertEquals("streams[0].running.mode", device.option());
+        assertTrue(device.getMessage().contains("mode sum for device units"), device.getMessage());
+        ConfigException pure =
+                assertThrows(
+                        ConfigException.class,
+                        () -> ConfigLoader.parse(VALID + "    running: {mode: tree}\n"));
+        assertEquals("streams[0].running.mode", pure.option());
+        assertTrue(pure.getMessage().contains("accounting: zcdp"), pure.getMessage());
+        assertEquals(
+                "streams[0].running.windows",
+                option(zcdp + "    running: {mode: tree, windows: 6}\n"));
+        assertEquals("streams[0].running.mode", option(zcdp + "    running: {mode: binary}\n"));
+        // the tree is one more release per window: the even split counts it
+        double rhoStats =
+                ConfigLoader.parse(zcdp + "    running: {windows: period}\n")
+                        .streams()
+                        .get(0)
+                        .rhoPerRelease();
+        double rhoTree =
+                ConfigLoader.parse(zcdp + "    running: {mode: tree}\n")
+                        .streams()
+                        .get(0)
+                        .rhoPerRelease();
+        assertEquals(rhoStats / 2, rhoTree, rhoStats * 1e-12);
+    }
+
+    @Test
     void theDecoderRunsAtTheJobParallelismUnlessSet() {
         assertEquals(0, ConfigLoader.parse(VALID).job().decodeParallelism());
         assertEquals(

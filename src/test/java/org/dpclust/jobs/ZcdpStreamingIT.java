@@ -68,29 +68,45 @@ class ZcdpStreamingIT {
         kafka.close();
     }
 
+    /**
+     * The job's configuration: topics and ids prefixed {@code t}, {@code windows} one-second
+     * windows from START, and the one stream {@code stream} (its YAML list item, to which the
+     * shared 2-d, k = 3, one-second-window, one-minute-period options are added).
+     */
+    private static DpclustConfig config(String t, int windows, String stream) {
+        return ConfigLoader.parse(
+                """
+                kafka:
+                  bootstrap_servers: "%s"
+                  topics: {input: %2$s.in, centroids: %2$s.centroids, sketches: %2$s.sketches, cells: %2$s.cells, running: %2$s.running, budget: %2$s.budget, dlq: %2$s.dlq}
+                  group_id: %2$s
+                  transactional_id_prefix: %2$s
+                  transaction_timeout: PT2M
+                  starting_offsets: earliest
+                job: {checkpoint_interval: PT0.3S, max_out_of_orderness: PT1S, idle_timeout: PT2S,
+                      bounded_input: true, parallelism: 1, max_lateness: PT1H, start: "%3$s", end: "%4$s"}
+                streams:
+                """
+                                .formatted(
+                                        kafka.bootstrapServers(),
+                                        t,
+                                        Instant.ofEpochMilli(START),
+                                        Instant.ofEpochMilli(START + windows * W))
+                        + stream.replaceFirst(
+                                "\n",
+                                "\n    dimension: 2\n    lower: [0, 0]\n    upper: [1, 1]\n    k: 3\n"
+                                        + "    window: PT1S\n    budget_period: PT1M\n"));
+    }
+
     @Test
     void releasesUntilTheRhoCapAndRefusesAfterWithRhoAndEpsilonDeltaOnEveryStatus()
             throws Exception {
         DpclustConfig c =
-                ConfigLoader.parse(
+                config(
+                        "z",
+                        WINDOWS,
                         """
-                        kafka:
-                          bootstrap_servers: "%s"
-                          topics: {input: z.in, centroids: z.centroids, sketches: z.sketches, cells: z.cells, running: z.running, budget: z.budget, dlq: z.dlq}
-                          group_id: z
-                          transactional_id_prefix: z
-                          transaction_timeout: PT2M
-                          starting_offsets: earliest
-                        job: {checkpoint_interval: PT0.3S, max_out_of_orderness: PT1S, idle_timeout: PT2S,
-                              bounded_input: true, parallelism: 1, max_lateness: PT1H, start: "%s", end: "%s"}
-                        streams:
                           - id: z
-                            dimension: 2
-                            lower: [0, 0]
-                            upper: [1, 1]
-                            k: 3
-                            window: PT1S
-                            budget_period: PT1M
                             privacy_unit: device
                             device_contribution_bound: 5
                             accounting: zcdp
@@ -101,11 +117,7 @@ class ZcdpStreamingIT {
                             stats: {cells: 32, publish_cells: true}
                             running: {windows: 8}
                         """
-                                .formatted(
-                                        kafka.bootstrapServers(),
-                                        Instant.ofEpochMilli(START),
-                                        Instant.ofEpochMilli(START + WINDOWS * W),
-                                        Double.toString(RHO)));
+                                .formatted(Double.toString(RHO)));
         TopicAdmin.ensureTopics(c.kafka(), 1);
         try (TelemetryProducer p =
                 new TelemetryProducer(kafka.bootstrapServers(), c.kafka().inputTopic())) {
@@ -173,6 +185,63 @@ class ZcdpStreamingIT {
                     "refused after the cap");
             assertEquals(RELEASABLE * RHO, b.getRhoSpent(), 1e-12 * RHO_CAP);
             assertTrue(b.getSpent() <= 10.0 && b.getSpent() > 9.9, "spent " + b.getSpent());
+        }
+    }
+
+    /**
+     * A record-unit stream with {@code running.mode: tree}: every window is charged its {@code
+     * stats} ρ and ρ_tree ({@code stats-tree}) on the budget topic, and publishes a tree running
+     * release over the period so far that states ρ_tree.
+     */
+    @Test
+    void aRecordUnitStreamPublishesTreeRunningReleasesChargedRhoTree() throws Exception {
+        int windows = 12;
+        DpclustConfig c =
+                config(
+                        "t",
+                        windows,
+                        """
+                          - id: t
+                            accounting: zcdp
+                            budget_cap: 10
+                            budget_delta: 1.0e-9
+                            public_seed: 3
+                            stats: {cells: 32}
+                            running: {mode: tree}
+                        """);
+        TopicAdmin.ensureTopics(c.kafka(), 1);
+        try (TelemetryProducer p =
+                new TelemetryProducer(kafka.bootstrapServers(), c.kafka().inputTopic())) {
+            new SyntheticTelemetry(c.streams(), START, windows, 300, 0, 40, 12).write(p);
+        }
+        runs.runBounded(c, new RawRecordDeserializer(), "none");
+
+        double rhoTree = RHO_CAP * (1 - 1e-9) / 2; // stats and the tree split the cap
+        assertEquals(rhoTree, c.streams().get(0).rhoPerRelease(), 1e-15 * RHO_CAP);
+        assertEquals(windows, runs.releases(c).size());
+        List<CentroidRelease> running = new java.util.ArrayList<>();
+        for (var r : runs.committed(c.kafka().runningTopic())) {
+            running.add(org.dpclust.io.AvroCodec.centroids().decode(r.value()));
+        }
+        assertEquals(windows, running.size(), "a tree running release per window");
+        for (int i = 0; i < windows; i++) {
+            CentroidRelease r = running.get(i);
+            assertEquals("running", r.getMode());
+            assertEquals(START, r.getWindowStart().toEpochMilli(), "the period so far");
+            assertEquals(START + (i + 1) * W, r.getWindowEnd().toEpochMilli());
+            assertEquals(i + 1, r.getWindowsCovered());
+            assertEquals(c.streams().get(0).rhoPerRelease(), r.getRho(), 0.0, "charged");
+            assertEquals(
+                    (double) Integer.bitCount(i + 1), r.getMechanismParams().get("tree_nodes"));
+        }
+        List<BudgetStatus> charges =
+                runs.budget(c).stream().filter(b -> b.getKind() == BudgetEventKind.CHARGE).toList();
+        assertEquals(2 * windows, charges.size(), "stats and stats-tree per window");
+        assertEquals(
+                windows,
+                charges.stream().filter(b -> "stats-tree".equals(b.getAlgorithm())).count());
+        for (BudgetStatus b : charges) {
+            assertTrue(b.getRhoSpent() <= RHO_CAP, "record units: within the cap per window");
         }
     }
 

@@ -22,14 +22,14 @@ class BinaryTreeAggregationDpTest {
         double sigma =
                 Math.sqrt(
                         new BinaryTreeAggregation(
-                                        1, 8, BigInteger.ONE, DpTester.ZCDP_RHO, (h, i) -> null)
+                                        1, 8, BigInteger.ONE, DpTester.ZCDP_RHO, (h, i, x) -> null)
                                 .variance());
         DpTester.assertZcdpCalibratedPassesAndHalvedFails(
                 "tree-running-count",
                 DpTester.Options.defaults().withSamples(20_000),
                 (neighbour, rho, rng) -> {
                     BinaryTreeAggregation t =
-                            new BinaryTreeAggregation(1, 8, BigInteger.ONE, rho, (h, i) -> rng);
+                            new BinaryTreeAggregation(1, 8, BigInteger.ONE, rho, (h, i, x) -> rng);
                     double loss = 0;
                     for (int w = 0; w < 8; w++) {
                         t.add(new long[] {neighbour && w == 5 ? 1 : 0});

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 /** The binary mechanism's bookkeeping: running sums, nodes per sum, horizon, noise scale. */
 class BinaryTreeAggregationTest {
     private static BinaryTreeAggregation.NodeRandom keyed(String label) {
-        return (h, i) -> TestRandoms.stream(label + "/" + h + "/" + i);
+        return (h, i, x) -> TestRandoms.stream(label + "/" + h + "/" + i);
     }
 
     @Test
@@ -69,5 +69,31 @@ class BinaryTreeAggregationTest {
             b.add(new long[] {w, 1, 2});
             assertArrayEquals(a.runningSum(), b.runningSum());
         }
+    }
+
+    @Test
+    void aRestoredTreeContinuesByteIdentically() {
+        BinaryTreeAggregation a =
+                new BinaryTreeAggregation(2, 11, BigInteger.ONE, 0.1, keyed("restore"));
+        for (int w = 0; w < 6; w++) {
+            a.add(new long[] {w, 3});
+        }
+        long[] saved = a.state();
+        assertEquals(BinaryTreeAggregation.stateLongs(2, 11), saved.length);
+        BinaryTreeAggregation b =
+                BinaryTreeAggregation.restore(2, 11, BigInteger.ONE, 0.1, keyed("restore"), saved);
+        assertArrayEquals(saved, b.state());
+        assertArrayEquals(a.runningSum(), b.runningSum());
+        for (int w = 6; w < 11; w++) {
+            a.add(new long[] {w, 3});
+            b.add(new long[] {w, 3});
+            assertArrayEquals(a.runningSum(), b.runningSum(), "window " + w);
+            assertArrayEquals(a.state(), b.state());
+        }
+        assertThrows(
+                IllegalArgumentException.class,
+                () ->
+                        BinaryTreeAggregation.restore(
+                                2, 12, BigInteger.ONE, 0.1, keyed("restore"), new long[3]));
     }
 }

@@ -236,4 +236,72 @@ class RunningReleasesTest {
                 threeWindows(0, 1, 2).get(2).getWeights(),
                 "the empty window's noisy cells, not a full window's, are in the sum");
     }
+
+    /**
+     * {@code running.mode: tree} in the operator: each window charges ρ_tree ({@code stats-tree})
+     * besides its stats release, its running release states that ρ and covers the period so far,
+     * the tree's state stays within its bound, and a restored operator continues byte-identically.
+     */
+    @Test
+    void aRunningTreeIsChargedPerWindowStatesItsRhoAndRestoresByteIdentically() throws Exception {
+        StreamSpec s =
+                spec(
+                        "    accounting: zcdp\n    budget_delta: 1.0e-9\n"
+                                + "    budget_period: PT1M\n    running: {mode: tree}\n");
+        RecordingLedger ledger = new RecordingLedger();
+        var a = harness(s, ledger, 5);
+        for (int w = 0; w < 5; w++) {
+            feed(a, w, 200, 0.01 * w);
+        }
+        a.processWatermark(Long.MAX_VALUE);
+        List<Publication> expected = a.extractOutputValues();
+        List<CentroidRelease> run = running(expected);
+        assertEquals(5, releases(expected).size());
+        assertEquals(5, run.size());
+        for (int w = 0; w < 5; w++) {
+            CentroidRelease r = run.get(w);
+            assertEquals(0, r.getWindowStart().toEpochMilli(), "the period so far");
+            assertEquals(w + 1, r.getWindowsCovered());
+            assertEquals(s.rhoPerRelease(), r.getRho(), 0.0, "the tree is charged");
+            assertEquals(s.rhoPerRelease(), releases(expected).get(w).getRho(), 0.0);
+        }
+        List<String> charged =
+                ledger.statuses().stream()
+                        .filter(st -> st.getKind() == BudgetEventKind.CHARGE)
+                        .map(st -> st.getAlgorithm().toString())
+                        .toList();
+        assertEquals(10, charged.size(), "a tree and a stats charge per window: " + charged);
+        assertEquals(5, charged.stream().filter("stats-tree"::equals).count());
+        a.getOperator().setCurrentKey("s");
+        long[] tree =
+                a.getOperator()
+                        .getKeyedStateBackend()
+                        .getPartitionedState(
+                                VoidNamespace.INSTANCE,
+                                VoidNamespaceSerializer.INSTANCE,
+                                new org.apache.flink.api.common.state.ValueStateDescriptor<>(
+                                        "running-tree", KeyedWindowState.WINDOW_VALUE))
+                        .value();
+        assertEquals(StreamSpec.treeStateLongs(6, 16, 2), tree.length);
+        a.close();
+
+        RecordingLedger stormy = new RecordingLedger();
+        var b = harness(s, stormy, 5);
+        for (int w = 0; w < 5; w++) {
+            feed(b, w, 200, 0.01 * w);
+        }
+        b.processWatermark(3 * W - 1);
+        OperatorSubtaskState checkpoint = b.snapshot(1, 1);
+        b.close();
+        var restored = harness(s, stormy, 5, checkpoint);
+        restored.processWatermark(Long.MAX_VALUE);
+        List<Publication> after = restored.extractOutputValues();
+        restored.close();
+        List<Publication> tail = expected.subList(expected.size() - after.size(), expected.size());
+        assertEquals(4, after.size());
+        for (int i = 0; i < after.size(); i++) {
+            assertArrayEquals(
+                    StreamTestRecords.bytes(tail.get(i)), StreamTestRecords.bytes(after.get(i)));
+        }
+    }
 }

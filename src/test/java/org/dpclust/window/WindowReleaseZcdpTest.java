@@ -33,7 +33,7 @@ class WindowReleaseZcdpTest {
     private static final String ZCDP = "    accounting: zcdp\n    budget_delta: 1.0e-9\n";
 
     /** The operator's charger on an in-memory fenced ledger. */
-    private static final class Ledger implements WindowRelease.Charger {
+    static final class Ledger implements WindowRelease.Charger {
         final StreamSpec s;
         final InMemoryLedgerClient client = new InMemoryLedgerClient("budget", "topic-1");
         final List<Double> rhos = new ArrayList<>();
