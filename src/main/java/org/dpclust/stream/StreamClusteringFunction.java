@@ -185,6 +185,12 @@ public class StreamClusteringFunction
      * operator — would meet a window's later records with empty reservoirs and let a device count
      * up to 2c times in a window open across the restore. Such a restore is refused like any other
      * change of public parameters.
+     *
+     * <p>A stream with {@code running.mode: tree} adds the tree's ρ and its horizon (the budget
+     * period): an open tree node sums the leaves of several windows, each charged ρ_tree when it
+     * was added, so its noise must stay calibrated to that ρ (a larger ρ after a restore would cost
+     * the earlier windows' records more than they were charged), and its dyadic layout to that
+     * period.
      */
     public static String publicParameters(StreamSpec s) {
         return "window="
@@ -211,6 +217,12 @@ public class StreamClusteringFunction
                 + s.statsCells()
                 + (s.privacyUnit() == PrivacyUnit.DEVICE
                         ? ", salt_buckets=" + s.saltBuckets() + ", bounded_in=pre-aggregate"
+                        : "")
+                + (s.running().tree()
+                        ? ", running=tree, rho_tree="
+                                + s.rhoPerRelease()
+                                + ", budget_period="
+                                + s.budgetPeriod()
                         : "");
     }
 

@@ -80,6 +80,24 @@ class PublicParametersChangeTest {
                         StreamTestRecords.spec("    salt_buckets: 4\n")));
     }
 
+    /**
+     * An open tree node sums leaves charged ρ_tree when they were added: another ρ_tree (here
+     * through the budget cap's even split) on restore is refused.
+     */
+    @Test
+    void aChangedTreeRhoIsRefused() throws Exception {
+        String tree =
+                "    privacy_unit: record\n"
+                        + "    accounting: zcdp\n"
+                        + "    budget_delta: 1.0e-9\n"
+                        + "    running: {mode: tree}\n";
+        StreamSpec saved = StreamTestRecords.spec(tree, "{cells: 16}", 1.0, 2.5);
+        StreamSpec changed = StreamTestRecords.spec(tree, "{cells: 16}", 1.0, 5.0);
+        String message = refusal(saved, changed);
+        assertTrue(message.contains("running=tree, rho_tree=" + saved.rhoPerRelease()), message);
+        assertTrue(message.contains("running=tree, rho_tree=" + changed.rhoPerRelease()), message);
+    }
+
     /** Saves under {@code saved}, restores under {@code changed}: the refusal's message. */
     private static String refusal(StreamSpec saved, StreamSpec changed) throws Exception {
         RecordingLedger ledger = new RecordingLedger();
@@ -115,7 +133,10 @@ class PublicParametersChangeTest {
 
         var same = restored(saved, ledger, snapshot);
         same.processWatermark(W - 1);
-        assertEquals(1, ledger.charges().size(), "the same configuration releases window 0");
+        assertEquals(
+                saved.running().tree() ? 2 : 1, // the stats charge, and the tree's
+                ledger.charges().size(),
+                "the same configuration releases window 0");
         same.close();
         return message;
     }
