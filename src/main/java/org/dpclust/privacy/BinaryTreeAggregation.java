@@ -137,7 +137,9 @@ public final class BinaryTreeAggregation {
         long n = windows + 1;
         for (int h = 0; h < levels; h++) {
             for (int i = 0; i < length; i++) {
-                partial[h][i] += window[i];
+                // saturating: a chain of saturating adds still moves by at most Δ when one input
+                // moves by Δ, so the node's sensitivity holds even at the long range's ends
+                partial[h][i] = GeometricMechanism.saturatingAdd(partial[h][i], window[i]);
             }
             if (n % (1L << h) == 0) {
                 long index = n / (1L << h) - 1;

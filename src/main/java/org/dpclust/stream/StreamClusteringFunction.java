@@ -28,6 +28,7 @@ import org.dpclust.io.Publication;
 import org.dpclust.io.PublicationTypeInfo;
 import org.dpclust.privacy.PrivacyLedger;
 import org.dpclust.privacy.PrivacySecret;
+import org.dpclust.window.Mechanisms;
 import org.dpclust.window.ReleasedSketch;
 import org.dpclust.window.RunningRelease;
 import org.dpclust.window.StreamRuntime;
@@ -223,6 +224,8 @@ public class StreamClusteringFunction
                                 + s.rhoPerRelease()
                                 + ", budget_period="
                                 + s.budgetPeriod()
+                                + ", tree_mechanism="
+                                + Mechanisms.stats(s)
                         : "");
     }
 

@@ -207,7 +207,11 @@ public final class TreeRunningRelease {
                         WindowRelease.fingerprint(
                                 secret,
                                 new ReleaseContext(
-                                        s.id(), windowStart, SUMMARY, mechanism, exact.digest())));
+                                        s.id(),
+                                        windowStart,
+                                        SUMMARY,
+                                        mechanism,
+                                        chargeDigest(state, exact))));
         boolean accepted = charged.decision().accepted();
         long periodStart = s.runningSpanStart(windowStart);
         long index = (windowStart - periodStart) / s.windowMillis();
@@ -245,6 +249,26 @@ public final class TreeRunningRelease {
                                 Math.sqrt(nodes * sums.variance()),
                                 true);
         return new Advance(next, charged, running, (int) (index + 1), counts.levels(), nodes);
+    }
+
+    /**
+     * What the tree charge of a window pays for: the nodes this step completes, i.e. the window's
+     * leaf AND the tree state it joins (the earlier leaves of those nodes). A replay from the same
+     * restored state gives the same digest — the same charge, the same keyed node noise, the same
+     * bytes. Anything else that would redraw nodes holding this window (a restart without the tree
+     * state, which turns the period's earlier windows into empty leaves) gives another digest, so
+     * the ledger charges ρ_tree again instead of treating it as a replay: the window's records then
+     * appear in new nodes only after paying for them. (Earlier windows' records cannot reappear in
+     * redrawn nodes: with the state restored, every input of the node noise — the state, the leaf,
+     * the secret and the mechanism id, whose parameters are public parameters of the state — is the
+     * same.)
+     */
+    private static byte[] chargeDigest(long[] state, ClusterStatistics exact) {
+        return new AccumulatorDigest()
+                .add(state == null ? new long[0] : state)
+                .add(exact.counts())
+                .add(exact.sums())
+                .digest();
     }
 
     /**

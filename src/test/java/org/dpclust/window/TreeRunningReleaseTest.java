@@ -4,6 +4,7 @@ import static org.dpclust.window.WindowTestSpecs.spec;
 import static org.dpclust.window.WindowTestSpecs.window;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -169,6 +170,39 @@ class TreeRunningReleaseTest {
             assertEquals(expected.get(w), r, "window " + w);
             assertArrayEquals(states.get(w), restored.state);
         }
+    }
+
+    /**
+     * The tree charge pays for the nodes a window completes, so its fingerprint covers the tree
+     * state the leaf joins: a replay from the same state is the same charge (and the same bytes),
+     * while a restart without the tree state — whose new nodes would hold the window's records a
+     * second time, with other noise — is charged again (privacy review of the tree wiring).
+     */
+    @Test
+    void aWindowRedrawnWithoutItsTreeStateIsChargedAgain() throws Exception {
+        List<String> fingerprints = new ArrayList<>();
+        WindowReleaseZcdpTest.Ledger inner = new WindowReleaseZcdpTest.Ledger(S);
+        WindowRelease.Charger recording =
+                (summary, interval, epsilon, rho, fingerprint) -> {
+                    fingerprints.add(fingerprint);
+                    return inner.charge(summary, interval, epsilon, rho, fingerprint);
+                };
+        Run run = new Run(recording);
+        for (int w = 0; w < 3; w++) {
+            run.window(w * W, 60 + 7 * w);
+        }
+        long[] beforeThree = run.state.clone();
+        double[] previous = run.previous.clone();
+        run.window(3 * W, 81);
+        Run replay = new Run(recording);
+        replay.state = beforeThree;
+        replay.previous = previous;
+        replay.window(3 * W, 81);
+        assertEquals(fingerprints.get(3), fingerprints.get(4), "a replay is the same charge");
+        assertArrayEquals(run.state, replay.state, "and the same tree");
+        Run fresh = new Run(recording); // restarted without the tree state
+        fresh.window(3 * W, 81);
+        assertNotEquals(fingerprints.get(3), fingerprints.get(5), "new nodes: a new charge");
     }
 
     @Test
