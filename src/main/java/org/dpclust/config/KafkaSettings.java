@@ -72,20 +72,7 @@ public record KafkaSettings(
     public static final String DEFAULT_DLQ = "dpclust.dlq.v1";
 
     public KafkaSettings withBootstrapServers(String servers) {
-        return new KafkaSettings(
-                servers,
-                inputTopic,
-                centroidsTopic,
-                sketchesTopic,
-                cellsTopic,
-                runningTopic,
-                budgetTopic,
-                dlqTopic,
-                groupId,
-                transactionalIdPrefix,
-                transactionTimeout,
-                startingOffsets,
-                properties);
+        return withConnection(connection().withBootstrapServers(servers));
     }
 
     public KafkaSettings withTransactionalIdPrefix(String prefix) {

@@ -6,15 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
-import org.apache.flink.api.common.serialization.SerializerConfigImpl;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
-import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.io.Publication;
-import org.dpclust.io.PublicationTypeInfo;
 import org.dpclust.privacy.testing.TestRandoms;
 import org.junit.jupiter.api.Test;
 
@@ -30,21 +26,15 @@ class PublicParametersChangeTest {
     private static KeyedOneInputStreamOperatorTestHarness<String, WindowPartial, Publication>
             restored(StreamSpec s, RecordingLedger ledger, OperatorSubtaskState snapshot)
                     throws Exception {
-        var h =
-                new KeyedOneInputStreamOperatorTestHarness<String, WindowPartial, Publication>(
-                        new KeyedProcessOperator<>(
-                                new StreamClusteringFunction(
-                                        List.of(s),
-                                        TestRandoms.secretSource(),
-                                        Map.of(),
-                                        StreamTestRecords.policy(1),
-                                        ledger.factory())),
-                        p -> p.streamId,
-                        Types.STRING);
-        h.setup(PublicationTypeInfo.INSTANCE.createSerializer(new SerializerConfigImpl()));
-        h.initializeState(snapshot);
-        h.open();
-        return h;
+        return StreamTestRecords.restored(
+                new StreamClusteringFunction(
+                        List.of(s),
+                        TestRandoms.secretSource(),
+                        Map.of(),
+                        StreamTestRecords.policy(1),
+                        ledger.factory()),
+                (WindowPartial p) -> p.streamId,
+                snapshot);
     }
 
     @Test

@@ -48,25 +48,15 @@ class RunningReleasesTest {
     private static KeyedOneInputStreamOperatorTestHarness<String, WindowPartial, Publication>
             harness(StreamSpec s, RecordingLedger ledger, int windows, OperatorSubtaskState from)
                     throws Exception {
-        var h =
-                new KeyedOneInputStreamOperatorTestHarness<String, WindowPartial, Publication>(
-                        new org.apache.flink.streaming.api.operators.KeyedProcessOperator<>(
-                                new StreamClusteringFunction(
-                                        List.of(s),
-                                        TestRandoms.secretSource(),
-                                        Map.of(),
-                                        StreamTestRecords.policy(windows),
-                                        ledger.factory())),
-                        p -> p.streamId,
-                        org.apache.flink.api.common.typeinfo.Types.STRING);
-        h.setup(
-                org.dpclust.io.PublicationTypeInfo.INSTANCE.createSerializer(
-                        new org.apache.flink.api.common.serialization.SerializerConfigImpl()));
-        if (from != null) {
-            h.initializeState(from);
-        }
-        h.open();
-        return h;
+        return StreamTestRecords.restored(
+                new StreamClusteringFunction(
+                        List.of(s),
+                        TestRandoms.secretSource(),
+                        Map.of(),
+                        StreamTestRecords.policy(windows),
+                        ledger.factory()),
+                (WindowPartial p) -> p.streamId,
+                from);
     }
 
     /** Two blobs of {@code n} records in window w, shifted by {@code shift}. */

@@ -15,9 +15,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import org.apache.flink.api.common.serialization.SerializerConfigImpl;
-import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.dpclust.avro.BudgetEventKind;
 import org.dpclust.avro.BudgetStatus;
@@ -27,7 +24,6 @@ import org.dpclust.io.LedgerCharge;
 import org.dpclust.io.LedgerHistoryException;
 import org.dpclust.io.LedgerMark;
 import org.dpclust.io.Publication;
-import org.dpclust.io.PublicationTypeInfo;
 import org.dpclust.privacy.PrivacyLedger;
 import org.dpclust.privacy.testing.TestRandoms;
 import org.junit.jupiter.api.Test;
@@ -205,19 +201,15 @@ class StreamClusteringFunctionTest {
         // restored from the checkpoint before the release: the timer fires again, same charge key
         // and fingerprint, the recorded decision; the release is byte-identical
         var restored =
-                new KeyedOneInputStreamOperatorTestHarness<String, WindowPartial, Publication>(
-                        new KeyedProcessOperator<>(
-                                new StreamClusteringFunction(
-                                        List.of(s),
-                                        TestRandoms.secretSource(),
-                                        Map.of(),
-                                        StreamTestRecords.policy(1),
-                                        ledger.factory())),
-                        p -> p.streamId,
-                        Types.STRING);
-        restored.setup(PublicationTypeInfo.INSTANCE.createSerializer(new SerializerConfigImpl()));
-        restored.initializeState(snapshot);
-        restored.open();
+                StreamTestRecords.restored(
+                        new StreamClusteringFunction(
+                                List.of(s),
+                                TestRandoms.secretSource(),
+                                Map.of(),
+                                StreamTestRecords.policy(1),
+                                ledger.factory()),
+                        (WindowPartial p) -> p.streamId,
+                        snapshot);
         restored.processWatermark(W - 1);
         List<Publication> replayed = restored.extractOutputValues();
         restored.close();

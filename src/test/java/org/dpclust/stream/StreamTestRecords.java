@@ -5,6 +5,7 @@ import java.util.List;
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.functions.KeySelector;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
@@ -38,10 +39,24 @@ final class StreamTestRecords {
     static <I> KeyedOneInputStreamOperatorTestHarness<String, I, Publication> harness(
             KeyedProcessFunction<String, I, Publication> f, KeySelector<I, String> key)
             throws Exception {
+        return restored(f, key, null);
+    }
+
+    /**
+     * {@link #harness} restored from {@code snapshot} (none: a fresh start), as after a restart.
+     */
+    static <I> KeyedOneInputStreamOperatorTestHarness<String, I, Publication> restored(
+            KeyedProcessFunction<String, I, Publication> f,
+            KeySelector<I, String> key,
+            OperatorSubtaskState snapshot)
+            throws Exception {
         var h =
                 new KeyedOneInputStreamOperatorTestHarness<>(
                         new KeyedProcessOperator<>(f), key, Types.STRING);
         h.setup(PublicationTypeInfo.INSTANCE.createSerializer(new SerializerConfigImpl()));
+        if (snapshot != null) {
+            h.initializeState(snapshot);
+        }
         h.open();
         return h;
     }
