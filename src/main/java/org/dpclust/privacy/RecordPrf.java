@@ -137,8 +137,13 @@ public final class RecordPrf {
         }
         System.arraycopy(macOut, len - 16, chain, 0, 16);
         System.arraycopy(macOut, len - 16, tag, 0, 16);
-        for (int b = 0; b < chunkBlocks; b++) {
-            System.arraycopy(tag, 0, counters, 16 * b, 12);
+        // the nonce T[0..12) into every counter block: two word stores per block (a per-block
+        // System.arraycopy of 12 bytes cost more than the whole keystream)
+        long nonceHigh = (long) LONG_BE.get(tag, 0);
+        int nonceLow = (int) INT_BE.get(tag, 8);
+        for (int b = 0; b < chunkBytes; b += 16) {
+            LONG_BE.set(counters, b, nonceHigh);
+            INT_BE.set(counters, b + 8, nonceLow);
         }
         counter = 0;
         pos = chunkBytes;

@@ -106,7 +106,9 @@ public final class ClOmpr {
     private final double[] phases;
 
     /** Work array: cos and sin of one phase. */
-    private final double[] cosSin = new double[2];
+    private final double[] cosines;
+
+    private final double[] sines;
 
     private ClOmpr(FrequencyMatrix frequencies) {
         this.m = frequencies.size();
@@ -119,6 +121,8 @@ public final class ClOmpr {
             }
         }
         this.phases = new double[m];
+        this.cosines = new double[m];
+        this.sines = new double[m];
     }
 
     /**
@@ -310,9 +314,9 @@ public final class ClOmpr {
     private double correlation(double[] c, double[] residual) {
         phases(c, 0, phases);
         double s = 0;
+        SinCos.of(phases, m, cosines, sines);
         for (int j = 0; j < m; j++) {
-            SinCos.of(phases[j], cosSin);
-            s += cosSin[0] * residual[j] + cosSin[1] * residual[m + j];
+            s += cosines[j] * residual[j] + sines[j] * residual[m + j];
         }
         return s;
     }
@@ -353,10 +357,10 @@ public final class ClOmpr {
                     for (int i = 0; i < atoms; i++) {
                         double a = p[atoms * d + i];
                         phases(p, i * d, phases);
+                        SinCos.of(phases, m, cosines, sines);
                         for (int j = 0; j < m; j++) {
-                            SinCos.of(phases[j], cosSin);
-                            double cs = cosSin[0];
-                            double sn = cosSin[1];
+                            double cs = cosines[j];
+                            double sn = sines[j];
                             cos[i * m + j] = cs;
                             sin[i * m + j] = sn;
                             model[j] += a * cs;
@@ -397,10 +401,10 @@ public final class ClOmpr {
                 (c, grad) -> {
                     phases(c, 0, phases);
                     double corr = 0;
+                    SinCos.of(phases, m, cosines, sines);
                     for (int j = 0; j < m; j++) {
-                        SinCos.of(phases[j], cosSin);
-                        double cs = cosSin[0];
-                        double sn = cosSin[1];
+                        double cs = cosines[j];
+                        double sn = sines[j];
                         corr += cs * residual[j] + sn * residual[m + j];
                         q[j] = cs * residual[m + j] - sn * residual[j];
                     }
@@ -487,11 +491,9 @@ public final class ClOmpr {
     double[] atom(double[] c) {
         double[] a = new double[2 * m];
         phases(c, 0, phases);
-        for (int j = 0; j < m; j++) {
-            SinCos.of(phases[j], cosSin);
-            a[j] = cosSin[0];
-            a[m + j] = cosSin[1];
-        }
+        SinCos.of(phases, m, cosines, sines);
+        System.arraycopy(cosines, 0, a, 0, m);
+        System.arraycopy(sines, 0, a, m, m);
         return a;
     }
 

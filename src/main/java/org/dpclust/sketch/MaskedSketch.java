@@ -63,7 +63,8 @@ public final class MaskedSketch {
     // work arrays, reused across records (no per-record allocation)
     private final double[] unit;
     private final double[] phases;
-    private final double[] cosSin = new double[2];
+    private final double[] cosines;
+    private final double[] sines;
 
     /**
      * Caller-owned mask derivation, or null: then the thread's {@link SketchMasks#forThread} (r < m
@@ -123,6 +124,8 @@ public final class MaskedSketch {
         this.d = frequencies.dimension();
         this.unit = new double[d];
         this.phases = new double[r];
+        this.cosines = new double[r];
+        this.sines = new double[r];
         this.masks = masks;
     }
 
@@ -184,13 +187,12 @@ public final class MaskedSketch {
         } else {
             frequencies.phases(selected, unit, phases);
         }
+        SinCos.of(phases, r, cosines, sines);
         long[] acc = data;
-        double[] cs = cosSin;
         for (int i = 0; i < r; i++) {
             int j = selected == null ? i : selected[i];
-            SinCos.of(phases[i], cs);
-            acc[j] += sign * roundHalfUp(cs[0] * SCALE);
-            acc[m + j] += sign * roundHalfUp(cs[1] * SCALE);
+            acc[j] += sign * roundHalfUp(cosines[i] * SCALE);
+            acc[m + j] += sign * roundHalfUp(sines[i] * SCALE);
         }
         acc[2 * m] += sign;
     }

@@ -32,4 +32,53 @@ class SinCosTest {
             assertEquals(StrictMath.sin(x), out[1], 3e-16);
         }
     }
+
+    @Test
+    void arrayFormIsBitForBitTheSingleForm() {
+        SplittableRandom rng = new SplittableRandom(13);
+        int n = 4096;
+        double[] x = new double[n];
+        double[] cos = new double[n];
+        double[] sin = new double[n];
+        double[] out = new double[2];
+        double[] special = {
+            0.0,
+            -0.0,
+            Double.NaN,
+            Double.POSITIVE_INFINITY,
+            Double.NEGATIVE_INFINITY,
+            SinCos.REDUCTION_LIMIT,
+            -SinCos.REDUCTION_LIMIT,
+            Math.nextUp(SinCos.REDUCTION_LIMIT),
+            Math.PI / 4,
+            Math.PI / 2,
+            Math.PI,
+            3 * Math.PI / 2,
+            -Math.PI / 4,
+            -Math.PI / 2,
+            1e300
+        };
+        for (double range : new double[] {1, 10, 100, 1e4, 1e6, 1e9}) {
+            for (int i = 0; i < n; i++) {
+                x[i] = i < special.length ? special[i] : rng.nextDouble(-range, range);
+            }
+            // a quadrant boundary: odd multiples of pi/4 and their neighbours
+            for (int i = special.length; i < 200; i++) {
+                double b = (i - 100) * Math.PI / 4;
+                x[i] = i % 3 == 0 ? Math.nextUp(b) : i % 3 == 1 ? Math.nextDown(b) : b;
+            }
+            SinCos.of(x, n, cos, sin);
+            for (int i = 0; i < n; i++) {
+                SinCos.of(x[i], out);
+                assertEquals(
+                        Double.doubleToRawLongBits(out[0]),
+                        Double.doubleToRawLongBits(cos[i]),
+                        "cos of " + x[i]);
+                assertEquals(
+                        Double.doubleToRawLongBits(out[1]),
+                        Double.doubleToRawLongBits(sin[i]),
+                        "sin of " + x[i]);
+            }
+        }
+    }
 }

@@ -36,7 +36,9 @@ public class SketchUpdateJmh {
     private double[] omega;
     private double[] cosSum;
     private double[] sinSum;
-    private final double[] cs = new double[2];
+    private double[] phases;
+    private double[] cosines;
+    private double[] sines;
 
     @Setup
     public void setup() {
@@ -53,6 +55,9 @@ public class SketchUpdateJmh {
         sketch = new MaskedSketch(freq, box, r, BenchData.testSecret());
         omega = freq.toArray();
         cosSum = new double[M];
+        phases = new double[r];
+        cosines = new double[r];
+        sines = new double[r];
         sinSum = new double[M];
     }
 
@@ -76,9 +81,12 @@ public class SketchUpdateJmh {
                 for (int t = 0; t < d; t++) {
                     s += omega[o + t] * v[t];
                 }
-                SinCos.of(s, cs);
-                cosSum[j] += cs[0];
-                sinSum[j] += cs[1];
+                phases[j] = s;
+            }
+            SinCos.of(phases, r, cosines, sines);
+            for (int j = 0; j < r; j++) {
+                cosSum[j] += cosines[j];
+                sinSum[j] += sines[j];
             }
         }
         return cosSum[0] + sinSum[r - 1];
