@@ -92,20 +92,19 @@ public final class SketchMasks {
         }
         prf.reset(identity);
         int[] perm = permutation;
+        // Fisher–Yates step i swaps positions i and pick ≥ i; position i is final after it and
+        // never read again (later steps read positions ≥ i + 1), so its value goes straight to the
+        // mask and only position pick is written back
         for (int i = 0; i < r; i++) {
             int pick = i + prf.nextInt(m - i);
-            int tmp = perm[i];
-            perm[i] = perm[pick];
-            perm[pick] = tmp;
+            mask[i] = perm[pick];
+            perm[pick] = perm[i];
             picks[i] = pick;
         }
-        System.arraycopy(perm, 0, mask, 0, r);
-        // undo the swaps in reverse order so the permutation is the identity again: O(r), not O(m)
-        for (int i = r - 1; i >= 0; i--) {
-            int pick = picks[i];
-            int tmp = perm[i];
-            perm[i] = perm[pick];
-            perm[pick] = tmp;
+        // back to the identity (it was the identity before): only positions i and picks[i] moved
+        for (int i = 0; i < r; i++) {
+            perm[picks[i]] = picks[i];
+            perm[i] = i;
         }
         return mask;
     }

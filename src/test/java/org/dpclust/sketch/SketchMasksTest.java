@@ -1,0 +1,49 @@
+package org.dpclust.sketch;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+
+import java.nio.charset.StandardCharsets;
+import java.util.SplittableRandom;
+import org.dpclust.privacy.RecordPrf;
+import org.dpclust.privacy.testing.TestRandoms;
+import org.junit.jupiter.api.Test;
+
+class SketchMasksTest {
+
+    /**
+     * The reference: the first r entries of a textbook partial Fisher–Yates shuffle of a fresh
+     * identity permutation, drawn from the identity's PRF stream.
+     */
+    private static int[] reference(int m, int r, byte[] identity) {
+        RecordPrf prf =
+                RecordPrf.of(
+                        TestRandoms.SECRET, SketchMasks.DOMAIN.getBytes(StandardCharsets.UTF_8), 1);
+        prf.reset(identity);
+        int[] perm = new int[m];
+        for (int j = 0; j < m; j++) {
+            perm[j] = j;
+        }
+        for (int i = 0; i < r; i++) {
+            int pick = i + prf.nextInt(m - i);
+            int tmp = perm[i];
+            perm[i] = perm[pick];
+            perm[pick] = tmp;
+        }
+        int[] out = new int[r];
+        System.arraycopy(perm, 0, out, 0, r);
+        return out;
+    }
+
+    @Test
+    void masksAreThePartialFisherYatesOfTheIdentitysStreamWhateverCameBefore() {
+        SplittableRandom rng = new SplittableRandom(5);
+        for (int[] shape : new int[][] {{1000, 100}, {1000, 1000}, {31, 5}, {8, 1}, {64, 63}}) {
+            SketchMasks masks = new SketchMasks(shape[0], shape[1], TestRandoms.SECRET);
+            for (int i = 0; i < 300; i++) { // one instance, many identities: the reuse is undone
+                byte[] id = new byte[1 + rng.nextInt(40)];
+                rng.nextBytes(id);
+                assertArrayEquals(reference(shape[0], shape[1], id), masks.of(id));
+            }
+        }
+    }
+}
