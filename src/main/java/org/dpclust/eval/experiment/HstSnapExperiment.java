@@ -190,12 +190,19 @@ public final class HstSnapExperiment implements Experiment {
             if (!expanded) {
                 break;
             }
-            next.sort(
-                    (u, v) ->
-                            Double.compare(
-                                    ClusteringMetrics.squared(pts[tree.centre(u)], x),
-                                    ClusteringMetrics.squared(pts[tree.centre(v)], x)));
-            beam = next.stream().limit(b).mapToInt(Integer::intValue).toArray();
+            // (squared distance, position) pairs: a stable sort by distance, each scored once
+            int size = next.size();
+            double[] dist = new double[size];
+            Integer[] order = new Integer[size];
+            for (int i = 0; i < size; i++) {
+                dist[i] = ClusteringMetrics.squared(pts[tree.centre(next.get(i))], x);
+                order[i] = i;
+            }
+            Arrays.sort(order, (i, j) -> Double.compare(dist[i], dist[j]));
+            beam = new int[Math.min(b, size)];
+            for (int i = 0; i < beam.length; i++) {
+                beam[i] = next.get(order[i]);
+            }
         }
         return tree.centre(beam[0]);
     }
