@@ -1,5 +1,7 @@
 package org.dpclust.kmedian;
 
+import org.dpclust.geometry.NearestPoint;
+
 /**
  * An approximate nearest point of a public vector universe U for an ARBITRARY vector x, in well
  * under the cost of an exact search: start at the centre of the node reached by a greedy descent of
@@ -20,10 +22,9 @@ package org.dpclust.kmedian;
  * every distance +∞, so the walk stays at its start (the descent's first child when every distance
  * is NaN).
  *
- * <p>Distances are sums of squared coordinate differences in index order. A neighbour list is
- * scored four neighbours at a time (four independent sums, for instruction-level parallelism; each
- * sum is still in coordinate order) and compared in list order, so the result is that of scoring
- * one neighbour at a time.
+ * <p>Distances and comparisons are those of {@link NearestPoint} (sums of squared coordinate
+ * differences in index order; a neighbour list is scored in list order with a strict {@code <},
+ * four neighbours at a time).
  *
  * <p>Cost: the neighbour lists are computed once by brute force, O(|U|² d) time and |U|·m ints of
  * memory; the universe is therefore capped at {@link #MAX_UNIVERSE} points. Thread-safe: immutable
@@ -54,7 +55,7 @@ public final class NeighbourWalk {
     /**
      * @param tree an HST built over {@code points} with the l2 metric
      * @param points the universe's vectors (not modified, not retained)
-     * @param m neighbours per point, a multiple of 4 below |U|
+     * @param m neighbours per point, in 1..|U|-1
      * @throws IllegalArgumentException if the sizes disagree, m is out of range or |U| exceeds
      *     {@link #MAX_UNIVERSE}
      */
@@ -64,9 +65,9 @@ public final class NeighbourWalk {
             throw new IllegalArgumentException(
                     "universe of " + n + " points exceeds " + MAX_UNIVERSE);
         }
-        if (m < 4 || m >= n || m % 4 != 0) {
+        if (m < 1 || m >= n) {
             throw new IllegalArgumentException(
-                    "neighbours must be a multiple of 4 in 4.." + (n - 1) + ", got " + m);
+                    "neighbours must be in 1.." + (n - 1) + ", got " + m);
         }
         this.descent = new HstDescent(tree, points);
         this.d = points[0].length;
@@ -86,7 +87,7 @@ public final class NeighbourWalk {
                 if (q == p) {
                     continue;
                 }
-                double s = squared(p, points[q]);
+                double s = NearestPoint.squaredDistance(this.points, d, p, points[q]);
                 if (size == m && !(s < nearestDist[m - 1])) {
                     continue;
                 }
@@ -119,66 +120,15 @@ public final class NeighbourWalk {
             throw new IllegalArgumentException("expected dimension " + d + ", got " + x.length);
         }
         int p = descent.greedyCentre(x, START_DEPTH);
-        double best = squared(p, x);
+        double best = NearestPoint.squaredDistance(points, d, p, x);
         for (int moves = 0; moves < n; moves++) {
-            int next = -1;
-            // four neighbours at a time: four independent sums (each still in coordinate order),
-            // compared in list order, so the result is that of one neighbour at a time
-            for (int j = p * m, end = j + m; j < end; j += 4) {
-                int q0 = neighbours[j];
-                int q1 = neighbours[j + 1];
-                int q2 = neighbours[j + 2];
-                int q3 = neighbours[j + 3];
-                int o0 = q0 * d;
-                int o1 = q1 * d;
-                int o2 = q2 * d;
-                int o3 = q3 * d;
-                double s0 = 0;
-                double s1 = 0;
-                double s2 = 0;
-                double s3 = 0;
-                for (int t = 0; t < d; t++) {
-                    double xt = x[t];
-                    double e0 = points[o0 + t] - xt;
-                    double e1 = points[o1 + t] - xt;
-                    double e2 = points[o2 + t] - xt;
-                    double e3 = points[o3 + t] - xt;
-                    s0 += e0 * e0;
-                    s1 += e1 * e1;
-                    s2 += e2 * e2;
-                    s3 += e3 * e3;
-                }
-                if (s0 < best) {
-                    best = s0;
-                    next = q0;
-                }
-                if (s1 < best) {
-                    best = s1;
-                    next = q1;
-                }
-                if (s2 < best) {
-                    best = s2;
-                    next = q2;
-                }
-                if (s3 < best) {
-                    best = s3;
-                    next = q3;
-                }
-            }
-            if (next < 0) {
+            int j = NearestPoint.nearestOf(points, d, x, neighbours, p * m, p * m + m, best);
+            if (j < 0) {
                 return p;
             }
-            p = next;
+            p = neighbours[j];
+            best = NearestPoint.squaredDistance(points, d, p, x);
         }
         return p;
-    }
-
-    private double squared(int p, double[] x) {
-        double s = 0;
-        for (int t = 0, o = p * d; t < d; t++) {
-            double diff = points[o + t] - x[t];
-            s += diff * diff;
-        }
-        return s;
     }
 }

@@ -165,7 +165,7 @@ class NeighbourWalkTest {
 
     @Test
     void refusesBadSizes() {
-        assertThrows(IllegalArgumentException.class, () -> new NeighbourWalk(REF.tree, REF.pts, 6));
+        assertThrows(IllegalArgumentException.class, () -> new NeighbourWalk(REF.tree, REF.pts, 0));
         assertThrows(IllegalArgumentException.class, () -> new NeighbourWalk(REF.tree, REF.pts, N));
     }
 }
