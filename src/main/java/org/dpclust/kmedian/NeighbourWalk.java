@@ -55,7 +55,8 @@ public final class NeighbourWalk {
     /**
      * @param tree an HST built over {@code points} with the l2 metric
      * @param points the universe's vectors (not modified, not retained)
-     * @param m neighbours per point, in 1..|U|-1
+     * @param m neighbours per point, at least 1 (a universe of at most m points keeps all |U| − 1
+     *     others)
      * @throws IllegalArgumentException if the sizes disagree, m is out of range or |U| exceeds
      *     {@link #MAX_UNIVERSE}
      */
@@ -65,10 +66,10 @@ public final class NeighbourWalk {
             throw new IllegalArgumentException(
                     "universe of " + n + " points exceeds " + MAX_UNIVERSE);
         }
-        if (m < 1 || m >= n) {
-            throw new IllegalArgumentException(
-                    "neighbours must be in 1.." + (n - 1) + ", got " + m);
+        if (m < 1) {
+            throw new IllegalArgumentException("neighbours must be >= 1, got " + m);
         }
+        m = Math.min(m, n - 1);
         this.descent = new HstDescent(tree, points);
         this.d = points[0].length;
         this.m = m;

@@ -164,8 +164,28 @@ class NeighbourWalkTest {
     }
 
     @Test
-    void refusesBadSizes() {
+    void refusesNoNeighbours() {
         assertThrows(IllegalArgumentException.class, () -> new NeighbourWalk(REF.tree, REF.pts, 0));
-        assertThrows(IllegalArgumentException.class, () -> new NeighbourWalk(REF.tree, REF.pts, N));
+    }
+
+    @Test
+    void aSmallUniverseKeepsEveryOtherPointAndTheWalkIsThenExact() {
+        for (int n : new int[] {1, 2, 40}) {
+            double[][] pts = new double[n][];
+            SplittableRandom r = new SplittableRandom(n); // public randomness (not privacy noise)
+            double[] rows = new double[n * 3];
+            for (int p = 0; p < n; p++) {
+                pts[p] = new double[] {r.nextDouble(), r.nextDouble(), r.nextDouble()};
+                System.arraycopy(pts[p], 0, rows, p * 3, 3);
+            }
+            Hst tree = Hst.build(VectorMetric.l2(pts), Math.sqrt(3), new Hst.Options(1, 12, true));
+            NeighbourWalk w = new NeighbourWalk(tree, pts, NeighbourWalk.DEFAULT_NEIGHBOURS);
+            assertEquals(n - 1, w.neighbours());
+            for (int q = 0; q < 200; q++) {
+                double[] x = {r.nextDouble(), r.nextDouble(), r.nextDouble()};
+                // every point is a neighbour of every other: a local minimum is the global one
+                assertEquals(NearestPoint.of(rows, 3, x), w.nearest(x));
+            }
+        }
     }
 }
