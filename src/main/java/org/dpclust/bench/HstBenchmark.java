@@ -13,7 +13,8 @@ import org.dpclust.bench.jmh.JmhRunner;
  * plain loop, measured by JMH in the same run ({@link HstCountJmh}, {@link BoundRows}). Two {@code
  * hst-count} rows, {@code queries} uniform and clustered, each with {@code snap} (the rule
  * measured) and, on the same records, {@code nearest_index_ns_per_record} (the exact k-d tree
- * search of the nearest-point rule) and {@code brute_force_ns_per_record} (its brute-force search).
+ * search of the nearest-point rule), {@code walk_ns_per_record} (the {@code hst.snap: walk} rule
+ * and the count) and {@code brute_force_ns_per_record} (the nearest point's brute-force search).
  */
 public final class HstBenchmark implements Benchmark {
     @Override
@@ -42,6 +43,9 @@ public final class HstBenchmark implements Benchmark {
                     "nearest_index_ns_per_record",
                     BoundRows.round(
                             JmhRunner.find(scores, "nearest", "queries", queries).nsPerOp()));
+            extra.put(
+                    "walk_ns_per_record",
+                    BoundRows.round(JmhRunner.find(scores, "walk", "queries", queries).nsPerOp()));
             extra.put(
                     "brute_force_ns_per_record",
                     BoundRows.round(

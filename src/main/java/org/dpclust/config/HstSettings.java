@@ -11,7 +11,9 @@ import java.io.Serializable;
  * @param maxLevels depth cap of the HST over U, in 1..60
  * @param snap how a record picks the point of U it is counted at: {@value #NEAREST} (the nearest
  *     point of U, the default) or {@value #DESCENT} (the centre of the record's leaf, found by
- *     descending the HST: several times cheaper, releases measured 5–9 % farther from the data)
+ *     descending the HST: several times cheaper, releases measured 5–9 % farther from the data) or
+ *     {@value #WALK} (a walk to nearer points on a public neighbour graph of U, usually the nearest
+ *     point; U at most 2^14 points)
  */
 public record HstSettings(int universe, int maxLevels, String snap) implements Serializable {
     /** {@code hst.snap} value: the nearest point of U (exact k-d tree search). */
@@ -19,6 +21,12 @@ public record HstSettings(int universe, int maxLevels, String snap) implements S
 
     /** {@code hst.snap} value: the centre of the record's HST leaf, found by descent. */
     public static final String DESCENT = "descent";
+
+    /** {@code hst.snap} value: an approximate nearest point of U by a neighbour-graph walk. */
+    public static final String WALK = "walk";
+
+    /** Largest universe the {@value #WALK} rule accepts (its neighbour graph costs |U|² d once). */
+    public static final int MAX_WALK_UNIVERSE = 1 << 14;
 
     /** Largest public universe a stream may declare. */
     public static final int MAX_UNIVERSE = 1 << 20;
@@ -41,13 +49,22 @@ public record HstSettings(int universe, int maxLevels, String snap) implements S
                 "hst.max_levels",
                 "must be in 1..60, was " + maxLevels);
         ConfigException.check(
-                NEAREST.equals(snap) || DESCENT.equals(snap),
+                NEAREST.equals(snap) || DESCENT.equals(snap) || WALK.equals(snap),
                 "hst.snap",
-                "must be nearest or descent, was '" + snap + "'");
+                "must be nearest, descent or walk, was '" + snap + "'");
+        ConfigException.check(
+                !WALK.equals(snap) || universe <= MAX_WALK_UNIVERSE,
+                "hst.universe",
+                "must be at most " + MAX_WALK_UNIVERSE + " with hst.snap walk, was " + universe);
     }
 
     /** Whether records are snapped by descending the HST ({@value #DESCENT}). */
     public boolean descent() {
         return DESCENT.equals(snap);
+    }
+
+    /** Whether records are snapped by the neighbour-graph walk ({@value #WALK}). */
+    public boolean walk() {
+        return WALK.equals(snap);
     }
 }

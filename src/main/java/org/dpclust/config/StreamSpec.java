@@ -286,4 +286,9 @@ public record StreamSpec(
     public boolean hstDescent() {
         return hst.descent();
     }
+
+    /** Whether dp-hst snaps records by the neighbour-graph walk ({@code hst().walk()}). */
+    public boolean hstWalk() {
+        return hst.walk();
+    }
 }

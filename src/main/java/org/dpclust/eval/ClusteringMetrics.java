@@ -226,7 +226,8 @@ public final class ClusteringMetrics {
         return best;
     }
 
-    private static double squared(double[] a, double[] b) {
+    /** The squared l2 distance of a and b, summed over coordinates in index order. */
+    public static double squared(double[] a, double[] b) {
         double s = 0.0;
         for (int j = 0; j < a.length; j++) {
             double diff = a[j] - b[j];

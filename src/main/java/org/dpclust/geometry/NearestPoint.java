@@ -20,14 +20,27 @@ public final class NearestPoint {
      */
     public static int of(double[] points, int d, double[] x) {
         int n = points.length / d;
-        int best = 0;
-        double bestD = Double.POSITIVE_INFINITY;
-        int p = 0;
-        for (; p + 3 < n; p += 4) {
-            int o0 = p * d;
-            int o1 = o0 + d;
-            int o2 = o1 + d;
-            int o3 = o2 + d;
+        int found = nearestOf(points, d, x, null, 0, n, Double.POSITIVE_INFINITY);
+        return Math.max(found, 0);
+    }
+
+    /**
+     * Among the points {@code ids[from..to)} (or the indices {@code from..to} themselves when
+     * {@code ids} is null), the position in that range of the first point strictly nearer to x than
+     * {@code bound} and than every earlier one — i.e. of the nearest, ties to the earliest — or −1
+     * when none is strictly nearer than {@code bound} (always −1 when x or bound is NaN). Same
+     * distances and comparison order as {@link #of}.
+     */
+    public static int nearestOf(
+            double[] points, int d, double[] x, int[] ids, int from, int to, double bound) {
+        int best = -1;
+        double bestD = bound;
+        int j = from;
+        for (; j + 3 < to; j += 4) {
+            int o0 = (ids == null ? j : ids[j]) * d;
+            int o1 = (ids == null ? j + 1 : ids[j + 1]) * d;
+            int o2 = (ids == null ? j + 2 : ids[j + 2]) * d;
+            int o3 = (ids == null ? j + 3 : ids[j + 3]) * d;
             double s0 = 0;
             double s1 = 0;
             double s2 = 0;
@@ -45,26 +58,26 @@ public final class NearestPoint {
             }
             if (s0 < bestD) {
                 bestD = s0;
-                best = p;
+                best = j;
             }
             if (s1 < bestD) {
                 bestD = s1;
-                best = p + 1;
+                best = j + 1;
             }
             if (s2 < bestD) {
                 bestD = s2;
-                best = p + 2;
+                best = j + 2;
             }
             if (s3 < bestD) {
                 bestD = s3;
-                best = p + 3;
+                best = j + 3;
             }
         }
-        for (; p < n; p++) {
-            double s = squaredDistance(points, d, p, x);
+        for (; j < to; j++) {
+            double s = squaredDistance(points, d, ids == null ? j : ids[j], x);
             if (s < bestD) {
                 bestD = s;
-                best = p;
+                best = j;
             }
         }
         return best;

@@ -126,35 +126,62 @@ public final class HstDescent {
         return centrePoint[leaf(x)];
     }
 
+    /**
+     * The centre of the node reached from the root by a greedy descent of at most {@code depth}
+     * levels (stopping at a leaf): at each node, the child whose centre is nearest to x (ties and
+     * all-NaN distances to the first in π order). Not the tree's partition rule: x need not lie in
+     * the node reached, even for x in U. A function of x and the public tree only; never throws on
+     * NaN or infinite coordinates.
+     */
+    public int greedyCentre(double[] x, int depth) {
+        if (x.length != d) {
+            throw new IllegalArgumentException("expected dimension " + d + ", got " + x.length);
+        }
+        double[] s = SCRATCH.get();
+        int v = 0;
+        for (int t = 0; t < depth && childCount[v] > 0; t++) {
+            v = child(v, x, s, Double.NEGATIVE_INFINITY);
+        }
+        return centrePoint[v];
+    }
+
+    /** Squared distances of x to the block of centres at {@code o}, into s. */
+    private void score(int o, double[] x, double[] s) {
+        double x0 = x[0];
+        for (int i = 0; i < BLOCK; i++) {
+            double diff = centres[o + i] - x0;
+            s[i] = diff * diff;
+        }
+        for (int t = 1; t < d; t++) {
+            int ot = o + t * BLOCK;
+            double xt = x[t];
+            for (int i = 0; i < BLOCK; i++) {
+                double diff = centres[ot + i] - xt;
+                s[i] += diff * diff;
+            }
+        }
+    }
+
     /** leaf() without the dimension check. */
     private int descend(double[] x) {
         double[] s = SCRATCH.get();
         int v = 0;
         while (childCount[v] > 0) {
-            v = child(v, x, s);
+            v = child(v, x, s, threshold[v]);
         }
         return v;
     }
 
-    private int child(int v, double[] x, double[] s) {
-        double thr = threshold[v];
+    /**
+     * The first child (π order) whose centre's squared distance is {@code <= thr}, else the nearest
+     * (ties and all-NaN to the first); {@code thr = -∞} gives the nearest child.
+     */
+    private int child(int v, double[] x, double[] s, double thr) {
         int c = childCount[v];
         int best = 0;
         double bestS = Double.POSITIVE_INFINITY;
         for (int k = 0, o = offset[v]; k * BLOCK < c; k++, o += BLOCK * d) {
-            double x0 = x[0];
-            for (int i = 0; i < BLOCK; i++) {
-                double diff = centres[o + i] - x0;
-                s[i] = diff * diff;
-            }
-            for (int t = 1; t < d; t++) {
-                int ot = o + t * BLOCK;
-                double xt = x[t];
-                for (int i = 0; i < BLOCK; i++) {
-                    double diff = centres[ot + i] - xt;
-                    s[i] += diff * diff;
-                }
-            }
+            score(o, x, s);
             for (int i = 0; i < BLOCK; i++) {
                 double si = s[i];
                 if (si <= thr) {

@@ -30,6 +30,11 @@ import org.dpclust.privacy.PrivacyRandom;
  *       bit; built with the summary). At |U| = 4096, d = 10 it costs several times the descent, and
  *       its releases are closer to the data (the released centres are points of U, and the nearest
  *       one is the best target).
+ *   <li>{@link Snap#WALK} ({@code hst.snap: walk}): an approximate nearest point of U ({@link
+ *       NeighbourWalk}: a greedy descent of the tree's first two levels, then a walk to nearer
+ *       points on the public graph of each point's {@value NeighbourWalk#DEFAULT_NEIGHBOURS}
+ *       nearest points of U, until none is nearer); usually the nearest point itself at a fraction
+ *       of its cost. |U| is at most {@value NeighbourWalk#MAX_UNIVERSE}.
  * </ul>
  *
  * <p>The window keeps one count per point of U: state O(|U|), independent of the number of records
@@ -48,13 +53,15 @@ public final class HstWindowSummary {
     /** How a record picks the point of U it is counted at (see the class comment). */
     public enum Snap {
         DESCENT,
-        NEAREST
+        NEAREST,
+        WALK
     }
 
     private final PublicPointSet universe;
     private final Hst tree;
     private final Snap rule;
     private final HstDescent descent;
+    private final NeighbourWalk walk;
 
     /**
      * Released centres, the noisy node counts they were chosen from, and public parameters
@@ -82,6 +89,10 @@ public final class HstWindowSummary {
                         bounds.diameter(),
                         new Hst.Options(publicSeed, maxLevels, true));
         this.descent = new HstDescent(tree, pts);
+        this.walk =
+                rule == Snap.WALK
+                        ? new NeighbourWalk(tree, pts, NeighbourWalk.DEFAULT_NEIGHBOURS)
+                        : null;
         if (rule == Snap.NEAREST) {
             universe.nearest(pts[0]); // builds U's index now rather than on the first record
         }
@@ -92,7 +103,11 @@ public final class HstWindowSummary {
      * rule (see the class comment).
      */
     public int snap(double[] x) {
-        return rule == Snap.DESCENT ? descent.leafCentre(x) : universe.nearest(x);
+        return switch (rule) {
+            case DESCENT -> descent.leafCentre(x);
+            case WALK -> walk.nearest(x);
+            case NEAREST -> universe.nearest(x);
+        };
     }
 
     /** The snap rule. */

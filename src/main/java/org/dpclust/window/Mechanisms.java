@@ -66,9 +66,9 @@ public final class Mechanisms {
 
     /**
      * {@code dp-hst}: geometric (zcdp: discrete Gaussian) noise on the HST's node counts (universe
-     * size, levels, k, and the snap rule when it is {@code descent}: the counts then partition the
-     * data differently; the default {@code nearest} keeps the id it had before the rule was an
-     * option).
+     * size, levels, k, and the snap rule when it is {@code descent} or {@code walk}: the counts
+     * then partition the data differently; the default {@code nearest} keeps the id it had before
+     * the rule was an option).
      */
     public static String hst(StreamSpec s) {
         String name = s.zcdp() ? "hst-dgauss-v1" : "hst-geometric-v2";
@@ -82,6 +82,8 @@ public final class Mechanisms {
                         .add(s.k());
         if (s.hstDescent()) {
             d.add("snap").add("descent");
+        } else if (s.hstWalk()) {
+            d.add("snap").add("walk");
         }
         return id(name, d);
     }

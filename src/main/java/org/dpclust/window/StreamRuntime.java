@@ -42,7 +42,9 @@ public record StreamRuntime(
                                 s.hstMaxLevels(),
                                 s.hstDescent()
                                         ? HstWindowSummary.Snap.DESCENT
-                                        : HstWindowSummary.Snap.NEAREST)
+                                        : s.hstWalk()
+                                                ? HstWindowSummary.Snap.WALK
+                                                : HstWindowSummary.Snap.NEAREST)
                         : null;
         return new StreamRuntime(
                 s,

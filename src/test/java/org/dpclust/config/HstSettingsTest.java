@@ -2,6 +2,7 @@ package org.dpclust.config;
 
 import static org.dpclust.config.SettingsAssertions.refused;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
@@ -15,6 +16,8 @@ class HstSettingsTest {
         assertEquals(1, new HstSettings(1, 1).maxLevels());
         assertEquals(HstSettings.NEAREST, new HstSettings(1, 1).snap());
         assertTrue(new HstSettings(1, 1, HstSettings.DESCENT).descent());
+        assertTrue(new HstSettings(1 << 14, 12, HstSettings.WALK).walk());
+        assertFalse(new HstSettings(1 << 14, 12, HstSettings.WALK).descent());
     }
 
     @Test
@@ -26,7 +29,10 @@ class HstSettingsTest {
         refused("hst.max_levels: must be in 1..60, was 0", () -> new HstSettings(4096, 0));
         refused("hst.max_levels: must be in 1..60, was 61", () -> new HstSettings(4096, 61));
         refused(
-                "hst.snap: must be nearest or descent, was 'kd'",
+                "hst.snap: must be nearest, descent or walk, was 'kd'",
                 () -> new HstSettings(4096, 12, "kd"));
+        refused(
+                "hst.universe: must be at most 16384 with hst.snap walk, was 16385",
+                () -> new HstSettings((1 << 14) + 1, 12, HstSettings.WALK));
     }
 }

@@ -119,4 +119,23 @@ class HstWindowSummaryTest {
             assertEquals(u, again.snap(x), "reproducible");
         }
     }
+
+    @Test
+    void walkSnapIsTheNearestUniversePointForAlmostAllRecordsAndReproducible() {
+        HstWindowSummary s = reference(HstWindowSummary.Snap.WALK);
+        HstWindowSummary again = reference(HstWindowSummary.Snap.WALK);
+        double[] rows = new double[4096 * 10];
+        for (int p = 0; p < 4096; p++) {
+            System.arraycopy(s.universe().point(p), 0, rows, p * 10, 10);
+        }
+        SplittableRandom r = new SplittableRandom(17); // public randomness (not privacy noise)
+        int agree = 0;
+        for (int q = 0; q < 3000; q++) {
+            double[] x = query(r, q);
+            int u = s.snap(x);
+            agree += u == NearestPoint.of(rows, 10, x) ? 1 : 0;
+            assertEquals(u, again.snap(x), "reproducible");
+        }
+        assertTrue(agree >= 0.97 * 3000, "agreement " + agree + " of 3000");
+    }
 }

@@ -132,6 +132,17 @@ class MechanismsTest {
     }
 
     @Test
+    void eachHstSnapRuleKeysItsOwnId() {
+        String nearest = Mechanisms.hst(with("snap", "nearest"));
+        String descent = Mechanisms.hst(with("snap", "descent"));
+        String walk = Mechanisms.hst(with("snap", "walk"));
+        assertNotEquals(nearest, walk);
+        assertNotEquals(descent, walk);
+        assertNotEquals(nearest, descent);
+        assertEquals(walk, Mechanisms.hst(with("snap", "walk")));
+    }
+
+    @Test
     void theThreeMechanismsHaveDistinctIdsOfTheSameForm() {
         StreamSpec s = spec(base());
         for (String id : new String[] {Mechanisms.stats(s), Mechanisms.ckm(s), Mechanisms.hst(s)}) {

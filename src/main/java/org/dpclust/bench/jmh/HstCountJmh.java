@@ -24,9 +24,10 @@ import org.openjdk.jmh.annotations.State;
  * loop, without the summary around it. For comparison, the nearest-point rules on the same records:
  * the exact k-d tree search ({@code nearest}: {@link NearestPointIndex}, what the default {@link
  * HstWindowSummary.Snap#NEAREST} runs) and the brute-force search ({@code bruteForce}: {@link
- * NearestPoint}, the same answers). Records ({@code queries}): uniform in the unit box, or the
- * stream generator's Gaussian mixture ({@link BenchData#clusteredRecords}). Scores are ns per
- * record.
+ * NearestPoint}, the same answers), and the neighbour-graph walk ({@code walk}: {@link
+ * HstWindowSummary#snap} with {@link HstWindowSummary.Snap#WALK}, {@code hst.snap: walk}, and the
+ * count). Records ({@code queries}): uniform in the unit box, or the stream generator's Gaussian
+ * mixture ({@link BenchData#clusteredRecords}). Scores are ns per record.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -44,6 +45,8 @@ public class HstCountJmh {
     private HstDescent descent;
     private NearestPointIndex index;
     private long[] boundCounts;
+    private HstWindowSummary walkSummary;
+    private long[] walkCounts;
 
     @Setup
     public void setup() {
@@ -66,6 +69,23 @@ public class HstCountJmh {
         descent = new HstDescent(summary.tree(), rows);
         index = NearestPointIndex.of(points, BenchData.D);
         boundCounts = new long[UNIVERSE];
+        walkSummary =
+                new HstWindowSummary(
+                        BenchData.unitBox(),
+                        UNIVERSE,
+                        BenchData.SEED,
+                        12,
+                        HstWindowSummary.Snap.WALK);
+        walkCounts = new long[UNIVERSE];
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(BenchData.BATCH)
+    public long walk() {
+        for (int i = 0; i < BenchData.BATCH; i++) {
+            walkCounts[walkSummary.snap(records[i])]++;
+        }
+        return walkCounts[0];
     }
 
     @Benchmark

@@ -22,6 +22,7 @@ public final class Experiments {
         register(new CkmEvaluation(true));
         register(new DeviceDayExperiment());
         register(new UtilityExperiment());
+        register(new HstSnapExperiment());
     }
 
     private Experiments() {}
