@@ -20,6 +20,7 @@ import org.apache.flink.util.OutputTag;
 import org.dpclust.config.PrivacyUnit;
 import org.dpclust.config.SecretSource;
 import org.dpclust.config.StreamSpec;
+import org.dpclust.config.Summary;
 import org.dpclust.io.LedgerCharge;
 import org.dpclust.io.LedgerClient;
 import org.dpclust.io.LedgerClientFactory;
@@ -226,7 +227,46 @@ public class StreamClusteringFunction
                                 + s.budgetPeriod()
                                 + ", tree_mechanism="
                                 + Mechanisms.stats(s)
-                        : "");
+                        : "")
+                + placement(s);
+    }
+
+    /**
+     * Where a record's contribution lands in the ckm and dp-hst states, as the suffix {@code ,
+     * placement=[…]} of {@link #publicParameters} (empty without those summaries): the sketch's m
+     * and r — a window's sketch calibrates its noise to the configured r, so records added under a
+     * larger r before a restore would weigh more than the sensitivity covers — and the universe,
+     * depth and snap rule of dp-hst — device bounding subtracts an evicted record where the current
+     * rule puts it, so records added under another rule would be removed from other points and a
+     * device could move 2c paths.
+     */
+    static String placement(StreamSpec s) {
+        List<String> p = new java.util.ArrayList<>();
+        if (s.summaries().contains(Summary.CKM)) {
+            p.add("ckm.m=" + s.ckm().m());
+            p.add("ckm.r=" + s.ckm().r());
+        }
+        if (s.summaries().contains(Summary.DP_HST)) {
+            p.add("hst.universe=" + s.hstUniverse());
+            p.add("hst.max_levels=" + s.hstMaxLevels());
+            p.add("hst.snap=" + s.hst().snap());
+        }
+        return p.isEmpty() ? "" : ", placement=" + p;
+    }
+
+    /**
+     * Whether a saved {@link #publicParameters} line admits the configured one: equal, or saved by
+     * a version before the placement suffix existed and equal without it (such a savepoint carries
+     * no record of its m, r or snap rule; upgrading restores it as before, see docs/operations.md).
+     */
+    static boolean admits(String saved, String configured) {
+        if (saved.equals(configured)) {
+            return true;
+        }
+        int at = configured.indexOf(", placement=[");
+        return at >= 0
+                && !saved.contains(", placement=[")
+                && saved.equals(configured.substring(0, at));
     }
 
     /**
@@ -253,7 +293,7 @@ public class StreamClusteringFunction
             String saved = entry.substring(bar + 1);
             for (StreamSpec s : streams) {
                 String configured = publicParameters(s);
-                if (s.id().equals(id) && !saved.equals(configured)) {
+                if (s.id().equals(id) && !admits(saved, configured)) {
                     throw new SuppressRestartsException(
                             new IllegalStateException(
                                     "stream '"

@@ -88,6 +88,55 @@ class PublicParametersChangeTest {
         assertTrue(message.contains("running=tree, rho_tree=" + changed.rhoPerRelease()), message);
     }
 
+    /**
+     * A window's sketch calibrates its noise to the configured r: records added under a larger r
+     * before a restore would weigh more than it covers, so another r is refused.
+     */
+    @Test
+    void aChangedSketchRIsRefused() throws Exception {
+        String message =
+                refusal(
+                        StreamTestRecords.spec("    summaries: [ckm]\n    ckm: {m: 64, r: 16}\n"),
+                        StreamTestRecords.spec("    summaries: [ckm]\n    ckm: {m: 64, r: 8}\n"));
+        assertTrue(message.contains("ckm.r=16"), message);
+        assertTrue(message.contains("ckm.r=8"), message);
+    }
+
+    /**
+     * Device bounding subtracts an evicted record where the current snap rule puts it: another rule
+     * on restore would remove it from another point, so it is refused.
+     */
+    @Test
+    void aChangedSnapRuleIsRefused() throws Exception {
+        String device =
+                "    privacy_unit: device\n    device_contribution_bound: 2\n    summaries: [dp-hst]\n";
+        String message =
+                refusal(
+                        StreamTestRecords.spec(device + "    hst: {universe: 64}\n"),
+                        StreamTestRecords.spec(
+                                device + "    hst: {universe: 64, snap: descent}\n"));
+        assertTrue(message.contains("hst.snap=nearest"), message);
+        assertTrue(message.contains("hst.snap=descent"), message);
+    }
+
+    /**
+     * A line saved before the placement suffix existed admits the same parameters with any
+     * placement; a line with the suffix admits only its own.
+     */
+    @Test
+    void aLineWithoutPlacementFromAnEarlierVersionIsAdmitted() {
+        String configured =
+                StreamClusteringFunction.publicParameters(
+                        StreamTestRecords.spec("    summaries: [ckm]\n    ckm: {m: 64, r: 16}\n"));
+        int at = configured.indexOf(", placement=[");
+        assertTrue(at > 0, configured);
+        String legacy = configured.substring(0, at);
+        assertTrue(StreamClusteringFunction.admits(legacy, configured));
+        assertTrue(StreamClusteringFunction.admits(configured, configured));
+        assertTrue(!StreamClusteringFunction.admits(configured.replace("r=16", "r=8"), configured));
+        assertTrue(!StreamClusteringFunction.admits(legacy + "x", configured));
+    }
+
     /** Saves under {@code saved}, restores under {@code changed}: the refusal's message. */
     private static String refusal(StreamSpec saved, StreamSpec changed) throws Exception {
         RecordingLedger ledger = new RecordingLedger();
