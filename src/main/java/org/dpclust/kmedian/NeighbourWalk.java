@@ -37,6 +37,15 @@ public final class NeighbourWalk {
     /** Levels of the HST descended greedily to find the walk's start. */
     static final int START_DEPTH = 2;
 
+    /**
+     * The rule's name with everything that decides where it lands (neighbours per point, start
+     * depth): keyed into the dp-hst mechanism id and a stream's saved public parameters, so a
+     * future change of either is a different rule, refused at restore rather than mixed into open
+     * windows.
+     */
+    public static final String RULE =
+            "walk-v1(neighbours=" + DEFAULT_NEIGHBOURS + ",start_depth=" + START_DEPTH + ")";
+
     /** Largest universe whose neighbour graph is built (O(|U|² d) once). */
     public static final int MAX_UNIVERSE = 1 << 14;
 

@@ -27,6 +27,7 @@ import org.dpclust.io.LedgerClientFactory;
 import org.dpclust.io.LedgerDecision;
 import org.dpclust.io.Publication;
 import org.dpclust.io.PublicationTypeInfo;
+import org.dpclust.kmedian.NeighbourWalk;
 import org.dpclust.privacy.PrivacyLedger;
 import org.dpclust.privacy.PrivacySecret;
 import org.dpclust.window.Mechanisms;
@@ -235,29 +236,35 @@ public class StreamClusteringFunction
      * Where a record's contribution lands in the ckm and dp-hst states, as the suffix {@code ,
      * placement=[…]} of {@link #publicParameters} (empty without those summaries): the sketch's m
      * and r — a window's sketch calibrates its noise to the configured r, so records added under a
-     * larger r before a restore would weigh more than the sensitivity covers — and the universe,
-     * depth and snap rule of dp-hst — device bounding subtracts an evicted record where the current
-     * rule puts it, so records added under another rule would be removed from other points and a
-     * device could move 2c paths.
+     * larger r before a restore would weigh more than the sensitivity covers — and its frequency
+     * law and σ, and the universe, depth and snap rule of dp-hst (with the walk's own parameters,
+     * {@link NeighbourWalk#RULE}) — device bounding subtracts an evicted record with the current
+     * frequencies and where the current rule puts it, so records added under others would stay
+     * while other contributions were removed, and a device could move up to 3c records' worth.
      */
     static String placement(StreamSpec s) {
         List<String> p = new java.util.ArrayList<>();
         if (s.summaries().contains(Summary.CKM)) {
             p.add("ckm.m=" + s.ckm().m());
             p.add("ckm.r=" + s.ckm().r());
+            p.add("ckm.law=" + s.ckm().law());
+            p.add("ckm.sigma=" + s.ckm().sigma());
         }
         if (s.summaries().contains(Summary.DP_HST)) {
             p.add("hst.universe=" + s.hstUniverse());
             p.add("hst.max_levels=" + s.hstMaxLevels());
-            p.add("hst.snap=" + s.hst().snap());
+            p.add("hst.snap=" + (s.hstWalk() ? NeighbourWalk.RULE : s.hst().snap()));
         }
         return p.isEmpty() ? "" : ", placement=" + p;
     }
 
     /**
      * Whether a saved {@link #publicParameters} line admits the configured one: equal, or saved by
-     * a version before the placement suffix existed and equal without it (such a savepoint carries
-     * no record of its m, r or snap rule; upgrading restores it as before, see docs/operations.md).
+     * a version before the placement suffix existed, equal without it, and of a stream where the
+     * unknown placement cannot matter: record units without ckm (each record adds one count at one
+     * point under whichever rule, and nothing is ever subtracted). Such a savepoint of a ckm stream
+     * (its r unknown) or of a device-unit dp-hst stream (its snap rule unknown) is refused, see
+     * docs/operations.md.
      */
     static boolean admits(String saved, String configured) {
         if (saved.equals(configured)) {
@@ -266,7 +273,9 @@ public class StreamClusteringFunction
         int at = configured.indexOf(", placement=[");
         return at >= 0
                 && !saved.contains(", placement=[")
-                && saved.equals(configured.substring(0, at));
+                && saved.equals(configured.substring(0, at))
+                && saved.contains(", privacy_unit=record,")
+                && !configured.contains("ckm.m=");
     }
 
     /**

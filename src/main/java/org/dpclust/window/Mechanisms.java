@@ -2,6 +2,7 @@ package org.dpclust.window;
 
 import java.util.HexFormat;
 import org.dpclust.config.StreamSpec;
+import org.dpclust.kmedian.NeighbourWalk;
 import org.dpclust.privacy.AccumulatorDigest;
 import org.dpclust.privacy.ReleaseContext;
 
@@ -83,7 +84,7 @@ public final class Mechanisms {
         if (s.hstDescent()) {
             d.add("snap").add("descent");
         } else if (s.hstWalk()) {
-            d.add("snap").add("walk");
+            d.add("snap").add(NeighbourWalk.RULE);
         }
         return id(name, d);
     }

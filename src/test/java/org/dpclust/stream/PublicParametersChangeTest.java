@@ -1,6 +1,7 @@
 package org.dpclust.stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,6 +12,7 @@ import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.io.Publication;
+import org.dpclust.kmedian.NeighbourWalk;
 import org.dpclust.privacy.testing.TestRandoms;
 import org.junit.jupiter.api.Test;
 
@@ -120,21 +122,55 @@ class PublicParametersChangeTest {
     }
 
     /**
-     * A line saved before the placement suffix existed admits the same parameters with any
-     * placement; a line with the suffix admits only its own.
+     * Device bounding subtracts an evicted record with the current frequencies: another σ (or law)
+     * would remove a different vector than the one added, so it is refused.
      */
     @Test
-    void aLineWithoutPlacementFromAnEarlierVersionIsAdmitted() {
-        String configured =
+    void aChangedFrequencySigmaIsRefusedForDeviceUnits() throws Exception {
+        String device =
+                "    privacy_unit: device\n    device_contribution_bound: 2\n    summaries: [ckm]\n";
+        String message =
+                refusal(
+                        StreamTestRecords.spec(device + "    ckm: {m: 64, r: 16, sigma: 1.0}\n"),
+                        StreamTestRecords.spec(device + "    ckm: {m: 64, r: 16, sigma: 3.0}\n"));
+        assertTrue(message.contains("ckm.sigma=1.0"), message);
+        assertTrue(message.contains("ckm.sigma=3.0"), message);
+    }
+
+    /**
+     * A line saved before the placement suffix existed admits the same parameters only where the
+     * unknown placement cannot matter (record units without ckm); a line with the suffix admits
+     * only its own.
+     */
+    @Test
+    void aLineWithoutPlacementFromAnEarlierVersionIsAdmittedOnlyWhereItCannotMatter() {
+        String hst = "    summaries: [dp-hst]\n    hst: {universe: 64, snap: walk}\n";
+        String recordHst = StreamClusteringFunction.publicParameters(StreamTestRecords.spec(hst));
+        assertTrue(recordHst.contains("hst.snap=" + NeighbourWalk.RULE), recordHst);
+        assertTrue(StreamClusteringFunction.admits(legacy(recordHst), recordHst));
+        assertTrue(StreamClusteringFunction.admits(recordHst, recordHst));
+        assertFalse(
+                StreamClusteringFunction.admits(
+                        recordHst.replace(NeighbourWalk.RULE, "nearest"), recordHst));
+        assertFalse(StreamClusteringFunction.admits(legacy(recordHst) + "x", recordHst));
+        // a ckm stream's r, or a device-unit dp-hst stream's snap rule, is unknown: refused
+        String recordCkm =
                 StreamClusteringFunction.publicParameters(
                         StreamTestRecords.spec("    summaries: [ckm]\n    ckm: {m: 64, r: 16}\n"));
-        int at = configured.indexOf(", placement=[");
-        assertTrue(at > 0, configured);
-        String legacy = configured.substring(0, at);
-        assertTrue(StreamClusteringFunction.admits(legacy, configured));
-        assertTrue(StreamClusteringFunction.admits(configured, configured));
-        assertTrue(!StreamClusteringFunction.admits(configured.replace("r=16", "r=8"), configured));
-        assertTrue(!StreamClusteringFunction.admits(legacy + "x", configured));
+        assertFalse(StreamClusteringFunction.admits(legacy(recordCkm), recordCkm));
+        String deviceHst =
+                StreamClusteringFunction.publicParameters(
+                        StreamTestRecords.spec(
+                                "    privacy_unit: device\n    device_contribution_bound: 2\n"
+                                        + hst));
+        assertFalse(StreamClusteringFunction.admits(legacy(deviceHst), deviceHst));
+    }
+
+    /** The line an earlier version saved: without the placement suffix. */
+    private static String legacy(String line) {
+        int at = line.indexOf(", placement=[");
+        assertTrue(at > 0, line);
+        return line.substring(0, at);
     }
 
     /** Saves under {@code saved}, restores under {@code changed}: the refusal's message. */
