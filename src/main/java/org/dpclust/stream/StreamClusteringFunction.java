@@ -266,7 +266,8 @@ public class StreamClusteringFunction
      * (its r unknown) or of a device-unit dp-hst stream (its snap rule unknown) is refused, see
      * docs/operations.md.
      */
-    static boolean admits(String saved, String configured) {
+    static boolean admits(String saved, StreamSpec s) {
+        String configured = publicParameters(s);
         if (saved.equals(configured)) {
             return true;
         }
@@ -274,8 +275,8 @@ public class StreamClusteringFunction
         return at >= 0
                 && !saved.contains(", placement=[")
                 && saved.equals(configured.substring(0, at))
-                && saved.contains(", privacy_unit=record,")
-                && !configured.contains("ckm.m=");
+                && s.privacyUnit() == PrivacyUnit.RECORD
+                && !s.summaries().contains(Summary.CKM);
     }
 
     /**
@@ -302,7 +303,7 @@ public class StreamClusteringFunction
             String saved = entry.substring(bar + 1);
             for (StreamSpec s : streams) {
                 String configured = publicParameters(s);
-                if (s.id().equals(id) && !admits(saved, configured)) {
+                if (s.id().equals(id) && !admits(saved, s)) {
                     throw new SuppressRestartsException(
                             new IllegalStateException(
                                     "stream '"

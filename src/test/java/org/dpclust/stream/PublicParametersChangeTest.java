@@ -5,15 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.List;
-import java.util.Map;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.io.Publication;
 import org.dpclust.kmedian.NeighbourWalk;
-import org.dpclust.privacy.testing.TestRandoms;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,12 +26,7 @@ class PublicParametersChangeTest {
             restored(StreamSpec s, RecordingLedger ledger, OperatorSubtaskState snapshot)
                     throws Exception {
         return StreamTestRecords.restored(
-                new StreamClusteringFunction(
-                        List.of(s),
-                        TestRandoms.secretSource(),
-                        Map.of(),
-                        StreamTestRecords.policy(1),
-                        ledger.factory()),
+                StreamTestRecords.function(s, 1, ledger),
                 (WindowPartial p) -> p.streamId,
                 snapshot);
     }
@@ -145,25 +137,27 @@ class PublicParametersChangeTest {
     @Test
     void aLineWithoutPlacementFromAnEarlierVersionIsAdmittedOnlyWhereItCannotMatter() {
         String hst = "    summaries: [dp-hst]\n    hst: {universe: 64, snap: walk}\n";
-        String recordHst = StreamClusteringFunction.publicParameters(StreamTestRecords.spec(hst));
-        assertTrue(recordHst.contains("hst.snap=" + NeighbourWalk.RULE), recordHst);
-        assertTrue(StreamClusteringFunction.admits(legacy(recordHst), recordHst));
-        assertTrue(StreamClusteringFunction.admits(recordHst, recordHst));
+        StreamSpec recordHst = StreamTestRecords.spec(hst);
+        String recordHstLine = StreamClusteringFunction.publicParameters(recordHst);
+        assertTrue(recordHstLine.contains("hst.snap=" + NeighbourWalk.RULE), recordHstLine);
+        assertTrue(StreamClusteringFunction.admits(legacy(recordHstLine), recordHst));
+        assertTrue(StreamClusteringFunction.admits(recordHstLine, recordHst));
         assertFalse(
                 StreamClusteringFunction.admits(
-                        recordHst.replace(NeighbourWalk.RULE, "nearest"), recordHst));
-        assertFalse(StreamClusteringFunction.admits(legacy(recordHst) + "x", recordHst));
+                        recordHstLine.replace(NeighbourWalk.RULE, "nearest"), recordHst));
+        assertFalse(StreamClusteringFunction.admits(legacy(recordHstLine) + "x", recordHst));
         // a ckm stream's r, or a device-unit dp-hst stream's snap rule, is unknown: refused
-        String recordCkm =
-                StreamClusteringFunction.publicParameters(
-                        StreamTestRecords.spec("    summaries: [ckm]\n    ckm: {m: 64, r: 16}\n"));
-        assertFalse(StreamClusteringFunction.admits(legacy(recordCkm), recordCkm));
-        String deviceHst =
-                StreamClusteringFunction.publicParameters(
-                        StreamTestRecords.spec(
-                                "    privacy_unit: device\n    device_contribution_bound: 2\n"
-                                        + hst));
-        assertFalse(StreamClusteringFunction.admits(legacy(deviceHst), deviceHst));
+        StreamSpec recordCkm =
+                StreamTestRecords.spec("    summaries: [ckm]\n    ckm: {m: 64, r: 16}\n");
+        assertFalse(
+                StreamClusteringFunction.admits(
+                        legacy(StreamClusteringFunction.publicParameters(recordCkm)), recordCkm));
+        StreamSpec deviceHst =
+                StreamTestRecords.spec(
+                        "    privacy_unit: device\n    device_contribution_bound: 2\n" + hst);
+        assertFalse(
+                StreamClusteringFunction.admits(
+                        legacy(StreamClusteringFunction.publicParameters(deviceHst)), deviceHst));
     }
 
     /** The line an earlier version saved: without the placement suffix. */
@@ -178,13 +172,7 @@ class PublicParametersChangeTest {
         RecordingLedger ledger = new RecordingLedger();
         var h =
                 StreamTestRecords.harness(
-                        new StreamClusteringFunction(
-                                List.of(saved),
-                                TestRandoms.secretSource(),
-                                Map.of(),
-                                StreamTestRecords.policy(1),
-                                ledger.factory()),
-                        p -> p.streamId);
+                        StreamTestRecords.function(saved, 1, ledger), p -> p.streamId);
         for (int i = 0; i < 50; i++) {
             ValidRecord r = StreamTestRecords.record("d" + i, i * 100L, 0.25, 0.75);
             h.processElement(WindowPartial.of(r), r.eventTime);

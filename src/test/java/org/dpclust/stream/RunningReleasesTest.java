@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
@@ -23,7 +22,6 @@ import org.dpclust.io.LedgerCharge;
 import org.dpclust.io.LedgerMark;
 import org.dpclust.io.Publication;
 import org.dpclust.privacy.PrivacyLedger;
-import org.dpclust.privacy.testing.TestRandoms;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -49,12 +47,7 @@ class RunningReleasesTest {
             harness(StreamSpec s, RecordingLedger ledger, int windows, OperatorSubtaskState from)
                     throws Exception {
         return StreamTestRecords.restored(
-                new StreamClusteringFunction(
-                        List.of(s),
-                        TestRandoms.secretSource(),
-                        Map.of(),
-                        StreamTestRecords.policy(windows),
-                        ledger.factory()),
+                StreamTestRecords.function(s, windows, ledger),
                 (WindowPartial p) -> p.streamId,
                 from);
     }

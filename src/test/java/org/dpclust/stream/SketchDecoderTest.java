@@ -56,13 +56,7 @@ class SketchDecoderTest {
 
     private static KeyedOneInputStreamOperatorTestHarness<String, WindowPartial, Publication> keyed(
             StreamSpec s, RecordingLedger ledger) throws Exception {
-        StreamClusteringFunction f =
-                new StreamClusteringFunction(
-                        List.of(s),
-                        TestRandoms.secretSource(),
-                        Map.of(),
-                        StreamTestRecords.policy(3),
-                        ledger.factory());
+        StreamClusteringFunction f = StreamTestRecords.function(s, 3, ledger);
         return StreamTestRecords.harness(f, p -> p.streamId);
     }
 

@@ -14,7 +14,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.dpclust.avro.BudgetEventKind;
 import org.dpclust.avro.BudgetStatus;
@@ -25,7 +24,6 @@ import org.dpclust.io.LedgerHistoryException;
 import org.dpclust.io.LedgerMark;
 import org.dpclust.io.Publication;
 import org.dpclust.privacy.PrivacyLedger;
-import org.dpclust.privacy.testing.TestRandoms;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -43,13 +41,7 @@ class StreamClusteringFunctionTest {
     /** The operator with a schedule of {@code windows} windows from 0, charging {@code ledger}. */
     private static KeyedOneInputStreamOperatorTestHarness<String, WindowPartial, Publication>
             harness(StreamSpec s, RecordingLedger ledger, int windows) throws Exception {
-        StreamClusteringFunction f =
-                new StreamClusteringFunction(
-                        List.of(s),
-                        TestRandoms.secretSource(),
-                        Map.of(),
-                        StreamTestRecords.policy(windows),
-                        ledger.factory());
+        StreamClusteringFunction f = StreamTestRecords.function(s, windows, ledger);
         return StreamTestRecords.harness(f, p -> p.streamId);
     }
 
@@ -202,12 +194,7 @@ class StreamClusteringFunctionTest {
         // and fingerprint, the recorded decision; the release is byte-identical
         var restored =
                 StreamTestRecords.restored(
-                        new StreamClusteringFunction(
-                                List.of(s),
-                                TestRandoms.secretSource(),
-                                Map.of(),
-                                StreamTestRecords.policy(1),
-                                ledger.factory()),
+                        StreamTestRecords.function(s, 1, ledger),
                         (WindowPartial p) -> p.streamId,
                         snapshot);
         restored.processWatermark(W - 1);

@@ -2,6 +2,7 @@ package org.dpclust.stream;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.functions.KeySelector;
@@ -16,6 +17,7 @@ import org.dpclust.config.StreamSpec;
 import org.dpclust.io.Publication;
 import org.dpclust.io.PublicationSerializer;
 import org.dpclust.io.PublicationTypeInfo;
+import org.dpclust.privacy.testing.TestRandoms;
 import org.dpclust.window.ReleasedSketch;
 
 /** Builders for operator tests. */
@@ -31,6 +33,19 @@ final class StreamTestRecords {
                     org.dpclust.config.TopicFormats.AVRO);
 
     private StreamTestRecords() {}
+
+    /**
+     * The window operator for one stream under the fixed test secret, no restored ledger view, a
+     * schedule of {@code windows} windows ({@link #policy}) and {@code ledger}'s charges.
+     */
+    static StreamClusteringFunction function(StreamSpec s, int windows, RecordingLedger ledger) {
+        return new StreamClusteringFunction(
+                List.of(s),
+                TestRandoms.secretSource(),
+                Map.of(),
+                policy(windows),
+                ledger.factory());
+    }
 
     /**
      * A harness for a keyed function emitting {@link Publication}s, with their serializer (the

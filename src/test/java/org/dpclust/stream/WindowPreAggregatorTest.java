@@ -51,13 +51,7 @@ class WindowPreAggregatorTest {
     /** Phase 2 over the given partials (in the given order), then the end of input; its output. */
     private static List<Publication> phase2(StreamSpec s, List<WindowPartial> partials)
             throws Exception {
-        StreamClusteringFunction f =
-                new StreamClusteringFunction(
-                        List.of(s),
-                        TestRandoms.secretSource(),
-                        Map.of(),
-                        StreamTestRecords.policy(3),
-                        new RecordingLedger().factory());
+        StreamClusteringFunction f = StreamTestRecords.function(s, 3, new RecordingLedger());
         try (KeyedOneInputStreamOperatorTestHarness<String, WindowPartial, Publication> h =
                 StreamTestRecords.harness(f, p -> p.streamId)) {
             for (WindowPartial p : partials) {

@@ -44,13 +44,7 @@ class WindowStateSizeTest {
     private static long snapshotBytes(StreamSpec s, int n) throws Exception {
         WindowSummaries w = WindowSummaries.empty(StreamRuntime.of(s), TestRandoms.SECRET, 0);
         records(n).forEach(r -> r.addTo(w));
-        StreamClusteringFunction f =
-                new StreamClusteringFunction(
-                        List.of(s),
-                        TestRandoms.secretSource(),
-                        Map.of(),
-                        StreamTestRecords.policy(1),
-                        new RecordingLedger().factory());
+        StreamClusteringFunction f = StreamTestRecords.function(s, 1, new RecordingLedger());
         try (KeyedOneInputStreamOperatorTestHarness<String, WindowPartial, Publication> h =
                 StreamTestRecords.harness(f, p -> p.streamId)) {
             h.processElement(WindowPartial.of("s", w), 0);
