@@ -15,6 +15,7 @@ public final class Benchmarks {
         register(new SketchBenchmark());
         register(new StatsBenchmark());
         register(new HstBenchmark());
+        register(new FoldBenchmark());
         register(new LloydBenchmark());
         register(new KMedianBenchmark());
         register(new PipelineBenchmark());

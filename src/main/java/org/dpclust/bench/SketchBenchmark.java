@@ -26,6 +26,9 @@ import org.dpclust.sketch.MaskedSketch;
  *       1]^d, each with its own 12-byte identity (so r &lt; m pays the keyed mask derivation as in
  *       the stream), beside the plain-loop bound of the same arithmetic ({@link BoundRows}:
  *       ns_per_record, fraction_of_bound, alloc_bytes_per_record).
+ *   <li>{@code sketch-update-batch}, the same per r: {@link MaskedSketch#addAll} in batches of 128
+ *       records, as the stream's phase 1 folds them (masks of a batch derived together), beside the
+ *       same bound.
  *   <li>{@code clompr-decode-warm}: the next window's sketch (the mixture drifted by {@link #DRIFT}
  *       per coordinate, a fresh sample) decoded warm from the first decode's centroids ({@link
  *       ClOmpr.WarmStart}), beside the cold decode of the same sketch: time, speed-up, relative
@@ -60,18 +63,21 @@ public final class SketchBenchmark implements Benchmark {
                 "bench sketch: JMH sketch-update, r = 1000, 100, 10, each with its bound");
         List<JmhRunner.Score> scores = JmhRunner.run(SketchUpdateJmh.class, quick);
         List<Map<String, Object>> rows = new ArrayList<>();
-        for (int r : new int[] {M, M / 10, M / 100}) {
-            Map<String, Object> extra = new LinkedHashMap<>();
-            extra.put("r", r);
-            extra.put("m", M);
-            extra.put("d", D);
-            String p = Integer.toString(r);
-            rows.add(
-                    BoundRows.row(
-                            "sketch-update",
-                            extra,
-                            JmhRunner.find(scores, "add", "r", p),
-                            JmhRunner.find(scores, "bound", "r", p)));
+        for (String[] variant :
+                new String[][] {{"sketch-update", "add"}, {"sketch-update-batch", "addBatch"}}) {
+            for (int r : new int[] {M, M / 10, M / 100}) {
+                Map<String, Object> extra = new LinkedHashMap<>();
+                extra.put("r", r);
+                extra.put("m", M);
+                extra.put("d", D);
+                String p = Integer.toString(r);
+                rows.add(
+                        BoundRows.row(
+                                variant[0],
+                                extra,
+                                JmhRunner.find(scores, variant[1], "r", p),
+                                JmhRunner.find(scores, "bound", "r", p)));
+            }
         }
         double[] lo = new double[D];
         double[] hi = new double[D];

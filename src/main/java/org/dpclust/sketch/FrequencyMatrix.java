@@ -273,8 +273,13 @@ public final class FrequencyMatrix implements Serializable {
      * (bit-identical).
      */
     public void phases(int[] rows, double[] v, double[] out) {
-        for (int i = 0; i < rows.length; i++) {
-            int o = rows[i] * d;
+        phases(rows, 0, rows.length, v, out);
+    }
+
+    /** The phases ω_{rows[from+i]}·v into {@code out[i]}, i &lt; n, as {@link #phase}. */
+    public void phases(int[] rows, int from, int n, double[] v, double[] out) {
+        for (int i = 0; i < n; i++) {
+            int o = rows[from + i] * d;
             double s = 0;
             for (int t = 0; t < d; t++) {
                 s += omega[o + t] * v[t];

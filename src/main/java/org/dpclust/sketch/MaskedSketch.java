@@ -172,6 +172,32 @@ public final class MaskedSketch {
     }
 
     /**
+     * Adds records {@code xs[0..n)} with their identities: the same state as n calls of {@link
+     * #add} (integer sums), with the masks derived together ({@link SketchMasks#ofAll}, cheaper per
+     * record). Validates every record before adding any.
+     *
+     * @throws IllegalArgumentException as {@link #add}, before anything is added
+     */
+    public void addAll(double[][] xs, byte[][] identities, int n) {
+        for (int i = 0; i < n; i++) {
+            checkRecord(xs[i]);
+        }
+        if (r == m) {
+            for (int i = 0; i < n; i++) {
+                apply(xs[i], null, 1);
+            }
+            return;
+        }
+        SketchMasks derivation = masks != null ? masks : SketchMasks.forThread(m, r, secret);
+        int[] batchMasks = derivation.ofAll(identities, n);
+        for (int i = 0; i < n; i++) {
+            normalise(xs[i]);
+            frequencies.phases(batchMasks, i * r, r, unit, phases);
+            accumulate(batchMasks, i * r, 1);
+        }
+    }
+
+    /**
      * Removes a record previously added with the same identity (device contribution bounding
      * evicts).
      */
@@ -187,10 +213,18 @@ public final class MaskedSketch {
         } else {
             frequencies.phases(selected, unit, phases);
         }
+        accumulate(selected, 0, sign);
+    }
+
+    /**
+     * sin/cos of {@link #phases} into the sums of features {@code selected[from..from+r)} (all
+     * features when selected is null), with {@code sign}, and the count.
+     */
+    private void accumulate(int[] selected, int from, int sign) {
         SinCos.of(phases, r, cosines, sines);
         long[] acc = data;
         for (int i = 0; i < r; i++) {
-            int j = selected == null ? i : selected[i];
+            int j = selected == null ? i : selected[from + i];
             acc[j] += sign * roundHalfUp(cosines[i] * SCALE);
             acc[m + j] += sign * roundHalfUp(sines[i] * SCALE);
         }
@@ -207,7 +241,7 @@ public final class MaskedSketch {
         return (long) r + (x - r == 0.5 ? 1 : 0);
     }
 
-    private void normalise(double[] x) {
+    private void checkRecord(double[] x) {
         if (x.length != d) {
             throw new IllegalArgumentException(
                     "record has dimension " + x.length + ", expected " + d);
@@ -217,6 +251,10 @@ public final class MaskedSketch {
                 throw new IllegalArgumentException("coordinate " + t + " is not finite");
             }
         }
+    }
+
+    private void normalise(double[] x) {
+        checkRecord(x);
         bounds.clamp(x, unit);
         for (int t = 0; t < d; t++) {
             unit[t] = (unit[t] - bounds.lower(t)) / bounds.width(t);

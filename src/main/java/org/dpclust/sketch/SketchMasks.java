@@ -35,6 +35,9 @@ public final class SketchMasks {
     private final int[] picks;
     private final int[] mask;
 
+    /** The masks of the last {@link #ofAll} batch, back to back. */
+    private int[] batch = new int[0];
+
     /**
      * @param m number of features
      * @param r features per record, 1 ≤ r ≤ m
@@ -91,6 +94,34 @@ public final class SketchMasks {
             throw new IllegalArgumentException("identity must not be null when r < m");
         }
         prf.reset(identity);
+        return draw();
+    }
+
+    /**
+     * The masks of {@code identities[0..n)}, the same as n calls of {@link #of}: mask i in entries
+     * {@code [i*r, i*r + r)} of the returned array, a reused work array (overwritten by the next
+     * call). Cheaper per identity ({@link RecordPrf#resetAll}).
+     */
+    public int[] ofAll(byte[][] identities, int n) {
+        if (batch.length < (long) n * r) {
+            batch = new int[Math.multiplyExact(n, r)];
+        }
+        int[] out = batch;
+        for (int i = 0; i < n; i++) {
+            if (identities[i] == null) {
+                throw new IllegalArgumentException("identity must not be null when r < m");
+            }
+        }
+        prf.resetAll(identities, n);
+        for (int i = 0; i < n; i++) {
+            prf.select(i);
+            System.arraycopy(draw(), 0, out, i * r, r);
+        }
+        return out;
+    }
+
+    /** The partial Fisher–Yates shuffle driven by the current identity's words. */
+    private int[] draw() {
         int[] perm = permutation;
         // Fisher–Yates step i swaps positions i and pick ≥ i; position i is final after it and
         // never read again (later steps read positions ≥ i + 1), so its value goes straight to the

@@ -2,6 +2,7 @@ package org.dpclust.stream;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -110,13 +111,53 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
     private transient long watermark;
     private transient boolean activated;
 
-    /** One open window of a stream on this subtask, with the records that entered it. */
+    /**
+     * Record-unit records held per open window before they are folded together ({@link
+     * WindowSummaries#addAll}: summary by summary, so a stream's tables stay in cache across them
+     * instead of every record of an interleaved input evicting the previous stream's).
+     */
+    static final int BATCH = 128;
+
+    /**
+     * One open window of a stream on this subtask, with the records that entered it and, for record
+     * units, up to {@link #BATCH} of them not yet folded (always folded before the window's partial
+     * is emitted, so no partial, barrier or release ever sees the difference).
+     */
     private static final class OpenWindow {
         final WindowSummaries summaries;
         long records;
+        private double[][] pendingFeatures;
+        private byte[][] pendingIdentities;
+        private int pending;
 
         OpenWindow(WindowSummaries summaries) {
             this.summaries = summaries;
+        }
+
+        /** Holds a record-unit record (a copy of its features), folding when the batch is full. */
+        void offer(ValidRecord r) {
+            if (pendingFeatures == null) {
+                pendingFeatures = new double[BATCH][];
+                pendingIdentities = new byte[BATCH][];
+            }
+            double[] x = pendingFeatures[pending];
+            if (x == null || x.length != r.features.length) {
+                x = pendingFeatures[pending] = new double[r.features.length];
+            }
+            System.arraycopy(r.features, 0, x, 0, x.length);
+            pendingIdentities[pending] = summaries.needsIdentity() ? r.identity() : null;
+            if (++pending == BATCH) {
+                fold();
+            }
+        }
+
+        /** Folds the held records into the summaries. */
+        void fold() {
+            if (pending > 0) {
+                summaries.addAll(pendingFeatures, pendingIdentities, pending);
+                Arrays.fill(pendingIdentities, 0, pending, null);
+                pending = 0;
+            }
         }
     }
 
@@ -206,7 +247,7 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
         if (o.deviceUnit) {
             offerDeviceRecord(s, r, windowStart, w.summaries);
         } else {
-            r.addTo(w.summaries);
+            w.offer(r);
         }
     }
 
@@ -348,6 +389,7 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
                 OpenWindow w = o.windows.get(i);
                 long close = policy.closeTime(o.rt.spec(), w.summaries.windowStart);
                 if (until == Long.MAX_VALUE || close <= until) {
+                    w.fold();
                     o.windows.remove(i);
                     WindowPartial p = WindowPartial.of(e.getKey(), w.summaries);
                     p.records = w.records; // entered the window (device units: kept or not)

@@ -103,6 +103,31 @@ public final class WindowSummaries {
     }
 
     /**
+     * Adds records {@code 0..n-1} of {@code xs} (validated, clamped) with their identities (see
+     * {@link #needsIdentity()}; entries may be null when false): the same sums as n calls of {@link
+     * #add}, since every summary is an integer sum, computed summary by summary — all records'
+     * cells, then their sketch updates, then their HST points — so each summary's public tables
+     * (cell centres, frequencies, universe) stay in cache across the batch instead of competing per
+     * record.
+     */
+    public void addAll(double[][] xs, byte[][] identities, int n) {
+        ClusterStatistics s = stats;
+        for (int i = 0; i < n; i++) {
+            rt.codec().encode(xs[i], encoded);
+            s.add(rt.cells().nearest(xs[i]), encoded);
+        }
+        if (sketch != null) {
+            sketch.addAll(xs, identities, n);
+        }
+        if (hst != null) {
+            for (int i = 0; i < n; i++) {
+                hst[rt.hst().snap(xs[i])]++;
+            }
+        }
+        records += n;
+    }
+
+    /**
      * Removes a record added before with the same features and identity (device bounding evicts).
      */
     public void subtract(double[] x, byte[] identity) {

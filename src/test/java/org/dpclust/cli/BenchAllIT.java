@@ -30,9 +30,11 @@ class BenchAllIT {
         List<String> expectedOrder =
                 List.of(
                         "sketch-update",
+                        "sketch-update-batch",
                         "clompr-decode",
                         "stats-update",
                         "hst-count",
+                        "phase1-fold",
                         "lloyd-iteration",
                         "dp_local_search_iteration",
                         "pipeline",
@@ -49,7 +51,7 @@ class BenchAllIT {
         for (JsonNode r : rows) {
             assertTrue(r.has("cores") && r.has("jvm"), r.toString());
             switch (r.get("benchmark").asText()) {
-                case "stats-update", "hst-count" ->
+                case "sketch-update-batch", "stats-update", "hst-count" ->
                         BenchCommandTest.assertBoundRow(r, r.get("benchmark").asText());
                 case "lloyd-iteration" ->
                         assertTrue(r.get("iterations").asInt() >= 1, r.toString());
@@ -74,7 +76,7 @@ class BenchAllIT {
     static void assertPhysicallyPlausible(JsonNode r) {
         String row = r.toString();
         switch (r.get("benchmark").asText()) {
-            case "sketch-update", "stats-update", "hst-count" -> {
+            case "sketch-update", "sketch-update-batch", "stats-update", "hst-count" -> {
                 // every record's d coordinates are read at least
                 double ns = r.get("ns_per_record").asDouble();
                 assertAtLeast(ns, NS_PER_UNIT_FLOOR * r.get("d").asInt(), "ns_per_record", row);
@@ -84,6 +86,19 @@ class BenchAllIT {
                         "bound_ns_per_record",
                         row);
                 assertRateMatches(r.get("records_per_second").asDouble(), 1e9 / ns, row);
+            }
+            case "phase1-fold" -> {
+                // every record's d coordinates are read at least, batched or not
+                assertAtLeast(
+                        r.get("ns_per_record").asDouble(),
+                        NS_PER_UNIT_FLOOR * r.get("d").asInt(),
+                        "ns_per_record",
+                        row);
+                assertAtLeast(
+                        r.get("one_by_one_ns_per_record").asDouble(),
+                        NS_PER_UNIT_FLOOR * r.get("d").asInt(),
+                        "one_by_one_ns_per_record",
+                        row);
             }
             case "clompr-decode-warm" -> {
                 // the warm decode still fits k centroids against all m frequencies

@@ -141,4 +141,52 @@ class RecordPrfTest {
         assertThrows(
                 IllegalArgumentException.class, () -> RecordPrf.of(TestRandoms.SECRET, DOMAIN, 0));
     }
+
+    @Test
+    void aBatchGivesEachIdentityTheWordsOfItsOwnResetInAnySelectionOrder() {
+        java.util.SplittableRandom rng = new java.util.SplittableRandom(11);
+        for (int words : new int[] {1, 8, 113}) {
+            RecordPrf batch = RecordPrf.of(TestRandoms.SECRET, DOMAIN, words);
+            RecordPrf single = RecordPrf.of(TestRandoms.SECRET, DOMAIN, words);
+            for (int n : new int[] {0, 1, 2, 7, 130}) {
+                byte[][] ids = new byte[n + 3][]; // entries past n are never read
+                for (int i = 0; i < ids.length; i++) {
+                    // lengths around the block edges: 0, 7, 8, 9, 23, 24, 25, ... 300
+                    int[] lengths = {0, 1, 7, 8, 9, 23, 24, 25, 40, 106, 114, 300};
+                    ids[i] = new byte[lengths[rng.nextInt(lengths.length)]];
+                    rng.nextBytes(ids[i]);
+                }
+                batch.resetAll(ids, n);
+                for (int step = 0; step < 2 * n; step++) {
+                    int i = rng.nextInt(n);
+                    batch.select(i);
+                    single.reset(ids[i]);
+                    // past the first chunk (a refill under identity i's nonce)
+                    int read = 1 + rng.nextInt(3 * words + 40);
+                    for (int w = 0; w < read; w++) {
+                        assertEquals(
+                                single.nextInt(),
+                                batch.nextInt(),
+                                "n " + n + ", identity " + i + ", word " + w);
+                    }
+                    assertArrayEquals(single.tag(), batch.tag());
+                    if (step % 3 == 0) { // single resets in between leave the batch intact
+                        batch.reset(ids[rng.nextInt(n)]);
+                        batch.nextInt();
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void aBatchRejectsNullsAndUnknownIndices() {
+        RecordPrf prf = RecordPrf.of(TestRandoms.SECRET, DOMAIN, 8);
+        assertThrows(
+                IllegalArgumentException.class, () -> prf.resetAll(new byte[][] {{1}, null}, 2));
+        assertThrows(IllegalArgumentException.class, () -> prf.resetAll(new byte[][] {{1}}, 2));
+        prf.resetAll(new byte[][] {{1}, {2}}, 2);
+        assertThrows(IllegalArgumentException.class, () -> prf.select(2));
+        assertThrows(IllegalArgumentException.class, () -> prf.select(-1));
+    }
 }

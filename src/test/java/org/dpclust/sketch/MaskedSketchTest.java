@@ -289,4 +289,35 @@ class MaskedSketchTest {
                 IllegalArgumentException.class,
                 () -> s.merge(new MaskedSketch(f, BOX, 9, TestRandoms.SECRET)));
     }
+
+    @Test
+    void addingABatchGivesTheStateOfAddingItsRecordsOneByOne() {
+        SplittableRandom rng = new SplittableRandom(12);
+        for (int r : new int[] {7, 40}) { // masked, and all features (r = m)
+            FrequencyMatrix f = freq(40);
+            MaskedSketch batched = new MaskedSketch(f, BOX, r, TestRandoms.SECRET);
+            MaskedSketch single = new MaskedSketch(f, BOX, r, TestRandoms.SECRET);
+            for (int n : new int[] {1, 128, 17, 0, 128}) {
+                double[][] xs = new double[n][];
+                byte[][] ids = new byte[n][];
+                for (int i = 0; i < n; i++) {
+                    xs[i] = record(rng);
+                    ids[i] = id(rng.nextLong());
+                    single.add(xs[i], ids[i]);
+                }
+                batched.addAll(xs, ids, n);
+                assertArrayEquals(single.state(), batched.state(), "r " + r + ", n " + n);
+            }
+        }
+    }
+
+    @Test
+    void aBatchWithABadRecordAddsNothing() {
+        MaskedSketch s = new MaskedSketch(freq(10), BOX, 3, TestRandoms.SECRET);
+        long[] before = s.state().clone();
+        double[][] xs = {{0, 1, 12}, {0, Double.NaN, 12}};
+        assertThrows(
+                IllegalArgumentException.class, () -> s.addAll(xs, new byte[][] {id(1), id(2)}, 2));
+        assertArrayEquals(before, s.state());
+    }
 }

@@ -1,6 +1,7 @@
 package org.dpclust.sketch;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.charset.StandardCharsets;
 import java.util.SplittableRandom;
@@ -43,6 +44,32 @@ class SketchMasksTest {
                 byte[] id = new byte[1 + rng.nextInt(40)];
                 rng.nextBytes(id);
                 assertArrayEquals(reference(shape[0], shape[1], id), masks.of(id));
+            }
+        }
+    }
+
+    @Test
+    void aBatchOfMasksEqualsTheMasksOneByOne() {
+        SplittableRandom rng = new SplittableRandom(6);
+        for (int[] shape : new int[][] {{1000, 100}, {31, 5}, {8, 1}, {64, 63}}) {
+            SketchMasks batch = new SketchMasks(shape[0], shape[1], TestRandoms.SECRET);
+            SketchMasks single = new SketchMasks(shape[0], shape[1], TestRandoms.SECRET);
+            for (int n : new int[] {1, 5, 128, 3}) { // the work array shrinks in use, never in size
+                byte[][] ids = new byte[n][];
+                for (int i = 0; i < n; i++) {
+                    ids[i] = new byte[rng.nextInt(130)];
+                    rng.nextBytes(ids[i]);
+                }
+                int[] all = batch.ofAll(ids, n).clone();
+                for (int i = 0; i < n; i++) {
+                    int[] one = single.of(ids[i]);
+                    for (int j = 0; j < shape[1]; j++) {
+                        assertEquals(
+                                one[j], all[i * shape[1] + j], "identity " + i + ", pick " + j);
+                    }
+                }
+                // one-by-one masks from the batch's own instance after a batch: still the same
+                assertArrayEquals(single.of(ids[0]), batch.of(ids[0]));
             }
         }
     }

@@ -19,7 +19,8 @@ import org.openjdk.jmh.annotations.State;
  * Per-record cost of {@link MaskedSketch#add} at m = 1000, d = 10 for r features per record ({@code
  * add}), beside its plain-loop bound ({@code bound}): the same r dot products ω_j·v, the same
  * {@link SinCos} and a (cos, sin) accumulation, over primitive arrays, with no clamping, mask,
- * fixed point or PRF. Scores are ns per record.
+ * fixed point or PRF; and {@link MaskedSketch#addAll} in batches of 128 ({@code addBatch}), the
+ * stream's path. Scores are ns per record.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -39,6 +40,12 @@ public class SketchUpdateJmh {
     private double[] phases;
     private double[] cosines;
     private double[] sines;
+
+    /** Records per {@link #addBatch} call (the stream's phase-1 batch). */
+    static final int FOLD = 128;
+
+    private final double[][] foldRecords = new double[FOLD][];
+    private final byte[][] foldIds = new byte[FOLD][];
 
     @Setup
     public void setup() {
@@ -66,6 +73,21 @@ public class SketchUpdateJmh {
     public long add() {
         for (int i = 0; i < BenchData.BATCH; i++) {
             sketch.add(records[i], ids[i]);
+        }
+        return sketch.count();
+    }
+
+    /**
+     * {@link MaskedSketch#addAll} of the same records in batches of 128, as the stream's phase 1
+     * folds them (the masks of a batch derived together).
+     */
+    @Benchmark
+    @OperationsPerInvocation(BenchData.BATCH)
+    public long addBatch() {
+        for (int i = 0; i < BenchData.BATCH; i += FOLD) {
+            System.arraycopy(records, i, foldRecords, 0, FOLD);
+            System.arraycopy(ids, i, foldIds, 0, FOLD);
+            sketch.addAll(foldRecords, foldIds, FOLD);
         }
         return sketch.count();
     }
