@@ -119,6 +119,13 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
     static final int BATCH = 128;
 
     /**
+     * Identity bytes held per open window before the records are folded anyway: a stream of records
+     * with huge device ids holds at most this much (plus one identity) instead of {@link #BATCH} of
+     * them.
+     */
+    static final int MAX_HELD_IDENTITY_BYTES = 1 << 16;
+
+    /**
      * One open window of a stream on this subtask, with the records that entered it and, for record
      * units, up to {@link #BATCH} of them not yet folded (always folded before the window's partial
      * is emitted, so no partial, barrier or release ever sees the difference).
@@ -129,6 +136,7 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
         private double[][] pendingFeatures;
         private byte[][] pendingIdentities;
         private int pending;
+        private long pendingIdentityBytes;
 
         OpenWindow(WindowSummaries summaries) {
             this.summaries = summaries;
@@ -145,8 +153,10 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
                 x = pendingFeatures[pending] = new double[r.features.length];
             }
             System.arraycopy(r.features, 0, x, 0, x.length);
-            pendingIdentities[pending] = summaries.needsIdentity() ? r.identity() : null;
-            if (++pending == BATCH) {
+            byte[] identity = summaries.needsIdentity() ? r.identity() : null;
+            pendingIdentities[pending] = identity;
+            pendingIdentityBytes += identity == null ? 0 : identity.length;
+            if (++pending == BATCH || pendingIdentityBytes >= MAX_HELD_IDENTITY_BYTES) {
                 fold();
             }
         }
@@ -157,6 +167,7 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
                 summaries.addAll(pendingFeatures, pendingIdentities, pending);
                 Arrays.fill(pendingIdentities, 0, pending, null);
                 pending = 0;
+                pendingIdentityBytes = 0;
             }
         }
     }
@@ -249,6 +260,15 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
         } else {
             w.offer(r);
         }
+    }
+
+    /** Records of {@code streamId} held, not yet folded, over its open windows (tests). */
+    int heldRecords(String streamId) {
+        int held = 0;
+        for (OpenWindow w : open.get(streamId).windows) {
+            held += w.pending;
+        }
+        return held;
     }
 
     /**

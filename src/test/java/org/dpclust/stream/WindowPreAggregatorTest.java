@@ -171,6 +171,38 @@ class WindowPreAggregatorTest {
         h.close();
     }
 
+    @Test
+    void recordUnitRecordsAreHeldInBatchesBoundedInCountAndIdentityBytes() throws Exception {
+        StreamSpec s = spec(ALL);
+        WindowPreAggregator op =
+                new WindowPreAggregator(
+                        List.of(s), StreamTestRecords.policy(3), TestRandoms.secretSource());
+        var h =
+                new KeyedOneInputStreamOperatorTestHarness<>(
+                        op, new SubStreamKey(List.of(s)), Types.STRING);
+        h.open();
+        for (int i = 1; i < WindowPreAggregator.BATCH; i++) {
+            h.processElement(record("a", i, 0.2, 0.2), i);
+        }
+        assertEquals(WindowPreAggregator.BATCH - 1, op.heldRecords("s"));
+        h.processElement(record("a", 0, 0.2, 0.2), 0);
+        assertEquals(0, op.heldRecords("s"), "a full batch is folded");
+        String huge = "d".repeat(WindowPreAggregator.MAX_HELD_IDENTITY_BYTES / 2);
+        h.processElement(record(huge, 1, 0.2, 0.2), 1);
+        assertEquals(1, op.heldRecords("s"));
+        h.processElement(record(huge, 2, 0.2, 0.2), 2);
+        assertEquals(0, op.heldRecords("s"), "held identity bytes past the cap are folded");
+        h.processElement(record("a", 3, 0.2, 0.2), 3);
+        h.prepareSnapshotPreBarrier(1);
+        assertEquals(0, op.heldRecords("s"), "nothing is held at a barrier");
+        List<WindowPartial> out = h.extractOutputValues();
+        assertEquals(
+                WindowPreAggregator.BATCH + 3,
+                java.util.Arrays.stream(out.get(out.size() - 1).hst).sum(),
+                "every record reached the partial's summaries (one HST count each)");
+        h.close();
+    }
+
     private static final String DEVICES =
             ALL + "    privacy_unit: device\n    device_contribution_bound: 2\n";
 
