@@ -34,11 +34,11 @@ public final class FoldBenchmark implements Benchmark {
         Map<String, Object> row = new LinkedHashMap<>();
         row.put("benchmark", "phase1-fold");
         row.put("streams", PhaseOneJmh.STREAMS);
-        row.put("d", 10);
-        row.put("m", 1000);
-        row.put("r", 100);
-        row.put("universe", 4096);
-        row.put("snap", "descent");
+        row.put("d", PhaseOneJmh.D);
+        row.put("m", PhaseOneJmh.M);
+        row.put("r", PhaseOneJmh.R);
+        row.put("universe", PhaseOneJmh.UNIVERSE);
+        row.put("snap", PhaseOneJmh.SNAP);
         row.put("batch", PhaseOneJmh.B);
         row.put("ns_per_record", BoundRows.round(batched));
         row.put("one_by_one_ns_per_record", BoundRows.round(single));

@@ -76,6 +76,9 @@ public final class RecordPrf {
     /** Whether the counter blocks still hold another identity's nonce (after {@link #select}). */
     private boolean noncePending;
 
+    /** After {@link #resetAll} and before {@link #select}: no word stream is current. */
+    private boolean noneCurrent;
+
     // batch state (resetAll / select): per identity a tag and its first keystream chunk
     private byte[] batchTags = new byte[0];
     private byte[] batchKeystream = new byte[0];
@@ -145,6 +148,25 @@ public final class RecordPrf {
         if (identity == null) {
             throw new IllegalArgumentException("identity must not be null");
         }
+        cbcMac(identity, tag, 0);
+        // the nonce T[0..12) into every counter block: two word stores per block (a per-block
+        // System.arraycopy of 12 bytes cost more than the whole keystream)
+        long nonceHigh = (long) LONG_BE.get(tag, 0);
+        int nonceLow = (int) INT_BE.get(tag, 8);
+        for (int b = 0; b < chunkBytes; b += 16) {
+            LONG_BE.set(counters, b, nonceHigh);
+            INT_BE.set(counters, b + 8, nonceLow);
+        }
+        counter = 0;
+        stream = keystream;
+        pos = chunkBytes;
+        end = chunkBytes;
+        noncePending = false;
+        noneCurrent = false;
+    }
+
+    /** The CBC-MAC tag of {@code identity} (see the class comment) into out[at..at+16). */
+    private void cbcMac(byte[] identity, byte[] out, int at) {
         int len = 16 * ((8 + identity.length + 15) / 16);
         if (len > message.length) { // grows to the longest identity seen, then no more allocation
             message = new byte[len];
@@ -166,21 +188,14 @@ public final class RecordPrf {
             throw new IllegalStateException("AES-CBC failed", e);
         }
         System.arraycopy(macOut, len - 16, chain, 0, 16);
-        System.arraycopy(macOut, len - 16, tag, 0, 16);
-        // the nonce T[0..12) into every counter block: two word stores per block (a per-block
-        // System.arraycopy of 12 bytes cost more than the whole keystream)
-        long nonceHigh = (long) LONG_BE.get(tag, 0);
-        int nonceLow = (int) INT_BE.get(tag, 8);
-        for (int b = 0; b < chunkBytes; b += 16) {
-            LONG_BE.set(counters, b, nonceHigh);
-            INT_BE.set(counters, b + 8, nonceLow);
-        }
-        counter = 0;
-        stream = keystream;
-        pos = chunkBytes;
-        end = chunkBytes;
-        noncePending = false;
+        System.arraycopy(macOut, len - 16, out, at, 16);
     }
+
+    /**
+     * Identities of more blocks than this are MACed on their own in a batch ({@link #resetAll}), so
+     * one huge identity does not make every block position a separate AES call over the batch.
+     */
+    static final int MAX_SIDE_BY_SIDE_BLOCKS = 16;
 
     /**
      * Starts the word streams of {@code identities[0..n)} at once; {@link #select}(i) then makes
@@ -200,15 +215,24 @@ public final class RecordPrf {
             if (identities[i] == null) {
                 throw new IllegalArgumentException("identity must not be null");
             }
-            int blocks = (8 + identities[i].length + 15) / 16;
-            totalBlocks = Math.addExact(totalBlocks, blocks);
-            maxBlocks = Math.max(maxBlocks, blocks);
+            long blocks = (8L + identities[i].length + 15) / 16;
+            if (blocks <= MAX_SIDE_BY_SIDE_BLOCKS) {
+                totalBlocks += (int) blocks;
+                maxBlocks = Math.max(maxBlocks, (int) blocks);
+            }
         }
         ensureBatch(n, totalBlocks);
-        // every identity's CBC-MAC message (as reset builds it), back to back
+        Arrays.fill(batchTags, 0, 16 * n, (byte) 0); // the zero IV
+        // every short identity's CBC-MAC message (as reset builds it), back to back; a long one's
+        // tag now, by the single path
         for (int i = 0, off = 0; i < n; i++) {
             byte[] id = identities[i];
             int len = 16 * ((8 + id.length + 15) / 16);
+            if (len / 16 > MAX_SIDE_BY_SIDE_BLOCKS) {
+                cbcMac(id, batchTags, 16 * i);
+                batchBlocks[i] = 0; // takes no part in the side-by-side steps
+                continue;
+            }
             LONG_BE.set(batchMessages, off, (long) id.length);
             System.arraycopy(id, 0, batchMessages, off + 8, id.length);
             Arrays.fill(batchMessages, off + 8 + id.length, off + len, (byte) 0);
@@ -216,7 +240,6 @@ public final class RecordPrf {
             batchBlocks[i] = len / 16;
             off += len;
         }
-        Arrays.fill(batchTags, 0, 16 * n, (byte) 0); // the zero IV
         for (int b = 0; b < maxBlocks; b++) {
             // block b of every message still that long, chained with its previous output
             int k = 0;
@@ -268,6 +291,11 @@ public final class RecordPrf {
             throw new IllegalStateException("AES-ECB failed", e);
         }
         batchSize = n;
+        // no identity is current until select: the next word would otherwise be an old stream's
+        stream = keystream;
+        pos = chunkBytes;
+        end = chunkBytes;
+        noneCurrent = true;
     }
 
     /**
@@ -284,19 +312,20 @@ public final class RecordPrf {
         end = pos + chunkBytes;
         counter = chunkBlocks;
         noncePending = true;
+        noneCurrent = false;
     }
 
     private void ensureBatch(int n, int totalBlocks) {
-        if (batchTags.length < 16 * n) {
+        if (batchTags.length < Math.multiplyExact(16, n)) {
             batchTags = new byte[16 * n];
             batchBlocks = new int[n];
             batchOffsets = new int[n];
             batchOrder = new int[n];
             batchOut = new byte[16 * n];
-            batchKeystream = new byte[n * chunkBytes];
+            batchKeystream = new byte[Math.multiplyExact(n, chunkBytes)];
             batchIn = new byte[Math.max(16 * n, n * chunkBytes)];
         }
-        if (batchMessages.length < 16 * totalBlocks) {
+        if (batchMessages.length < Math.multiplyExact(16, totalBlocks)) {
             batchMessages = new byte[16 * totalBlocks];
         }
     }
@@ -339,6 +368,9 @@ public final class RecordPrf {
     }
 
     private void refill() {
+        if (noneCurrent) {
+            throw new IllegalStateException("no current identity: reset or select one first");
+        }
         if (noncePending) { // selected from a batch: the counter blocks hold an older nonce
             long nonceHigh = (long) LONG_BE.get(tag, 0);
             int nonceLow = (int) INT_BE.get(tag, 8);

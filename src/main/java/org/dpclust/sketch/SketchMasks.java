@@ -1,6 +1,7 @@
 package org.dpclust.sketch;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import org.dpclust.privacy.PrivacySecret;
 import org.dpclust.privacy.RecordPrf;
 
@@ -24,8 +25,12 @@ public final class SketchMasks {
      */
     static final String DOMAIN = "dpclust/sketch-mask/v2";
 
-    /** The last SketchMasks built on each thread (see {@link #forThread}). */
-    private static final ThreadLocal<SketchMasks> LAST_ON_THREAD = new ThreadLocal<>();
+    /** Most SketchMasks kept per thread (see {@link #forThread}): one per (m, r, secret) in use. */
+    static final int MAX_PER_THREAD = 16;
+
+    /** The SketchMasks built on each thread, one per (m, r, secret) (see {@link #forThread}). */
+    private static final ThreadLocal<ArrayList<SketchMasks>> ON_THREAD =
+            ThreadLocal.withInitial(ArrayList::new);
 
     private final int m;
     private final int r;
@@ -63,17 +68,26 @@ public final class SketchMasks {
     }
 
     /**
-     * The calling thread's SketchMasks for (m, r, secret): the one it used last when that matches
-     * (same secret object), else a new one that replaces it. Code that wraps a state array per
-     * record thus pays the key setup once per thread, and no instance is ever shared between
-     * threads.
+     * The calling thread's SketchMasks for (m, r, secret) (same secret object): one per such triple
+     * and thread, kept while the thread uses at most {@value #MAX_PER_THREAD} of them (beyond, the
+     * kept ones are dropped and built again on demand). Code that wraps a state array per window or
+     * per record thus pays the key setup and the work arrays (O(m), plus a batch's buffers) once
+     * per stream shape and thread, however many windows are open, and no instance is ever shared
+     * between threads. The masks do not depend on which instance derives them.
      */
     public static SketchMasks forThread(int m, int r, PrivacySecret secret) {
-        SketchMasks s = LAST_ON_THREAD.get();
-        if (s == null || s.m != m || s.r != r || s.secret != secret) {
-            s = new SketchMasks(m, r, secret);
-            LAST_ON_THREAD.set(s);
+        ArrayList<SketchMasks> kept = ON_THREAD.get();
+        for (int i = 0; i < kept.size(); i++) {
+            SketchMasks s = kept.get(i);
+            if (s.m == m && s.r == r && s.secret == secret) {
+                return s;
+            }
         }
+        if (kept.size() == MAX_PER_THREAD) {
+            kept.clear();
+        }
+        SketchMasks s = new SketchMasks(m, r, secret);
+        kept.add(s);
         return s;
     }
 
@@ -103,6 +117,9 @@ public final class SketchMasks {
      * call). Cheaper per identity ({@link RecordPrf#resetAll}).
      */
     public int[] ofAll(byte[][] identities, int n) {
+        if (n < 0 || n > identities.length) {
+            throw new IllegalArgumentException("n must be in [0, " + identities.length + "]");
+        }
         if (batch.length < (long) n * r) {
             batch = new int[Math.multiplyExact(n, r)];
         }

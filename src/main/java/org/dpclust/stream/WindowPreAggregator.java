@@ -37,8 +37,9 @@ import org.dpclust.window.WindowSummaries;
 /**
  * Phase 1 of the two-phase window aggregation (keyed by {@link SubStreamKey}: stream, salt).
  * Accumulates the window summaries in memory, one {@link WindowSummaries} per open (stream, window)
- * — no serialization and no allocation per record-unit record — and hands them to phase 2 ({@link
- * StreamClusteringFunction}, keyed by stream) as {@link WindowPartial}s:
+ * — no serialization; a record-unit record is held (its features copied, its identity built) until
+ * its window folds a batch of them — and hands them to phase 2 ({@link StreamClusteringFunction},
+ * keyed by stream) as {@link WindowPartial}s:
  *
  * <ul>
  *   <li>before forwarding a watermark, the partials of every window the watermark closes (Flink
@@ -82,7 +83,8 @@ import org.dpclust.window.WindowSummaries;
  * per (stream, window) by phase 2 on the merged accumulator, which is the same long array whatever
  * the split (integer addition), so the release is byte-identical for any number of salt buckets and
  * any parallelism. Memory: one summary per open (stream, window) per subtask (O(m + cells·d + |U|)
- * longs each), plus the device reservoirs above.
+ * longs each), the record-unit records held for batched folding (at most {@link #BATCH} per open
+ * window and {@link #MAX_HELD_BYTES} per subtask in all), plus the device reservoirs above.
  */
 public final class WindowPreAggregator extends AbstractStreamOperator<WindowPartial>
         implements OneInputStreamOperator<ValidRecord, WindowPartial>,
@@ -111,6 +113,9 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
     private transient long watermark;
     private transient boolean activated;
 
+    /** Bytes held over all open windows (see {@link #MAX_HELD_BYTES}). */
+    private transient long heldBytes;
+
     /**
      * Record-unit records held per open window before they are folded together ({@link
      * WindowSummaries#addAll}: summary by summary, so a stream's tables stay in cache across them
@@ -119,16 +124,22 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
     static final int BATCH = 128;
 
     /**
-     * Identity bytes held per open window before the records are folded anyway: a stream of records
-     * with huge device ids holds at most this much (plus one identity) instead of {@link #BATCH} of
-     * them.
+     * Bytes of held records (identities and feature copies) on this subtask, over all its open
+     * windows, past which everything held is folded: a bound on what holding can cost whatever the
+     * number of open windows or the size of device ids.
      */
-    static final int MAX_HELD_IDENTITY_BYTES = 1 << 16;
+    static final long MAX_HELD_BYTES = 1 << 20;
+
+    /** Bytes a held record is counted at: its identity, its features and the two array headers. */
+    private static long heldBytes(double[] features, byte[] identity) {
+        return 32 + 8L * features.length + (identity == null ? 0 : identity.length);
+    }
 
     /**
      * One open window of a stream on this subtask, with the records that entered it and, for record
      * units, up to {@link #BATCH} of them not yet folded (always folded before the window's partial
-     * is emitted, so no partial, barrier or release ever sees the difference).
+     * is emitted, so no partial, barrier or release ever sees the difference). Folded records are
+     * not retained: only the two arrays of {@link #BATCH} references stay with the window.
      */
     private static final class OpenWindow {
         final WindowSummaries summaries;
@@ -136,39 +147,44 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
         private double[][] pendingFeatures;
         private byte[][] pendingIdentities;
         private int pending;
-        private long pendingIdentityBytes;
+        private long pendingBytes;
 
         OpenWindow(WindowSummaries summaries) {
             this.summaries = summaries;
         }
 
-        /** Holds a record-unit record (a copy of its features), folding when the batch is full. */
-        void offer(ValidRecord r) {
+        /**
+         * Holds a record-unit record (a copy of its features), folding when the batch is full;
+         * returns the bytes it now holds beyond before (negative after a fold).
+         */
+        long offer(ValidRecord r) {
             if (pendingFeatures == null) {
                 pendingFeatures = new double[BATCH][];
                 pendingIdentities = new byte[BATCH][];
             }
-            double[] x = pendingFeatures[pending];
-            if (x == null || x.length != r.features.length) {
-                x = pendingFeatures[pending] = new double[r.features.length];
-            }
-            System.arraycopy(r.features, 0, x, 0, x.length);
+            double[] x = r.features.clone();
             byte[] identity = summaries.needsIdentity() ? r.identity() : null;
+            pendingFeatures[pending] = x;
             pendingIdentities[pending] = identity;
-            pendingIdentityBytes += identity == null ? 0 : identity.length;
-            if (++pending == BATCH || pendingIdentityBytes >= MAX_HELD_IDENTITY_BYTES) {
-                fold();
+            long added = heldBytes(x, identity);
+            pendingBytes += added;
+            if (++pending == BATCH) {
+                return added - fold();
             }
+            return added;
         }
 
-        /** Folds the held records into the summaries. */
-        void fold() {
+        /** Folds the held records into the summaries; returns the bytes no longer held. */
+        long fold() {
+            long released = pendingBytes;
             if (pending > 0) {
                 summaries.addAll(pendingFeatures, pendingIdentities, pending);
+                Arrays.fill(pendingFeatures, 0, pending, null);
                 Arrays.fill(pendingIdentities, 0, pending, null);
                 pending = 0;
-                pendingIdentityBytes = 0;
+                pendingBytes = 0;
             }
+            return released;
         }
     }
 
@@ -226,6 +242,7 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
         StreamRuntime.of(streams).forEach((id, rt) -> open.put(id, new OpenWindows(rt)));
         watermark = Long.MIN_VALUE;
         activated = false;
+        heldBytes = 0;
         lateTotal = new LongCounter();
         getRuntimeContext().addAccumulator(LatenessFilter.ACC_LATE, lateTotal);
         late = getMetricGroup().addGroup("dpclust").addGroup("rejected").counter(Rejections.LATE);
@@ -258,7 +275,19 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
         if (o.deviceUnit) {
             offerDeviceRecord(s, r, windowStart, w.summaries);
         } else {
-            w.offer(r);
+            heldBytes += w.offer(r);
+            if (heldBytes > MAX_HELD_BYTES) {
+                foldAll();
+            }
+        }
+    }
+
+    /** Folds what every open window holds (their partials stay open). */
+    private void foldAll() {
+        for (OpenWindows o : open.values()) {
+            for (OpenWindow w : o.windows) {
+                heldBytes -= w.fold();
+            }
         }
     }
 
@@ -409,7 +438,7 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
                 OpenWindow w = o.windows.get(i);
                 long close = policy.closeTime(o.rt.spec(), w.summaries.windowStart);
                 if (until == Long.MAX_VALUE || close <= until) {
-                    w.fold();
+                    heldBytes -= w.fold();
                     o.windows.remove(i);
                     WindowPartial p = WindowPartial.of(e.getKey(), w.summaries);
                     p.records = w.records; // entered the window (device units: kept or not)

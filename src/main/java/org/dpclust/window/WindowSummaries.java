@@ -111,6 +111,23 @@ public final class WindowSummaries {
      * record.
      */
     public void addAll(double[][] xs, byte[][] identities, int n) {
+        // all or nothing: every record is checked before any summary changes
+        int d = encoded.length;
+        boolean masked = sketch != null && sketch.r() < sketch.frequencies().size();
+        for (int i = 0; i < n; i++) {
+            if (xs[i].length != d) {
+                throw new IllegalArgumentException(
+                        "record has dimension " + xs[i].length + ", expected " + d);
+            }
+            for (double v : xs[i]) {
+                if (!Double.isFinite(v)) {
+                    throw new IllegalArgumentException("record " + i + " is not finite");
+                }
+            }
+            if (masked && identities[i] == null) {
+                throw new IllegalArgumentException("record " + i + " has no identity");
+            }
+        }
         ClusterStatistics s = stats;
         for (int i = 0; i < n; i++) {
             rt.codec().encode(xs[i], encoded);

@@ -188,5 +188,12 @@ class RecordPrfTest {
         prf.resetAll(new byte[][] {{1}, {2}}, 2);
         assertThrows(IllegalArgumentException.class, () -> prf.select(2));
         assertThrows(IllegalArgumentException.class, () -> prf.select(-1));
+        // after a batch no stream is current until one is selected (no words of an old stream)
+        prf.select(0);
+        prf.nextInt();
+        prf.resetAll(new byte[][] {{3}, {4}}, 2);
+        assertThrows(IllegalStateException.class, prf::nextInt);
+        prf.select(1);
+        prf.nextInt();
     }
 }

@@ -73,4 +73,16 @@ class SketchMasksTest {
             }
         }
     }
+
+    @Test
+    void aThreadKeepsOneInstancePerShapeAndSecretAcrossAlternatingStreams() {
+        SketchMasks a = SketchMasks.forThread(1000, 300, TestRandoms.SECRET);
+        SketchMasks b = SketchMasks.forThread(1000, 301, TestRandoms.SECRET);
+        // windows of two stream shapes opening alternately share their shape's instance
+        org.junit.jupiter.api.Assertions.assertSame(
+                a, SketchMasks.forThread(1000, 300, TestRandoms.SECRET));
+        org.junit.jupiter.api.Assertions.assertSame(
+                b, SketchMasks.forThread(1000, 301, TestRandoms.SECRET));
+        org.junit.jupiter.api.Assertions.assertNotSame(a, b);
+    }
 }

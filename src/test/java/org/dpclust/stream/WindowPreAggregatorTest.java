@@ -172,7 +172,7 @@ class WindowPreAggregatorTest {
     }
 
     @Test
-    void recordUnitRecordsAreHeldInBatchesBoundedInCountAndIdentityBytes() throws Exception {
+    void recordUnitRecordsAreHeldInBatchesBoundedPerWindowAndInBytesPerSubtask() throws Exception {
         StreamSpec s = spec(ALL);
         WindowPreAggregator op =
                 new WindowPreAggregator(
@@ -187,19 +187,25 @@ class WindowPreAggregatorTest {
         assertEquals(WindowPreAggregator.BATCH - 1, op.heldRecords("s"));
         h.processElement(record("a", 0, 0.2, 0.2), 0);
         assertEquals(0, op.heldRecords("s"), "a full batch is folded");
-        String huge = "d".repeat(WindowPreAggregator.MAX_HELD_IDENTITY_BYTES / 2);
+        // records of three windows with huge device ids: the subtask's byte cap folds all of them
+        String huge = "d".repeat((int) (WindowPreAggregator.MAX_HELD_BYTES / 3));
         h.processElement(record(huge, 1, 0.2, 0.2), 1);
-        assertEquals(1, op.heldRecords("s"));
-        h.processElement(record(huge, 2, 0.2, 0.2), 2);
-        assertEquals(0, op.heldRecords("s"), "held identity bytes past the cap are folded");
+        h.processElement(record(huge, W + 1, 0.2, 0.2), W + 1);
+        assertEquals(2, op.heldRecords("s"));
+        h.processElement(record(huge, 2 * W + 1, 0.2, 0.2), 2 * W + 1);
+        assertEquals(0, op.heldRecords("s"), "held bytes past the cap fold every window");
         h.processElement(record("a", 3, 0.2, 0.2), 3);
+        h.processElement(record("a", W + 3, 0.2, 0.2), W + 3);
         h.prepareSnapshotPreBarrier(1);
         assertEquals(0, op.heldRecords("s"), "nothing is held at a barrier");
-        List<WindowPartial> out = h.extractOutputValues();
+        long counted = 0;
+        for (WindowPartial p : h.extractOutputValues()) {
+            counted += p.hst == null ? 0 : java.util.Arrays.stream(p.hst).sum();
+        }
         assertEquals(
-                WindowPreAggregator.BATCH + 3,
-                java.util.Arrays.stream(out.get(out.size() - 1).hst).sum(),
-                "every record reached the partial's summaries (one HST count each)");
+                WindowPreAggregator.BATCH + 5,
+                counted,
+                "every record reached its window's summaries once (one HST count each)");
         h.close();
     }
 

@@ -2,6 +2,7 @@ package org.dpclust.window;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.SplittableRandom;
 import org.dpclust.privacy.testing.TestRandoms;
@@ -39,6 +40,33 @@ class WindowSummariesTest {
                 assertArrayEquals(single.hst, batched.hst, snap);
                 assertEquals(total, batched.records());
             }
+        }
+    }
+
+    @Test
+    void aBatchWithABadRecordChangesNoSummary() {
+        StreamRuntime rt =
+                StreamRuntime.of(
+                        WindowTestSpecs.spec(
+                                "    budget_cap: 1000\n    summaries: [stats, ckm, dp-hst]\n"
+                                        + "    ckm: {m: 40, r: 6}\n    hst: {universe: 64}\n"));
+        WindowSummaries w = WindowSummaries.empty(rt, TestRandoms.SECRET, 0);
+        long[] stats = w.stats.state().clone();
+        double[][][] bad = {
+            {{0.1, 0.2}, {0.5, Double.NaN}}, {{0.1, 0.2}, {0.5, 0.5, 0.5}}, {{0.1, 0.2}, {0.3, 0.4}}
+        };
+        byte[][][] ids = {
+            {WindowTestSpecs.identity(1), WindowTestSpecs.identity(2)},
+            {WindowTestSpecs.identity(1), WindowTestSpecs.identity(2)},
+            {WindowTestSpecs.identity(1), null} // a masked sketch needs every identity
+        };
+        for (int c = 0; c < bad.length; c++) {
+            int k = c;
+            assertThrows(IllegalArgumentException.class, () -> w.addAll(bad[k], ids[k], 2));
+            assertArrayEquals(stats, w.stats.state(), "case " + c);
+            assertEquals(0, w.records());
+            assertEquals(0, java.util.Arrays.stream(w.hst).sum());
+            assertEquals(0, w.sketch.count());
         }
     }
 }

@@ -32,10 +32,14 @@ import org.openjdk.jmh.annotations.State;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 public class PhaseOneJmh {
     public static final int STREAMS = 10;
+    public static final int D = 10;
+    public static final int M = 1000;
+    public static final int R = 100;
+    public static final int UNIVERSE = 4096;
     static final int N = 4096;
     public static final int B = 128;
 
-    private static final String SNAP = "descent";
+    public static final String SNAP = "descent";
 
     private WindowSummaries[] w;
     private double[][] xs;
@@ -48,19 +52,25 @@ public class PhaseOneJmh {
     @Setup
     public void setup() {
         StringBuilder y = new StringBuilder("streams:\n");
+        String lower = "[" + "0, ".repeat(D - 1) + "0]";
+        String upper = "[" + "1, ".repeat(D - 1) + "1]";
         for (int i = 0; i < STREAMS; i++) {
             y.append(
-                    "  - id: s"
-                            + i
-                            + "\n    dimension: 10\n    lower: ["
-                            + "0, ".repeat(9)
-                            + "0]\n    upper: ["
-                            + "1, ".repeat(9)
-                            + "1]\n    k: 10\n    window: PT10S\n    epsilon_per_release: 1.0\n    budget_cap: 1000000\n    public_seed: "
-                            + (100 + i)
-                            + "\n    summaries: [stats, ckm, dp-hst]\n    ckm: {m: 1000, r: 100}\n    hst: {universe: 4096, snap: "
-                            + SNAP
-                            + "}\n");
+                    """
+                      - id: s%d
+                        dimension: %d
+                        lower: %s
+                        upper: %s
+                        k: 10
+                        window: PT10S
+                        epsilon_per_release: 1.0
+                        budget_cap: 1000000
+                        public_seed: %d
+                        summaries: [stats, ckm, dp-hst]
+                        ckm: {m: %d, r: %d}
+                        hst: {universe: %d, snap: %s}
+                    """
+                            .formatted(i, D, lower, upper, 100 + i, M, R, UNIVERSE, SNAP));
         }
         List<StreamSpec> specs = ConfigLoader.parse(y.toString()).streams();
         Map<String, StreamRuntime> rts = StreamRuntime.of(specs);
@@ -69,11 +79,11 @@ public class PhaseOneJmh {
             w[i] = WindowSummaries.empty(rts.get("s" + i), BenchData.testSecret(), 0);
         }
         SplittableRandom rng = new SplittableRandom(7); // public inputs, not privacy noise
-        xs = new double[N][10];
+        xs = new double[N][D];
         ids = new byte[N][];
         streamOf = new int[N];
         for (int i = 0; i < N; i++) {
-            for (int t = 0; t < 10; t++) xs[i][t] = rng.nextDouble();
+            for (int t = 0; t < D; t++) xs[i][t] = rng.nextDouble();
             streamOf[i] = rng.nextInt(STREAMS);
             ids[i] =
                     ValidRecord.identity(
@@ -102,7 +112,8 @@ public class PhaseOneJmh {
         for (int i = 0; i < N; i++) {
             int s = streamOf[i];
             int f = fill[s];
-            bufX[s][f] = xs[i];
+            // as the operator holds a record: a copy of its features, its identity
+            bufX[s][f] = xs[i].clone();
             bufId[s][f] = ids[i];
             if (++fill[s] == B) {
                 w[s].addAll(bufX[s], bufId[s], B);

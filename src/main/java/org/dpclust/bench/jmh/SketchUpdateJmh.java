@@ -41,8 +41,14 @@ public class SketchUpdateJmh {
     private double[] cosines;
     private double[] sines;
 
-    /** Records per {@link #addBatch} call (the stream's phase-1 batch). */
+    /** Records per {@link #addBatch} call (the stream's phase-1 batch; divides BenchData.BATCH). */
     static final int FOLD = 128;
+
+    static {
+        if (BenchData.BATCH % FOLD != 0) {
+            throw new IllegalStateException("BenchData.BATCH must be a multiple of " + FOLD);
+        }
+    }
 
     private final double[][] foldRecords = new double[FOLD][];
     private final byte[][] foldIds = new byte[FOLD][];
