@@ -76,8 +76,8 @@ public final class RecordPrf {
     /** Whether the counter blocks still hold another identity's nonce (after {@link #select}). */
     private boolean noncePending;
 
-    /** After {@link #resetAll} and before {@link #select}: no word stream is current. */
-    private boolean noneCurrent;
+    /** Before the first {@link #reset}, and after {@link #resetAll} until {@link #select}. */
+    private boolean noneCurrent = true;
 
     // batch state (resetAll / select): per identity a tag and its first keystream chunk
     private byte[] batchTags = new byte[0];
@@ -167,10 +167,18 @@ public final class RecordPrf {
 
     /** The CBC-MAC tag of {@code identity} (see the class comment) into out[at..at+16). */
     private void cbcMac(byte[] identity, byte[] out, int at) {
-        int len = 16 * ((8 + identity.length + 15) / 16);
-        if (len > message.length) { // grows to the longest identity seen, then no more allocation
+        int len = Math.toIntExact(16 * ((8L + identity.length + 15) / 16));
+        byte[] message = this.message;
+        byte[] macOut = this.macOut;
+        if (len > message.length) {
+            // kept up to MAX_KEPT_MESSAGE (then no more allocation); a longer identity's buffers
+            // are its own, so one huge device id does not pin them for the instance's life
             message = new byte[len];
             macOut = new byte[len];
+            if (len <= MAX_KEPT_MESSAGE) {
+                this.message = message;
+                this.macOut = macOut;
+            }
         }
         LONG_BE.set(message, 0, (long) identity.length);
         System.arraycopy(identity, 0, message, 8, identity.length);
@@ -196,6 +204,9 @@ public final class RecordPrf {
      * one huge identity does not make every block position a separate AES call over the batch.
      */
     static final int MAX_SIDE_BY_SIDE_BLOCKS = 16;
+
+    /** Longest CBC-MAC message whose work buffers an instance keeps (see {@link #cbcMac}). */
+    static final int MAX_KEPT_MESSAGE = 4096;
 
     /**
      * Starts the word streams of {@code identities[0..n)} at once; {@link #select}(i) then makes
@@ -227,12 +238,13 @@ public final class RecordPrf {
         // tag now, by the single path
         for (int i = 0, off = 0; i < n; i++) {
             byte[] id = identities[i];
-            int len = 16 * ((8 + id.length + 15) / 16);
-            if (len / 16 > MAX_SIDE_BY_SIDE_BLOCKS) {
+            long blocks = (8L + id.length + 15) / 16;
+            if (blocks > MAX_SIDE_BY_SIDE_BLOCKS) {
                 cbcMac(id, batchTags, 16 * i);
                 batchBlocks[i] = 0; // takes no part in the side-by-side steps
                 continue;
             }
+            int len = 16 * (int) blocks;
             LONG_BE.set(batchMessages, off, (long) id.length);
             System.arraycopy(id, 0, batchMessages, off + 8, id.length);
             Arrays.fill(batchMessages, off + 8 + id.length, off + len, (byte) 0);
@@ -316,14 +328,16 @@ public final class RecordPrf {
     }
 
     private void ensureBatch(int n, int totalBlocks) {
-        if (batchTags.length < Math.multiplyExact(16, n)) {
-            batchTags = new byte[16 * n];
+        int tagBytes = Math.multiplyExact(16, n); // sizes first: a failed check changes nothing
+        int keystreamBytes = Math.multiplyExact(n, chunkBytes);
+        if (batchTags.length < tagBytes) {
+            batchTags = new byte[tagBytes];
             batchBlocks = new int[n];
             batchOffsets = new int[n];
             batchOrder = new int[n];
-            batchOut = new byte[16 * n];
-            batchKeystream = new byte[Math.multiplyExact(n, chunkBytes)];
-            batchIn = new byte[Math.max(16 * n, n * chunkBytes)];
+            batchOut = new byte[tagBytes];
+            batchKeystream = new byte[keystreamBytes];
+            batchIn = new byte[Math.max(tagBytes, keystreamBytes)];
         }
         if (batchMessages.length < Math.multiplyExact(16, totalBlocks)) {
             batchMessages = new byte[16 * totalBlocks];

@@ -67,7 +67,8 @@ public final class MaskedSketch {
     private final double[] sines;
 
     /**
-     * Caller-owned mask derivation, or null: then the thread's {@link SketchMasks#forThread} (r < m
+     * The mask derivation this sketch uses (the caller's, often the thread's shared {@link
+     * SketchMasks#forThread} instance), or null: then the thread's, looked up per call (r < m
      * only).
      */
     private final SketchMasks masks;

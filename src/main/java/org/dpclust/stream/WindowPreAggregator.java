@@ -126,7 +126,8 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
     /**
      * Bytes of held records (identities and feature copies) on this subtask, over all its open
      * windows, past which everything held is folded: a bound on what holding can cost whatever the
-     * number of open windows or the size of device ids.
+     * number of open windows or the size of device ids (exceeded by at most the one record that
+     * crosses it; the per-window arrays of {@link #BATCH} references are not counted).
      */
     static final long MAX_HELD_BYTES = 1 << 20;
 

@@ -152,7 +152,8 @@ class RecordPrfTest {
                 byte[][] ids = new byte[n + 3][]; // entries past n are never read
                 for (int i = 0; i < ids.length; i++) {
                     // lengths around the block edges: 0, 7, 8, 9, 23, 24, 25, ... 300
-                    int[] lengths = {0, 1, 7, 8, 9, 23, 24, 25, 40, 106, 114, 300};
+                    // 248 / 249 bytes: 16 / 17 blocks, side by side / on their own
+                    int[] lengths = {0, 1, 7, 8, 9, 23, 24, 25, 40, 106, 114, 248, 249, 300, 5000};
                     ids[i] = new byte[lengths[rng.nextInt(lengths.length)]];
                     rng.nextBytes(ids[i]);
                 }
@@ -170,9 +171,11 @@ class RecordPrfTest {
                                 "n " + n + ", identity " + i + ", word " + w);
                     }
                     assertArrayEquals(single.tag(), batch.tag());
-                    if (step % 3 == 0) { // single resets in between leave the batch intact
-                        batch.reset(ids[rng.nextInt(n)]);
-                        batch.nextInt();
+                    if (step % 3 == 0) { // single resets in between: right words, batch intact
+                        byte[] id = ids[rng.nextInt(n)];
+                        batch.reset(id);
+                        single.reset(id);
+                        assertEquals(single.nextInt(), batch.nextInt());
                     }
                 }
             }
@@ -195,5 +198,9 @@ class RecordPrfTest {
         assertThrows(IllegalStateException.class, prf::nextInt);
         prf.select(1);
         prf.nextInt();
+        assertThrows(
+                IllegalStateException.class,
+                RecordPrf.of(TestRandoms.SECRET, DOMAIN, 8)::nextInt,
+                "nothing is current before the first reset");
     }
 }
