@@ -33,6 +33,23 @@ public final class DomainBounds implements Serializable {
         return lower.length;
     }
 
+    /**
+     * Checks a record of this domain before it is clamped: its dimension and finite coordinates.
+     *
+     * @throws IllegalArgumentException naming what is wrong
+     */
+    public void checkRecord(double[] x) {
+        if (x.length != lower.length) {
+            throw new IllegalArgumentException(
+                    "record has dimension " + x.length + ", expected " + lower.length);
+        }
+        for (int t = 0; t < x.length; t++) {
+            if (!Double.isFinite(x[t])) {
+                throw new IllegalArgumentException("coordinate " + t + " is not finite");
+            }
+        }
+    }
+
     public double lower(int j) {
         return lower[j];
     }

@@ -73,7 +73,7 @@ public final class RecordPrf {
     private int pos;
     private int end;
 
-    /** Whether the counter blocks still hold another identity's nonce (after {@link #select}). */
+    /** Whether the counter blocks still hold another identity's nonce (after a reset or select). */
     private boolean noncePending;
 
     /** Before the first {@link #reset}, and after {@link #resetAll} until {@link #select}. */
@@ -149,19 +149,11 @@ public final class RecordPrf {
             throw new IllegalArgumentException("identity must not be null");
         }
         cbcMac(identity, tag, 0);
-        // the nonce T[0..12) into every counter block: two word stores per block (a per-block
-        // System.arraycopy of 12 bytes cost more than the whole keystream)
-        long nonceHigh = (long) LONG_BE.get(tag, 0);
-        int nonceLow = (int) INT_BE.get(tag, 8);
-        for (int b = 0; b < chunkBytes; b += 16) {
-            LONG_BE.set(counters, b, nonceHigh);
-            INT_BE.set(counters, b + 8, nonceLow);
-        }
         counter = 0;
         stream = keystream;
         pos = chunkBytes;
         end = chunkBytes;
-        noncePending = false;
+        noncePending = true; // the first refill writes the tag's nonce into the counter blocks
         noneCurrent = false;
     }
 
@@ -188,13 +180,7 @@ public final class RecordPrf {
                 i++) { // the cipher chains from its previous output: cancel it (zero IV)
             message[i] ^= chain[i];
         }
-        try {
-            if (cbc.update(message, 0, len, macOut, 0) != len) {
-                throw new IllegalStateException("short CBC output");
-            }
-        } catch (ShortBufferException e) {
-            throw new IllegalStateException("AES-CBC failed", e);
-        }
+        encrypt(cbc, message, len, macOut);
         System.arraycopy(macOut, len - 16, chain, 0, 16);
         System.arraycopy(macOut, len - 16, out, at, 16);
     }
@@ -272,13 +258,7 @@ public final class RecordPrf {
                     batchOrder[k++] = i;
                 }
             }
-            try {
-                if (macBlocks.update(batchIn, 0, 16 * k, batchOut, 0) != 16 * k) {
-                    throw new IllegalStateException("short AES output");
-                }
-            } catch (ShortBufferException e) {
-                throw new IllegalStateException("AES-ECB failed", e);
-            }
+            encrypt(macBlocks, batchIn, 16 * k, batchOut);
             for (int j = 0; j < k; j++) {
                 int t = 16 * batchOrder[j];
                 LONG_NATIVE.set(batchTags, t, (long) LONG_NATIVE.get(batchOut, 16 * j));
@@ -287,21 +267,13 @@ public final class RecordPrf {
         }
         // the first chunk of every identity's keystream: counter blocks tag[0..12) ‖ uint32be(c)
         for (int i = 0; i < n; i++) {
-            long nonceHigh = (long) LONG_BE.get(batchTags, 16 * i);
-            int nonceLow = (int) INT_BE.get(batchTags, 16 * i + 8);
-            for (int c = 0, o = i * chunkBytes; c < chunkBlocks; c++, o += 16) {
-                LONG_BE.set(batchIn, o, nonceHigh);
-                INT_BE.set(batchIn, o + 8, nonceLow);
-                INT_BE.set(batchIn, o + 12, c);
+            int o = i * chunkBytes;
+            writeNonce(batchTags, 16 * i, batchIn, o);
+            for (int c = 0; c < chunkBlocks; c++) {
+                INT_BE.set(batchIn, o + 16 * c + 12, c);
             }
         }
-        try {
-            if (ctr.update(batchIn, 0, n * chunkBytes, batchKeystream, 0) != n * chunkBytes) {
-                throw new IllegalStateException("short AES output");
-            }
-        } catch (ShortBufferException e) {
-            throw new IllegalStateException("AES-ECB failed", e);
-        }
+        encrypt(ctr, batchIn, n * chunkBytes, batchKeystream);
         batchSize = n;
         // no identity is current until select: the next word would otherwise be an old stream's
         stream = keystream;
@@ -385,27 +357,41 @@ public final class RecordPrf {
         if (noneCurrent) {
             throw new IllegalStateException("no current identity: reset or select one first");
         }
-        if (noncePending) { // selected from a batch: the counter blocks hold an older nonce
-            long nonceHigh = (long) LONG_BE.get(tag, 0);
-            int nonceLow = (int) INT_BE.get(tag, 8);
-            for (int b = 0; b < chunkBytes; b += 16) {
-                LONG_BE.set(counters, b, nonceHigh);
-                INT_BE.set(counters, b + 8, nonceLow);
-            }
+        if (noncePending) { // a new identity: its nonce into the counter blocks, once
+            writeNonce(tag, 0, counters, 0);
             noncePending = false;
         }
         for (int b = 0; b < chunkBlocks; b++) {
             INT_BE.set(counters, 16 * b + 12, counter++);
         }
-        try {
-            if (ctr.update(counters, 0, chunkBytes, keystream, 0) != chunkBytes) {
-                throw new IllegalStateException("short AES output");
-            }
-        } catch (ShortBufferException e) {
-            throw new IllegalStateException("AES-ECB failed", e);
-        }
+        encrypt(ctr, counters, chunkBytes, keystream);
         stream = keystream;
         pos = 0;
         end = chunkBytes;
+    }
+
+    /**
+     * The nonce {@code tag[t..t+12)} into the first 12 bytes of each of the {@link #chunkBlocks}
+     * counter blocks from {@code blocks[o]}: two word stores per block (a per-block 12-byte
+     * System.arraycopy cost more than the whole keystream).
+     */
+    private void writeNonce(byte[] tag, int t, byte[] blocks, int o) {
+        long nonceHigh = (long) LONG_BE.get(tag, t);
+        int nonceLow = (int) INT_BE.get(tag, t + 8);
+        for (int b = o; b < o + chunkBytes; b += 16) {
+            LONG_BE.set(blocks, b, nonceHigh);
+            INT_BE.set(blocks, b + 8, nonceLow);
+        }
+    }
+
+    /** {@code cipher} over {@code in[0..len)} into {@code out} (no padding: exactly len bytes). */
+    private static void encrypt(Cipher cipher, byte[] in, int len, byte[] out) {
+        try {
+            if (cipher.update(in, 0, len, out, 0) != len) {
+                throw new IllegalStateException("short AES output");
+            }
+        } catch (ShortBufferException e) {
+            throw new IllegalStateException("AES failed", e);
+        }
     }
 }

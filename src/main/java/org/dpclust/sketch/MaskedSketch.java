@@ -181,7 +181,7 @@ public final class MaskedSketch {
      */
     public void addAll(double[][] xs, byte[][] identities, int n) {
         for (int i = 0; i < n; i++) {
-            checkRecord(xs[i]);
+            bounds.checkRecord(xs[i]);
         }
         if (r == m) {
             for (int i = 0; i < n; i++) {
@@ -207,6 +207,7 @@ public final class MaskedSketch {
     }
 
     private void apply(double[] x, byte[] identity, int sign) {
+        bounds.checkRecord(x);
         normalise(x);
         int[] selected = maskOf(identity);
         if (selected == null) {
@@ -242,20 +243,8 @@ public final class MaskedSketch {
         return (long) r + (x - r == 0.5 ? 1 : 0);
     }
 
-    private void checkRecord(double[] x) {
-        if (x.length != d) {
-            throw new IllegalArgumentException(
-                    "record has dimension " + x.length + ", expected " + d);
-        }
-        for (int t = 0; t < d; t++) {
-            if (!Double.isFinite(x[t])) {
-                throw new IllegalArgumentException("coordinate " + t + " is not finite");
-            }
-        }
-    }
-
+    /** x (checked) clamped and scaled into the unit box, into {@link #unit}. */
     private void normalise(double[] x) {
-        checkRecord(x);
         bounds.clamp(x, unit);
         for (int t = 0; t < d; t++) {
             unit[t] = (unit[t] - bounds.lower(t)) / bounds.width(t);

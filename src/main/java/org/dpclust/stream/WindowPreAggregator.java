@@ -132,7 +132,7 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
     static final long MAX_HELD_BYTES = 1 << 20;
 
     /** Bytes a held record is counted at: its identity, its features and the two array headers. */
-    private static long heldBytes(double[] features, byte[] identity) {
+    private static long sizeOf(double[] features, byte[] identity) {
         return 32 + 8L * features.length + (identity == null ? 0 : identity.length);
     }
 
@@ -167,7 +167,7 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
             byte[] identity = summaries.needsIdentity() ? r.identity() : null;
             pendingFeatures[pending] = x;
             pendingIdentities[pending] = identity;
-            long added = heldBytes(x, identity);
+            long added = sizeOf(x, identity);
             pendingBytes += added;
             if (++pending == BATCH) {
                 return added - fold();

@@ -112,18 +112,9 @@ public final class WindowSummaries {
      */
     public void addAll(double[][] xs, byte[][] identities, int n) {
         // all or nothing: every record is checked before any summary changes
-        int d = encoded.length;
         boolean masked = sketch != null && sketch.r() < sketch.frequencies().size();
         for (int i = 0; i < n; i++) {
-            if (xs[i].length != d) {
-                throw new IllegalArgumentException(
-                        "record has dimension " + xs[i].length + ", expected " + d);
-            }
-            for (double v : xs[i]) {
-                if (!Double.isFinite(v)) {
-                    throw new IllegalArgumentException("record " + i + " is not finite");
-                }
-            }
+            rt.codec().bounds().checkRecord(xs[i]);
             if (masked && identities[i] == null) {
                 throw new IllegalArgumentException("record " + i + " has no identity");
             }
