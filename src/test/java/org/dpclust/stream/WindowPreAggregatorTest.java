@@ -137,6 +137,26 @@ class WindowPreAggregatorTest {
         assertSameBytes(direct, phase2(one, phase1(one, records(), 7)));
     }
 
+    /**
+     * Adversarial: records whose device ids are large enough to make phase 1 fold every open window
+     * early (each id a third of the subtask's held-bytes cap) change nothing but their own
+     * contribution — the releases are byte-identical to phase 2 folding every record itself, with
+     * and without checkpoint flushes between.
+     */
+    @Test
+    void recordsThatForceEarlyFoldsLeaveTheReleasesByteIdentical() throws Exception {
+        StreamSpec one = spec(ALL);
+        String huge = "h".repeat((int) (WindowPreAggregator.MAX_HELD_BYTES / 3));
+        List<ValidRecord> in = records();
+        for (int i = 0; i < in.size(); i += 40) {
+            in.get(i).deviceId = huge + i;
+        }
+        List<Publication> direct = phase2(one, in.stream().map(WindowPartial::of).toList());
+        assertEquals(6, releases(direct).size());
+        assertSameBytes(direct, phase2(one, phase1(one, in, 1_000_000)));
+        assertSameBytes(direct, phase2(one, phase1(one, in, 7)));
+    }
+
     @Test
     void aPartialIsEmittedBeforeTheWatermarkThatClosesItsWindowAndNothingIsHeldAtACheckpoint()
             throws Exception {
