@@ -4,7 +4,6 @@ import static org.dpclust.jobs.StreamingRuns.START;
 import static org.dpclust.jobs.StreamingRuns.W;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
@@ -200,13 +199,12 @@ class EventTimeIT {
         TreeSet<Long> starts = new TreeSet<>();
         runs.releases(d).forEach(r -> starts.add(r.getWindowStart().toEpochMilli()));
         assertEquals(START, starts.first(), "the schedule starts at job.start, not at a record");
-        String window0 = "a@" + Instant.ofEpochMilli(START) + "/stats";
-        assertNotEquals(
-                java.util.HexFormat.of().formatHex(a.get(window0)),
-                java.util.HexFormat.of().formatHex(b.get(window0)),
-                "the early record is counted in window 0 of D'");
         assertEquals(
                 runs.budget(d).size(), runs.budget(dPrime).size(), "the same number of charges");
+        // Whether window 0's release shows the one record is up to the noise (that is the
+        // guarantee: with no cell surviving the threshold in either run, D and D' publish the same
+        // public previous centroids, in about 4 % of runs), so inclusion is asserted where it is
+        // deterministic: an in-schedule record that is not a dead letter is folded into its window.
         assertTrue(deadLetters(dPrime).isEmpty(), "the early record counts");
     }
 
