@@ -22,6 +22,9 @@ import java.io.Serializable;
  *     epoch-aligned index (window start / window size) is a multiple of N, decoded from that
  *     window's released sketch; the sketch itself is released every window. Public, a function of
  *     the window start alone, post-processing only (1, the default: every window)
+ * @param mask the records' mask shape: {@code uniform} (a uniform r-subset per record, paper 003;
+ *     the default) or {@code block} (r cyclically consecutive features from a uniform offset,
+ *     cheaper to update); the same sensitivity and noise either way (SketchMasks)
  */
 public record CkmSettings(
         int m,
@@ -31,12 +34,24 @@ public record CkmSettings(
         double countFraction,
         int replicates,
         boolean warmStart,
-        int decodeEvery)
+        int decodeEvery,
+        String mask)
         implements Serializable {
-    /** Settings that decode every window cold. */
+    /** The default mask shape: a uniform r-subset per record. */
+    public static final String MASK_UNIFORM = "uniform";
+
+    /** r cyclically consecutive features from a uniform offset per record. */
+    public static final String MASK_BLOCK = "block";
+
+    /** Settings that decode every window cold, with uniform masks. */
     public CkmSettings(
             int m, int r, String law, double sigma, double countFraction, int replicates) {
-        this(m, r, law, sigma, countFraction, replicates, false, 1);
+        this(m, r, law, sigma, countFraction, replicates, false, 1, MASK_UNIFORM);
+    }
+
+    /** Whether records use block masks ({@code ckm.mask: block}). */
+    public boolean blockMask() {
+        return MASK_BLOCK.equals(mask);
     }
 
     /**
@@ -66,5 +81,9 @@ public record CkmSettings(
         ConfigException.check(replicates >= 1, "ckm.replicates", "must be >= 1");
         ConfigException.check(
                 decodeEvery >= 1, "ckm.decode_every", "must be >= 1, was " + decodeEvery);
+        ConfigException.check(
+                MASK_UNIFORM.equals(mask) || MASK_BLOCK.equals(mask),
+                "ckm.mask",
+                "must be uniform or block, was '" + mask + "'");
     }
 }

@@ -416,7 +416,15 @@ public final class ConfigLoader {
     }
 
     private static final String[] CKM_OPTIONS = {
-        "m", "r", "law", "sigma", "count_fraction", "replicates", "warm_start", "decode_every"
+        "m",
+        "r",
+        "law",
+        "sigma",
+        "count_fraction",
+        "replicates",
+        "warm_start",
+        "decode_every",
+        "mask"
     };
 
     /** Sub-mapping {@code f} of stream {@code p}, checked for unknown options. */
@@ -572,7 +580,8 @@ public final class ConfigLoader {
                 number(c, cp, "count_fraction", Double.NaN),
                 integer(c, cp, "replicates", 3),
                 bool(c, cp, "warm_start", false),
-                integer(c, cp, "decode_every", 1));
+                integer(c, cp, "decode_every", 1),
+                text(c, cp, "mask", CkmSettings.MASK_UNIFORM));
     }
 
     private static HstSettings hst(JsonNode h, String p) {

@@ -230,7 +230,7 @@ public final class CkmExperiment {
     }
 
     /** K means ~ N(0, (1.5 K^{1/D})² I). */
-    static double[][] means(SplittableRandom rng) {
+    public static double[][] means(SplittableRandom rng) {
         double s = 1.5 * Math.pow(K, 1.0 / D);
         double[][] means = new double[K][D];
         for (double[] mu : means) {
@@ -242,7 +242,7 @@ public final class CkmExperiment {
     }
 
     /** n points, equal-weight mixture of unit Gaussians around {@code means}. */
-    static double[][] mixture(int n, double[][] means, SplittableRandom rng) {
+    public static double[][] mixture(int n, double[][] means, SplittableRandom rng) {
         double[][] points = new double[n][D];
         for (int i = 0; i < n; i++) {
             double[] mu = means[rng.nextInt(K)];

@@ -288,6 +288,20 @@ public final class FrequencyMatrix implements Serializable {
         }
     }
 
+    /**
+     * The phases ω_{first+i}·v of n consecutive frequencies into {@code out[at + i]}, i &lt; n, as
+     * {@link #phase} (bit-identical).
+     */
+    public void phasesOfRange(int first, int n, double[] v, double[] out, int at) {
+        for (int i = 0, o = first * d; i < n; i++, o += d) {
+            double s = 0;
+            for (int t = 0; t < d; t++) {
+                s += omega[o + t] * v[t];
+            }
+            out[at + i] = s;
+        }
+    }
+
     /** A copy of the row-major m×d array. */
     public double[] toArray() {
         return omega.clone();

@@ -15,29 +15,32 @@ import org.dpclust.privacy.PrivacySecret;
  *
  * <h2>Masks</h2>
  *
- * The mask of a record is exactly r distinct indices of [0, m), drawn by a partial Fisher–Yates
- * shuffle driven by a keyed pseudo-random function of the record identity alone ({@link
- * SketchMasks}), so it does not depend on arrival order, timing or the other records, and a replay
- * draws the same masks. With r = m every record uses every feature and no key is needed. The masks
- * carry no privacy argument of their own (the sensitivity below holds for every mask); they are
- * keyed so that nobody can choose records whose masks collide. The key setup is paid once per
- * thread ({@link SketchMasks#forThread}), so wrapping a state array per record is cheap.
+ * The mask of a record is exactly r distinct indices of [0, m), a keyed pseudo-random function of
+ * the record identity alone ({@link SketchMasks}): a uniform r-subset (partial Fisher–Yates
+ * shuffle) or, with {@link SketchMasks.Shape#BLOCK}, r cyclically consecutive indices from a
+ * uniform offset, whose update reads consecutive frequency rows and writes consecutive sums. So the
+ * mask does not depend on arrival order, timing or the other records, and a replay draws the same
+ * masks. With r = m every record uses every feature and no key is needed. The masks carry no
+ * privacy argument of their own (the sensitivity below holds for every mask); they are keyed so
+ * that nobody can choose records whose masks collide. The key setup is paid once per thread ({@link
+ * SketchMasks#forThread}), so wrapping a state array per record is cheap.
  *
  * <h2>Fixed point and sensitivity</h2>
  *
  * Each feature value f ∈ [−1, 1] is stored as the integer round(f·2^{@value #FRACTION_BITS}) (round
- * half up, {@link Math#round}) before summation, and sums are exact long arithmetic: merging is
- * exact addition and accumulation order cannot change the state. Since |cos θ| + |sin θ| ≤ √2 and
- * rounding moves each integer by at most 1/2, one record changes the two integers of one masked
- * feature by at most ⌊√2·2^{@value #FRACTION_BITS} + 1⌋ = ⌊√2·2^{@value #FRACTION_BITS}⌋ + 1 units
- * in L1 ({@link #featureL1Units()}, computed exactly with an integer square root) and leaves
- * unmasked features alone. Hence adding or removing one record changes the sum by at most
- * r·featureL1Units() in L1 ({@link #addRemoveL1Units()}) — r√2 in real units, up to the rounding
- * slack — and the count by 1. (Feature values are computed to within 4e−16, so |cos| + |sin| may
- * exceed √2 by 1e−15; since √2·2^24 = 23726566.23…, that cannot reach the next integer and the
- * bound stands.) Feature values come from {@link SinCos}, plain IEEE arithmetic, so the state (and
- * its digest, which keys the noise) is bit-identical on every JVM. Overflow: sums stay below 2^63
- * for fewer than 2^38 records.
+ * half up, {@link Math#round}, under uniform masks; to nearest with ties to even, {@link
+ * Math#rint}, under block masks, whose runs of consecutive sums C2 vectorises) before summation,
+ * and sums are exact long arithmetic: merging is exact addition and accumulation order cannot
+ * change the state. Since |cos θ| + |sin θ| ≤ √2 and rounding moves each integer by at most 1/2,
+ * one record changes the two integers of one masked feature by at most ⌊√2·2^{@value
+ * #FRACTION_BITS} + 1⌋ = ⌊√2·2^{@value #FRACTION_BITS}⌋ + 1 units in L1 ({@link #featureL1Units()},
+ * computed exactly with an integer square root) and leaves unmasked features alone. Hence adding or
+ * removing one record changes the sum by at most r·featureL1Units() in L1 ({@link
+ * #addRemoveL1Units()}) — r√2 in real units, up to the rounding slack — and the count by 1.
+ * (Feature values are computed to within 4e−16, so |cos| + |sin| may exceed √2 by 1e−15; since
+ * √2·2^24 = 23726566.23…, that cannot reach the next integer and the bound stands.) Feature values
+ * come from {@link SinCos}, plain IEEE arithmetic, so the state (and its digest, which keys the
+ * noise) is bit-identical on every JVM. Overflow: sums stay below 2^63 for fewer than 2^38 records.
  *
  * <p>Layout: one {@code long[2m + 1]}: {@code [Σcos_0 .. Σcos_{m−1}, Σsin_0 .. Σsin_{m−1}, count]},
  * so the state is O(m), independent of the number of records, and lives in Flink state without a
@@ -73,6 +76,9 @@ public final class MaskedSketch {
      */
     private final SketchMasks masks;
 
+    /** The masks' shape (that of {@link #masks} when set). */
+    private final SketchMasks.Shape shape;
+
     /**
      * @param frequencies public frequency matrix (unit-box coordinates)
      * @param bounds declared bounds of the stream; dimension must match the matrix
@@ -81,13 +87,27 @@ public final class MaskedSketch {
      */
     public MaskedSketch(
             FrequencyMatrix frequencies, DomainBounds bounds, int r, PrivacySecret secret) {
-        this(frequencies, bounds, r, secret, null, new long[2 * frequencies.size() + 1]);
+        this(frequencies, bounds, r, SketchMasks.Shape.UNIFORM, secret);
+    }
+
+    /**
+     * As {@link #MaskedSketch(FrequencyMatrix, DomainBounds, int, PrivacySecret)}, with masks of
+     * {@code shape}.
+     */
+    public MaskedSketch(
+            FrequencyMatrix frequencies,
+            DomainBounds bounds,
+            int r,
+            SketchMasks.Shape shape,
+            PrivacySecret secret) {
+        this(frequencies, bounds, r, shape, secret, null, new long[2 * frequencies.size() + 1]);
     }
 
     private MaskedSketch(
             FrequencyMatrix frequencies,
             DomainBounds bounds,
             int r,
+            SketchMasks.Shape shape,
             PrivacySecret secret,
             SketchMasks masks,
             long[] data) {
@@ -128,6 +148,10 @@ public final class MaskedSketch {
         this.cosines = new double[r];
         this.sines = new double[r];
         this.masks = masks;
+        this.shape = masks != null ? masks.shape() : shape;
+        if (this.shape == null) {
+            throw new IllegalArgumentException("a mask shape is required");
+        }
     }
 
     /** Wraps (does not copy) a state array produced by {@link #state()}. */
@@ -137,7 +161,8 @@ public final class MaskedSketch {
             int r,
             PrivacySecret secret,
             long[] state) {
-        return new MaskedSketch(frequencies, bounds, r, secret, null, state);
+        return new MaskedSketch(
+                frequencies, bounds, r, SketchMasks.Shape.UNIFORM, secret, null, state);
     }
 
     /**
@@ -146,7 +171,7 @@ public final class MaskedSketch {
      */
     public static MaskedSketch wrap(
             FrequencyMatrix frequencies, DomainBounds bounds, SketchMasks masks, long[] state) {
-        return new MaskedSketch(frequencies, bounds, masks.r(), null, masks, state);
+        return new MaskedSketch(frequencies, bounds, masks.r(), null, null, masks, state);
     }
 
     /** L1 change, in fixed-point units, of one masked feature's (cos, sin) pair by one record. */
@@ -189,7 +214,15 @@ public final class MaskedSketch {
             }
             return;
         }
-        SketchMasks derivation = masks != null ? masks : SketchMasks.forThread(m, r, secret);
+        SketchMasks derivation = derivation();
+        if (shape == SketchMasks.Shape.BLOCK) {
+            int[] offsets = derivation.offsetsOf(identities, n);
+            for (int i = 0; i < n; i++) {
+                normalise(xs[i]);
+                accumulateBlock(offsets[i], 1);
+            }
+            return;
+        }
         int[] batchMasks = derivation.ofAll(identities, n);
         for (int i = 0; i < n; i++) {
             normalise(xs[i]);
@@ -209,6 +242,13 @@ public final class MaskedSketch {
     private void apply(double[] x, byte[] identity, int sign) {
         bounds.checkRecord(x);
         normalise(x);
+        if (r < m && shape == SketchMasks.Shape.BLOCK) {
+            if (identity == null) {
+                throw new IllegalArgumentException("identity must not be null when r < m");
+            }
+            accumulateBlock(derivation().offsetOf(identity), sign);
+            return;
+        }
         int[] selected = maskOf(identity);
         if (selected == null) {
             frequencies.phases(unit, phases);
@@ -231,6 +271,47 @@ public final class MaskedSketch {
             acc[m + j] += sign * roundHalfUp(sines[i] * SCALE);
         }
         acc[2 * m] += sign;
+    }
+
+    /**
+     * The block mask at offset o (features o, o + 1, …, o + r − 1 mod m): the features' values as
+     * {@link #accumulate} computes them, added over the two runs of consecutive rows and sums the
+     * block covers, rounded as {@link #addRun} says.
+     */
+    private void accumulateBlock(int o, int sign) {
+        int first = Math.min(r, m - o);
+        frequencies.phasesOfRange(o, first, unit, phases, 0);
+        frequencies.phasesOfRange(0, r - first, unit, phases, first);
+        SinCos.of(phases, r, cosines, sines);
+        addRun(cosines, 0, first, o, sign);
+        addRun(sines, 0, first, m + o, sign);
+        addRun(cosines, first, r - first, 0, sign);
+        addRun(sines, first, r - first, m, sign);
+        data[2 * m] += sign;
+    }
+
+    /**
+     * {@code data[at + i] ±= rint(values[from + i] · SCALE)}, i &lt; n: block masks round to the
+     * nearest integer with ties to even ({@link Math#rint}), which moves a value by at most ½ like
+     * {@link Math#round} (the sensitivity is the same) and which C2 vectorises over a run of
+     * consecutive sums.
+     */
+    private void addRun(double[] values, int from, int n, int at, int sign) {
+        long[] acc = data;
+        if (sign > 0) {
+            for (int i = 0; i < n; i++) {
+                acc[at + i] += (long) Math.rint(values[from + i] * SCALE);
+            }
+        } else {
+            for (int i = 0; i < n; i++) {
+                acc[at + i] -= (long) Math.rint(values[from + i] * SCALE);
+            }
+        }
+    }
+
+    /** The mask derivation: the caller's, else the thread's for (m, r, shape, secret). */
+    private SketchMasks derivation() {
+        return masks != null ? masks : SketchMasks.forThread(m, r, shape, secret);
     }
 
     /**
@@ -259,14 +340,14 @@ public final class MaskedSketch {
         if (r == m) {
             return null;
         }
-        SketchMasks derivation = masks != null ? masks : SketchMasks.forThread(m, r, secret);
-        return derivation.of(identity);
+        return derivation().of(identity);
     }
 
     /** Adds another accumulator of the same shape (same frequencies, bounds and r) element-wise. */
     public void merge(MaskedSketch other) {
         if (!other.frequencies.sameFrequencies(frequencies)
                 || other.r != r
+                || other.shape != shape
                 || !Arrays.equals(other.bounds.lowerCopy(), bounds.lowerCopy())
                 || !Arrays.equals(other.bounds.upperCopy(), bounds.upperCopy())) {
             throw new IllegalArgumentException("cannot merge sketches of different shapes");
@@ -300,6 +381,10 @@ public final class MaskedSketch {
 
     public int r() {
         return r;
+    }
+
+    public SketchMasks.Shape shape() {
+        return shape;
     }
 
     /** α_r = r/m. */

@@ -7,16 +7,30 @@ import org.dpclust.privacy.RecordPrf;
 
 /**
  * Derives the mask of a record — exactly r distinct feature indices of [0, m) — as a keyed
- * pseudo-random function of the record identity alone: a partial Fisher–Yates shuffle of [0, m)
- * driven by {@link RecordPrf}(secret, {@value #DOMAIN}) of the identity (draw i picks uniformly,
- * exactly, among the m − i indices not yet drawn). So the mask does not depend on arrival order,
- * timing or other records, a replay draws the same mask, and without the secret nobody can choose
- * records whose masks collide.
+ * pseudo-random function of the record identity alone, of one of two {@link Shape}s:
  *
- * <p>Cost: a CBC-MAC over the identity and about r/4 AES-CTR blocks per record (two JCA calls), no
- * allocation (the shuffle runs in a reused permutation and is undone in O(r)). Construction costs a
- * few microseconds and O(m) memory, so one is reused per thread ({@link #forThread}) or owned by
- * the caller. Not thread-safe.
+ * <ul>
+ *   <li>{@link Shape#UNIFORM}: a partial Fisher–Yates shuffle of [0, m) driven by {@link
+ *       RecordPrf}(secret, {@value #DOMAIN}) of the identity (draw i picks uniformly, exactly,
+ *       among the m − i indices not yet drawn): a uniform r-subset, as paper 003 draws them.
+ *   <li>{@link Shape#BLOCK}: the r cyclically consecutive indices o, o + 1, …, o + r − 1 (mod m)
+ *       from one exact uniform offset o ∈ [0, m) drawn by {@link RecordPrf}(secret, {@value
+ *       #BLOCK_DOMAIN}) of the identity. Every index is still in a record's mask with probability
+ *       exactly r/m, and a record's r features are still r of the m i.i.d. frequencies; what
+ *       differs is only which records share features (neighbouring indices are covered by largely
+ *       the same records). The update then reads r consecutive frequency rows and writes r
+ *       consecutive sums, with no shuffle (docs/privacy.md#masks).
+ * </ul>
+ *
+ * <p>Either way the mask does not depend on arrival order, timing or other records, a replay draws
+ * the same mask, and without the secret nobody can choose records whose masks collide. Privacy does
+ * not rest on the shape: the sketch's sensitivity holds for every mask of exactly r indices
+ * (MaskedSketch), so both shapes release under the same noise.
+ *
+ * <p>Cost: a CBC-MAC over the identity and about r/4 AES-CTR blocks (uniform) or one (block) per
+ * record, no allocation (the shuffle runs in a reused permutation and is undone in O(r)).
+ * Construction costs a few microseconds and O(m) memory, so one is reused per thread ({@link
+ * #forThread}) or owned by the caller. Not thread-safe.
  */
 public final class SketchMasks {
     /**
@@ -24,6 +38,42 @@ public final class SketchMasks {
      * record).
      */
     static final String DOMAIN = "dpclust/sketch-mask/v2";
+
+    /** Domain-separation prefix of the block masks' offset PRF. */
+    static final String BLOCK_DOMAIN = "dpclust/sketch-mask-block/v1";
+
+    /** The two mask shapes (class comment); a stream's {@code ckm.mask}. */
+    public enum Shape {
+        /** A uniform r-subset of [0, m). */
+        UNIFORM("uniform"),
+        /** r cyclically consecutive indices from a uniform offset. */
+        BLOCK("block");
+
+        private final String wireName;
+
+        Shape(String wireName) {
+            this.wireName = wireName;
+        }
+
+        /** The configuration's name of the shape ({@code ckm.mask}). */
+        public String wireName() {
+            return wireName;
+        }
+
+        /**
+         * The shape named {@code name}.
+         *
+         * @throws IllegalArgumentException for any other name
+         */
+        public static Shape of(String name) {
+            for (Shape s : values()) {
+                if (s.wireName.equals(name)) {
+                    return s;
+                }
+            }
+            throw new IllegalArgumentException("no mask shape '" + name + "'");
+        }
+    }
 
     /** Most SketchMasks kept per thread (see {@link #forThread}): one per (m, r, secret) in use. */
     static final int MAX_PER_THREAD = 16;
@@ -34,6 +84,7 @@ public final class SketchMasks {
 
     private final int m;
     private final int r;
+    private final Shape shape;
     private final PrivacySecret secret;
     private final RecordPrf prf;
     private final int[] permutation;
@@ -43,22 +94,40 @@ public final class SketchMasks {
     /** The masks of the last {@link #ofAll} batch, back to back. */
     private int[] batch = new int[0];
 
+    /** The offsets of the last {@link #offsetsOf} batch (block masks). */
+    private int[] offsets = new int[0];
+
     /**
      * @param m number of features
      * @param r features per record, 1 ≤ r ≤ m
      * @param secret the stream's secret (not null)
      */
     public SketchMasks(int m, int r, PrivacySecret secret) {
+        this(m, r, Shape.UNIFORM, secret);
+    }
+
+    /**
+     * @param m number of features
+     * @param r features per record, 1 ≤ r ≤ m
+     * @param shape the masks' shape (not null)
+     * @param secret the stream's secret (not null)
+     */
+    public SketchMasks(int m, int r, Shape shape, PrivacySecret secret) {
         if (r < 1 || r > m) {
             throw new IllegalArgumentException("r must be in [1, m=" + m + "], got " + r);
         }
-        if (secret == null) {
-            throw new IllegalArgumentException("a secret is required for masks");
+        if (secret == null || shape == null) {
+            throw new IllegalArgumentException("a secret and a shape are required for masks");
         }
         this.m = m;
         this.r = r;
+        this.shape = shape;
         this.secret = secret;
-        this.prf = RecordPrf.of(secret, DOMAIN.getBytes(StandardCharsets.UTF_8), r + r / 8 + 4);
+        this.prf =
+                shape == Shape.UNIFORM
+                        ? RecordPrf.of(
+                                secret, DOMAIN.getBytes(StandardCharsets.UTF_8), r + r / 8 + 4)
+                        : RecordPrf.of(secret, BLOCK_DOMAIN.getBytes(StandardCharsets.UTF_8), 4);
         this.permutation = new int[m];
         for (int j = 0; j < m; j++) {
             permutation[j] = j;
@@ -76,17 +145,22 @@ public final class SketchMasks {
      * between threads. The masks do not depend on which instance derives them.
      */
     public static SketchMasks forThread(int m, int r, PrivacySecret secret) {
+        return forThread(m, r, Shape.UNIFORM, secret);
+    }
+
+    /** As {@link #forThread(int, int, PrivacySecret)}, one per (m, r, shape, secret). */
+    public static SketchMasks forThread(int m, int r, Shape shape, PrivacySecret secret) {
         ArrayList<SketchMasks> kept = ON_THREAD.get();
         for (int i = 0; i < kept.size(); i++) {
             SketchMasks s = kept.get(i);
-            if (s.m == m && s.r == r && s.secret == secret) {
+            if (s.m == m && s.r == r && s.shape == shape && s.secret == secret) {
                 return s;
             }
         }
         if (kept.size() == MAX_PER_THREAD) {
             kept.clear();
         }
-        SketchMasks s = new SketchMasks(m, r, secret);
+        SketchMasks s = new SketchMasks(m, r, shape, secret);
         kept.add(s);
         return s;
     }
@@ -99,6 +173,10 @@ public final class SketchMasks {
         return r;
     }
 
+    public Shape shape() {
+        return shape;
+    }
+
     /**
      * The mask of {@code identity}: r distinct indices of [0, m) in draw order. The returned array
      * is a reused work array, overwritten by the next call.
@@ -108,7 +186,69 @@ public final class SketchMasks {
             throw new IllegalArgumentException("identity must not be null when r < m");
         }
         prf.reset(identity);
-        return draw();
+        return shape == Shape.UNIFORM ? draw() : block(prf.nextInt(m));
+    }
+
+    /**
+     * The offset o of {@code identity}'s block mask {o, o + 1, …, o + r − 1} (mod m): the same mask
+     * as {@link #of}.
+     *
+     * @throws IllegalStateException if the masks are not block masks
+     */
+    public int offsetOf(byte[] identity) {
+        requireBlock();
+        if (identity == null) {
+            throw new IllegalArgumentException("identity must not be null when r < m");
+        }
+        prf.reset(identity);
+        return prf.nextInt(m);
+    }
+
+    /**
+     * The offsets of {@code identities[0..n)}'s block masks, the same as n calls of {@link
+     * #offsetOf}, in entries [0, n) of the returned array, a reused work array (overwritten by the
+     * next call); cheaper per identity ({@link RecordPrf#resetAll}).
+     *
+     * @throws IllegalStateException if the masks are not block masks
+     */
+    public int[] offsetsOf(byte[][] identities, int n) {
+        requireBlock();
+        checkBatch(identities, n);
+        if (offsets.length < n) {
+            offsets = new int[n];
+        }
+        prf.resetAll(identities, n);
+        for (int i = 0; i < n; i++) {
+            prf.select(i);
+            offsets[i] = prf.nextInt(m);
+        }
+        return offsets;
+    }
+
+    private void requireBlock() {
+        if (shape != Shape.BLOCK) {
+            throw new IllegalStateException("offsets exist only for block masks");
+        }
+    }
+
+    private static void checkBatch(byte[][] identities, int n) {
+        if (n < 0 || n > identities.length) {
+            throw new IllegalArgumentException("n must be in [0, " + identities.length + "]");
+        }
+        for (int i = 0; i < n; i++) {
+            if (identities[i] == null) {
+                throw new IllegalArgumentException("identity must not be null when r < m");
+            }
+        }
+    }
+
+    /** The block mask at offset o, into the reused mask array. */
+    private int[] block(int o) {
+        for (int i = 0; i < r; i++) {
+            int j = o + i;
+            mask[i] = j < m ? j : j - m;
+        }
+        return mask;
     }
 
     /**
@@ -117,22 +257,16 @@ public final class SketchMasks {
      * call). Cheaper per identity ({@link RecordPrf#resetAll}).
      */
     public int[] ofAll(byte[][] identities, int n) {
-        if (n < 0 || n > identities.length) {
-            throw new IllegalArgumentException("n must be in [0, " + identities.length + "]");
-        }
+        checkBatch(identities, n);
         if (batch.length < (long) n * r) {
             batch = new int[Math.multiplyExact(n, r)];
         }
         int[] out = batch;
-        for (int i = 0; i < n; i++) {
-            if (identities[i] == null) {
-                throw new IllegalArgumentException("identity must not be null when r < m");
-            }
-        }
         prf.resetAll(identities, n);
         for (int i = 0; i < n; i++) {
             prf.select(i);
-            System.arraycopy(draw(), 0, out, i * r, r);
+            int[] one = shape == Shape.UNIFORM ? draw() : block(prf.nextInt(m));
+            System.arraycopy(one, 0, out, i * r, r);
         }
         return out;
     }

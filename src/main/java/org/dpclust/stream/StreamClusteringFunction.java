@@ -236,8 +236,9 @@ public class StreamClusteringFunction
      * Where a record's contribution lands in the ckm and dp-hst states, as the suffix {@code ,
      * placement=[…]} of {@link #publicParameters} (empty without those summaries): the sketch's m
      * and r — a window's sketch calibrates its noise to the configured r, so records added under a
-     * larger r before a restore would weigh more than the sensitivity covers — and its frequency
-     * law and σ, and the universe, depth and snap rule of dp-hst (with the walk's own parameters,
+     * larger r before a restore would weigh more than the sensitivity covers — its mask shape
+     * (device bounding subtracts an evicted record under the current shape), and its frequency law
+     * and σ, and the universe, depth and snap rule of dp-hst (with the walk's own parameters,
      * {@link NeighbourWalk#RULE}) — device bounding subtracts an evicted record with the current
      * frequencies and where the current rule puts it, so records added under others would stay
      * while other contributions were removed, and a device could move up to 3c records' worth.
@@ -249,6 +250,9 @@ public class StreamClusteringFunction
             p.add("ckm.r=" + s.ckm().r());
             p.add("ckm.law=" + s.ckm().law());
             p.add("ckm.sigma=" + s.ckm().sigma());
+            if (s.ckm().blockMask()) { // uniform masks keep the line they had before the option
+                p.add("ckm.mask=" + s.ckm().mask());
+            }
         }
         if (s.summaries().contains(Summary.DP_HST)) {
             p.add("hst.universe=" + s.hstUniverse());

@@ -1,6 +1,7 @@
 package org.dpclust.window;
 
 import java.util.HexFormat;
+import org.dpclust.config.CkmSettings;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.kmedian.NeighbourWalk;
 import org.dpclust.privacy.AccumulatorDigest;
@@ -46,12 +47,11 @@ public final class Mechanisms {
 
     /**
      * {@code ckm}: geometric noise on the masked random-feature sketch (m, r, frequency law and σ,
-     * count share).
+     * count share, and the mask shape when it is {@code block}).
      */
     public static String ckm(StreamSpec s) {
         String name = s.zcdp() ? "masked-sketch-dgauss-v1" : "masked-sketch-geometric-v2";
-        return id(
-                name,
+        AccumulatorDigest d =
                 common(name, s)
                         .add("m")
                         .add(s.ckm().m())
@@ -62,7 +62,11 @@ public final class Mechanisms {
                         .add("sigma")
                         .add(s.ckm().sigma())
                         .add("count_fraction")
-                        .add(s.ckm().countFraction()));
+                        .add(s.ckm().countFraction());
+        if (s.ckm().blockMask()) { // uniform masks keep the id they had before the option
+            d.add("mask").add(CkmSettings.MASK_BLOCK);
+        }
+        return id(name, d);
     }
 
     /**

@@ -11,6 +11,7 @@ import org.dpclust.kmeans.SnapshotStatistics;
 import org.dpclust.kmedian.HstWindowSummary;
 import org.dpclust.privacy.FixedPointCodec;
 import org.dpclust.sketch.FrequencyMatrix;
+import org.dpclust.sketch.SketchMasks;
 
 /**
  * The public objects of one stream derived from its configuration: fixed-point codec, the
@@ -70,6 +71,11 @@ public record StreamRuntime(
                                 : FrequencyMatrix.Law.ADAPTED_RADIUS,
                         s.publicSeed())
                 : null;
+    }
+
+    /** The shape of the sketch's record masks ({@code ckm.mask}). */
+    public SketchMasks.Shape maskShape() {
+        return SketchMasks.Shape.of(spec.ckm().mask());
     }
 
     /** The public objects of every stream, by stream id. */

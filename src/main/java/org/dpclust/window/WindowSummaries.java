@@ -54,7 +54,10 @@ public final class WindowSummaries {
             this.sketch =
                     r < m
                             ? MaskedSketch.wrap(
-                                    rt.frequencies(), b, SketchMasks.forThread(m, r, secret), state)
+                                    rt.frequencies(),
+                                    b,
+                                    SketchMasks.forThread(m, r, rt.maskShape(), secret),
+                                    state)
                             : MaskedSketch.wrap(rt.frequencies(), b, r, secret, state);
         } else {
             this.sketch = null;

@@ -31,6 +31,7 @@ class BenchAllIT {
                 List.of(
                         "sketch-update",
                         "sketch-update-batch",
+                        "sketch-update-block",
                         "clompr-decode",
                         "stats-update",
                         "hst-count",
@@ -51,7 +52,7 @@ class BenchAllIT {
         for (JsonNode r : rows) {
             assertTrue(r.has("cores") && r.has("jvm"), r.toString());
             switch (r.get("benchmark").asText()) {
-                case "sketch-update-batch", "stats-update", "hst-count" ->
+                case "sketch-update-batch", "sketch-update-block", "stats-update", "hst-count" ->
                         BenchCommandTest.assertBoundRow(r, r.get("benchmark").asText());
                 case "lloyd-iteration" ->
                         assertTrue(r.get("iterations").asInt() >= 1, r.toString());
@@ -76,7 +77,11 @@ class BenchAllIT {
     static void assertPhysicallyPlausible(JsonNode r) {
         String row = r.toString();
         switch (r.get("benchmark").asText()) {
-            case "sketch-update", "sketch-update-batch", "stats-update", "hst-count" -> {
+            case "sketch-update",
+                    "sketch-update-batch",
+                    "sketch-update-block",
+                    "stats-update",
+                    "hst-count" -> {
                 // every record's d coordinates are read at least
                 double ns = r.get("ns_per_record").asDouble();
                 assertAtLeast(ns, NS_PER_UNIT_FLOOR * r.get("d").asInt(), "ns_per_record", row);

@@ -67,17 +67,19 @@ class BenchCommandTest {
     @Test
     void quickSketchBenchPrintsJsonRowsWithTheKeys() throws Exception {
         List<JsonNode> rows = jsonRows(run("bench", "sketch", "--quick", "--json"));
-        assertEquals(8, rows.size(), rows.toString());
-        for (int i = 0; i < 6; i++) {
-            assertBoundRow(rows.get(i), i < 3 ? "sketch-update" : "sketch-update-batch");
+        assertEquals(11, rows.size(), rows.toString());
+        List<String> variants =
+                List.of("sketch-update", "sketch-update-batch", "sketch-update-block");
+        for (int i = 0; i < 9; i++) {
+            assertBoundRow(rows.get(i), variants.get(i / 3));
             assertTrue(rows.get(i).has("r"), rows.get(i).toString());
             assertEquals(List.of(1000, 100, 10).get(i % 3), rows.get(i).get("r").asInt());
         }
-        JsonNode decode = rows.get(6);
+        JsonNode decode = rows.get(9);
         assertEquals("clompr-decode", decode.get("benchmark").asText());
         assertTrue(decode.get("decode_seconds").asDouble() > 0, decode.toString());
         assertTrue(decode.has("cores") && decode.has("jvm"), decode.toString());
-        JsonNode warm = rows.get(7);
+        JsonNode warm = rows.get(10);
         assertEquals("clompr-decode-warm", warm.get("benchmark").asText());
         for (String key :
                 List.of(

@@ -268,6 +268,18 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void ckmMaskDefaultsToUniformAndParsesBlock() {
+        assertEquals("uniform", ConfigLoader.parse(VALID).streams().get(0).ckm().mask());
+        assertTrue(
+                ConfigLoader.parse(VALID + "    ckm: {mask: block}\n")
+                        .streams()
+                        .get(0)
+                        .ckm()
+                        .blockMask());
+        assertEquals("streams[0].ckm.mask", option(VALID + "    ckm: {mask: strided}\n"));
+    }
+
+    @Test
     void accountingDefaultsToPureAndParsesZcdp() {
         StreamSpec pure = ConfigLoader.parse(VALID).stream("s1").orElseThrow();
         assertEquals(BudgetAccounting.PURE, pure.accounting());

@@ -320,4 +320,103 @@ class MaskedSketchTest {
                 IllegalArgumentException.class, () -> s.addAll(xs, new byte[][] {id(1), id(2)}, 2));
         assertArrayEquals(before, s.state());
     }
+
+    /**
+     * The block path (consecutive rows and sums, batched offsets) against the general one: the same
+     * records added feature by feature at the block's indices, through the same phase, SinCos and
+     * rounding, give the same state; one by one, in batches, and subtracting.
+     */
+    @Test
+    void blockMasksAddTheirRunOfFeaturesWrappingAtM() {
+        SplittableRandom rng = new SplittableRandom(13);
+        int m = 40;
+        for (int r : new int[] {1, 7, 39, 40}) {
+            FrequencyMatrix f = freq(m);
+            MaskedSketch single =
+                    new MaskedSketch(f, BOX, r, SketchMasks.Shape.BLOCK, TestRandoms.SECRET);
+            MaskedSketch batched =
+                    new MaskedSketch(f, BOX, r, SketchMasks.Shape.BLOCK, TestRandoms.SECRET);
+            SketchMasks masks = new SketchMasks(m, r, SketchMasks.Shape.BLOCK, TestRandoms.SECRET);
+            long[] expected = new long[2 * m + 1];
+            boolean wrapped = false;
+            int n = 300;
+            double[][] xs = new double[n][];
+            byte[][] ids = new byte[n][];
+            for (int i = 0; i < n; i++) {
+                xs[i] = record(rng);
+                ids[i] = id(rng.nextLong());
+                single.add(xs[i], ids[i]);
+                int[] mask =
+                        r == m
+                                ? java.util.stream.IntStream.range(0, m).toArray()
+                                : masks.of(ids[i]);
+                wrapped |= mask[r - 1] < mask[0];
+                double[] v = unit(xs[i]);
+                double[] cs = new double[2];
+                for (int j : mask) {
+                    SinCos.of(f.phase(j, v), cs);
+                    // block masks round ties to even
+                    expected[j] += (long) Math.rint(cs[0] * MaskedSketch.SCALE);
+                    expected[m + j] += (long) Math.rint(cs[1] * MaskedSketch.SCALE);
+                }
+                expected[2 * m]++;
+            }
+            batched.addAll(xs, ids, 128);
+            batched.addAll(
+                    Arrays.copyOfRange(xs, 128, n), Arrays.copyOfRange(ids, 128, n), n - 128);
+            assertTrue(wrapped || r == 1 || r == m, "r " + r + ": some block wraps past m");
+            assertArrayEquals(expected, single.state(), "r " + r + ", one by one");
+            assertArrayEquals(expected, batched.state(), "r " + r + ", in batches");
+            for (int i = 0; i < n; i++) {
+                single.subtract(xs[i], ids[i]);
+            }
+            assertArrayEquals(new long[2 * m + 1], single.state(), "r " + r + ", all subtracted");
+        }
+        MaskedSketch uniform = new MaskedSketch(freq(m), BOX, 7, TestRandoms.SECRET);
+        assertThrows(
+                IllegalArgumentException.class,
+                () ->
+                        uniform.merge(
+                                new MaskedSketch(
+                                        freq(m),
+                                        BOX,
+                                        7,
+                                        SketchMasks.Shape.BLOCK,
+                                        TestRandoms.SECRET)));
+    }
+
+    /** x clamped into BOX and scaled into the unit box, as the sketch normalises it. */
+    private static double[] unit(double[] x) {
+        double[] lo = BOX.lowerCopy();
+        double[] hi = BOX.upperCopy();
+        double[] v = new double[x.length];
+        for (int t = 0; t < x.length; t++) {
+            double c = Math.min(hi[t], Math.max(lo[t], x[t]));
+            v[t] = (c - lo[t]) / (hi[t] - lo[t]);
+        }
+        return v;
+    }
+
+    /** The block shape's sensitivity: brute force as above, records at their worst. */
+    @Test
+    void blockMasksKeepTheDeclaredSensitivity() {
+        SplittableRandom rng = new SplittableRandom(14);
+        for (int r : new int[] {1, 5, 16}) {
+            FrequencyMatrix f = freq(16);
+            MaskedSketch base =
+                    new MaskedSketch(f, BOX, r, SketchMasks.Shape.BLOCK, TestRandoms.SECRET);
+            long declared = base.addRemoveL1Units();
+            long maxAdd = 0;
+            for (int trial = 0; trial < 5_000; trial++) {
+                MaskedSketch with =
+                        new MaskedSketch(f, BOX, r, SketchMasks.Shape.BLOCK, TestRandoms.SECRET);
+                with.add(record(rng), id(trial));
+                maxAdd = Math.max(maxAdd, l1(with.sums(), base.sums()));
+            }
+            assertTrue(maxAdd <= declared, "r=" + r + ": add/remove " + maxAdd + " > " + declared);
+            if (r == 1) {
+                assertTrue(maxAdd >= 0.97 * declared, "r=1: add/remove max only " + maxAdd);
+            }
+        }
+    }
 }

@@ -129,6 +129,17 @@ class PublicParametersChangeTest {
         assertTrue(message.contains("ckm.sigma=3.0"), message);
     }
 
+    @Test
+    void aChangedMaskShapeIsRefusedForDeviceUnits() throws Exception {
+        String device =
+                "    privacy_unit: device\n    device_contribution_bound: 2\n    summaries: [ckm]\n";
+        String message =
+                refusal(
+                        StreamTestRecords.spec(device + "    ckm: {m: 64, r: 16}\n"),
+                        StreamTestRecords.spec(device + "    ckm: {m: 64, r: 16, mask: block}\n"));
+        assertTrue(message.contains("ckm.mask=block"), message);
+    }
+
     /**
      * A line saved before the placement suffix existed admits the same parameters only where the
      * unknown placement cannot matter (record units without ckm); a line with the suffix admits

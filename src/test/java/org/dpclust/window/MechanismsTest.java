@@ -32,6 +32,7 @@ class MechanismsTest {
         p.put("law", "gaussian");
         p.put("sigma", "0.5");
         p.put("ckm_fraction", "0.2");
+        p.put("mask", "uniform");
         p.put("universe", "64");
         p.put("levels", "8");
         p.put("snap", "nearest");
@@ -54,7 +55,7 @@ class MechanismsTest {
                     %s
                     summaries: [stats, ckm, dp-hst]
                     stats: {cells: %s, count_fraction: %s, update: %s}
-                    ckm: {m: %s, r: %s, law: %s, sigma: %s, count_fraction: %s}
+                    ckm: {m: %s, r: %s, law: %s, sigma: %s, count_fraction: %s, mask: %s}
                     hst: {universe: %s, max_levels: %s, snap: %s}
                 """
                         .formatted(p.values().toArray());
@@ -86,6 +87,7 @@ class MechanismsTest {
         alternatives.put("law", "adapted-radius");
         alternatives.put("sigma", "0.51");
         alternatives.put("ckm_fraction", "0.21");
+        alternatives.put("mask", "block");
         alternatives.put("universe", "65");
         alternatives.put("levels", "9");
         alternatives.put("snap", "descent");
@@ -123,7 +125,7 @@ class MechanismsTest {
 
     @Test
     void ckmNoiseIsKeyedByTheCommonParametersAndTheSketchSettings() {
-        check(Mechanisms::ckm, keys(plus("m", "r", "law", "sigma", "ckm_fraction")));
+        check(Mechanisms::ckm, keys(plus("m", "r", "law", "sigma", "ckm_fraction", "mask")));
     }
 
     @Test

@@ -12,15 +12,22 @@ class WindowSummariesTest {
 
     @Test
     void addingABatchGivesTheSummariesOfAddingItsRecordsOneByOne() {
-        for (String snap : new String[] {"nearest", "descent"}) {
+        for (String[] c :
+                new String[][] {
+                    {"nearest", "uniform"}, {"descent", "uniform"}, {"nearest", "block"}
+                }) {
+            String snap = c[0] + ", mask " + c[1];
             StreamRuntime rt =
                     StreamRuntime.of(
                             WindowTestSpecs.spec(
                                     "    budget_cap: 1000\n    summaries: [stats, ckm, dp-hst]\n"
-                                            + "    ckm: {m: 40, r: 6}\n"
+                                            + "    ckm: {m: 40, r: 6, mask: "
+                                            + c[1]
+                                            + "}\n"
                                             + "    hst: {universe: 64, snap: "
-                                            + snap
+                                            + c[0]
                                             + "}\n"));
+            assertEquals(c[1], rt.maskShape().wireName());
             WindowSummaries single = WindowSummaries.empty(rt, TestRandoms.SECRET, 0);
             WindowSummaries batched = WindowSummaries.empty(rt, TestRandoms.SECRET, 0);
             SplittableRandom rng = new SplittableRandom(3);

@@ -5,6 +5,7 @@ import org.dpclust.geometry.DomainBounds;
 import org.dpclust.sketch.FrequencyMatrix;
 import org.dpclust.sketch.MaskedSketch;
 import org.dpclust.sketch.SinCos;
+import org.dpclust.sketch.SketchMasks;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
@@ -20,7 +21,8 @@ import org.openjdk.jmh.annotations.State;
  * add}), beside its plain-loop bound ({@code bound}): the same r dot products ω_j·v, the same
  * {@link SinCos} and a (cos, sin) accumulation, over primitive arrays, with no clamping, mask,
  * fixed point or PRF; and {@link MaskedSketch#addAll} in batches of 128 ({@code addBatch}), the
- * stream's path. Scores are ns per record.
+ * stream's path, with uniform masks and with block masks ({@code addBlockBatch}, {@code ckm.mask:
+ * block}). Scores are ns per record.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -34,6 +36,7 @@ public class SketchUpdateJmh {
     private double[][] records;
     private byte[][] ids;
     private MaskedSketch sketch;
+    private MaskedSketch blockSketch;
     private double[] omega;
     private double[] cosSum;
     private double[] sinSum;
@@ -66,6 +69,8 @@ public class SketchUpdateJmh {
         records = BenchData.records();
         ids = BenchData.identities();
         sketch = new MaskedSketch(freq, box, r, BenchData.testSecret());
+        blockSketch =
+                new MaskedSketch(freq, box, r, SketchMasks.Shape.BLOCK, BenchData.testSecret());
         omega = freq.toArray();
         cosSum = new double[M];
         phases = new double[r];
@@ -96,6 +101,18 @@ public class SketchUpdateJmh {
             sketch.addAll(foldRecords, foldIds, FOLD);
         }
         return sketch.count();
+    }
+
+    /** {@link #addBatch} with block masks: r consecutive features from a keyed offset. */
+    @Benchmark
+    @OperationsPerInvocation(BenchData.BATCH)
+    public long addBlockBatch() {
+        for (int i = 0; i < BenchData.BATCH; i += FOLD) {
+            System.arraycopy(records, i, foldRecords, 0, FOLD);
+            System.arraycopy(ids, i, foldIds, 0, FOLD);
+            blockSketch.addAll(foldRecords, foldIds, FOLD);
+        }
+        return blockSketch.count();
     }
 
     @Benchmark

@@ -23,6 +23,7 @@ public final class Experiments {
         register(new DeviceDayExperiment());
         register(new UtilityExperiment());
         register(new HstSnapExperiment());
+        register(new CkmMaskExperiment());
     }
 
     private Experiments() {}

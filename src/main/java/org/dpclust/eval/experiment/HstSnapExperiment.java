@@ -346,7 +346,8 @@ public final class HstSnapExperiment implements Experiment {
         return v.stream().mapToDouble(d -> d).average().orElse(Double.NaN);
     }
 
-    private static double sd(double[] v) {
+    /** Sample standard deviation (n − 1), 0 for fewer than two values. */
+    static double sd(double[] v) {
         if (v.length < 2) {
             return 0;
         }

@@ -1,0 +1,285 @@
+package org.dpclust.eval.experiment;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.dpclust.eval.CkmExperiment;
+import org.dpclust.eval.ClusteringMetrics;
+import org.dpclust.eval.ProgressBar;
+import org.dpclust.eval.ReportWriter;
+import org.dpclust.geometry.DomainBounds;
+import org.dpclust.kmeans.Lloyd;
+import org.dpclust.privacy.PrivacyRandom;
+import org.dpclust.privacy.PrivacySecret;
+import org.dpclust.privacy.ReleaseContext;
+import org.dpclust.sketch.ClOmpr;
+import org.dpclust.sketch.DpSketchRelease;
+import org.dpclust.sketch.FrequencyMatrix;
+import org.dpclust.sketch.MaskedSketch;
+import org.dpclust.sketch.SketchMasks;
+
+/**
+ * {@code evaluate ckm-mask}: whether {@code ckm.mask: block} (r cyclically consecutive features
+ * from a uniform offset) changes the utility of compressive k-means against the default uniform
+ * masks, in paper 003's Figure 3 setting ({@link CkmExperiment}: d = k = 10, m = 1000, the declared
+ * box [−B, B]^10, Gaussian frequencies at the default σ, add/remove release, CL-OMPR with default
+ * options).
+ *
+ * <p>Paired: in each trial both shapes sketch the SAME records with the same frequencies and
+ * identities, are released with the SAME noise (the release context names trial, α_r and ε but not
+ * the shape, and not the sketch's contents) and decoded with the same decoder seed; the only
+ * difference is which features each record's mask holds. Per (n, α_r, ε): the relative SSE of each
+ * shape (SSE of the decoded centroids / the reference SSE of {@link CkmExperiment}) and the paired
+ * difference block − uniform over the trials (mean, sd, and the trials where block is not worse). ε
+ * = ∞ is the exact sketch: the masks' effect without noise.
+ */
+public final class CkmMaskExperiment implements Experiment {
+    static final double[] EPSILONS = {0.1, 1.0, Double.POSITIVE_INFINITY};
+    static final double[] ALPHAS = {0.1, 0.01};
+    static final SketchMasks.Shape[] SHAPES = {SketchMasks.Shape.UNIFORM, SketchMasks.Shape.BLOCK};
+    static final long SEED = 7000;
+    static final int THREADS = 2;
+
+    @Override
+    public String name() {
+        return "ckm-mask";
+    }
+
+    @Override
+    public String description() {
+        return "ckm mask shapes (uniform, block) with paired data, frequencies and noise: relative"
+                + " SSE and the paired difference";
+    }
+
+    private record Config(int[] sizes, int trials) {}
+
+    @Override
+    public Path run(ExperimentContext ctx) {
+        Config cfg =
+                ctx.quick()
+                        ? new Config(new int[] {5000}, 2)
+                        : new Config(new int[] {10_000, 100_000}, 8);
+        long started = System.nanoTime();
+        // per (n, alpha, eps, shape): relative SSE per trial
+        Map<String, double[]> sse = new LinkedHashMap<>();
+        ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+        try (ProgressBar progress =
+                new ProgressBar("evaluate ckm-mask", cfg.sizes().length * cfg.trials())) {
+            for (int n : cfg.sizes()) {
+                List<Future<double[]>> trials = new ArrayList<>();
+                for (int t = 0; t < cfg.trials(); t++) {
+                    int trial = t;
+                    trials.add(pool.submit(() -> trial(n, trial)));
+                }
+                for (int t = 0; t < cfg.trials(); t++) {
+                    double[] v = trials.get(t).get();
+                    progress.step();
+                    int i = 0;
+                    for (double alpha : ALPHAS) {
+                        for (double eps : EPSILONS) {
+                            for (SketchMasks.Shape shape : SHAPES) {
+                                sse.computeIfAbsent(
+                                                        key(n, alpha, eps, shape),
+                                                        k -> new double[cfg.trials()])[t] =
+                                        v[i++];
+                            }
+                        }
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause());
+        } finally {
+            pool.shutdownNow();
+        }
+        double seconds = (System.nanoTime() - started) / 1e9;
+        List<List<Object>> rows = new ArrayList<>();
+        for (int n : cfg.sizes()) {
+            for (double alpha : ALPHAS) {
+                for (double eps : EPSILONS) {
+                    double[] u = sse.get(key(n, alpha, eps, SketchMasks.Shape.UNIFORM));
+                    double[] b = sse.get(key(n, alpha, eps, SketchMasks.Shape.BLOCK));
+                    double[] diff = new double[u.length];
+                    int notWorse = 0;
+                    for (int t = 0; t < u.length; t++) {
+                        diff[t] = b[t] - u[t];
+                        notWorse += diff[t] <= 0 ? 1 : 0;
+                    }
+                    double meanDiff = Arrays.stream(diff).average().orElse(0);
+                    rows.add(
+                            List.of(
+                                    n,
+                                    alpha,
+                                    epsilonLabel(eps),
+                                    String.format("%.4f", median(u)),
+                                    String.format("%.4f", median(b)),
+                                    String.format("%+.4f", meanDiff),
+                                    String.format("%.4f", HstSnapExperiment.sd(diff)),
+                                    notWorse + "/" + diff.length));
+                    if (ctx.json() != null) {
+                        Map<String, Object> row = new LinkedHashMap<>();
+                        row.put("n", n);
+                        row.put("alpha_r", alpha);
+                        row.put("epsilon", epsilonLabel(eps));
+                        row.put("median_relative_sse_uniform", median(u));
+                        row.put("median_relative_sse_block", median(b));
+                        row.put("paired_diff_mean", meanDiff);
+                        row.put("paired_diff_sd", HstSnapExperiment.sd(diff));
+                        row.put("block_not_worse", notWorse);
+                        row.put("trials", diff.length);
+                        ctx.json().print(row);
+                    }
+                }
+            }
+        }
+        ReportWriter report =
+                new ReportWriter(
+                        ctx.outDir(),
+                        "evaluate ckm-mask: uniform and block masks, paired"
+                                + (ctx.quick() ? " (quick configuration)" : ""));
+        report.recordCommand(ctx.command())
+                .recordSeed(
+                        "trial t of size n uses seed base + n + t (data, frequencies, decoder,"
+                                + " reference seeding)",
+                        SEED)
+                .recordNote(
+                        "Figure 3 setting of paper 003 (as evaluate ckm): d = k = 10, m = "
+                                + CkmExperiment.M
+                                + ", the declared box [-B, B]^10, default sigma, add/remove release,"
+                                + " CL-OMPR with default options; "
+                                + cfg.trials()
+                                + " trials per n.")
+                .recordNote(
+                        "Paired: both shapes sketch the same records (same identities) with the same"
+                                + " frequencies, get the same noise (a FIXED TEST SECRET and a release"
+                                + " context naming trial, alpha_r and epsilon, not the shape) and the same"
+                                + " decoder seed.")
+                .recordNote(
+                        "relative SSE = SSE of the decoded centroids / min(Lloyd with 10 k-means++"
+                                + " restarts, Lloyd from the true means); paired diff = block minus"
+                                + " uniform per trial (mean, sd); not worse = trials with diff <= 0.")
+                .recordNote(
+                        String.format("Run time: %.1f s (%d trials at a time).", seconds, THREADS))
+                .addTable(
+                        "Relative SSE (median over trials) and the paired difference",
+                        List.of(
+                                "n",
+                                "alpha_r",
+                                "epsilon",
+                                "uniform",
+                                "block",
+                                "paired diff",
+                                "sd diff",
+                                "block not worse"),
+                        rows);
+        return report.write();
+    }
+
+    /**
+     * One trial: relative SSE per (α_r, ε, shape), in that nesting order; everything but the shape
+     * shared.
+     */
+    static double[] trial(int n, int trial) {
+        long seed = SEED + n + trial;
+        SplittableRandom rng = new SplittableRandom(seed); // public randomness (not privacy noise)
+        double[][] means = CkmExperiment.means(rng);
+        double[][] points = CkmExperiment.mixture(n, means, rng);
+        double b = CkmExperiment.boundHalfWidth();
+        double[] lo = new double[CkmExperiment.D];
+        double[] hi = new double[CkmExperiment.D];
+        Arrays.fill(lo, -b);
+        Arrays.fill(hi, b);
+        DomainBounds bounds = new DomainBounds(lo, hi);
+        FrequencyMatrix freq =
+                FrequencyMatrix.draw(
+                        CkmExperiment.M,
+                        CkmExperiment.D,
+                        FrequencyMatrix.defaultSigma(CkmExperiment.K, CkmExperiment.D),
+                        FrequencyMatrix.DEFAULT_LAW,
+                        rng.nextLong());
+        long decoderSeed = rng.nextLong();
+        double reference =
+                Math.min(
+                        Lloyd.run(
+                                        points,
+                                        CkmExperiment.K,
+                                        10,
+                                        Lloyd.DEFAULT_MAX_ITERATIONS,
+                                        rng.nextLong())
+                                .sse(),
+                        Lloyd.runFrom(points, means, Lloyd.DEFAULT_MAX_ITERATIONS).sse());
+        PrivacySecret secret = StatsReplayExperiment.testSecret();
+        double[] out = new double[ALPHAS.length * EPSILONS.length * SHAPES.length];
+        ByteBuffer id = ByteBuffer.allocate(12);
+        int i = 0;
+        for (double alpha : ALPHAS) {
+            int r = (int) Math.max(1, Math.round(alpha * CkmExperiment.M));
+            MaskedSketch[] sketches = new MaskedSketch[SHAPES.length];
+            for (int s = 0; s < SHAPES.length; s++) {
+                sketches[s] = new MaskedSketch(freq, bounds, r, SHAPES[s], secret);
+                for (int p = 0; p < n; p++) {
+                    id.clear();
+                    id.putInt(trial).putLong(p);
+                    sketches[s].add(points[p], id.array());
+                }
+            }
+            for (double eps : EPSILONS) {
+                for (MaskedSketch sketch : sketches) {
+                    double[] z;
+                    if (Double.isInfinite(eps)) {
+                        z = DpSketchRelease.exactSketch(sketch);
+                    } else {
+                        PrivacyRandom noise =
+                                PrivacyRandom.forRelease(
+                                        secret,
+                                        new ReleaseContext(
+                                                "ckm-mask/n=" + n + "/alpha=" + alpha,
+                                                trial,
+                                                "ckm",
+                                                "geometric/epsilon=" + eps,
+                                                new byte[0]));
+                        z = DpSketchRelease.addRemove(sketch, eps, Double.NaN, 1, noise).sketch();
+                    }
+                    ClOmpr.Result decoded =
+                            ClOmpr.decode(
+                                    z,
+                                    freq,
+                                    CkmExperiment.K,
+                                    bounds,
+                                    ClOmpr.Options.defaults(decoderSeed));
+                    out[i++] =
+                            ClusteringMetrics.relativeSse(
+                                    ClusteringMetrics.sse(points, decoded.centroids()), reference);
+                }
+            }
+        }
+        return out;
+    }
+
+    private static String key(int n, double alpha, double eps, SketchMasks.Shape shape) {
+        return n + "/" + alpha + "/" + eps + "/" + shape;
+    }
+
+    private static String epsilonLabel(double eps) {
+        return Double.isInfinite(eps) ? "inf" : Double.toString(eps);
+    }
+
+    private static double median(double[] v) {
+        double[] s = v.clone();
+        Arrays.sort(s);
+        int h = s.length / 2;
+        return s.length % 2 == 1 ? s[h] : (s[h - 1] + s[h]) / 2;
+    }
+}
