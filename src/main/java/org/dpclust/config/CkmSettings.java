@@ -24,7 +24,7 @@ import java.io.Serializable;
  *     the window start alone, post-processing only (1, the default: every window)
  * @param mask the records' mask shape: {@code uniform} (a uniform r-subset per record, paper 003;
  *     the default) or {@code block} (r cyclically consecutive features from a uniform offset,
- *     cheaper to update); the same sensitivity and noise either way (SketchMasks)
+ *     cheaper to update; needs r &lt; m); the same sensitivity and noise either way (SketchMasks)
  */
 public record CkmSettings(
         int m,
@@ -85,5 +85,9 @@ public record CkmSettings(
                 MASK_UNIFORM.equals(mask) || MASK_BLOCK.equals(mask),
                 "ckm.mask",
                 "must be uniform or block, was '" + mask + "'");
+        ConfigException.check(
+                !MASK_BLOCK.equals(mask) || r < m,
+                "ckm.mask",
+                "block needs r < m (with r = m every record adds every feature), r = m = " + m);
     }
 }

@@ -29,18 +29,18 @@ import org.dpclust.privacy.PrivacySecret;
  *
  * Each feature value f ∈ [−1, 1] is stored as the integer round(f·2^{@value #FRACTION_BITS}) (round
  * half up, {@link Math#round}, under uniform masks; to nearest with ties to even, {@link
- * Math#rint}, under block masks, whose runs of consecutive sums C2 vectorises) before summation,
- * and sums are exact long arithmetic: merging is exact addition and accumulation order cannot
- * change the state. Since |cos θ| + |sin θ| ≤ √2 and rounding moves each integer by at most 1/2,
- * one record changes the two integers of one masked feature by at most ⌊√2·2^{@value
- * #FRACTION_BITS} + 1⌋ = ⌊√2·2^{@value #FRACTION_BITS}⌋ + 1 units in L1 ({@link #featureL1Units()},
- * computed exactly with an integer square root) and leaves unmasked features alone. Hence adding or
- * removing one record changes the sum by at most r·featureL1Units() in L1 ({@link
- * #addRemoveL1Units()}) — r√2 in real units, up to the rounding slack — and the count by 1.
- * (Feature values are computed to within 4e−16, so |cos| + |sin| may exceed √2 by 1e−15; since
- * √2·2^24 = 23726566.23…, that cannot reach the next integer and the bound stands.) Feature values
- * come from {@link SinCos}, plain IEEE arithmetic, so the state (and its digest, which keys the
- * noise) is bit-identical on every JVM. Overflow: sums stay below 2^63 for fewer than 2^38 records.
+ * Math#rint}, under block masks, which needs no tie correction) before summation, and sums are
+ * exact long arithmetic: merging is exact addition and accumulation order cannot change the state.
+ * Since |cos θ| + |sin θ| ≤ √2 and rounding moves each integer by at most 1/2, one record changes
+ * the two integers of one masked feature by at most ⌊√2·2^{@value #FRACTION_BITS} + 1⌋ =
+ * ⌊√2·2^{@value #FRACTION_BITS}⌋ + 1 units in L1 ({@link #featureL1Units()}, computed exactly with
+ * an integer square root) and leaves unmasked features alone. Hence adding or removing one record
+ * changes the sum by at most r·featureL1Units() in L1 ({@link #addRemoveL1Units()}) — r√2 in real
+ * units, up to the rounding slack — and the count by 1. (Feature values are computed to within
+ * 4e−16, so |cos| + |sin| may exceed √2 by 1e−15; since √2·2^24 = 23726566.23…, that cannot reach
+ * the next integer and the bound stands.) Feature values come from {@link SinCos}, plain IEEE
+ * arithmetic, so the state (and its digest, which keys the noise) is bit-identical on every JVM.
+ * Overflow: sums stay below 2^63 for fewer than 2^38 records.
  *
  * <p>Layout: one {@code long[2m + 1]}: {@code [Σcos_0 .. Σcos_{m−1}, Σsin_0 .. Σsin_{m−1}, count]},
  * so the state is O(m), independent of the number of records, and lives in Flink state without a
@@ -152,9 +152,15 @@ public final class MaskedSketch {
         if (this.shape == null) {
             throw new IllegalArgumentException("a mask shape is required");
         }
+        if (this.shape == SketchMasks.Shape.BLOCK && r == m) {
+            throw new IllegalArgumentException("block masks need r < m, got r = m = " + m);
+        }
     }
 
-    /** Wraps (does not copy) a state array produced by {@link #state()}. */
+    /**
+     * Wraps (does not copy) a state array produced by {@link #state()} under uniform masks (or r =
+     * m); a block-mask state must be wrapped with its {@link SketchMasks}.
+     */
     public static MaskedSketch wrap(
             FrequencyMatrix frequencies,
             DomainBounds bounds,
@@ -293,8 +299,7 @@ public final class MaskedSketch {
     /**
      * {@code data[at + i] ±= rint(values[from + i] · SCALE)}, i &lt; n: block masks round to the
      * nearest integer with ties to even ({@link Math#rint}), which moves a value by at most ½ like
-     * {@link Math#round} (the sensitivity is the same) and which C2 vectorises over a run of
-     * consecutive sums.
+     * {@link Math#round} (the same L1 and L2 sensitivity) without Math.round's tie correction.
      */
     private void addRun(double[] values, int from, int n, int at, int sign) {
         long[] acc = data;
@@ -393,11 +398,15 @@ public final class MaskedSketch {
     }
 
     /**
-     * Digest of the exact contents and shape: keys the release's noise (same contents, same noise).
+     * Digest of the exact contents and shape (block masks named, uniform as before): keys the
+     * release's noise (same contents, same noise).
      */
     public byte[] digest() {
         return new AccumulatorDigest()
-                .add("masked-sketch/v1")
+                .add(
+                        shape == SketchMasks.Shape.BLOCK
+                                ? "masked-sketch/block/v1"
+                                : "masked-sketch/v1")
                 .add(m)
                 .add(d)
                 .add(r)

@@ -16,10 +16,10 @@ import org.dpclust.privacy.RecordPrf;
  *   <li>{@link Shape#BLOCK}: the r cyclically consecutive indices o, o + 1, …, o + r − 1 (mod m)
  *       from one exact uniform offset o ∈ [0, m) drawn by {@link RecordPrf}(secret, {@value
  *       #BLOCK_DOMAIN}) of the identity. Every index is still in a record's mask with probability
- *       exactly r/m, and a record's r features are still r of the m i.i.d. frequencies; what
- *       differs is only which records share features (neighbouring indices are covered by largely
- *       the same records). The update then reads r consecutive frequency rows and writes r
- *       consecutive sums, with no shuffle (docs/privacy.md#masks).
+ *       r/m (exactly, for an ideal PRF), and a record's r features are still r of the m i.i.d.
+ *       frequencies; what differs is only which records share features (neighbouring indices are
+ *       covered by largely the same records). The update then reads r consecutive frequency rows
+ *       and writes r consecutive sums, with no shuffle (docs/privacy.md#masks).
  * </ul>
  *
  * <p>Either way the mask does not depend on arrival order, timing or other records, a replay draws
@@ -75,10 +75,15 @@ public final class SketchMasks {
         }
     }
 
-    /** Most SketchMasks kept per thread (see {@link #forThread}): one per (m, r, secret) in use. */
+    /**
+     * Most SketchMasks kept per thread (see {@link #forThread}): one per (m, r, shape, secret) in
+     * use.
+     */
     static final int MAX_PER_THREAD = 16;
 
-    /** The SketchMasks built on each thread, one per (m, r, secret) (see {@link #forThread}). */
+    /**
+     * The SketchMasks built on each thread, one per (m, r, shape, secret) (see {@link #forThread}).
+     */
     private static final ThreadLocal<ArrayList<SketchMasks>> ON_THREAD =
             ThreadLocal.withInitial(ArrayList::new);
 
@@ -103,7 +108,7 @@ public final class SketchMasks {
      * @param secret the stream's secret (not null)
      */
     public SketchMasks(int m, int r, PrivacySecret secret) {
-        this(m, r, Shape.UNIFORM, secret);
+        this(m, r, Shape.UNIFORM, secret); // the shape every mask had before ckm.mask
     }
 
     /**
@@ -137,18 +142,21 @@ public final class SketchMasks {
     }
 
     /**
-     * The calling thread's SketchMasks for (m, r, secret) (same secret object): one per such triple
-     * and thread, kept while the thread uses at most {@value #MAX_PER_THREAD} of them (beyond, the
-     * kept ones are dropped and built again on demand). Code that wraps a state array per window or
-     * per record thus pays the key setup and the work arrays (O(m), plus a batch's buffers) once
-     * per stream shape and thread, however many windows are open, and no instance is ever shared
-     * between threads. The masks do not depend on which instance derives them.
+     * The calling thread's uniform SketchMasks for (m, r, secret) (same secret object): one per
+     * such triple and thread, kept while the thread uses at most {@value #MAX_PER_THREAD} of them
+     * (beyond, the kept ones are dropped and built again on demand). Code that wraps a state array
+     * per window or per record thus pays the key setup and the work arrays (O(m), plus a batch's
+     * buffers) once per stream shape and thread, however many windows are open, and no instance is
+     * ever shared between threads. The masks do not depend on which instance derives them.
      */
     public static SketchMasks forThread(int m, int r, PrivacySecret secret) {
         return forThread(m, r, Shape.UNIFORM, secret);
     }
 
-    /** As {@link #forThread(int, int, PrivacySecret)}, one per (m, r, shape, secret). */
+    /**
+     * As {@link #forThread(int, int, PrivacySecret)} for masks of {@code shape}: one per (m, r,
+     * shape, secret).
+     */
     public static SketchMasks forThread(int m, int r, Shape shape, PrivacySecret secret) {
         ArrayList<SketchMasks> kept = ON_THREAD.get();
         for (int i = 0; i < kept.size(); i++) {

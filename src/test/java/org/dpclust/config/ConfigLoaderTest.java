@@ -271,12 +271,14 @@ class ConfigLoaderTest {
     void ckmMaskDefaultsToUniformAndParsesBlock() {
         assertEquals("uniform", ConfigLoader.parse(VALID).streams().get(0).ckm().mask());
         assertTrue(
-                ConfigLoader.parse(VALID + "    ckm: {mask: block}\n")
+                ConfigLoader.parse(VALID + "    ckm: {r: 5, mask: block}\n")
                         .streams()
                         .get(0)
                         .ckm()
                         .blockMask());
         assertEquals("streams[0].ckm.mask", option(VALID + "    ckm: {mask: strided}\n"));
+        // block needs r < m: with the default r = m every record adds every feature
+        assertEquals("streams[0].ckm.mask", option(VALID + "    ckm: {mask: block}\n"));
     }
 
     @Test

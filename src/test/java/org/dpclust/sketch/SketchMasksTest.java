@@ -110,7 +110,8 @@ class SketchMasksTest {
             RecordPrf prf =
                     RecordPrf.of(
                             TestRandoms.SECRET,
-                            SketchMasks.BLOCK_DOMAIN.getBytes(StandardCharsets.UTF_8),
+                            // the literal: a changed domain changes every mask (a new version)
+                            "dpclust/sketch-mask-block/v1".getBytes(StandardCharsets.UTF_8),
                             1);
             byte[][] ids = new byte[200][];
             for (int i = 0; i < ids.length; i++) {

@@ -128,6 +128,18 @@ class MechanismsTest {
         check(Mechanisms::ckm, keys(plus("m", "r", "law", "sigma", "ckm_fraction", "mask")));
     }
 
+    /**
+     * Uniform masks keep the id they had before {@code ckm.mask} existed (the value of that
+     * version, pinned): windows open across the upgrade keep their noise keys.
+     */
+    @Test
+    void uniformMasksKeepTheCkmIdOfTheVersionBeforeTheOption() {
+        assertEquals(
+                "masked-sketch-geometric-v2/public="
+                        + "589a7adc9f0d4bc3cfe46960276d684bc8ef00a3de18921a389dc307425789c0",
+                Mechanisms.ckm(spec(base())));
+    }
+
     @Test
     void hstNoiseIsKeyedByTheCommonParametersTheUniverseTheLevelsKAndTheSnapRule() {
         check(Mechanisms::hst, keys(plus("universe", "levels", "k", "snap")));

@@ -28,6 +28,12 @@ class WindowSummariesTest {
                                             + c[0]
                                             + "}\n"));
             assertEquals(c[1], rt.maskShape().wireName());
+            assertEquals(
+                    c[1],
+                    WindowSummaries.empty(rt, TestRandoms.SECRET, 0).sketch.shape().wireName());
+            assertEquals(
+                    c[1],
+                    WindowSummaries.empty(rt, TestRandoms.SECRET, 0).sketch.shape().wireName());
             WindowSummaries single = WindowSummaries.empty(rt, TestRandoms.SECRET, 0);
             WindowSummaries batched = WindowSummaries.empty(rt, TestRandoms.SECRET, 0);
             SplittableRandom rng = new SplittableRandom(3);

@@ -69,8 +69,12 @@ public class SketchUpdateJmh {
         records = BenchData.records();
         ids = BenchData.identities();
         sketch = new MaskedSketch(freq, box, r, BenchData.testSecret());
+        // block masks need r < m (at r = m every record adds every feature: addBatch's row)
         blockSketch =
-                new MaskedSketch(freq, box, r, SketchMasks.Shape.BLOCK, BenchData.testSecret());
+                r < M
+                        ? new MaskedSketch(
+                                freq, box, r, SketchMasks.Shape.BLOCK, BenchData.testSecret())
+                        : null;
         omega = freq.toArray();
         cosSum = new double[M];
         phases = new double[r];
@@ -107,6 +111,9 @@ public class SketchUpdateJmh {
     @Benchmark
     @OperationsPerInvocation(BenchData.BATCH)
     public long addBlockBatch() {
+        if (blockSketch == null) {
+            return addBatch();
+        }
         for (int i = 0; i < BenchData.BATCH; i += FOLD) {
             System.arraycopy(records, i, foldRecords, 0, FOLD);
             System.arraycopy(ids, i, foldIds, 0, FOLD);
