@@ -133,8 +133,9 @@ public final class SketchMasks {
                         ? RecordPrf.of(
                                 secret, DOMAIN.getBytes(StandardCharsets.UTF_8), r + r / 8 + 4)
                         : RecordPrf.of(secret, BLOCK_DOMAIN.getBytes(StandardCharsets.UTF_8), 4);
-        this.permutation = new int[m];
-        for (int j = 0; j < m; j++) {
+        // the shuffle's work array: uniform masks only (block masks draw one offset)
+        this.permutation = new int[shape == Shape.UNIFORM ? m : 0];
+        for (int j = 0; j < permutation.length; j++) {
             permutation[j] = j;
         }
         this.picks = new int[r];

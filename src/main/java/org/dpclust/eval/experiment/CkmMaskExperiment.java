@@ -105,18 +105,36 @@ public final class CkmMaskExperiment implements Experiment {
             pool.shutdownNow();
         }
         double seconds = (System.nanoTime() - started) / 1e9;
+        List<ReportWriter.Series> plot = new ArrayList<>();
+        double[] noisy = Arrays.stream(EPSILONS).filter(Double::isFinite).toArray();
+        for (int n : cfg.sizes()) {
+            for (double alpha : ALPHAS) {
+                double[] mean = new double[noisy.length];
+                double[] low = new double[noisy.length];
+                double[] high = new double[noisy.length];
+                for (int e = 0; e < noisy.length; e++) {
+                    double[] diff =
+                            pairedDiff(
+                                    sse.get(key(n, alpha, noisy[e], SketchMasks.Shape.UNIFORM)),
+                                    sse.get(key(n, alpha, noisy[e], SketchMasks.Shape.BLOCK)));
+                    mean[e] = Arrays.stream(diff).average().orElse(0);
+                    double se = HstSnapExperiment.sd(diff) / Math.sqrt(diff.length);
+                    low[e] = mean[e] - 2 * se;
+                    high[e] = mean[e] + 2 * se;
+                }
+                plot.add(
+                        new ReportWriter.Series(
+                                "n = " + n + ", alpha_r = " + alpha, noisy, mean, low, high));
+            }
+        }
         List<List<Object>> rows = new ArrayList<>();
         for (int n : cfg.sizes()) {
             for (double alpha : ALPHAS) {
                 for (double eps : EPSILONS) {
                     double[] u = sse.get(key(n, alpha, eps, SketchMasks.Shape.UNIFORM));
                     double[] b = sse.get(key(n, alpha, eps, SketchMasks.Shape.BLOCK));
-                    double[] diff = new double[u.length];
-                    int notWorse = 0;
-                    for (int t = 0; t < u.length; t++) {
-                        diff[t] = b[t] - u[t];
-                        notWorse += diff[t] <= 0 ? 1 : 0;
-                    }
+                    double[] diff = pairedDiff(u, b);
+                    int notWorse = (int) Arrays.stream(diff).filter(x -> x <= 0).count();
                     double meanDiff = Arrays.stream(diff).average().orElse(0);
                     rows.add(
                             List.of(
@@ -172,6 +190,16 @@ public final class CkmMaskExperiment implements Experiment {
                                 + " uniform per trial (mean, sd); not worse = trials with diff <= 0.")
                 .recordNote(
                         String.format("Run time: %.1f s (%d trials at a time).", seconds, THREADS))
+                .addLinePlot(
+                        "paired_difference_vs_epsilon",
+                        "block minus uniform masks: relative SSE, paired, per trial",
+                        "epsilon (log scale)",
+                        "mean paired difference in relative SSE",
+                        plot,
+                        true,
+                        false,
+                        "mean ± 2 standard errors of the paired difference over the trials"
+                                + " (below 0: block better)")
                 .addTable(
                         "Relative SSE (median over trials) and the paired difference",
                         List.of(
@@ -266,6 +294,15 @@ public final class CkmMaskExperiment implements Experiment {
             }
         }
         return out;
+    }
+
+    /** block − uniform, trial by trial. */
+    private static double[] pairedDiff(double[] uniform, double[] block) {
+        double[] diff = new double[uniform.length];
+        for (int t = 0; t < diff.length; t++) {
+            diff[t] = block[t] - uniform[t];
+        }
+        return diff;
     }
 
     private static String key(int n, double alpha, double eps, SketchMasks.Shape shape) {

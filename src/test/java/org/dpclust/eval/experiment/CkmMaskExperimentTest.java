@@ -31,5 +31,6 @@ class CkmMaskExperimentTest {
                 rows.stream().anyMatch(r -> r.get("paired_diff_mean").asDouble() != 0.0),
                 rows.toString());
         assertTrue(Files.readString(out.resolve("README.md")).contains("Paired"));
+        assertTrue(Files.size(out.resolve("paired_difference_vs_epsilon.png")) > 1000);
     }
 }
