@@ -163,34 +163,12 @@ public final class CkmExperiment {
             int trialIndex,
             PrivacySecret secret,
             int referenceRestarts) {
-        SplittableRandom rng =
-                new SplittableRandom(trialSeed); // public randomness (not privacy noise)
-        double[][] means = means(rng);
-        double[][] points = mixture(n, means, rng);
-        double b = boundHalfWidth();
-        double[] lo = new double[D];
-        double[] hi = new double[D];
-        Arrays.fill(lo, -b);
-        Arrays.fill(hi, b);
-        DomainBounds bounds = new DomainBounds(lo, hi);
-        FrequencyMatrix freq =
-                FrequencyMatrix.draw(
-                        M,
-                        D,
-                        FrequencyMatrix.defaultSigma(K, D),
-                        FrequencyMatrix.DEFAULT_LAW,
-                        rng.nextLong());
-        long decoderSeed = rng.nextLong();
-        double reference =
-                Math.min(
-                        Lloyd.run(
-                                        points,
-                                        K,
-                                        referenceRestarts,
-                                        Lloyd.DEFAULT_MAX_ITERATIONS,
-                                        rng.nextLong())
-                                .sse(),
-                        Lloyd.runFrom(points, means, Lloyd.DEFAULT_MAX_ITERATIONS).sse());
+        Setting setting = Setting.of(n, trialSeed, referenceRestarts);
+        double[][] points = setting.points();
+        DomainBounds bounds = setting.bounds();
+        FrequencyMatrix freq = setting.frequencies();
+        long decoderSeed = setting.decoderSeed();
+        double reference = setting.reference();
         double[][] out = new double[alphas.length * epsilons.length][1];
         ByteBuffer id = ByteBuffer.allocate(12);
         for (int a = 0; a < alphas.length; a++) {
@@ -229,8 +207,52 @@ public final class CkmExperiment {
         return out;
     }
 
+    /**
+     * One trial's public setting, all drawn from {@code trialSeed} in this order: the K means, n
+     * mixture points, the frequencies' seed, the decoder's seed and the reference's k-means++ seed;
+     * the declared box [−B, B]^D; the reference SSE min(Lloyd with {@code referenceRestarts}
+     * k-means++ restarts, Lloyd from the true means).
+     */
+    public record Setting(
+            double[][] points,
+            DomainBounds bounds,
+            FrequencyMatrix frequencies,
+            long decoderSeed,
+            double reference) {
+        public static Setting of(int n, long trialSeed, int referenceRestarts) {
+            SplittableRandom rng =
+                    new SplittableRandom(trialSeed); // public randomness (not privacy noise)
+            double[][] means = means(rng);
+            double[][] points = mixture(n, means, rng);
+            double b = boundHalfWidth();
+            double[] lo = new double[D];
+            double[] hi = new double[D];
+            Arrays.fill(lo, -b);
+            Arrays.fill(hi, b);
+            FrequencyMatrix freq =
+                    FrequencyMatrix.draw(
+                            M,
+                            D,
+                            FrequencyMatrix.defaultSigma(K, D),
+                            FrequencyMatrix.DEFAULT_LAW,
+                            rng.nextLong());
+            long decoderSeed = rng.nextLong();
+            double reference =
+                    Math.min(
+                            Lloyd.run(
+                                            points,
+                                            K,
+                                            referenceRestarts,
+                                            Lloyd.DEFAULT_MAX_ITERATIONS,
+                                            rng.nextLong())
+                                    .sse(),
+                            Lloyd.runFrom(points, means, Lloyd.DEFAULT_MAX_ITERATIONS).sse());
+            return new Setting(points, new DomainBounds(lo, hi), freq, decoderSeed, reference);
+        }
+    }
+
     /** K means ~ N(0, (1.5 K^{1/D})² I). */
-    public static double[][] means(SplittableRandom rng) {
+    static double[][] means(SplittableRandom rng) {
         double s = 1.5 * Math.pow(K, 1.0 / D);
         double[][] means = new double[K][D];
         for (double[] mu : means) {
@@ -242,7 +264,7 @@ public final class CkmExperiment {
     }
 
     /** n points, equal-weight mixture of unit Gaussians around {@code means}. */
-    public static double[][] mixture(int n, double[][] means, SplittableRandom rng) {
+    static double[][] mixture(int n, double[][] means, SplittableRandom rng) {
         double[][] points = new double[n][D];
         for (int i = 0; i < n; i++) {
             double[] mu = means[rng.nextInt(K)];

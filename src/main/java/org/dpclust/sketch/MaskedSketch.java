@@ -249,10 +249,7 @@ public final class MaskedSketch {
         bounds.checkRecord(x);
         normalise(x);
         if (r < m && shape == SketchMasks.Shape.BLOCK) {
-            if (identity == null) {
-                throw new IllegalArgumentException("identity must not be null when r < m");
-            }
-            accumulateBlock(derivation().offsetOf(identity), sign);
+            accumulateBlock(derivation().offsetOf(identity), sign); // checks the identity
             return;
         }
         int[] selected = maskOf(identity);

@@ -59,20 +59,6 @@ public final class SketchMasks {
         public String wireName() {
             return wireName;
         }
-
-        /**
-         * The shape named {@code name}.
-         *
-         * @throws IllegalArgumentException for any other name
-         */
-        public static Shape of(String name) {
-            for (Shape s : values()) {
-                if (s.wireName.equals(name)) {
-                    return s;
-                }
-            }
-            throw new IllegalArgumentException("no mask shape '" + name + "'");
-        }
     }
 
     /**

@@ -75,7 +75,7 @@ public record StreamRuntime(
 
     /** The shape of the sketch's record masks ({@code ckm.mask}). */
     public SketchMasks.Shape maskShape() {
-        return SketchMasks.Shape.of(spec.ckm().mask());
+        return spec.ckm().blockMask() ? SketchMasks.Shape.BLOCK : SketchMasks.Shape.UNIFORM;
     }
 
     /** The public objects of every stream, by stream id. */

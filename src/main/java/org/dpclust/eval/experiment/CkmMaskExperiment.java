@@ -7,7 +7,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.SplittableRandom;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -17,7 +16,6 @@ import org.dpclust.eval.ClusteringMetrics;
 import org.dpclust.eval.ProgressBar;
 import org.dpclust.eval.ReportWriter;
 import org.dpclust.geometry.DomainBounds;
-import org.dpclust.kmeans.Lloyd;
 import org.dpclust.privacy.PrivacyRandom;
 import org.dpclust.privacy.PrivacySecret;
 import org.dpclust.privacy.ReleaseContext;
@@ -220,34 +218,12 @@ public final class CkmMaskExperiment implements Experiment {
      * shared.
      */
     static double[] trial(int n, int trial) {
-        long seed = SEED + n + trial;
-        SplittableRandom rng = new SplittableRandom(seed); // public randomness (not privacy noise)
-        double[][] means = CkmExperiment.means(rng);
-        double[][] points = CkmExperiment.mixture(n, means, rng);
-        double b = CkmExperiment.boundHalfWidth();
-        double[] lo = new double[CkmExperiment.D];
-        double[] hi = new double[CkmExperiment.D];
-        Arrays.fill(lo, -b);
-        Arrays.fill(hi, b);
-        DomainBounds bounds = new DomainBounds(lo, hi);
-        FrequencyMatrix freq =
-                FrequencyMatrix.draw(
-                        CkmExperiment.M,
-                        CkmExperiment.D,
-                        FrequencyMatrix.defaultSigma(CkmExperiment.K, CkmExperiment.D),
-                        FrequencyMatrix.DEFAULT_LAW,
-                        rng.nextLong());
-        long decoderSeed = rng.nextLong();
-        double reference =
-                Math.min(
-                        Lloyd.run(
-                                        points,
-                                        CkmExperiment.K,
-                                        10,
-                                        Lloyd.DEFAULT_MAX_ITERATIONS,
-                                        rng.nextLong())
-                                .sse(),
-                        Lloyd.runFrom(points, means, Lloyd.DEFAULT_MAX_ITERATIONS).sse());
+        CkmExperiment.Setting setting = CkmExperiment.Setting.of(n, SEED + n + trial, 10);
+        double[][] points = setting.points();
+        DomainBounds bounds = setting.bounds();
+        FrequencyMatrix freq = setting.frequencies();
+        long decoderSeed = setting.decoderSeed();
+        double reference = setting.reference();
         PrivacySecret secret = StatsReplayExperiment.testSecret();
         double[] out = new double[ALPHAS.length * EPSILONS.length * SHAPES.length];
         ByteBuffer id = ByteBuffer.allocate(12);
