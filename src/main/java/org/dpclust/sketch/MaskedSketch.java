@@ -53,6 +53,15 @@ public final class MaskedSketch {
     /** 2^FRACTION_BITS as a double. */
     public static final double SCALE = 0x1p24;
 
+    /**
+     * Records per move of {@link #addAllBlock}'s double sums into the state (2^12 · 2^24 < 2^53).
+     */
+    static final int BLOCK_FLUSH = 1 << 12;
+
+    /** {@link #addAllBlock}'s per-thread work array of 2m double sums, zero between calls. */
+    private static final ThreadLocal<double[]> BLOCK_SUMS =
+            ThreadLocal.withInitial(() -> new double[0]);
+
     private static final long FEATURE_L1_UNITS =
             BigInteger.ONE.shiftLeft(2 * FRACTION_BITS + 1).sqrt().longValueExact() + 1;
 
@@ -222,11 +231,7 @@ public final class MaskedSketch {
         }
         SketchMasks derivation = derivation();
         if (shape == SketchMasks.Shape.BLOCK) {
-            int[] offsets = derivation.offsetsOf(identities, n);
-            for (int i = 0; i < n; i++) {
-                normalise(xs[i]);
-                accumulateBlock(offsets[i], 1);
-            }
+            addAllBlock(xs, derivation.offsetsOf(identities, n), n);
             return;
         }
         int[] batchMasks = derivation.ofAll(identities, n);
@@ -291,6 +296,60 @@ public final class MaskedSketch {
         addRun(cosines, first, r - first, 0, sign);
         addRun(sines, first, r - first, m, sign);
         data[2 * m] += sign;
+    }
+
+    /**
+     * {@link #addAll} under block masks: the same state as {@link #accumulateBlock} per record,
+     * with the rounded feature values summed in a double work array first and moved into the long
+     * state at the end (and every {@link #BLOCK_FLUSH} records). Exact, so bit-identical: each
+     * rounded value is an integer of magnitude at most 2^24, so every partial sum of at most {@link
+     * #BLOCK_FLUSH} of them is an integer below 2^53 in magnitude, which a double holds exactly,
+     * and integer addition does not depend on its order. Reason (measured,
+     * docs/performance.md#block-masks): a double sum of rint vectorises where the double-to-long
+     * conversion per value does not.
+     */
+    private void addAllBlock(double[][] xs, int[] offsets, int n) {
+        double[] sums = BLOCK_SUMS.get();
+        if (sums.length < 2 * m) {
+            sums = new double[2 * m];
+            BLOCK_SUMS.set(sums);
+        }
+        try {
+            for (int i = 0; i < n; i++) {
+                normalise(xs[i]);
+                int o = offsets[i];
+                int first = Math.min(r, m - o);
+                frequencies.phasesOfRange(o, first, unit, phases, 0);
+                frequencies.phasesOfRange(0, r - first, unit, phases, first);
+                SinCos.of(phases, r, cosines, sines);
+                sumRun(sums, cosines, 0, first, o);
+                sumRun(sums, sines, 0, first, m + o);
+                sumRun(sums, cosines, first, r - first, 0);
+                sumRun(sums, sines, first, r - first, m);
+                if ((i + 1) % BLOCK_FLUSH == 0) {
+                    moveSums(sums);
+                }
+            }
+            data[2 * m] += n;
+        } finally {
+            moveSums(sums); // also leaves the thread's work array zero if anything threw
+        }
+    }
+
+    /** {@code sums[at + i] += rint(values[from + i] · SCALE)}, i &lt; n (see {@link #addRun}). */
+    private static void sumRun(double[] sums, double[] values, int from, int n, int at) {
+        for (int i = 0; i < n; i++) {
+            sums[at + i] += Math.rint(values[from + i] * SCALE);
+        }
+    }
+
+    /** Adds the exact integer sums into the state and zeroes them. */
+    private void moveSums(double[] sums) {
+        long[] acc = data;
+        for (int j = 0, n = 2 * m; j < n; j++) {
+            acc[j] += (long) sums[j];
+            sums[j] = 0;
+        }
     }
 
     /**

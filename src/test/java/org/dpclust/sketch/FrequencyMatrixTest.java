@@ -81,19 +81,43 @@ class FrequencyMatrixTest {
         double[] v = {0.1, 0.9, 0.33, 0.5, 0.0, 1.0, 0.77};
         double[] all = new double[50];
         f.phases(v, all);
-        int[] rows = {49, 0, 17, 3};
-        double[] some = new double[rows.length];
-        f.phases(rows, v, some);
         for (int j = 0; j < 50; j++) {
-            assertEquals(
-                    Double.doubleToRawLongBits(f.phase(j, v)),
-                    Double.doubleToRawLongBits(all[j]),
-                    "row " + j);
+            assertEquals(bits(reference(f, j, v)), bits(f.phase(j, v)), "row " + j);
+            assertEquals(bits(reference(f, j, v)), bits(all[j]), "row " + j);
         }
-        for (int i = 0; i < rows.length; i++) {
-            assertEquals(
-                    Double.doubleToRawLongBits(f.phase(rows[i], v)),
-                    Double.doubleToRawLongBits(some[i]));
+        // gathered rows, two at a time with an odd one left over, and an even count
+        for (int[] rows : new int[][] {{49, 0, 17, 3, 26}, {49, 0, 17, 3}, {8}}) {
+            double[] some = new double[rows.length];
+            f.phases(rows, v, some);
+            for (int i = 0; i < rows.length; i++) {
+                assertEquals(bits(reference(f, rows[i], v)), bits(some[i]), "row " + rows[i]);
+            }
         }
+        // consecutive rows: every start, odd and even lengths, written at an offset
+        for (int first = 0; first < 50; first += 7) {
+            for (int n = 0; n <= Math.min(5, 50 - first); n++) {
+                double[] out = new double[n + 2];
+                f.phasesOfRange(first, n, v, out, 2);
+                for (int i = 0; i < n; i++) {
+                    assertEquals(
+                            bits(reference(f, first + i, v)),
+                            bits(out[2 + i]),
+                            "first " + first + ", n " + n + ", row " + (first + i));
+                }
+            }
+        }
+    }
+
+    /** ω_j·v summed in index order, written out here rather than taken from the class. */
+    private static double reference(FrequencyMatrix f, int j, double[] v) {
+        double s = 0;
+        for (int t = 0; t < v.length; t++) {
+            s += f.get(j, t) * v[t];
+        }
+        return s;
+    }
+
+    private static long bits(double x) {
+        return Double.doubleToRawLongBits(x);
     }
 }

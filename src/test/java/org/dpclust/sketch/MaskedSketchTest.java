@@ -1,5 +1,7 @@
 package org.dpclust.sketch;
 
+import static org.dpclust.sketch.SketchMasks.Shape.BLOCK;
+import static org.dpclust.sketch.SketchMasks.Shape.UNIFORM;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -293,11 +295,15 @@ class MaskedSketchTest {
     @Test
     void addingABatchGivesTheStateOfAddingItsRecordsOneByOne() {
         SplittableRandom rng = new SplittableRandom(12);
-        for (int r : new int[] {7, 40}) { // masked, and all features (r = m)
+        // uniform masks, all features (r = m), block masks; a batch longer than the block path's
+        // move of its double sums into the state
+        for (Object[] c : new Object[][] {{7, UNIFORM}, {40, UNIFORM}, {7, BLOCK}, {8, BLOCK}}) {
+            int r = (Integer) c[0];
+            SketchMasks.Shape shape = (SketchMasks.Shape) c[1];
             FrequencyMatrix f = freq(40);
-            MaskedSketch batched = new MaskedSketch(f, BOX, r, TestRandoms.SECRET);
-            MaskedSketch single = new MaskedSketch(f, BOX, r, TestRandoms.SECRET);
-            for (int n : new int[] {1, 128, 17, 0, 128}) {
+            MaskedSketch batched = new MaskedSketch(f, BOX, r, shape, TestRandoms.SECRET);
+            MaskedSketch single = new MaskedSketch(f, BOX, r, shape, TestRandoms.SECRET);
+            for (int n : new int[] {1, 128, 17, 0, 128, 2 * MaskedSketch.BLOCK_FLUSH + 3}) {
                 double[][] xs = new double[n][];
                 byte[][] ids = new byte[n][];
                 for (int i = 0; i < n; i++) {
@@ -306,7 +312,7 @@ class MaskedSketchTest {
                     single.add(xs[i], ids[i]);
                 }
                 batched.addAll(xs, ids, n);
-                assertArrayEquals(single.state(), batched.state(), "r " + r + ", n " + n);
+                assertArrayEquals(single.state(), batched.state(), shape + ", r " + r + ", n " + n);
             }
         }
     }
