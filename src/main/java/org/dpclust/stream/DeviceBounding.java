@@ -23,6 +23,19 @@ final class DeviceBounding {
     }
 
     /**
+     * Where a bounding decision goes: the record that now counts is added, the record it displaces
+     * is subtracted. Phase 2 applies both to its window's summaries at once; phase 1 holds the
+     * additions for a batched fold ({@link WindowPreAggregator}).
+     */
+    interface Target {
+        /** The kept record {@code x} (not to be retained: copy it) with its identity. */
+        void add(double[] x, byte[] identity);
+
+        /** The displaced record, added to this target earlier with the same identity. */
+        void subtract(double[] x, byte[] identity);
+    }
+
+    /**
      * Offers {@code r} to its device's reservoir {@code entries} (null: none yet) and updates
      * {@code w} accordingly.
      *
@@ -30,6 +43,25 @@ final class DeviceBounding {
      *     changed in place), or null when it does not (nothing changed)
      */
     long[] offer(StreamSpec s, long[] entries, ValidRecord r, WindowSummaries w) {
+        return offer(
+                s,
+                entries,
+                r,
+                new Target() {
+                    @Override
+                    public void add(double[] x, byte[] identity) {
+                        w.add(x, identity);
+                    }
+
+                    @Override
+                    public void subtract(double[] x, byte[] identity) {
+                        w.subtract(x, identity);
+                    }
+                });
+    }
+
+    /** As {@link #offer(StreamSpec, long[], ValidRecord, WindowSummaries)}, into any target. */
+    long[] offer(StreamSpec s, long[] entries, ValidRecord r, Target w) {
         byte[] identity = r.identity();
         DeviceReservoir.Offer o =
                 new DeviceReservoir(s.dimension(), s.contributionBound())

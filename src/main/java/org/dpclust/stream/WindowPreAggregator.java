@@ -37,9 +37,10 @@ import org.dpclust.window.WindowSummaries;
 /**
  * Phase 1 of the two-phase window aggregation (keyed by {@link SubStreamKey}: stream, salt).
  * Accumulates the window summaries in memory, one {@link WindowSummaries} per open (stream, window)
- * — no serialization; a record-unit record is held (its features copied, its identity built) until
- * its window folds a batch of them — and hands them to phase 2 ({@link StreamClusteringFunction},
- * keyed by stream) as {@link WindowPartial}s:
+ * — no serialization; a record (record units) or a record its device's reservoir keeps (device
+ * units) is held (its features copied, its identity built) until its window folds a batch of them —
+ * and hands them to phase 2 ({@link StreamClusteringFunction}, keyed by stream) as {@link
+ * WindowPartial}s:
  *
  * <ul>
  *   <li>before forwarding a watermark, the partials of every window the watermark closes (Flink
@@ -83,8 +84,9 @@ import org.dpclust.window.WindowSummaries;
  * per (stream, window) by phase 2 on the merged accumulator, which is the same long array whatever
  * the split (integer addition), so the release is byte-identical for any number of salt buckets and
  * any parallelism. Memory: one summary per open (stream, window) per subtask (O(m + cells·d + |U|)
- * longs each), the record-unit records held for batched folding (at most {@link #BATCH} per open
- * window and {@link #MAX_HELD_BYTES} per subtask in all), plus the device reservoirs above.
+ * longs each), the records held for batched folding (record units: every record; device units: the
+ * records their reservoirs keep; at most {@link #BATCH} per open window and {@link #MAX_HELD_BYTES}
+ * per subtask in all), plus the device reservoirs above.
  */
 public final class WindowPreAggregator extends AbstractStreamOperator<WindowPartial>
         implements OneInputStreamOperator<ValidRecord, WindowPartial>,
@@ -117,9 +119,9 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
     private transient long heldBytes;
 
     /**
-     * Record-unit records held per open window before they are folded together ({@link
-     * WindowSummaries#addAll}: summary by summary, so a stream's tables stay in cache across them
-     * instead of every record of an interleaved input evicting the previous stream's).
+     * Records held per open window before they are folded together ({@link WindowSummaries#addAll}:
+     * summary by summary, so a stream's tables stay in cache across them instead of every record of
+     * an interleaved input evicting the previous stream's).
      */
     static final int BATCH = 128;
 
@@ -137,12 +139,14 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
     }
 
     /**
-     * One open window of a stream on this subtask, with the records that entered it and, for record
-     * units, up to {@link #BATCH} of them not yet folded (always folded before the window's partial
-     * is emitted, so no partial, barrier or release ever sees the difference). Folded records are
-     * not retained: only the two arrays of {@link #BATCH} references stay with the window.
+     * One open window of a stream on this subtask, with the records that entered it and up to
+     * {@link #BATCH} of them not yet folded (record units: records as they come; device units:
+     * records their device's reservoir kept, folded before any displaced record is subtracted) —
+     * always folded before the window's partial is emitted, so no partial, barrier or release ever
+     * sees the difference. Folded records are not retained: only the two arrays of {@link #BATCH}
+     * references stay with the window.
      */
-    private static final class OpenWindow {
+    private static final class OpenWindow implements DeviceBounding.Target {
         final WindowSummaries summaries;
         long records;
         private double[][] pendingFeatures;
@@ -159,12 +163,41 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
          * returns the bytes it now holds beyond before (negative after a fold).
          */
         long offer(ValidRecord r) {
+            return hold(r.features.clone(), summaries.needsIdentity() ? r.identity() : null);
+        }
+
+        /**
+         * A device-unit record its reservoir kept: held like a record-unit one (the bytes are
+         * counted through {@link #heldBytes()}).
+         */
+        @Override
+        public void add(double[] x, byte[] identity) {
+            hold(x.clone(), summaries.needsIdentity() ? identity : null);
+        }
+
+        /**
+         * The record a kept one displaced, subtracted at once — even when its own addition is still
+         * held: every summary is an integer sum with no check on its running value, so once the
+         * held records are folded the state is exactly that of adding and subtracting in arrival
+         * order (and of phase 2 bounding every record itself, which the tests compare byte for
+         * byte). Folding first instead would fold at almost every displacement, i.e. one record at
+         * a time once a busy device's reservoir is full.
+         */
+        @Override
+        public void subtract(double[] x, byte[] identity) {
+            summaries.subtract(x, identity);
+        }
+
+        /** Bytes of the records held now. */
+        long heldBytes() {
+            return pendingBytes;
+        }
+
+        private long hold(double[] x, byte[] identity) {
             if (pendingFeatures == null) {
                 pendingFeatures = new double[BATCH][];
                 pendingIdentities = new byte[BATCH][];
             }
-            double[] x = r.features.clone();
-            byte[] identity = summaries.needsIdentity() ? r.identity() : null;
             pendingFeatures[pending] = x;
             pendingIdentities[pending] = identity;
             long added = sizeOf(x, identity);
@@ -274,12 +307,14 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
         OpenWindow w = o.window(windowStart, secret);
         w.records++;
         if (o.deviceUnit) {
-            offerDeviceRecord(s, r, windowStart, w.summaries);
+            long before = w.heldBytes();
+            offerDeviceRecord(s, r, windowStart, w);
+            heldBytes += w.heldBytes() - before;
         } else {
             heldBytes += w.offer(r);
-            if (heldBytes > MAX_HELD_BYTES) {
-                foldAll();
-            }
+        }
+        if (heldBytes > MAX_HELD_BYTES) {
+            foldAll();
         }
     }
 
@@ -306,7 +341,7 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
      * current sub-key), adding to / subtracting from the in-memory summaries; the first record of a
      * device in the window registers the window's clean-up timer (one per sub-key and window).
      */
-    private void offerDeviceRecord(StreamSpec s, ValidRecord r, long windowStart, WindowSummaries w)
+    private void offerDeviceRecord(StreamSpec s, ValidRecord r, long windowStart, OpenWindow w)
             throws Exception {
         MapState<String, long[]> reservoirs =
                 getPartitionedState(windowStart, LongSerializer.INSTANCE, kept);

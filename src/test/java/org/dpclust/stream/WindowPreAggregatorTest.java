@@ -204,13 +204,8 @@ class WindowPreAggregatorTest {
     @Test
     void recordUnitRecordsAreHeldInBatchesBoundedPerWindowAndInBytesPerSubtask() throws Exception {
         StreamSpec s = spec(ALL);
-        WindowPreAggregator op =
-                new WindowPreAggregator(
-                        List.of(s), StreamTestRecords.policy(3), TestRandoms.secretSource());
-        var h =
-                new KeyedOneInputStreamOperatorTestHarness<>(
-                        op, new SubStreamKey(List.of(s)), Types.STRING);
-        h.open();
+        WindowPreAggregator op = phase1(s);
+        var h = harness(op, s);
         for (int i = 1; i < WindowPreAggregator.BATCH; i++) {
             h.processElement(record("a", i, 0.2, 0.2), i);
         }
@@ -228,19 +223,56 @@ class WindowPreAggregatorTest {
         h.processElement(record("a", W + 3, 0.2, 0.2), W + 3);
         h.prepareSnapshotPreBarrier(1);
         assertEquals(0, op.heldRecords("s"), "nothing is held at a barrier");
-        long counted = 0;
-        for (WindowPartial p : h.extractOutputValues()) {
-            counted += p.hst == null ? 0 : java.util.Arrays.stream(p.hst).sum();
-        }
         assertEquals(
                 WindowPreAggregator.BATCH + 5,
-                counted,
+                hstCounts(h.extractOutputValues()),
                 "every record reached its window's summaries once (one HST count each)");
         h.close();
     }
 
     private static final String DEVICES =
             ALL + "    privacy_unit: device\n    device_contribution_bound: 2\n";
+
+    /**
+     * Device units hold what their reservoirs keep, as record units hold every record: a full batch
+     * folds; a record that displaces a kept one folds everything held first (the displaced record
+     * may be among it) and is then held itself; a barrier leaves nothing held; and every window's
+     * summaries count exactly the kept records (here c = 2 per device and window).
+     */
+    @Test
+    void deviceUnitRecordsTheirReservoirsKeepAreHeldAndDisplacedOnesSubtracted() throws Exception {
+        StreamSpec s = devices(DEVICES);
+        WindowPreAggregator op = phase1(s);
+        var h = harness(op, s);
+        for (int i = 1; i < WindowPreAggregator.BATCH; i++) { // first records of distinct devices
+            h.processElement(record("dev-" + i, i, 0.2, 0.2), i);
+        }
+        assertEquals(WindowPreAggregator.BATCH - 1, op.heldRecords("s"));
+        h.processElement(record("dev-0", 0, 0.2, 0.2), 0);
+        assertEquals(0, op.heldRecords("s"), "a full batch is folded");
+        h.processElement(record("a", 1, 0.3, 0.3), 1);
+        h.processElement(record("a", 2, 0.3, 0.3), 2);
+        assertEquals(2, op.heldRecords("s"), "the device's first c records are kept and held");
+        int displaced = 0;
+        for (int t = 3; t < 40; t++) {
+            int before = op.heldRecords("s");
+            h.processElement(record("a", t, 0.3, 0.3), t);
+            int after = op.heldRecords("s");
+            if (after != before) { // the reservoir is full: a record that counts displaces one
+                assertEquals(before + 1, after, "the displacing record is held");
+                displaced++;
+            }
+        }
+        assertTrue(displaced > 0, "the bound binds: some later record displaces a kept one");
+        assertTrue(op.heldRecords("s") > 2, "displaced records are subtracted without a fold");
+        h.prepareSnapshotPreBarrier(1);
+        assertEquals(0, op.heldRecords("s"), "nothing is held at a barrier");
+        assertEquals(
+                WindowPreAggregator.BATCH + 2,
+                hstCounts(h.extractOutputValues()),
+                "the window counts each distinct device's record and device a's 2 kept ones");
+        h.close();
+    }
 
     /** A device-unit stream whose cap (100) admits every release of the three windows. */
     private static StreamSpec devices(String extra) {
@@ -250,10 +282,31 @@ class WindowPreAggregatorTest {
     private static KeyedOneInputStreamOperatorTestHarness<String, ValidRecord, WindowPartial>
             phase1Harness(StreamSpec s) throws Exception {
         return new KeyedOneInputStreamOperatorTestHarness<>(
-                new WindowPreAggregator(
-                        List.of(s), StreamTestRecords.policy(3), TestRandoms.secretSource()),
-                new SubStreamKey(List.of(s)),
-                Types.STRING);
+                phase1(s), new SubStreamKey(List.of(s)), Types.STRING);
+    }
+
+    /** The HST counts over the partials: one per record a window's summaries hold. */
+    private static long hstCounts(List<WindowPartial> partials) {
+        long counted = 0;
+        for (WindowPartial p : partials) {
+            counted += p.hst == null ? 0 : java.util.Arrays.stream(p.hst).sum();
+        }
+        return counted;
+    }
+
+    private static WindowPreAggregator phase1(StreamSpec s) {
+        return new WindowPreAggregator(
+                List.of(s), StreamTestRecords.policy(3), TestRandoms.secretSource());
+    }
+
+    /** An opened harness around {@code op}, keyed as the job keys phase 1. */
+    private static KeyedOneInputStreamOperatorTestHarness<String, ValidRecord, WindowPartial>
+            harness(WindowPreAggregator op, StreamSpec s) throws Exception {
+        var h =
+                new KeyedOneInputStreamOperatorTestHarness<>(
+                        op, new SubStreamKey(List.of(s)), Types.STRING);
+        h.open();
+        return h;
     }
 
     /**
