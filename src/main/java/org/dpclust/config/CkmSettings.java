@@ -64,6 +64,12 @@ public record CkmSettings(
     /** Largest frequency matrix a stream may declare. */
     public static final int MAX_M = 1 << 16;
 
+    /**
+     * Smallest {@code ckm.sigma}: frequencies scale as 1/σ, and below this their phases could
+     * overflow ({@link org.dpclust.sketch.FrequencyMatrix#MAX_ROW_L1}, which the matrix enforces).
+     */
+    public static final double MIN_SIGMA = 1e-100;
+
     public CkmSettings {
         ConfigException.check(
                 m >= 1 && m <= MAX_M, "ckm.m", "must be in [1, " + MAX_M + "], was " + m);
@@ -74,6 +80,10 @@ public record CkmSettings(
                 "must be gaussian or adapted-radius, was '" + law + "'");
         ConfigException.check(
                 ConfigException.positiveFinite(sigma), "ckm.sigma", "must be a finite number > 0");
+        ConfigException.check(
+                sigma >= MIN_SIGMA,
+                "ckm.sigma",
+                "must be >= " + MIN_SIGMA + " (below it, the frequencies' phases could overflow)");
         ConfigException.check(
                 ConfigException.derivedOrShare(countFraction),
                 "ckm.count_fraction",

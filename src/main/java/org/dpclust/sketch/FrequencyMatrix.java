@@ -89,7 +89,31 @@ public final class FrequencyMatrix implements Serializable {
     private final double sigma;
     private final long seed;
 
+    /**
+     * Largest L1 norm of a frequency: the phase ω·v of a point v of the unit box is then at most
+     * about this in magnitude at every step of its sum, so every phase and every feature value is
+     * finite (a sketch's fixed-point sums rely on it). Far beyond any useful σ (a frequency that
+     * large makes every feature noise); reached only by σ below ≈ 1e−290.
+     */
+    public static final double MAX_ROW_L1 = 1e300;
+
     private FrequencyMatrix(int m, int d, double[] omega, Law law, double sigma, long seed) {
+        for (int j = 0; j < m; j++) {
+            double l1 = 0;
+            for (int t = 0; t < d; t++) {
+                l1 += Math.abs(omega[j * d + t]);
+            }
+            if (!(l1 <= MAX_ROW_L1)) {
+                throw new IllegalArgumentException(
+                        "frequency "
+                                + j
+                                + " has L1 norm "
+                                + l1
+                                + " > "
+                                + MAX_ROW_L1
+                                + ": its phases could overflow (is sigma tiny?)");
+            }
+        }
         this.m = m;
         this.d = d;
         this.omega = omega;

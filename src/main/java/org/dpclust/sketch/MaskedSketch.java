@@ -302,7 +302,8 @@ public final class MaskedSketch {
      * {@link #addAll} under block masks: the same state as {@link #accumulateBlock} per record,
      * with the rounded feature values summed in a double work array first and moved into the long
      * state at the end (and every {@link #BLOCK_FLUSH} records). Exact, so bit-identical: each
-     * rounded value is an integer of magnitude at most 2^24, so every partial sum of at most {@link
+     * rounded value is an integer of magnitude at most 2^24 (a feature value is in [−1, 1]: every
+     * phase is finite, {@link FrequencyMatrix#MAX_ROW_L1}), so every partial sum of at most {@link
      * #BLOCK_FLUSH} of them is an integer below 2^53 in magnitude, which a double holds exactly,
      * and integer addition does not depend on its order. Reason (measured,
      * docs/performance.md#block-masks): a double sum of rint vectorises where the double-to-long
@@ -314,6 +315,7 @@ public final class MaskedSketch {
             sums = new double[2 * m];
             BLOCK_SUMS.set(sums);
         }
+        int moved = 0;
         try {
             for (int i = 0; i < n; i++) {
                 normalise(xs[i]);
@@ -326,13 +328,17 @@ public final class MaskedSketch {
                 sumRun(sums, sines, 0, first, m + o);
                 sumRun(sums, cosines, first, r - first, 0);
                 sumRun(sums, sines, first, r - first, m);
-                if ((i + 1) % BLOCK_FLUSH == 0) {
-                    moveSums(sums);
+                if (i + 1 - moved == BLOCK_FLUSH) {
+                    moveSums(sums, BLOCK_FLUSH);
+                    moved = i + 1;
                 }
             }
-            data[2 * m] += n;
-        } finally {
-            moveSums(sums); // also leaves the thread's work array zero if anything threw
+            moveSums(sums, n - moved);
+        } catch (RuntimeException | Error e) {
+            // nothing here throws short of the VM; should it, the records not yet moved are
+            // dropped whole (sums and count) and the thread's work array is left zero
+            Arrays.fill(sums, 0, 2 * m, 0.0);
+            throw e;
         }
     }
 
@@ -343,13 +349,17 @@ public final class MaskedSketch {
         }
     }
 
-    /** Adds the exact integer sums into the state and zeroes them. */
-    private void moveSums(double[] sums) {
+    /**
+     * Adds the exact integer sums of {@code records} records into the state, with their count, and
+     * zeroes the sums.
+     */
+    private void moveSums(double[] sums, int records) {
         long[] acc = data;
         for (int j = 0, n = 2 * m; j < n; j++) {
             acc[j] += (long) sums[j];
             sums[j] = 0;
         }
+        acc[2 * m] += records;
     }
 
     /**

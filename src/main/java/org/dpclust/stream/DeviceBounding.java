@@ -28,7 +28,10 @@ final class DeviceBounding {
      * additions for a batched fold ({@link WindowPreAggregator}).
      */
     interface Target {
-        /** The kept record {@code x} (not to be retained: copy it) with its identity. */
+        /**
+         * The kept record {@code x} (the caller's array: copy it to keep it) with its identity (a
+         * fresh array the target may keep).
+         */
         void add(double[] x, byte[] identity);
 
         /** The displaced record, added to this target earlier with the same identity. */

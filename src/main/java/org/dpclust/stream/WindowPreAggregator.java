@@ -62,15 +62,16 @@ import org.dpclust.window.WindowSummaries;
  * selection phase 2 applied when it bounded devices itself), kept in this operator's keyed state
  * ({@code device-kept-records}, namespace = window start, map key = device id; at most c entries of
  * 2 + d longs per device and open window, cleared by an event-time timer per (sub-key, window) at
- * the window's close time). A record that now counts is added to the in-memory summaries; the
- * record it displaces, if any, is subtracted. The partials are therefore deltas: a partial flushed
- * before a barrier holds what the device's kept set gained and lost since the previous flush, and a
- * later one can subtract a record an earlier one added. Their sum — what phase 2 merges before any
- * noise — is, by integer addition, exactly the summaries of each device's final kept set: the same
- * long arrays phase 2's own bounding produced, so releases are byte-identical to that path for any
- * salting, parallelism, flush points or arrival order. The reservoir is checkpointed with the
- * barrier the in-memory deltas were flushed before, so after a failure the replayed records meet
- * the reservoir as it was at the barrier and produce the same deltas (byte-identical replays).
+ * the window's close time). A record that now counts is held for the window's next batched fold
+ * (below); the record it displaces, if any, is subtracted from the in-memory summaries at once. The
+ * partials are therefore deltas: a partial flushed before a barrier holds what the device's kept
+ * set gained and lost since the previous flush, and a later one can subtract a record an earlier
+ * one added. Their sum — what phase 2 merges before any noise — is, by integer addition, exactly
+ * the summaries of each device's final kept set: the same long arrays phase 2's own bounding
+ * produced, so releases are byte-identical to that path for any salting, parallelism, flush points
+ * or arrival order. The reservoir is checkpointed with the barrier the in-memory deltas were
+ * flushed before, so after a failure the replayed records meet the reservoir as it was at the
+ * barrier and produce the same deltas (byte-identical replays).
  *
  * <p>What one device can change: in one window, it changes only the summaries of its own kept set —
  * at most c records, each its own clamped features — whatever it sends and in whatever order; its
@@ -141,9 +142,9 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
     /**
      * One open window of a stream on this subtask, with the records that entered it and up to
      * {@link #BATCH} of them not yet folded (record units: records as they come; device units:
-     * records their device's reservoir kept, folded before any displaced record is subtracted) —
-     * always folded before the window's partial is emitted, so no partial, barrier or release ever
-     * sees the difference. Folded records are not retained: only the two arrays of {@link #BATCH}
+     * records their device's reservoir kept; a record they displace is subtracted at once) — always
+     * folded before the window's partial is emitted, so no partial, barrier or release ever sees
+     * the difference. Folded records are not retained: only the two arrays of {@link #BATCH}
      * references stay with the window.
      */
     private static final class OpenWindow implements DeviceBounding.Target {
@@ -338,8 +339,9 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
 
     /**
      * Bounds a device-unit record against its device's reservoir of the window (keyed state of the
-     * current sub-key), adding to / subtracting from the in-memory summaries; the first record of a
-     * device in the window registers the window's clean-up timer (one per sub-key and window).
+     * current sub-key): a kept record is held in {@code w}, a displaced one subtracted from its
+     * summaries (see {@link OpenWindow#subtract}); the first record of a device in the window
+     * registers the window's clean-up timer (one per sub-key and window).
      */
     private void offerDeviceRecord(StreamSpec s, ValidRecord r, long windowStart, OpenWindow w)
             throws Exception {

@@ -33,6 +33,9 @@ class CkmSettingsTest {
                 () -> ckm(8, 8, null, 1, 0.5, 3));
         refused("ckm.sigma: must be a finite number > 0", () -> ckm(8, 8, "gaussian", 0, 0.5, 3));
         refused(
+                "ckm.sigma: must be >= 1.0E-100 (below it, the frequencies' phases could overflow)",
+                () -> ckm(8, 8, "gaussian", 1e-101, 0.5, 3));
+        refused(
                 "ckm.sigma: must be a finite number > 0",
                 () -> ckm(8, 8, "gaussian", Double.POSITIVE_INFINITY, 0.5, 3));
         refused("ckm.count_fraction: must be in (0, 1)", () -> ckm(8, 8, "gaussian", 1, 1.5, 3));

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.dpclust.config.CkmSettings;
 import org.junit.jupiter.api.Test;
 
 class FrequencyMatrixTest {
@@ -106,6 +107,22 @@ class FrequencyMatrixTest {
                 }
             }
         }
+    }
+
+    /**
+     * A frequency whose phases could overflow is refused, drawn or given: a sketch's exact sums
+     * rely on finite feature values.
+     */
+    @Test
+    void frequenciesWhosePhasesCouldOverflowAreRefused() {
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> FrequencyMatrix.of(new double[][] {{1, 2}, {1e300, 1e300}}));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> FrequencyMatrix.draw(4, 3, 1e-305, FrequencyMatrix.Law.GAUSSIAN, 1));
+        assertEquals(2, FrequencyMatrix.of(new double[][] {{1, 2}, {4e299, 5e299}}).size());
+        FrequencyMatrix.draw(4, 3, CkmSettings.MIN_SIGMA, FrequencyMatrix.Law.ADAPTED_RADIUS, 1);
     }
 
     /** ω_j·v summed in index order, written out here rather than taken from the class. */

@@ -235,9 +235,11 @@ class WindowPreAggregatorTest {
 
     /**
      * Device units hold what their reservoirs keep, as record units hold every record: a full batch
-     * folds; a record that displaces a kept one folds everything held first (the displaced record
-     * may be among it) and is then held itself; a barrier leaves nothing held; and every window's
-     * summaries count exactly the kept records (here c = 2 per device and window).
+     * folds; a record that displaces a kept one is held while the displaced one is subtracted at
+     * once (perhaps before its own addition is folded); the subtask's byte cap folds every window;
+     * a barrier leaves nothing held; and every window's summaries count exactly the kept records
+     * (here c = 2 per device and window) — a lost subtraction or a record counted twice would
+     * change the count.
      */
     @Test
     void deviceUnitRecordsTheirReservoirsKeepAreHeldAndDisplacedOnesSubtracted() throws Exception {
@@ -265,12 +267,20 @@ class WindowPreAggregatorTest {
         }
         assertTrue(displaced > 0, "the bound binds: some later record displaces a kept one");
         assertTrue(op.heldRecords("s") > 2, "displaced records are subtracted without a fold");
+        // kept records of three windows with huge device ids: the subtask's byte cap folds all
+        String huge = "d".repeat((int) (WindowPreAggregator.MAX_HELD_BYTES / 3));
+        h.processElement(record(huge, W + 1, 0.2, 0.2), W + 1);
+        h.processElement(record(huge + "2", 2 * W + 1, 0.2, 0.2), 2 * W + 1);
+        assertTrue(op.heldRecords("s") > 2);
+        h.processElement(record(huge + "3", 3 * W + 1, 0.2, 0.2), 3 * W + 1);
+        assertEquals(0, op.heldRecords("s"), "held bytes past the cap fold every window");
+        h.processElement(record("b", W + 2, 0.2, 0.2), W + 2);
         h.prepareSnapshotPreBarrier(1);
         assertEquals(0, op.heldRecords("s"), "nothing is held at a barrier");
         assertEquals(
-                WindowPreAggregator.BATCH + 2,
+                WindowPreAggregator.BATCH + 2 + 4,
                 hstCounts(h.extractOutputValues()),
-                "the window counts each distinct device's record and device a's 2 kept ones");
+                "each distinct device's record, device a's 2 kept ones and the 4 later devices'");
         h.close();
     }
 
