@@ -28,10 +28,13 @@ import java.util.Arrays;
  * <p>Layout. The centres of each node's children are copied once, in π order, in blocks of {@value
  * #BLOCK} stored coordinate-major (the last block padded with +∞ centres, which are never within
  * the radius nor nearest), so a block's distances are computed one coordinate at a time over the
- * block, which C2 vectorises (each distance is still summed over coordinates in index order). The
- * blocks are scored in π order and the descent stops at the first block holding a child within the
- * radius; only a fallback scores all of a node's children. Thread-safe: immutable after
- * construction; each thread keeps one block of distances as scratch.
+ * block (each distance is still summed over coordinates in index order). The blocks are scored in π
+ * order and the descent stops at the first block holding a child within the radius; only a fallback
+ * scores all of a node's children. (C2 on JDK 17 does not vectorise these 16-wide loops — switching
+ * its superword pass off changes nothing — so {@link #greedyCentre}, which scores every child,
+ * reads the top levels from one array per coordinate instead, see {@link #GREEDY_ROWS_DEPTH}.)
+ * Thread-safe: immutable after construction; each thread keeps one block of distances and one row
+ * of them as scratch.
  */
 public final class HstDescent {
     /** Children scored per pass (a multiple of the vector width). */
@@ -49,6 +52,26 @@ public final class HstDescent {
     private final int[] centrePoint;
     private static final ThreadLocal<double[]> SCRATCH =
             ThreadLocal.withInitial(() -> new double[BLOCK]);
+
+    /**
+     * Depths (the root at 0) whose nodes also keep their children's centres one array per
+     * coordinate, for {@link #greedyCentre}: the walk's start ({@link NeighbourWalk}) scores every
+     * child of the root and of the root's nearest child, hundreds in d = 10, and one long loop per
+     * coordinate over a node's children is vectorised by C2 where the blocks of {@value #BLOCK} are
+     * not (0.45 against 1.0 µs per two-level start, docs/performance.md#hst-snap). Same sums in the
+     * same order, so the same answers.
+     */
+    static final int GREEDY_ROWS_DEPTH = 2;
+
+    /**
+     * Per node v of depth &lt; {@link #GREEDY_ROWS_DEPTH} with children: {@code rows[v][t][i]} =
+     * coordinate t of child i's centre (π order); null elsewhere.
+     */
+    private final double[][][] rows;
+
+    /** Greedy scoring's squared distances, one per child (grown to the largest node's count). */
+    private static final ThreadLocal<double[]> ROW_SCRATCH =
+            ThreadLocal.withInitial(() -> new double[0]);
 
     /**
      * @param tree an HST built over {@code points} with the l2 metric
@@ -95,6 +118,27 @@ public final class HstDescent {
             }
             threshold[v] = squaredThreshold(tree.splitRadius(v));
         }
+        this.rows = new double[m][][];
+        addRows(tree, points, 0, 0);
+    }
+
+    /** Fills {@link #rows} for v and its descendants of depth &lt; GREEDY_ROWS_DEPTH. */
+    private void addRows(Hst tree, double[][] points, int v, int depth) {
+        int c = childCount[v];
+        if (depth >= GREEDY_ROWS_DEPTH || c == 0) {
+            return;
+        }
+        double[][] r = new double[d][c];
+        for (int i = 0; i < c; i++) {
+            double[] p = points[tree.centre(firstChild[v] + i)];
+            for (int t = 0; t < d; t++) {
+                r[t][i] = p[t];
+            }
+        }
+        rows[v] = r;
+        for (int i = 0; i < c; i++) {
+            addRows(tree, points, firstChild[v] + i, depth + 1);
+        }
     }
 
     private static int blocks(int children) {
@@ -140,9 +184,48 @@ public final class HstDescent {
         double[] s = SCRATCH.get();
         int v = 0;
         for (int t = 0; t < depth && childCount[v] > 0; t++) {
-            v = child(v, x, s, Double.NEGATIVE_INFINITY);
+            v = rows[v] != null ? nearestChild(v, x) : child(v, x, s, Double.NEGATIVE_INFINITY);
         }
         return centrePoint[v];
+    }
+
+    /**
+     * The child of v whose centre is nearest to x, from {@link #rows}: the same squared distances
+     * as {@link #score} (coordinate differences squared and summed in index order) and the same
+     * choice as {@link #child} with threshold −∞ (the first strictly smaller, so ties and all-NaN
+     * go to the first child in π order).
+     */
+    private int nearestChild(int v, double[] x) {
+        double[][] r = rows[v];
+        int c = childCount[v];
+        double[] s = ROW_SCRATCH.get();
+        if (s.length < c) {
+            s = new double[c];
+            ROW_SCRATCH.set(s);
+        }
+        double[] r0 = r[0];
+        double x0 = x[0];
+        for (int i = 0; i < c; i++) {
+            double diff = r0[i] - x0;
+            s[i] = diff * diff;
+        }
+        for (int t = 1; t < d; t++) {
+            double[] rt = r[t];
+            double xt = x[t];
+            for (int i = 0; i < c; i++) {
+                double diff = rt[i] - xt;
+                s[i] += diff * diff;
+            }
+        }
+        int best = 0;
+        double bestS = Double.POSITIVE_INFINITY;
+        for (int i = 0; i < c; i++) {
+            if (s[i] < bestS) {
+                bestS = s[i];
+                best = i;
+            }
+        }
+        return firstChild[v] + best;
     }
 
     /** Squared distances of x to the block of centres at {@code o}, into s. */

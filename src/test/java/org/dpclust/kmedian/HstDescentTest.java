@@ -95,6 +95,65 @@ class HstDescentTest {
         assertEquals(0, fellBack, "the leaf's centre lies in the leaf");
     }
 
+    /** The greedy descent of {@link HstDescent#greedyCentre}, written plainly over the tree. */
+    private static int referenceGreedyCentre(Hst t, double[][] pts, double[] x, int depth) {
+        int v = t.root();
+        for (int level = 0; level < depth && !t.isLeaf(v); level++) {
+            int[] ch = t.children(v);
+            int nearest = ch[0];
+            double nearestSq = Double.POSITIVE_INFINITY;
+            for (int c : ch) {
+                double[] p = pts[t.centre(c)];
+                double sq = 0;
+                for (int j = 0; j < x.length; j++) {
+                    sq += (p[j] - x[j]) * (p[j] - x[j]);
+                }
+                if (sq < nearestSq) {
+                    nearestSq = sq;
+                    nearest = c;
+                }
+            }
+            v = nearest;
+        }
+        return t.centre(v);
+    }
+
+    /**
+     * The greedy start of the neighbour walk: at every depth — the top ones scored one coordinate
+     * array at a time, the deeper ones in blocks — the nearest child, ties and NaN to the first;
+     * for vectors inside, near and outside the universe's box and with NaN or infinite coordinates.
+     */
+    @Test
+    void greedyCentreTakesTheNearestChildAtEveryDepth() {
+        double[][] p = HstTest.randomPoints(1500, 10, 9);
+        Hst t = Hst.build(VectorMetric.l2(p), 100 * Math.sqrt(10), new Hst.Options(4, 12, true));
+        HstDescent descent = new HstDescent(t, p);
+        assertTrue(t.children(t.root()).length > 1, "a root with several children");
+        SplittableRandom r = new SplittableRandom(8); // public randomness (not privacy noise)
+        for (int q = 0; q < 600; q++) {
+            double[] x = new double[10];
+            double[] near = p[r.nextInt(p.length)];
+            for (int j = 0; j < 10; j++) {
+                x[j] =
+                        switch (q % 4) {
+                            case 0 -> 100 * r.nextDouble();
+                            case 1 -> near[j] + r.nextGaussian();
+                            case 2 -> 300 * r.nextDouble() - 100;
+                            default -> near[j]; // a point of U: ties between equal centres
+                        };
+            }
+            if (q % 50 == 7) {
+                x[q % 10] = q % 100 == 7 ? Double.NaN : Double.NEGATIVE_INFINITY;
+            }
+            for (int depth : new int[] {0, 1, 2, 3, Integer.MAX_VALUE}) {
+                assertEquals(
+                        referenceGreedyCentre(t, p, x, depth),
+                        descent.greedyCentre(x, depth),
+                        "query " + q + ", depth " + depth);
+            }
+        }
+    }
+
     @Test
     void theLeafDependsOnTheRecordAloneAndIsReproducible() {
         double[][] p = HstTest.randomPoints(500, 4, 5);
