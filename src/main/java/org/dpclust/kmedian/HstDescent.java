@@ -32,9 +32,9 @@ import java.util.Arrays;
  * order and the descent stops at the first block holding a child within the radius; only a fallback
  * scores all of a node's children. (C2 on JDK 17 does not vectorise these 16-wide loops — switching
  * its superword pass off changes nothing — so {@link #greedyCentre}, which scores every child,
- * reads the top levels from one array per coordinate instead, see {@link #GREEDY_ROWS_DEPTH}.)
- * Thread-safe: immutable after construction; each thread keeps one block of distances and one row
- * of them as scratch.
+ * reads the top levels from one array per coordinate instead when asked, see {@link
+ * #HstDescent(Hst, double[][], int)}.) Thread-safe: immutable after construction; each thread keeps
+ * one block of distances and one row of them as scratch.
  */
 public final class HstDescent {
     /** Children scored per pass (a multiple of the vector width). */
@@ -54,18 +54,9 @@ public final class HstDescent {
             ThreadLocal.withInitial(() -> new double[BLOCK]);
 
     /**
-     * Depths (the root at 0) whose nodes also keep their children's centres one array per
-     * coordinate, for {@link #greedyCentre}: the walk's start ({@link NeighbourWalk}) scores every
-     * child of the root and of the root's nearest child, hundreds in d = 10, and one long loop per
-     * coordinate over a node's children is vectorised by C2 where the blocks of {@value #BLOCK} are
-     * not (0.45 against 1.0 µs per two-level start, docs/performance.md#hst-snap). Same sums in the
-     * same order, so the same answers.
-     */
-    static final int GREEDY_ROWS_DEPTH = 2;
-
-    /**
-     * Per node v of depth &lt; {@link #GREEDY_ROWS_DEPTH} with children: {@code rows[v][t][i]} =
-     * coordinate t of child i's centre (π order); null elsewhere.
+     * Per node v of depth &lt; the constructor's {@code greedyRowsDepth} with children: {@code
+     * rows[v][t][i]} = coordinate t of child i's centre (π order); null elsewhere (see {@link
+     * #HstDescent(Hst, double[][], int)}).
      */
     private final double[][][] rows;
 
@@ -79,6 +70,22 @@ public final class HstDescent {
      * @throws IllegalArgumentException if the sizes disagree
      */
     public HstDescent(Hst tree, double[][] points) {
+        this(tree, points, 0);
+    }
+
+    /**
+     * As {@link #HstDescent(Hst, double[][])}, and the nodes of depth &lt; {@code greedyRowsDepth}
+     * (the root at 0) also keep their children's centres one array per coordinate for {@link
+     * #greedyCentre}: a greedy step scores every child of a node, hundreds at the top of a tree in
+     * d = 10, and one long loop per coordinate over them is vectorised by C2 where the blocks of
+     * {@value #BLOCK} are not (the walk's two-level start 0.45 against 1.0 µs,
+     * docs/performance.md#hst-snap). Same sums in the same order, so the same answers. Memory: d
+     * doubles per child of those nodes — at most 8·d·2|U| bytes for depth 2 (≈ 0.3 MB at |U| =
+     * 4096, d = 10), so only the walk ({@link NeighbourWalk}) asks for it.
+     *
+     * @param greedyRowsDepth 0 for none
+     */
+    public HstDescent(Hst tree, double[][] points, int greedyRowsDepth) {
         if (points.length != tree.universeSize()) {
             throw new IllegalArgumentException(
                     "tree over " + tree.universeSize() + " points, got " + points.length);
@@ -119,13 +126,13 @@ public final class HstDescent {
             threshold[v] = squaredThreshold(tree.splitRadius(v));
         }
         this.rows = new double[m][][];
-        addRows(tree, points, 0, 0);
+        addRows(tree, points, 0, 0, greedyRowsDepth);
     }
 
-    /** Fills {@link #rows} for v and its descendants of depth &lt; GREEDY_ROWS_DEPTH. */
-    private void addRows(Hst tree, double[][] points, int v, int depth) {
+    /** Fills {@link #rows} for v and its descendants of depth &lt; {@code until}. */
+    private void addRows(Hst tree, double[][] points, int v, int depth, int until) {
         int c = childCount[v];
-        if (depth >= GREEDY_ROWS_DEPTH || c == 0) {
+        if (depth >= until || c == 0) {
             return;
         }
         double[][] r = new double[d][c];
@@ -137,7 +144,7 @@ public final class HstDescent {
         }
         rows[v] = r;
         for (int i = 0; i < c; i++) {
-            addRows(tree, points, firstChild[v] + i, depth + 1);
+            addRows(tree, points, firstChild[v] + i, depth + 1, until);
         }
     }
 

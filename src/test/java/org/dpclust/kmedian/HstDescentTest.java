@@ -119,38 +119,77 @@ class HstDescentTest {
     }
 
     /**
-     * The greedy start of the neighbour walk: at every depth — the top ones scored one coordinate
-     * array at a time, the deeper ones in blocks — the nearest child, ties and NaN to the first;
-     * for vectors inside, near and outside the universe's box and with NaN or infinite coordinates.
+     * The greedy start of the neighbour walk: at every depth the nearest child, ties and NaN to the
+     * first — the same answer from the reference, from the blocks alone and with the top levels
+     * read from coordinate arrays (the walk's layout; deeper levels then come from the blocks), for
+     * vectors inside, near and outside the universe's box, with NaN or infinite coordinates, in d =
+     * 10 (wide top levels) and d = 3 (a deep tree: depth 3 differs from depth 2).
      */
     @Test
     void greedyCentreTakesTheNearestChildAtEveryDepth() {
-        double[][] p = HstTest.randomPoints(1500, 10, 9);
-        Hst t = Hst.build(VectorMetric.l2(p), 100 * Math.sqrt(10), new Hst.Options(4, 12, true));
-        HstDescent descent = new HstDescent(t, p);
-        assertTrue(t.children(t.root()).length > 1, "a root with several children");
-        SplittableRandom r = new SplittableRandom(8); // public randomness (not privacy noise)
-        for (int q = 0; q < 600; q++) {
-            double[] x = new double[10];
-            double[] near = p[r.nextInt(p.length)];
-            for (int j = 0; j < 10; j++) {
-                x[j] =
-                        switch (q % 4) {
-                            case 0 -> 100 * r.nextDouble();
-                            case 1 -> near[j] + r.nextGaussian();
-                            case 2 -> 300 * r.nextDouble() - 100;
-                            default -> near[j]; // a point of U: ties between equal centres
-                        };
+        for (int dim : new int[] {10, 3}) {
+            double[][] p = HstTest.randomPoints(1500, dim, 9);
+            Hst t =
+                    Hst.build(
+                            VectorMetric.l2(p),
+                            VectorMetric.l2(p).exactDiameter(),
+                            new Hst.Options(4, 12, true));
+            HstDescent blocks = new HstDescent(t, p);
+            HstDescent rows = new HstDescent(t, p, 2);
+            assertTrue(t.children(t.root()).length > 1, "a root with several children");
+            SplittableRandom r = new SplittableRandom(8); // public randomness (not privacy noise)
+            int deeper = 0;
+            for (int q = 0; q < 600; q++) {
+                double[] x = new double[dim];
+                double[] near = p[r.nextInt(p.length)];
+                for (int j = 0; j < dim; j++) {
+                    x[j] =
+                            switch (q % 4) {
+                                case 0 -> 100 * r.nextDouble();
+                                case 1 -> near[j] + r.nextGaussian();
+                                case 2 -> 300 * r.nextDouble() - 100;
+                                default -> near[j]; // a point of U
+                            };
+                }
+                if (q % 50 == 7) {
+                    x[q % dim] = q % 100 == 7 ? Double.NaN : Double.NEGATIVE_INFINITY;
+                }
+                assertGreedy(t, p, x, blocks, rows, "d " + dim + ", query " + q);
+                deeper += rows.greedyCentre(x, 3) != rows.greedyCentre(x, 2) ? 1 : 0;
             }
-            if (q % 50 == 7) {
-                x[q % 10] = q % 100 == 7 ? Double.NaN : Double.NEGATIVE_INFINITY;
+            if (dim == 3) {
+                assertTrue(deeper > 0, "depth 3 (from the blocks) moves past depth 2");
             }
-            for (int depth : new int[] {0, 1, 2, 3, Integer.MAX_VALUE}) {
-                assertEquals(
-                        referenceGreedyCentre(t, p, x, depth),
-                        descent.greedyCentre(x, depth),
-                        "query " + q + ", depth " + depth);
+        }
+    }
+
+    /** Exact ties: half-integer vectors equidistant from lattice centres go to the first child. */
+    @Test
+    void greedyCentreBreaksExactTiesTowardTheFirstChild() {
+        double[][] p = new double[36][];
+        for (int i = 0; i < 36; i++) {
+            p[i] = new double[] {i % 6, i / 6};
+        }
+        for (long seed = 0; seed < 6; seed++) {
+            Hst t = Hst.build(VectorMetric.l2(p), 8, new Hst.Options(seed, 8, false));
+            HstDescent blocks = new HstDescent(t, p);
+            HstDescent rows = new HstDescent(t, p, 2);
+            for (int a = -1; a < 12; a++) {
+                for (int b = -1; b < 12; b++) {
+                    double[] x = {a / 2.0, b / 2.0};
+                    assertGreedy(
+                            t, p, x, blocks, rows, "seed " + seed + ", x " + a + "/2, " + b + "/2");
+                }
             }
+        }
+    }
+
+    private static void assertGreedy(
+            Hst t, double[][] p, double[] x, HstDescent blocks, HstDescent rows, String what) {
+        for (int depth : new int[] {0, 1, 2, 3, Integer.MAX_VALUE}) {
+            int expected = referenceGreedyCentre(t, p, x, depth);
+            assertEquals(expected, blocks.greedyCentre(x, depth), what + ", depth " + depth);
+            assertEquals(expected, rows.greedyCentre(x, depth), what + ", depth " + depth);
         }
     }
 

@@ -72,6 +72,23 @@ class NeighbourWalkTest {
         return out;
     }
 
+    /**
+     * The walk's placements of the 3,000 reference records, pinned: the hash below was computed at
+     * commit 22cbc44, before the greedy start read the top levels from coordinate arrays. The rule
+     * id ({@link NeighbourWalk#RULE}) is keyed into the dp-hst mechanism id and a stream's saved
+     * parameters, so any change of where a record lands must come with a new rule id — this test
+     * fails first.
+     */
+    @Test
+    void placementsAreThoseTheRuleIdWasGivenFor() {
+        long h = 17;
+        for (double[] x : records()) {
+            h = h * 1_000_003L + WALK.nearest(x);
+        }
+        assertEquals("walk-v1(neighbours=128,start_depth=2)", NeighbourWalk.RULE);
+        assertEquals(8329021954023415496L, h);
+    }
+
     @Test
     void neighbourListsAreTheNearestPointsOrderedByDistanceThenIndex() {
         SplittableRandom r = new SplittableRandom(3); // public randomness (not privacy noise)
