@@ -287,15 +287,25 @@ public final class MaskedSketch {
      * block covers, rounded as {@link #addRun} says.
      */
     private void accumulateBlock(int o, int sign) {
-        int first = Math.min(r, m - o);
-        frequencies.phasesOfRange(o, first, unit, phases, 0);
-        frequencies.phasesOfRange(0, r - first, unit, phases, first);
-        SinCos.of(phases, r, cosines, sines);
+        int first = blockValues(o);
         addRun(cosines, 0, first, o, sign);
         addRun(sines, 0, first, m + o, sign);
         addRun(cosines, first, r - first, 0, sign);
         addRun(sines, first, r - first, m, sign);
         data[2 * m] += sign;
+    }
+
+    /**
+     * The feature values of the block at offset o for the record in {@link #unit}: (cos, sin) of
+     * the phases of rows o … o + r − 1 (mod m) into {@link #cosines} and {@link #sines}, in block
+     * order; returns how many come before the wrap at m (the rest are rows 0, 1, …).
+     */
+    private int blockValues(int o) {
+        int first = Math.min(r, m - o);
+        frequencies.phasesOfRange(o, first, unit, phases, 0);
+        frequencies.phasesOfRange(0, r - first, unit, phases, first);
+        SinCos.of(phases, r, cosines, sines);
+        return first;
     }
 
     /**
@@ -320,10 +330,7 @@ public final class MaskedSketch {
             for (int i = 0; i < n; i++) {
                 normalise(xs[i]);
                 int o = offsets[i];
-                int first = Math.min(r, m - o);
-                frequencies.phasesOfRange(o, first, unit, phases, 0);
-                frequencies.phasesOfRange(0, r - first, unit, phases, first);
-                SinCos.of(phases, r, cosines, sines);
+                int first = blockValues(o);
                 sumRun(sums, cosines, 0, first, o);
                 sumRun(sums, sines, 0, first, m + o);
                 sumRun(sums, cosines, first, r - first, 0);
