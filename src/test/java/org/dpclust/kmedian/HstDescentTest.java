@@ -193,6 +193,19 @@ class HstDescentTest {
         }
     }
 
+    /**
+     * The descent's placements of the 3,000 reference records ({@link SnapReference}), pinned: the
+     * hash was computed at commit a38a44a, when every node's children were scored in blocks of 16.
+     * {@code hst.snap: descent} keys no version of its own into the dp-hst mechanism id, so a
+     * change of where a record lands must not happen under that name — this test fails first.
+     */
+    @Test
+    void placementsAreThoseOfTheDescentRule() {
+        SnapReference ref = new SnapReference(2026);
+        HstDescent descent = new HstDescent(ref.tree, ref.pts);
+        assertEquals(-6436098292639403554L, SnapReference.placementHash(descent::leafCentre));
+    }
+
     @Test
     void theLeafDependsOnTheRecordAloneAndIsReproducible() {
         double[][] p = HstTest.randomPoints(500, 4, 5);

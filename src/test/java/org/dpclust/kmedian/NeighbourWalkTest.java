@@ -11,65 +11,21 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.dpclust.eval.ClusteringMetrics;
-import org.dpclust.eval.DriftingGaussianMixture;
-import org.dpclust.geometry.DomainBounds;
 import org.dpclust.geometry.NearestPoint;
-import org.dpclust.geometry.PublicPointSet;
 import org.dpclust.geometry.VectorMetric;
 import org.junit.jupiter.api.Test;
 
 /** The neighbour-graph walk behind {@code hst.snap: walk}. */
 class NeighbourWalkTest {
-    private static final int D = 10;
-    private static final int N = 4096;
+    private static final int D = SnapReference.D;
+    private static final int N = SnapReference.N;
 
-    /** The reference configuration: |U| = 4096 uniform in the unit box, d = 10, ≤ 12 levels. */
-    private static final class Reference {
-        final double[][] pts = new double[N][];
-        final double[] rows = new double[N * D];
-        final Hst tree;
-
-        Reference(long seed) {
-            double[] hi = new double[D];
-            Arrays.fill(hi, 1.0);
-            DomainBounds box = new DomainBounds(new double[D], hi);
-            PublicPointSet u = PublicPointSet.uniform(box, N, seed);
-            for (int p = 0; p < N; p++) {
-                pts[p] = u.point(p);
-                System.arraycopy(pts[p], 0, rows, p * D, D);
-            }
-            tree = Hst.build(VectorMetric.l2(pts), box.diameter(), new Hst.Options(seed, 12, true));
-        }
-    }
-
-    private static final Reference REF = new Reference(2026);
+    private static final SnapReference REF = new SnapReference(2026);
     private static final NeighbourWalk WALK =
             new NeighbourWalk(REF.tree, REF.pts, NeighbourWalk.DEFAULT_NEIGHBOURS);
 
-    /** The stream generator's mixture (σ = 0.03 and 0.1), clamped, and uniform records. */
     private static List<double[]> records() {
-        double[] lo = new double[D];
-        double[] hi = new double[D];
-        Arrays.fill(hi, 1.0);
-        List<double[]> out = new ArrayList<>();
-        for (double sigma : new double[] {0.03, 0.1}) {
-            for (double[] x :
-                    new DriftingGaussianMixture(lo, hi, 10, sigma, 0.25, 7).sample(0, 1000)) {
-                for (int t = 0; t < D; t++) {
-                    x[t] = Math.min(1.0, Math.max(0.0, x[t]));
-                }
-                out.add(x);
-            }
-        }
-        SplittableRandom r = new SplittableRandom(5); // public randomness (not privacy noise)
-        for (int i = 0; i < 1000; i++) {
-            double[] x = new double[D];
-            for (int t = 0; t < D; t++) {
-                x[t] = r.nextDouble();
-            }
-            out.add(x);
-        }
-        return out;
+        return SnapReference.records();
     }
 
     /**
@@ -81,12 +37,8 @@ class NeighbourWalkTest {
      */
     @Test
     void placementsAreThoseTheRuleIdWasGivenFor() {
-        long h = 17;
-        for (double[] x : records()) {
-            h = h * 1_000_003L + WALK.nearest(x);
-        }
         assertEquals("walk-v1(neighbours=128,start_depth=2)", NeighbourWalk.RULE);
-        assertEquals(8329021954023415496L, h);
+        assertEquals(8329021954023415496L, SnapReference.placementHash(WALK::nearest));
     }
 
     @Test

@@ -1,0 +1,70 @@
+package org.dpclust.kmedian;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.dpclust.eval.DriftingGaussianMixture;
+import org.dpclust.geometry.DomainBounds;
+import org.dpclust.geometry.PublicPointSet;
+import org.dpclust.geometry.VectorMetric;
+
+/**
+ * The snap rules' reference configuration, shared by their tests: |U| = 4096 uniform in the unit
+ * box, d = 10, at most 12 levels, and 3,000 records the rules' placements are pinned on.
+ */
+final class SnapReference {
+    static final int D = 10;
+    static final int N = 4096;
+
+    final double[][] pts = new double[N][];
+    final double[] rows = new double[N * D];
+    final Hst tree;
+
+    SnapReference(long seed) {
+        double[] hi = new double[D];
+        Arrays.fill(hi, 1.0);
+        DomainBounds box = new DomainBounds(new double[D], hi);
+        PublicPointSet u = PublicPointSet.uniform(box, N, seed);
+        for (int p = 0; p < N; p++) {
+            pts[p] = u.point(p);
+            System.arraycopy(pts[p], 0, rows, p * D, D);
+        }
+        tree = Hst.build(VectorMetric.l2(pts), box.diameter(), new Hst.Options(seed, 12, true));
+    }
+
+    /** The stream generator's mixture (σ = 0.03 and 0.1), clamped, and uniform records. */
+    static List<double[]> records() {
+        double[] lo = new double[D];
+        double[] hi = new double[D];
+        Arrays.fill(hi, 1.0);
+        List<double[]> out = new ArrayList<>();
+        for (double sigma : new double[] {0.03, 0.1}) {
+            for (double[] x :
+                    new DriftingGaussianMixture(lo, hi, 10, sigma, 0.25, 7).sample(0, 1000)) {
+                for (int t = 0; t < D; t++) {
+                    x[t] = Math.min(1.0, Math.max(0.0, x[t]));
+                }
+                out.add(x);
+            }
+        }
+        SplittableRandom r = new SplittableRandom(5); // public randomness (not privacy noise)
+        for (int i = 0; i < 1000; i++) {
+            double[] x = new double[D];
+            for (int t = 0; t < D; t++) {
+                x[t] = r.nextDouble();
+            }
+            out.add(x);
+        }
+        return out;
+    }
+
+    /** A hash of where {@code snap} puts each of {@link #records()}, in order. */
+    static long placementHash(java.util.function.ToIntFunction<double[]> snap) {
+        long h = 17;
+        for (double[] x : records()) {
+            h = h * 1_000_003L + snap.applyAsInt(x);
+        }
+        return h;
+    }
+}
