@@ -1,7 +1,5 @@
 package org.dpclust.kmedian;
 
-import java.util.Arrays;
-
 /**
  * Finds the leaf of an l2 {@link Hst} over a public vector universe U for an ARBITRARY vector x, by
  * descending the tree with the tree's own partition rule, in O(levels × children × d) and without
@@ -25,44 +23,36 @@ import java.util.Arrays;
  * same on every JVM (strict IEEE arithmetic, no randomness). (3) No input makes it throw or loop:
  * NaN and infinite coordinates fall back as above.
  *
- * <p>Layout. The centres of each node's children are copied once, in π order, in blocks of {@value
- * #BLOCK} stored coordinate-major (the last block padded with +∞ centres, which are never within
- * the radius nor nearest), so a block's distances are computed one coordinate at a time over the
- * block (each distance is still summed over coordinates in index order). The blocks are scored in π
- * order and the descent stops at the first block holding a child within the radius; only a fallback
- * scores all of a node's children. (C2 on JDK 17 does not vectorise these 16-wide loops — switching
- * its superword pass off changes nothing — so {@link #greedyCentre}, which scores every child,
- * reads the top levels from one array per coordinate instead when asked, see {@link
- * #HstDescent(Hst, double[][], int)}.) Thread-safe: immutable after construction; each thread keeps
- * one block of distances and one row of them as scratch.
+ * <p>Layout. Each node with two or more children keeps their centres one array per coordinate, in π
+ * order ({@code rows[v][t][i]}); a node with one child needs no distance. A node's children are
+ * scored {@value #CHUNK} at a time, one loop per coordinate over the chunk — C2 vectorises these
+ * loops, where it left the earlier layout's 16-wide blocks at a different offset per block scalar —
+ * and each distance is still summed over coordinates in index order; the scan stops at the first
+ * chunk holding a child within the radius ({@link #greedyCentre}, which scores every child, scores
+ * them in one pass). In d = 10 the top levels are wide (≈ 460–570 children at depth 1 for |U| =
+ * 4096), so this is most of the descent's cost (docs/performance.md#hst-snap). Memory: d doubles
+ * per child of a node with several children, at most 8·d·2|U| bytes. Thread-safe: immutable after
+ * construction; each thread keeps one row of distances as scratch.
  */
 public final class HstDescent {
     /** Children scored per pass (a multiple of the vector width). */
-    static final int BLOCK = 16;
+    static final int CHUNK = 64;
 
     private final int d;
-
-    /** Per node v: its children's centres in blocks, from {@code offset[v]} (class comment). */
-    private final double[] centres;
-
-    private final int[] offset;
     private final int[] firstChild;
     private final int[] childCount;
     private final double[] threshold;
     private final int[] centrePoint;
-    private static final ThreadLocal<double[]> SCRATCH =
-            ThreadLocal.withInitial(() -> new double[BLOCK]);
 
     /**
-     * Per node v of depth &lt; the constructor's {@code greedyRowsDepth} with children: {@code
-     * rows[v][t][i]} = coordinate t of child i's centre (π order); null elsewhere (see {@link
-     * #HstDescent(Hst, double[][], int)}).
+     * Per node v with two or more children: {@code rows[v][t][i]} = coordinate t of child i's
+     * centre (π order); null for leaves and single-child nodes.
      */
     private final double[][][] rows;
 
-    /** Greedy scoring's squared distances, one per child (grown to the largest node's count). */
-    private static final ThreadLocal<double[]> ROW_SCRATCH =
-            ThreadLocal.withInitial(() -> new double[0]);
+    /** Squared distances, one per child (grown to the largest node's count). */
+    private static final ThreadLocal<double[]> SCRATCH =
+            ThreadLocal.withInitial(() -> new double[CHUNK]);
 
     /**
      * @param tree an HST built over {@code points} with the l2 metric
@@ -70,45 +60,21 @@ public final class HstDescent {
      * @throws IllegalArgumentException if the sizes disagree
      */
     public HstDescent(Hst tree, double[][] points) {
-        this(tree, points, 0);
-    }
-
-    /**
-     * As {@link #HstDescent(Hst, double[][])}, and the nodes of depth &lt; {@code greedyRowsDepth}
-     * (the root at 0) also keep their children's centres one array per coordinate for {@link
-     * #greedyCentre}: a greedy step scores every child of a node, hundreds at the top of a tree in
-     * d = 10, and one long loop per coordinate over them is vectorised by C2 where the blocks of
-     * {@value #BLOCK} are not (the walk's two-level start 0.45 against 1.0 µs,
-     * docs/performance.md#hst-snap). Same sums in the same order, so the same answers. Memory: d
-     * doubles per child of those nodes — at most 8·d·2|U| bytes for depth 2 (≈ 0.3 MB at |U| =
-     * 4096, d = 10), so only the walk ({@link NeighbourWalk}) asks for it.
-     *
-     * @param greedyRowsDepth 0 for none
-     */
-    public HstDescent(Hst tree, double[][] points, int greedyRowsDepth) {
         if (points.length != tree.universeSize()) {
             throw new IllegalArgumentException(
                     "tree over " + tree.universeSize() + " points, got " + points.length);
         }
         int m = tree.nodeCount();
         this.d = points[0].length;
-        this.offset = new int[m];
         this.firstChild = new int[m];
         this.childCount = new int[m];
         this.threshold = new double[m];
         this.centrePoint = new int[m];
-        int next = 0;
+        this.rows = new double[m][][];
         for (int v = 0; v < m; v++) {
             centrePoint[v] = tree.centre(v);
             int c = tree.childCount(v);
             childCount[v] = c;
-            offset[v] = next;
-            next += blocks(c) * BLOCK * d;
-        }
-        this.centres = new double[next];
-        Arrays.fill(centres, Double.POSITIVE_INFINITY);
-        for (int v = 0; v < m; v++) {
-            int c = childCount[v];
             if (c == 0) {
                 continue;
             }
@@ -117,39 +83,19 @@ public final class HstDescent {
                 if (tree.child(v, i) != firstChild[v] + i) {
                     throw new IllegalStateException("children of a node must be consecutive");
                 }
-                double[] p = points[tree.centre(tree.child(v, i))];
-                int o = offset[v] + (i / BLOCK) * BLOCK * d + i % BLOCK;
-                for (int t = 0; t < d; t++) {
-                    centres[o + t * BLOCK] = p[t];
-                }
             }
             threshold[v] = squaredThreshold(tree.splitRadius(v));
-        }
-        this.rows = new double[m][][];
-        addRows(tree, points, 0, 0, greedyRowsDepth);
-    }
-
-    /** Fills {@link #rows} for v and its descendants of depth &lt; {@code until}. */
-    private void addRows(Hst tree, double[][] points, int v, int depth, int until) {
-        int c = childCount[v];
-        if (depth >= until || c == 0) {
-            return;
-        }
-        double[][] r = new double[d][c];
-        for (int i = 0; i < c; i++) {
-            double[] p = points[tree.centre(firstChild[v] + i)];
-            for (int t = 0; t < d; t++) {
-                r[t][i] = p[t];
+            if (c > 1) {
+                double[][] r = new double[d][c];
+                for (int i = 0; i < c; i++) {
+                    double[] p = points[tree.centre(firstChild[v] + i)];
+                    for (int t = 0; t < d; t++) {
+                        r[t][i] = p[t];
+                    }
+                }
+                rows[v] = r;
             }
         }
-        rows[v] = r;
-        for (int i = 0; i < c; i++) {
-            addRows(tree, points, firstChild[v] + i, depth + 1, until);
-        }
-    }
-
-    private static int blocks(int children) {
-        return (children + BLOCK - 1) / BLOCK;
     }
 
     /** The largest double s with {@code Math.sqrt(s) <= r} (r finite and > 0). */
@@ -166,10 +112,12 @@ public final class HstDescent {
 
     /** The id of x's leaf (see the class comment). */
     public int leaf(double[] x) {
-        if (x.length != d) {
-            throw new IllegalArgumentException("expected dimension " + d + ", got " + x.length);
+        checkDimension(x);
+        int v = 0;
+        while (childCount[v] > 0) {
+            v = child(v, x, threshold[v]);
         }
-        return descend(x);
+        return v;
     }
 
     /** The universe point x is counted at: the centre of its leaf (in that leaf). */
@@ -185,104 +133,73 @@ public final class HstDescent {
      * NaN or infinite coordinates.
      */
     public int greedyCentre(double[] x, int depth) {
-        if (x.length != d) {
-            throw new IllegalArgumentException("expected dimension " + d + ", got " + x.length);
-        }
-        double[] s = SCRATCH.get();
+        checkDimension(x);
         int v = 0;
         for (int t = 0; t < depth && childCount[v] > 0; t++) {
-            v = rows[v] != null ? nearestChild(v, x) : child(v, x, s, Double.NEGATIVE_INFINITY);
+            v = child(v, x, Double.NEGATIVE_INFINITY);
         }
         return centrePoint[v];
     }
 
+    private void checkDimension(double[] x) {
+        if (x.length != d) {
+            throw new IllegalArgumentException("expected dimension " + d + ", got " + x.length);
+        }
+    }
+
     /**
-     * The child of v whose centre is nearest to x, from {@link #rows}: the same squared distances
-     * as {@link #score} (coordinate differences squared and summed in index order) and the same
-     * choice as {@link #child} with threshold −∞ (the first strictly smaller, so ties and all-NaN
-     * go to the first child in π order).
+     * The first child of v (π order) whose centre's squared distance is {@code <= thr}, else the
+     * first strictly nearest (ties and all-NaN to the first child); {@code thr = -∞} gives the
+     * nearest child. Squared distances: coordinate differences squared and summed in index order.
      */
-    private int nearestChild(int v, double[] x) {
+    private int child(int v, double[] x, double thr) {
         double[][] r = rows[v];
+        if (r == null) {
+            return firstChild[v]; // the only child, within the radius or not
+        }
         int c = childCount[v];
-        double[] s = ROW_SCRATCH.get();
+        double[] s = SCRATCH.get();
         if (s.length < c) {
             s = new double[c];
-            ROW_SCRATCH.set(s);
+            SCRATCH.set(s);
         }
+        int best = 0;
+        double bestS = Double.POSITIVE_INFINITY;
+        int chunk = thr == Double.NEGATIVE_INFINITY ? c : CHUNK; // nothing to stop early for
+        for (int from = 0; from < c; from += chunk) {
+            int to = Math.min(c, from + chunk);
+            score(r, x, s, from, to);
+            for (int i = from; i < to; i++) {
+                double si = s[i];
+                if (si <= thr) {
+                    return firstChild[v] + i;
+                }
+                if (si < bestS) {
+                    bestS = si;
+                    best = i;
+                }
+            }
+        }
+        return firstChild[v] + best;
+    }
+
+    /**
+     * Squared distances of x to the centres {@code from} (inclusive) to {@code to} of r, into s.
+     */
+    private void score(double[][] r, double[] x, double[] s, int from, int to) {
         double[] r0 = r[0];
         double x0 = x[0];
-        for (int i = 0; i < c; i++) {
+        for (int i = from; i < to; i++) {
             double diff = r0[i] - x0;
             s[i] = diff * diff;
         }
         for (int t = 1; t < d; t++) {
             double[] rt = r[t];
             double xt = x[t];
-            for (int i = 0; i < c; i++) {
+            for (int i = from; i < to; i++) {
                 double diff = rt[i] - xt;
                 s[i] += diff * diff;
             }
         }
-        int best = 0;
-        double bestS = Double.POSITIVE_INFINITY;
-        for (int i = 0; i < c; i++) {
-            if (s[i] < bestS) {
-                bestS = s[i];
-                best = i;
-            }
-        }
-        return firstChild[v] + best;
-    }
-
-    /** Squared distances of x to the block of centres at {@code o}, into s. */
-    private void score(int o, double[] x, double[] s) {
-        double x0 = x[0];
-        for (int i = 0; i < BLOCK; i++) {
-            double diff = centres[o + i] - x0;
-            s[i] = diff * diff;
-        }
-        for (int t = 1; t < d; t++) {
-            int ot = o + t * BLOCK;
-            double xt = x[t];
-            for (int i = 0; i < BLOCK; i++) {
-                double diff = centres[ot + i] - xt;
-                s[i] += diff * diff;
-            }
-        }
-    }
-
-    /** leaf() without the dimension check. */
-    private int descend(double[] x) {
-        double[] s = SCRATCH.get();
-        int v = 0;
-        while (childCount[v] > 0) {
-            v = child(v, x, s, threshold[v]);
-        }
-        return v;
-    }
-
-    /**
-     * The first child (π order) whose centre's squared distance is {@code <= thr}, else the nearest
-     * (ties and all-NaN to the first); {@code thr = -∞} gives the nearest child.
-     */
-    private int child(int v, double[] x, double[] s, double thr) {
-        int c = childCount[v];
-        int best = 0;
-        double bestS = Double.POSITIVE_INFINITY;
-        for (int k = 0, o = offset[v]; k * BLOCK < c; k++, o += BLOCK * d) {
-            score(o, x, s);
-            for (int i = 0; i < BLOCK; i++) {
-                double si = s[i];
-                if (si <= thr) {
-                    return firstChild[v] + k * BLOCK + i;
-                }
-                if (si < bestS) {
-                    bestS = si;
-                    best = k * BLOCK + i;
-                }
-            }
-        }
-        return firstChild[v] + best;
     }
 }

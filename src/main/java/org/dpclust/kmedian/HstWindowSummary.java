@@ -88,7 +88,7 @@ public final class HstWindowSummary {
                         VectorMetric.l2(pts),
                         bounds.diameter(),
                         new Hst.Options(publicSeed, maxLevels, true));
-        this.descent = new HstDescent(tree, pts);
+        this.descent = rule == Snap.DESCENT ? new HstDescent(tree, pts) : null;
         this.walk =
                 rule == Snap.WALK
                         ? new NeighbourWalk(tree, pts, NeighbourWalk.DEFAULT_NEIGHBOURS)

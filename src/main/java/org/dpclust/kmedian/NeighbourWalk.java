@@ -79,7 +79,7 @@ public final class NeighbourWalk {
             throw new IllegalArgumentException("neighbours must be >= 1, got " + m);
         }
         m = Math.min(m, n - 1);
-        this.descent = new HstDescent(tree, points, START_DEPTH);
+        this.descent = new HstDescent(tree, points);
         this.d = points[0].length;
         this.m = m;
         this.points = new double[n * d];

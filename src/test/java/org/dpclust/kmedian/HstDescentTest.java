@@ -120,10 +120,9 @@ class HstDescentTest {
 
     /**
      * The greedy start of the neighbour walk: at every depth the nearest child, ties and NaN to the
-     * first — the same answer from the reference, from the blocks alone and with the top levels
-     * read from coordinate arrays (the walk's layout; deeper levels then come from the blocks), for
-     * vectors inside, near and outside the universe's box, with NaN or infinite coordinates, in d =
-     * 10 (wide top levels) and d = 3 (a deep tree: depth 3 differs from depth 2).
+     * first — the same answer from the descent as from the reference, for vectors inside, near and
+     * outside the universe's box, with NaN or infinite coordinates, in d = 10 (wide top levels) and
+     * d = 3 (a deep tree: depth 3 differs from depth 2).
      */
     @Test
     void greedyCentreTakesTheNearestChildAtEveryDepth() {
@@ -134,8 +133,7 @@ class HstDescentTest {
                             VectorMetric.l2(p),
                             VectorMetric.l2(p).exactDiameter(),
                             new Hst.Options(4, 12, true));
-            HstDescent blocks = new HstDescent(t, p);
-            HstDescent rows = new HstDescent(t, p, 2);
+            HstDescent descent = new HstDescent(t, p);
             assertTrue(t.children(t.root()).length > 1, "a root with several children");
             SplittableRandom r = new SplittableRandom(8); // public randomness (not privacy noise)
             int deeper = 0;
@@ -154,11 +152,11 @@ class HstDescentTest {
                 if (q % 50 == 7) {
                     x[q % dim] = q % 100 == 7 ? Double.NaN : Double.NEGATIVE_INFINITY;
                 }
-                assertGreedy(t, p, x, blocks, rows, "d " + dim + ", query " + q);
-                deeper += rows.greedyCentre(x, 3) != rows.greedyCentre(x, 2) ? 1 : 0;
+                assertGreedy(t, p, x, descent, "d " + dim + ", query " + q);
+                deeper += descent.greedyCentre(x, 3) != descent.greedyCentre(x, 2) ? 1 : 0;
             }
             if (dim == 3) {
-                assertTrue(deeper > 0, "depth 3 (from the blocks) moves past depth 2");
+                assertTrue(deeper > 0, "depth 3 moves past depth 2");
             }
         }
     }
@@ -172,37 +170,39 @@ class HstDescentTest {
         }
         for (long seed = 0; seed < 6; seed++) {
             Hst t = Hst.build(VectorMetric.l2(p), 8, new Hst.Options(seed, 8, false));
-            HstDescent blocks = new HstDescent(t, p);
-            HstDescent rows = new HstDescent(t, p, 2);
+            HstDescent descent = new HstDescent(t, p);
             for (int a = -1; a < 12; a++) {
                 for (int b = -1; b < 12; b++) {
                     double[] x = {a / 2.0, b / 2.0};
-                    assertGreedy(
-                            t, p, x, blocks, rows, "seed " + seed + ", x " + a + "/2, " + b + "/2");
+                    assertGreedy(t, p, x, descent, "seed " + seed + ", x " + a + "/2, " + b + "/2");
                 }
             }
         }
     }
 
     private static void assertGreedy(
-            Hst t, double[][] p, double[] x, HstDescent blocks, HstDescent rows, String what) {
+            Hst t, double[][] p, double[] x, HstDescent descent, String what) {
         for (int depth : new int[] {0, 1, 2, 3, Integer.MAX_VALUE}) {
             int expected = referenceGreedyCentre(t, p, x, depth);
-            assertEquals(expected, blocks.greedyCentre(x, depth), what + ", depth " + depth);
-            assertEquals(expected, rows.greedyCentre(x, depth), what + ", depth " + depth);
+            assertEquals(expected, descent.greedyCentre(x, depth), what + ", depth " + depth);
         }
     }
 
     /**
      * The descent's placements of the 3,000 reference records ({@link SnapReference}), pinned: the
-     * hash was computed at commit a38a44a, when every node's children were scored in blocks of 16.
-     * {@code hst.snap: descent} keys no version of its own into the dp-hst mechanism id, so a
-     * change of where a record lands must not happen under that name — this test fails first.
+     * hash was computed at commit a38a44a, when every node's children were scored in blocks of 16
+     * (the blocks are gone since; the answers are not), and every placement equals the plain
+     * reference's — wide nodes of ≈ 500 children, scanned in several chunks, included. {@code
+     * hst.snap: descent} keys no version of its own into the dp-hst mechanism id, so a change of
+     * where a record lands must not happen under that name — this test fails first.
      */
     @Test
     void placementsAreThoseOfTheDescentRule() {
         SnapReference ref = new SnapReference(2026);
         HstDescent descent = new HstDescent(ref.tree, ref.pts);
+        for (double[] x : SnapReference.records()) {
+            assertEquals(referenceLeaf(ref.tree, ref.pts, x), descent.leaf(x));
+        }
         assertEquals(-6436098292639403554L, SnapReference.placementHash(descent::leafCentre));
     }
 
