@@ -11,8 +11,8 @@ package org.dpclust.kmedian;
  * of their centres) whose centre lies within r_{t+1} of it. The descent applies that rule to x at
  * every node from the root: x goes to the first child whose centre is within the radius; when no
  * centre is (x lies outside every child's ball, possible only for x ∉ U), it goes to the child with
- * the nearest centre (ties to the first in π order), and to the first child if every distance is
- * NaN.
+ * the nearest centre (nearest and ties on the summed squares below; ties to the first in π order),
+ * and to the first child if every distance is NaN.
  *
  * <p>Contract. (1) For x a point of U, the leaf is exactly {@code tree.leafOf(x)}: the distance is
  * computed as {@link org.dpclust.geometry.VectorMetric#between} computes it (same summation order,
@@ -31,8 +31,9 @@ package org.dpclust.kmedian;
  * chunk holding a child within the radius ({@link #greedyCentre}, which scores every child, scores
  * them in one pass). In d = 10 the top levels are wide (≈ 460–570 children at depth 1 for |U| =
  * 4096), so this is most of the descent's cost (docs/performance.md#hst-snap). Memory: d doubles
- * per child of a node with several children, at most 8·d·2|U| bytes. Thread-safe: immutable after
- * construction; each thread keeps one row of distances as scratch.
+ * per child of a node with several children (at most 8·d·2|U| bytes) plus d + 1 array headers per
+ * such node. Thread-safe: immutable after construction; each thread keeps one row of distances as
+ * scratch.
  */
 public final class HstDescent {
     /** Children scored per pass (a multiple of the vector width). */

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.SplittableRandom;
 import org.dpclust.geometry.VectorMetric;
 import org.junit.jupiter.api.Test;
@@ -11,7 +13,10 @@ import org.junit.jupiter.api.Test;
 /** Descending an l2 HST for arbitrary vectors ({@link HstDescent}). */
 class HstDescentTest {
 
-    /** The rule of the class comment, written plainly with the metric's own distance. */
+    /**
+     * The rule of the class comment, written plainly: "within the radius" with the metric's own
+     * distance, "nearest" (and its ties) on the summed squares.
+     */
     private static int referenceLeaf(Hst t, double[][] pts, double[] x) {
         VectorMetric vm = VectorMetric.l2(pts);
         int v = t.root();
@@ -22,13 +27,17 @@ class HstDescentTest {
             int nearest = ch[0];
             double nearestSq = Double.POSITIVE_INFINITY;
             for (int c : ch) {
-                double dist = vm.between(pts[t.centre(c)], x);
-                if (dist <= r) {
+                double[] p = pts[t.centre(c)];
+                if (vm.between(p, x) <= r) {
                     next = c;
                     break;
                 }
-                if (dist * dist < nearestSq) {
-                    nearestSq = dist * dist;
+                double sq = 0;
+                for (int j = 0; j < x.length; j++) {
+                    sq += (p[j] - x[j]) * (p[j] - x[j]);
+                }
+                if (sq < nearestSq) {
+                    nearestSq = sq;
                     nearest = c;
                 }
             }
@@ -206,6 +215,80 @@ class HstDescentTest {
         assertEquals(-6436098292639403554L, SnapReference.placementHash(descent::leafCentre));
     }
 
+    private static final double[] ODD = {
+        Double.NaN,
+        Double.POSITIVE_INFINITY,
+        Double.NEGATIVE_INFINITY,
+        1e200,
+        -1e200,
+        Double.MAX_VALUE,
+        -0.0,
+        Double.MIN_VALUE
+    };
+
+    /**
+     * As {@link #placementsAreThoseOfTheDescentRule} for vectors with one odd coordinate (NaN, ±∞,
+     * ±1e200, MAX_VALUE, −0.0, MIN_VALUE) among the reference records', leaf and greedy centres at
+     * depths 1 to 3: hash computed with the blocks of 16 (a38a44a's HstDescent).
+     */
+    @Test
+    void placementsOfOddVectorsAreThoseOfTheDescentRule() {
+        SnapReference ref = new SnapReference(2026);
+        HstDescent descent = new HstDescent(ref.tree, ref.pts);
+        List<double[]> records = SnapReference.records();
+        long h = 17;
+        for (int q = 0; q < records.size(); q += 3) {
+            double[] x = records.get(q).clone();
+            x[q % x.length] = ODD[q % ODD.length];
+            h = h * 1_000_003L + descent.leafCentre(x);
+            for (int depth = 1; depth <= 3; depth++) {
+                h = h * 1_000_003L + descent.greedyCentre(x, depth);
+            }
+        }
+        assertEquals(-3482177613417011316L, h);
+    }
+
+    /**
+     * Nodes of exactly 63, 64, 65, 128 and 129 children (chunk boundaries): n points a·e_i in n
+     * dimensions with β = 1 and Δ = a√2, so the root's children are the n points themselves;
+     * queries near each point, exactly at the radius from two points (the first in π order wins),
+     * and at the origin (no centre within the radius, all at the same distance: the first child).
+     */
+    @Test
+    void chunkBoundariesChangeNothing() {
+        double a = 4;
+        for (int n : new int[] {63, 64, 65, 128, 129}) {
+            double[][] p = new double[n][n];
+            for (int i = 0; i < n; i++) {
+                p[i][i] = a;
+            }
+            Hst t = Hst.build(VectorMetric.l2(p), a * Math.sqrt(2), new Hst.Options(n, 4, false));
+            assertEquals(n, t.children(t.root()).length, "n = " + n);
+            HstDescent descent = new HstDescent(t, p);
+            List<double[]> queries = new ArrayList<>();
+            queries.add(new double[n]);
+            for (int i = 0; i < n; i++) {
+                double[] near = p[i].clone();
+                near[i] = 0.9 * a;
+                near[(i + 1) % n] = 0.1;
+                queries.add(near);
+                double[] between = new double[n];
+                between[i] = a / 2;
+                between[(i + 64) % n] = a / 2;
+                queries.add(between);
+            }
+            for (double[] x : queries) {
+                assertEquals(referenceLeaf(t, p, x), descent.leaf(x), "n = " + n);
+                for (int depth = 1; depth <= 2; depth++) {
+                    assertEquals(
+                            referenceGreedyCentre(t, p, x, depth),
+                            descent.greedyCentre(x, depth),
+                            "n = " + n + ", depth " + depth);
+                }
+            }
+        }
+    }
+
     @Test
     void theLeafDependsOnTheRecordAloneAndIsReproducible() {
         double[][] p = HstTest.randomPoints(500, 4, 5);
@@ -266,6 +349,12 @@ class HstDescentTest {
             int leaf = descent.leaf(x);
             assertTrue(t.isLeaf(leaf));
             assertEquals(leaf, descent.leaf(x.clone()));
+            assertEquals(referenceLeaf(t, p, x), leaf);
+        }
+        for (int q = 0; q < 700; q++) { // one odd coordinate among ordinary ones
+            double[] x = p[q].clone();
+            x[q % d] = ODD[q % ODD.length];
+            assertEquals(referenceLeaf(t, p, x), descent.leaf(x), "query " + q);
         }
     }
 
