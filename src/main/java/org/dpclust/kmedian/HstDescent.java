@@ -25,15 +25,14 @@ package org.dpclust.kmedian;
  *
  * <p>Layout. Each node with two or more children keeps their centres one array per coordinate, in π
  * order ({@code rows[v][t][i]}); a node with one child needs no distance. A node's children are
- * scored {@value #CHUNK} at a time, one loop per coordinate over the chunk — C2 vectorises these
- * loops, where it left the earlier layout's 16-wide blocks at a different offset per block scalar —
- * and each distance is still summed over coordinates in index order; the scan stops at the first
- * chunk holding a child within the radius ({@link #greedyCentre}, which scores every child, scores
- * them in one pass). In d = 10 the top levels are wide (≈ 460–570 children at depth 1 for |U| =
- * 4096), so this is most of the descent's cost (docs/performance.md#hst-snap). Memory: d doubles
- * per child of a node with several children (at most 8·d·2|U| bytes) plus d + 1 array headers per
- * such node. Thread-safe: immutable after construction; each thread keeps one row of distances as
- * scratch.
+ * scored {@value #CHUNK} at a time, one loop per coordinate over the chunk (loops C2 vectorises,
+ * docs/performance.md#hst-snap), and each distance is still summed over coordinates in index order;
+ * the scan stops at the first chunk holding a child within the radius ({@link #greedyCentre}, which
+ * scores every child, scores them in one pass). In d = 10 the depth-1 nodes a record goes through
+ * are wide (≈ 460–570 children at |U| = 4096), so this scan is most of the descent's cost. Memory:
+ * d doubles per child of a node with several children (at most 8·d·2|U| bytes) plus d + 1 array
+ * headers per such node. Thread-safe: immutable after construction; each thread keeps one row of
+ * distances as scratch.
  */
 public final class HstDescent {
     /** Children scored per pass (a multiple of the vector width). */

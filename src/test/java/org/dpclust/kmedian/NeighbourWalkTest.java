@@ -20,13 +20,9 @@ class NeighbourWalkTest {
     private static final int D = SnapReference.D;
     private static final int N = SnapReference.N;
 
-    private static final SnapReference REF = new SnapReference(2026);
+    private static final SnapReference REF = SnapReference.PINNED;
     private static final NeighbourWalk WALK =
             new NeighbourWalk(REF.tree, REF.pts, NeighbourWalk.DEFAULT_NEIGHBOURS);
-
-    private static List<double[]> records() {
-        return SnapReference.records();
-    }
 
     /**
      * The walk's placements of the 3,000 reference records, pinned: the hash below was computed at
@@ -66,7 +62,7 @@ class NeighbourWalkTest {
     @Test
     void agreesWithTheExactNearestPointOnAlmostAllRecordsAndIsNeverFartherThanItsStart() {
         HstDescent descent = new HstDescent(REF.tree, REF.pts);
-        List<double[]> xs = records();
+        List<double[]> xs = SnapReference.records();
         int agree = 0;
         for (double[] x : xs) {
             int w = WALK.nearest(x);
@@ -90,7 +86,7 @@ class NeighbourWalkTest {
 
     @Test
     void theSnapIsAFunctionOfTheRecordAloneWhateverTheOrderOrTheInstance() {
-        List<double[]> xs = records();
+        List<double[]> xs = SnapReference.records();
         int[] first = new int[xs.size()];
         for (int i = 0; i < xs.size(); i++) {
             first[i] = WALK.nearest(xs.get(i));

@@ -17,6 +17,9 @@ final class SnapReference {
     static final int D = 10;
     static final int N = 4096;
 
+    /** The instance the rules' placements are pinned on (public seed 2026), built once. */
+    static final SnapReference PINNED = new SnapReference(2026);
+
     final double[][] pts = new double[N][];
     final double[] rows = new double[N * D];
     final Hst tree;
@@ -61,10 +64,13 @@ final class SnapReference {
 
     /** A hash of where {@code snap} puts each of {@link #records()}, in order. */
     static long placementHash(java.util.function.ToIntFunction<double[]> snap) {
-        long h = 17;
-        for (double[] x : records()) {
-            h = h * 1_000_003L + snap.applyAsInt(x);
-        }
-        return h;
+        return hash(records().stream().mapToInt(snap));
+    }
+
+    /** The placements' hash: h = 17, then h = h · 1,000,003 + value for each value in order. */
+    static long hash(java.util.stream.IntStream values) {
+        long[] h = {17};
+        values.forEachOrdered(v -> h[0] = h[0] * 1_000_003L + v);
+        return h[0];
     }
 }
