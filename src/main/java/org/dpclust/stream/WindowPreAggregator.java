@@ -160,17 +160,14 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
         }
 
         /**
-         * Holds a record-unit record (a copy of its features), folding when the batch is full;
-         * returns the bytes it now holds beyond before (negative after a fold).
+         * Holds a record-unit record (a copy of its features), folding when the batch is full (the
+         * bytes held are read through {@link #heldBytes()}).
          */
-        long offer(ValidRecord r) {
-            return hold(r.features.clone(), summaries.needsIdentity() ? r.identity() : null);
+        void offer(ValidRecord r) {
+            hold(r.features.clone(), summaries.needsIdentity() ? r.identity() : null);
         }
 
-        /**
-         * A device-unit record its reservoir kept: held like a record-unit one (the bytes are
-         * counted through {@link #heldBytes()}).
-         */
+        /** A device-unit record its reservoir kept: held like a record-unit one. */
         @Override
         public void add(double[] x, byte[] identity) {
             hold(x.clone(), summaries.needsIdentity() ? identity : null);
@@ -194,19 +191,17 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
             return pendingBytes;
         }
 
-        private long hold(double[] x, byte[] identity) {
+        private void hold(double[] x, byte[] identity) {
             if (pendingFeatures == null) {
                 pendingFeatures = new double[BATCH][];
                 pendingIdentities = new byte[BATCH][];
             }
             pendingFeatures[pending] = x;
             pendingIdentities[pending] = identity;
-            long added = sizeOf(x, identity);
-            pendingBytes += added;
+            pendingBytes += sizeOf(x, identity);
             if (++pending == BATCH) {
-                return added - fold();
+                fold();
             }
-            return added;
         }
 
         /** Folds the held records into the summaries; returns the bytes no longer held. */
@@ -307,13 +302,13 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
         }
         OpenWindow w = o.window(windowStart, secret);
         w.records++;
+        long before = w.heldBytes();
         if (o.deviceUnit) {
-            long before = w.heldBytes();
             offerDeviceRecord(s, r, windowStart, w);
-            heldBytes += w.heldBytes() - before;
         } else {
-            heldBytes += w.offer(r);
+            w.offer(r);
         }
+        heldBytes += w.heldBytes() - before;
         if (heldBytes > MAX_HELD_BYTES) {
             foldAll();
         }
