@@ -14,7 +14,8 @@ import org.dpclust.bench.jmh.JmhRunner;
  * hst-count} rows, {@code queries} uniform and clustered, each with {@code snap} (the rule
  * measured) and, on the same records, {@code nearest_index_ns_per_record} (the exact k-d tree
  * search of the nearest-point rule), {@code walk_ns_per_record} (the {@code hst.snap: walk} rule
- * and the count) and {@code brute_force_ns_per_record} (the nearest point's brute-force search).
+ * and the count), {@code pivot_ns_per_record} (the {@code hst.snap: pivot} rule and the count) and
+ * {@code brute_force_ns_per_record} (the nearest point's brute-force search).
  */
 public final class HstBenchmark implements Benchmark {
     @Override
@@ -46,6 +47,9 @@ public final class HstBenchmark implements Benchmark {
             extra.put(
                     "walk_ns_per_record",
                     BoundRows.round(JmhRunner.find(scores, "walk", "queries", queries).nsPerOp()));
+            extra.put(
+                    "pivot_ns_per_record",
+                    BoundRows.round(JmhRunner.find(scores, "pivot", "queries", queries).nsPerOp()));
             extra.put(
                     "brute_force_ns_per_record",
                     BoundRows.round(

@@ -50,7 +50,7 @@ import org.dpclust.stream.ValidRecord;
  *   <li>{@code pipeline}: 10 streams, d = 10, k = 10, all three summaries (stats, ckm with m = 1000
  *       and r = 100, dp-hst with |U| = 4096) with the default options, at parallelism 1 and 2;
  *   <li>{@code pipeline-stats}, {@code pipeline-ckm} ({@code ckm.warm_start}, {@code ckm.mask:
- *       block}), {@code pipeline-dp-hst} ({@code hst.snap: descent}): each summary alone; {@code
+ *       block}), {@code pipeline-dp-hst} ({@code hst.snap: pivot}): each summary alone; {@code
  *       pipeline-fast}: all three with those options ({@link #VARIANTS}; columns {@code summaries},
  *       {@code hst_snap}, {@code ckm_warm_start}, {@code ckm_mask});
  *   <li>the same five with device units ({@code pipeline-device}, {@code pipeline-stats-device}, …:
@@ -274,7 +274,7 @@ public final class PipelineBenchmark implements Benchmark {
      * beside {@code pipeline-nonprivate-long} on the same input.
      */
     static final Variant FAST_LONG =
-            new Variant("pipeline-fast-long", "[stats, ckm, dp-hst]", "descent", true, "block");
+            new Variant("pipeline-fast-long", "[stats, ckm, dp-hst]", "pivot", true, "block");
 
     /** All three summaries with the default options: the row every earlier report measured. */
     static final Variant ALL =
@@ -283,15 +283,15 @@ public final class PipelineBenchmark implements Benchmark {
     /**
      * The private rows at each parallelism, each beside {@code pipeline-nonprivate} of the same
      * run: all three summaries with the default options, each summary alone (ckm warm-started,
-     * dp-hst snapped by descent), and all three with those options.
+     * dp-hst snapped by its pivot list), and all three with those options.
      */
     static final List<Variant> VARIANTS =
             List.of(
                     ALL,
                     new Variant("pipeline-stats", "[stats]", "nearest", false, "uniform"),
                     new Variant("pipeline-ckm", "[ckm]", "nearest", true, "block"),
-                    new Variant("pipeline-dp-hst", "[dp-hst]", "descent", false, "uniform"),
-                    new Variant("pipeline-fast", "[stats, ckm, dp-hst]", "descent", true, "block"));
+                    new Variant("pipeline-dp-hst", "[dp-hst]", "pivot", false, "uniform"),
+                    new Variant("pipeline-fast", "[stats, ckm, dp-hst]", "pivot", true, "block"));
 
     /**
      * {@link #config(EmbeddedKafka, String, String, int, Size, int, int, Variant)} of {@link #ALL}.

@@ -13,7 +13,9 @@ import java.io.Serializable;
  *     point of U, the default) or {@value #DESCENT} (the centre of the record's leaf, found by
  *     descending the HST: several times cheaper, releases measured 5–9 % farther from the data) or
  *     {@value #WALK} (a walk to nearer points on a public neighbour graph of U, usually the nearest
- *     point; U at most 2^14 points)
+ *     point; U at most 2^14 points) or {@value #PIVOT} (the nearest point of the list of U's points
+ *     around the record's nearest pivot: usually the nearest point, at a fraction of the walk's
+ *     cost)
  */
 public record HstSettings(int universe, int maxLevels, String snap) implements Serializable {
     /** {@code hst.snap} value: the nearest point of U (exact k-d tree search). */
@@ -24,6 +26,9 @@ public record HstSettings(int universe, int maxLevels, String snap) implements S
 
     /** {@code hst.snap} value: an approximate nearest point of U by a neighbour-graph walk. */
     public static final String WALK = "walk";
+
+    /** {@code hst.snap} value: an approximate nearest point of U by its nearest pivot's list. */
+    public static final String PIVOT = "pivot";
 
     /** Largest universe the {@value #WALK} rule accepts (its neighbour graph costs |U|² d once). */
     public static final int MAX_WALK_UNIVERSE = 1 << 14;
@@ -49,9 +54,12 @@ public record HstSettings(int universe, int maxLevels, String snap) implements S
                 "hst.max_levels",
                 "must be in 1..60, was " + maxLevels);
         ConfigException.check(
-                NEAREST.equals(snap) || DESCENT.equals(snap) || WALK.equals(snap),
+                NEAREST.equals(snap)
+                        || DESCENT.equals(snap)
+                        || WALK.equals(snap)
+                        || PIVOT.equals(snap),
                 "hst.snap",
-                "must be nearest, descent or walk, was '" + snap + "'");
+                "must be nearest, descent, walk or pivot, was '" + snap + "'");
         ConfigException.check(
                 !WALK.equals(snap) || universe <= MAX_WALK_UNIVERSE,
                 "hst.universe",
@@ -66,5 +74,10 @@ public record HstSettings(int universe, int maxLevels, String snap) implements S
     /** Whether records are snapped by the neighbour-graph walk ({@value #WALK}). */
     public boolean walk() {
         return WALK.equals(snap);
+    }
+
+    /** Whether records are snapped by their nearest pivot's list ({@value #PIVOT}). */
+    public boolean pivot() {
+        return PIVOT.equals(snap);
     }
 }

@@ -291,4 +291,9 @@ public record StreamSpec(
     public boolean hstWalk() {
         return hst.walk();
     }
+
+    /** Whether dp-hst snaps records by their nearest pivot's list ({@code hst().pivot()}). */
+    public boolean hstPivot() {
+        return hst.pivot();
+    }
 }

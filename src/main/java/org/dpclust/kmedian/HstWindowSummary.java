@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import org.dpclust.geometry.DomainBounds;
+import org.dpclust.geometry.PivotListIndex;
 import org.dpclust.geometry.PublicPointSet;
 import org.dpclust.geometry.VectorMetric;
 import org.dpclust.privacy.GaussianMechanism;
@@ -35,6 +36,10 @@ import org.dpclust.privacy.PrivacyRandom;
  *       points on the public graph of each point's {@value NeighbourWalk#DEFAULT_NEIGHBOURS}
  *       nearest points of U, until none is nearer); usually the nearest point itself at a fraction
  *       of its cost. |U| is at most {@value NeighbourWalk#MAX_UNIVERSE}.
+ *   <li>{@link Snap#PIVOT} ({@code hst.snap: pivot}): an approximate nearest point of U ({@link
+ *       PivotListIndex}: the nearest point of the list of the {@value PivotListIndex#LIST} points
+ *       of U around the record's nearest of {@value PivotListIndex#PIVOTS} pivots); usually the
+ *       nearest point itself, at a fraction of the walk's cost.
  * </ul>
  *
  * <p>The window keeps one count per point of U: state O(|U|), independent of the number of records
@@ -54,7 +59,8 @@ public final class HstWindowSummary {
     public enum Snap {
         DESCENT,
         NEAREST,
-        WALK
+        WALK,
+        PIVOT
     }
 
     private final PublicPointSet universe;
@@ -62,6 +68,7 @@ public final class HstWindowSummary {
     private final Snap rule;
     private final HstDescent descent;
     private final NeighbourWalk walk;
+    private final PivotListIndex pivots;
 
     /**
      * Released centres, the noisy node counts they were chosen from, and public parameters
@@ -93,6 +100,7 @@ public final class HstWindowSummary {
                 rule == Snap.WALK
                         ? new NeighbourWalk(tree, pts, NeighbourWalk.DEFAULT_NEIGHBOURS)
                         : null;
+        this.pivots = rule == Snap.PIVOT ? new PivotListIndex(pts) : null;
         if (rule == Snap.NEAREST) {
             universe.nearest(pts[0]); // builds U's index now rather than on the first record
         }
@@ -106,6 +114,7 @@ public final class HstWindowSummary {
         return switch (rule) {
             case DESCENT -> descent.leafCentre(x);
             case WALK -> walk.nearest(x);
+            case PIVOT -> pivots.nearest(x);
             case NEAREST -> universe.nearest(x);
         };
     }

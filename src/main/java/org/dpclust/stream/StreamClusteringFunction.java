@@ -21,6 +21,7 @@ import org.dpclust.config.PrivacyUnit;
 import org.dpclust.config.SecretSource;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.config.Summary;
+import org.dpclust.geometry.PivotListIndex;
 import org.dpclust.io.LedgerCharge;
 import org.dpclust.io.LedgerClient;
 import org.dpclust.io.LedgerClientFactory;
@@ -238,10 +239,11 @@ public class StreamClusteringFunction
      * and r — a window's sketch calibrates its noise to the configured r, so records added under a
      * larger r before a restore would weigh more than the sensitivity covers — its mask shape
      * (device bounding subtracts an evicted record under the current shape), and its frequency law
-     * and σ, and the universe, depth and snap rule of dp-hst (with the walk's own parameters,
-     * {@link NeighbourWalk#RULE}) — device bounding subtracts an evicted record with the current
-     * frequencies and where the current rule puts it, so records added under others would stay
-     * while other contributions were removed, and a device could move up to 3c records' worth.
+     * and σ, and the universe, depth and snap rule of dp-hst (with the walk's and the pivot rule's
+     * own parameters, {@link NeighbourWalk#RULE}, {@link PivotListIndex#RULE}) — device bounding
+     * subtracts an evicted record with the current frequencies and where the current rule puts it,
+     * so records added under others would stay while other contributions were removed, and a device
+     * could move up to 3c records' worth.
      */
     static String placement(StreamSpec s) {
         List<String> p = new java.util.ArrayList<>();
@@ -257,7 +259,11 @@ public class StreamClusteringFunction
         if (s.summaries().contains(Summary.DP_HST)) {
             p.add("hst.universe=" + s.hstUniverse());
             p.add("hst.max_levels=" + s.hstMaxLevels());
-            p.add("hst.snap=" + (s.hstWalk() ? NeighbourWalk.RULE : s.hst().snap()));
+            p.add(
+                    "hst.snap="
+                            + (s.hstWalk()
+                                    ? NeighbourWalk.RULE
+                                    : s.hstPivot() ? PivotListIndex.RULE : s.hst().snap()));
         }
         return p.isEmpty() ? "" : ", placement=" + p;
     }

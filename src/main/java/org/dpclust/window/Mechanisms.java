@@ -3,6 +3,7 @@ package org.dpclust.window;
 import java.util.HexFormat;
 import org.dpclust.config.CkmSettings;
 import org.dpclust.config.StreamSpec;
+import org.dpclust.geometry.PivotListIndex;
 import org.dpclust.kmedian.NeighbourWalk;
 import org.dpclust.privacy.AccumulatorDigest;
 import org.dpclust.privacy.ReleaseContext;
@@ -89,6 +90,8 @@ public final class Mechanisms {
             d.add("snap").add("descent");
         } else if (s.hstWalk()) {
             d.add("snap").add(NeighbourWalk.RULE);
+        } else if (s.hstPivot()) {
+            d.add("snap").add(PivotListIndex.RULE);
         }
         return id(name, d);
     }

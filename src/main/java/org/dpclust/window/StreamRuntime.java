@@ -3,6 +3,7 @@ package org.dpclust.window;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.dpclust.config.HstSettings;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.config.Summary;
 import org.dpclust.geometry.DomainBounds;
@@ -41,11 +42,7 @@ public record StreamRuntime(
                                 s.hstUniverse(),
                                 s.publicSeed(),
                                 s.hstMaxLevels(),
-                                s.hstDescent()
-                                        ? HstWindowSummary.Snap.DESCENT
-                                        : s.hstWalk()
-                                                ? HstWindowSummary.Snap.WALK
-                                                : HstWindowSummary.Snap.NEAREST)
+                                snapRule(s.hst()))
                         : null;
         return new StreamRuntime(
                 s,
@@ -54,6 +51,16 @@ public record StreamRuntime(
                 init,
                 frequencies(s),
                 hst);
+    }
+
+    /** The dp-hst snap rule a stream's {@code hst.snap} names. */
+    static HstWindowSummary.Snap snapRule(HstSettings hst) {
+        return switch (hst.snap()) {
+            case HstSettings.DESCENT -> HstWindowSummary.Snap.DESCENT;
+            case HstSettings.WALK -> HstWindowSummary.Snap.WALK;
+            case HstSettings.PIVOT -> HstWindowSummary.Snap.PIVOT;
+            default -> HstWindowSummary.Snap.NEAREST;
+        };
     }
 
     /**

@@ -64,7 +64,7 @@ class PipelineBenchmarkIT {
         assertEquals(30L, fastLong.get("stream_windows"), "10 streams x 3 windows: " + fastLong);
         assertEquals(3 * (long) rows.get(0).get("records"), fastLong.get("records"));
         assertTrue(fastLong.containsKey("fraction_of_nonprivate"), fastLong.toString());
-        assertEquals("descent", rows.get(8).get("hst_snap"));
+        assertEquals("pivot", rows.get(8).get("hst_snap"));
         assertEquals(true, rows.get(8).get("ckm_warm_start"));
         assertEquals("block", rows.get(8).get("ckm_mask"));
         assertEquals("uniform", rows.get(0).get("ckm_mask"));

@@ -18,6 +18,8 @@ class HstSettingsTest {
         assertTrue(new HstSettings(1, 1, HstSettings.DESCENT).descent());
         assertTrue(new HstSettings(1 << 14, 12, HstSettings.WALK).walk());
         assertFalse(new HstSettings(1 << 14, 12, HstSettings.WALK).descent());
+        assertTrue(new HstSettings(1 << 20, 12, HstSettings.PIVOT).pivot());
+        assertFalse(new HstSettings(1 << 20, 12, HstSettings.PIVOT).walk());
     }
 
     @Test
@@ -29,7 +31,7 @@ class HstSettingsTest {
         refused("hst.max_levels: must be in 1..60, was 0", () -> new HstSettings(4096, 0));
         refused("hst.max_levels: must be in 1..60, was 61", () -> new HstSettings(4096, 61));
         refused(
-                "hst.snap: must be nearest, descent or walk, was 'kd'",
+                "hst.snap: must be nearest, descent, walk or pivot, was 'kd'",
                 () -> new HstSettings(4096, 12, "kd"));
         refused(
                 "hst.universe: must be at most 16384 with hst.snap walk, was 16385",

@@ -9,6 +9,7 @@ import java.util.SplittableRandom;
 import org.dpclust.eval.ClusteringMetrics;
 import org.dpclust.geometry.DomainBounds;
 import org.dpclust.geometry.NearestPoint;
+import org.dpclust.geometry.PivotListIndex;
 import org.dpclust.privacy.testing.TestRandoms;
 import org.junit.jupiter.api.Test;
 
@@ -137,5 +138,20 @@ class HstWindowSummaryTest {
             assertEquals(u, again.snap(x), "reproducible");
         }
         assertTrue(agree >= 0.97 * 3000, "agreement " + agree + " of 3000");
+    }
+
+    @Test
+    void pivotSnapIsThePivotListAnswer() {
+        HstWindowSummary s = reference(HstWindowSummary.Snap.PIVOT);
+        double[][] pts = new double[4096][];
+        for (int p = 0; p < 4096; p++) {
+            pts[p] = s.universe().point(p);
+        }
+        PivotListIndex index = new PivotListIndex(pts);
+        SplittableRandom r = new SplittableRandom(17); // public randomness (not privacy noise)
+        for (int q = 0; q < 3000; q++) {
+            double[] x = query(r, q);
+            assertEquals(index.nearest(x), s.snap(x), "query " + q);
+        }
     }
 }

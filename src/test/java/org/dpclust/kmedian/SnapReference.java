@@ -13,15 +13,15 @@ import org.dpclust.geometry.VectorMetric;
  * The snap rules' reference configuration, shared by their tests: |U| = 4096 uniform in the unit
  * box, d = 10, at most 12 levels, and 3,000 records the rules' placements are pinned on.
  */
-final class SnapReference {
-    static final int D = 10;
-    static final int N = 4096;
+public final class SnapReference {
+    public static final int D = 10;
+    public static final int N = 4096;
 
     /** The instance the rules' placements are pinned on (public seed 2026), built once. */
-    static final SnapReference PINNED = new SnapReference(2026);
+    public static final SnapReference PINNED = new SnapReference(2026);
 
-    final double[][] pts = new double[N][];
-    final double[] rows = new double[N * D];
+    public final double[][] pts = new double[N][];
+    public final double[] rows = new double[N * D];
     final Hst tree;
 
     SnapReference(long seed) {
@@ -37,7 +37,7 @@ final class SnapReference {
     }
 
     /** The stream generator's mixture (σ = 0.03 and 0.1), clamped, and uniform records. */
-    static List<double[]> records() {
+    public static List<double[]> records() {
         double[] lo = new double[D];
         double[] hi = new double[D];
         Arrays.fill(hi, 1.0);
@@ -63,12 +63,12 @@ final class SnapReference {
     }
 
     /** A hash of where {@code snap} puts each of {@link #records()}, in order. */
-    static long placementHash(java.util.function.ToIntFunction<double[]> snap) {
+    public static long placementHash(java.util.function.ToIntFunction<double[]> snap) {
         return hash(records().stream().mapToInt(snap));
     }
 
     /** The placements' hash: h = 17, then h = h · 1,000,003 + value for each value in order. */
-    static long hash(java.util.stream.IntStream values) {
+    public static long hash(java.util.stream.IntStream values) {
         long[] h = {17};
         values.forEachOrdered(v -> h[0] = h[0] * 1_000_003L + v);
         return h[0];

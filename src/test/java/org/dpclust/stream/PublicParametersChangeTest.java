@@ -9,6 +9,7 @@ import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.dpclust.config.StreamSpec;
+import org.dpclust.geometry.PivotListIndex;
 import org.dpclust.io.Publication;
 import org.dpclust.kmedian.NeighbourWalk;
 import org.junit.jupiter.api.Test;
@@ -138,6 +139,18 @@ class PublicParametersChangeTest {
                         StreamTestRecords.spec(device + "    ckm: {m: 64, r: 16}\n"),
                         StreamTestRecords.spec(device + "    ckm: {m: 64, r: 16, mask: block}\n"));
         assertTrue(message.contains("ckm.mask=block"), message);
+    }
+
+    /** The pivot rule is saved with its own parameters: a change of them is a different rule. */
+    @Test
+    void thePivotRuleIsSavedWithItsOwnParameters() {
+        StreamSpec s =
+                StreamTestRecords.spec(
+                        "    summaries: [dp-hst]\n    hst: {universe: 64, snap: pivot}\n");
+        String line = StreamClusteringFunction.publicParameters(s);
+        assertTrue(line.contains("hst.snap=" + PivotListIndex.RULE), line);
+        assertTrue(StreamClusteringFunction.admits(line, s));
+        assertFalse(StreamClusteringFunction.admits(line.replace(PivotListIndex.RULE, "pivot"), s));
     }
 
     /**

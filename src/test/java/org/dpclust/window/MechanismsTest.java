@@ -3,7 +3,9 @@ package org.dpclust.window;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import org.dpclust.config.ConfigLoader;
@@ -150,10 +152,11 @@ class MechanismsTest {
         String nearest = Mechanisms.hst(with("snap", "nearest"));
         String descent = Mechanisms.hst(with("snap", "descent"));
         String walk = Mechanisms.hst(with("snap", "walk"));
-        assertNotEquals(nearest, walk);
-        assertNotEquals(descent, walk);
-        assertNotEquals(nearest, descent);
+        String pivot = Mechanisms.hst(with("snap", "pivot"));
+        List<String> ids = List.of(nearest, descent, walk, pivot);
+        assertEquals(ids.size(), new HashSet<>(ids).size(), ids.toString());
         assertEquals(walk, Mechanisms.hst(with("snap", "walk")));
+        assertEquals(pivot, Mechanisms.hst(with("snap", "pivot")));
     }
 
     @Test

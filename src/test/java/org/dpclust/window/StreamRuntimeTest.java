@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 class StreamRuntimeTest {
     @Test
     void theHstSummarySnapsByTheConfiguredRule() {
-        for (String snap : new String[] {"nearest", "descent", "walk"}) {
+        for (String snap : new String[] {"nearest", "descent", "walk", "pivot"}) {
             StreamRuntime rt =
                     StreamRuntime.of(
                             spec(

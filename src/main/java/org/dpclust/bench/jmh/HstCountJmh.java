@@ -26,8 +26,9 @@ import org.openjdk.jmh.annotations.State;
  * HstWindowSummary.Snap#NEAREST} runs) and the brute-force search ({@code bruteForce}: {@link
  * NearestPoint}, the same answers), and the neighbour-graph walk ({@code walk}: {@link
  * HstWindowSummary#snap} with {@link HstWindowSummary.Snap#WALK}, {@code hst.snap: walk}, and the
- * count). Records ({@code queries}): uniform in the unit box, or the stream generator's Gaussian
- * mixture ({@link BenchData#clusteredRecords}). Scores are ns per record.
+ * count), and the pivot lists ({@code pivot}: {@link HstWindowSummary.Snap#PIVOT}, {@code hst.snap:
+ * pivot}, and the count). Records ({@code queries}): uniform in the unit box, or the stream
+ * generator's Gaussian mixture ({@link BenchData#clusteredRecords}). Scores are ns per record.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -47,6 +48,8 @@ public class HstCountJmh {
     private long[] boundCounts;
     private HstWindowSummary walkSummary;
     private long[] walkCounts;
+    private HstWindowSummary pivotSummary;
+    private long[] pivotCounts;
 
     @Setup
     public void setup() {
@@ -77,6 +80,23 @@ public class HstCountJmh {
                         12,
                         HstWindowSummary.Snap.WALK);
         walkCounts = new long[UNIVERSE];
+        pivotSummary =
+                new HstWindowSummary(
+                        BenchData.unitBox(),
+                        UNIVERSE,
+                        BenchData.SEED,
+                        12,
+                        HstWindowSummary.Snap.PIVOT);
+        pivotCounts = new long[UNIVERSE];
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(BenchData.BATCH)
+    public long pivot() {
+        for (int i = 0; i < BenchData.BATCH; i++) {
+            pivotCounts[pivotSummary.snap(records[i])]++;
+        }
+        return pivotCounts[0];
     }
 
     @Benchmark

@@ -12,6 +12,7 @@ import org.dpclust.eval.DriftingGaussianMixture;
 import org.dpclust.eval.ProgressBar;
 import org.dpclust.eval.ReportWriter;
 import org.dpclust.geometry.DomainBounds;
+import org.dpclust.geometry.PivotListIndex;
 import org.dpclust.kmedian.Hst;
 import org.dpclust.kmedian.HstDescent;
 import org.dpclust.kmedian.HstWindowSummary;
@@ -38,7 +39,8 @@ import org.dpclust.privacy.ReleaseContext;
  * <p>Rules: {@code nearest} (exact), {@code descent} (the tree's partition rule), {@code greedy}
  * (nearest child at every node), {@code beam-b} (keep the b nodes with the nearest centres at each
  * level, answer the nearest final centre), {@code walk-m} ({@link NeighbourWalk} with m neighbours
- * per point; {@code hst.snap: walk} uses m = {@value NeighbourWalk#DEFAULT_NEIGHBOURS}).
+ * per point; {@code hst.snap: walk} uses m = {@value NeighbourWalk#DEFAULT_NEIGHBOURS}), {@code
+ * pivot} ({@link PivotListIndex}, {@code hst.snap: pivot}).
  */
 public final class HstSnapExperiment implements Experiment {
     static final int D = 10;
@@ -56,7 +58,8 @@ public final class HstSnapExperiment implements Experiment {
 
     @Override
     public String description() {
-        return "dp-hst snap rules (nearest, descent, greedy, beam, walk): snap distance, agreement with"
+        return "dp-hst snap rules (nearest, descent, greedy, beam, walk, pivot): snap distance,"
+                + " agreement with"
                 + " the nearest point, matched distance of the releases with paired noise";
     }
 
@@ -165,6 +168,7 @@ public final class HstSnapExperiment implements Experiment {
             NeighbourWalk walk = new NeighbourWalk(tree, pts, m);
             rules.add(new Rule("walk-" + m, walk::nearest));
         }
+        rules.add(new Rule("pivot", new PivotListIndex(pts)::nearest));
         return rules;
     }
 
