@@ -15,7 +15,7 @@ import java.io.Serializable;
  *     {@value #WALK} (a walk to nearer points on a public neighbour graph of U, usually the nearest
  *     point; U at most 2^14 points) or {@value #PIVOT} (the nearest point of the list of U's points
  *     around the record's nearest pivot: usually the nearest point, at a fraction of the walk's
- *     cost)
+ *     cost; U at most 2^16 points)
  */
 public record HstSettings(int universe, int maxLevels, String snap) implements Serializable {
     /** {@code hst.snap} value: the nearest point of U (exact k-d tree search). */
@@ -29,6 +29,9 @@ public record HstSettings(int universe, int maxLevels, String snap) implements S
 
     /** {@code hst.snap} value: an approximate nearest point of U by its nearest pivot's list. */
     public static final String PIVOT = "pivot";
+
+    /** Largest universe the {@value #PIVOT} rule accepts (its lists hold 128 × 512 points). */
+    public static final int MAX_PIVOT_UNIVERSE = 1 << 16;
 
     /** Largest universe the {@value #WALK} rule accepts (its neighbour graph costs |U|² d once). */
     public static final int MAX_WALK_UNIVERSE = 1 << 14;
@@ -64,6 +67,10 @@ public record HstSettings(int universe, int maxLevels, String snap) implements S
                 !WALK.equals(snap) || universe <= MAX_WALK_UNIVERSE,
                 "hst.universe",
                 "must be at most " + MAX_WALK_UNIVERSE + " with hst.snap walk, was " + universe);
+        ConfigException.check(
+                !PIVOT.equals(snap) || universe <= MAX_PIVOT_UNIVERSE,
+                "hst.universe",
+                "must be at most " + MAX_PIVOT_UNIVERSE + " with hst.snap pivot, was " + universe);
     }
 
     /** Whether records are snapped by descending the HST ({@value #DESCENT}). */

@@ -29,10 +29,11 @@ import java.util.Arrays;
  * whenever that point is in x's pivot's list and no float rounding reverses a near-tie: at |U| =
  * 4096, d = 10 for ≈ 98 % of records (docs/performance.md#hst-snap measures it, and the utility of
  * the releases); with |U| ≤ {@link #LIST} every point is in every list, so only float rounding
- * separates it from the exact search. (3) No input makes it throw (other than a wrong dimension): a
- * NaN coordinate makes every comparison false (the first pivot's first entry), an infinite or
- * float-overflowing one makes distances infinite or NaN, with the same fall-backs (the pivot's own
- * key is then 0·∞ = NaN, so the answer is the first pivot's first entry, point 0).
+ * separates it from the exact search. The lists hold at most PIVOTS·LIST points, so |U| is capped
+ * at {@link #MAX_UNIVERSE}. (3) No input makes it throw (other than a wrong dimension): a NaN
+ * coordinate makes every comparison false (the first pivot's first entry, point 0); an infinite or
+ * float-overflowing one makes keys infinite or NaN — the chosen pivot's own key is then 0·∞ = NaN,
+ * so the answer is that pivot's first entry (point 0 when every pivot's distance is ∞ or NaN).
  *
  * <p>Cost: building is O(PIVOTS·|U|·d) for the pivots and O(PIVOTS·|U| log |U|) for the lists. A
  * record costs PIVOTS distances and LIST keys in loops that C2 vectorises (per-coordinate arrays,
@@ -47,6 +48,12 @@ public final class PivotListIndex {
 
     /** Points of U in each pivot's list (at most |U|). */
     public static final int LIST = 512;
+
+    /**
+     * Largest universe accepted: the lists then still hold PIVOTS·LIST / |U| = 1 copy per point on
+     * average (a larger U would leave most of its points unreachable).
+     */
+    public static final int MAX_UNIVERSE = 1 << 16;
 
     /**
      * The rule's name with everything that decides where a record lands: keyed into the dp-hst
@@ -86,14 +93,19 @@ public final class PivotListIndex {
     /**
      * @param points the universe's vectors, at least one, all of one dimension (not modified, not
      *     retained)
-     * @throws IllegalArgumentException if U is empty or the dimensions disagree
+     * @throws IllegalArgumentException if U is empty or larger than {@link #MAX_UNIVERSE}, its
+     *     points have no coordinates or the dimensions disagree
      */
     public PivotListIndex(double[][] points) {
         int n = points.length;
-        if (n == 0) {
-            throw new IllegalArgumentException("empty universe");
+        if (n == 0 || n > MAX_UNIVERSE) {
+            throw new IllegalArgumentException(
+                    "universe of " + n + " points, expected 1.." + MAX_UNIVERSE);
         }
         this.d = points[0].length;
+        if (d == 0) {
+            throw new IllegalArgumentException("points without coordinates");
+        }
         double[] flat = new double[n * d];
         for (int p = 0; p < n; p++) {
             if (points[p].length != d) {
@@ -109,22 +121,14 @@ public final class PivotListIndex {
         this.lists = new float[pivotCount][d][listSize];
         this.norms = new float[pivotCount][listSize];
         this.ids = new int[pivotCount][];
-        Integer[] order = new Integer[n];
-        double[] dist = new double[n];
         for (int i = 0; i < pivotCount; i++) {
             double[] b = points[pivots[i]];
             for (int t = 0; t < d; t++) {
                 pivotRows[t][i] = b[t];
             }
-            for (int q = 0; q < n; q++) {
-                dist[q] = NearestPoint.squaredDistance(flat, d, q, b);
-                order[q] = q;
-            }
-            Arrays.sort(
-                    order, (u, v) -> dist[u] != dist[v] ? Double.compare(dist[u], dist[v]) : u - v);
-            ids[i] = new int[listSize];
+            ids[i] = nearestFirst(flat, d, n, b, listSize);
             for (int j = 0; j < listSize; j++) {
-                int q = order[j];
+                int q = ids[i][j];
                 ids[i][j] = q;
                 float[] r = new float[d];
                 for (int t = 0; t < d; t++) {
@@ -165,6 +169,32 @@ public final class PivotListIndex {
             current = next;
         }
         return chosen;
+    }
+
+    /**
+     * The {@code size} points of U nearest to b, ordered by (squared distance, index): inserted in
+     * index order, a later point enters only when strictly nearer than the last kept and moves only
+     * past strictly farther ones, so ties keep the lower index first (a stable sort's order).
+     */
+    static int[] nearestFirst(double[] flat, int d, int n, double[] b, int size) {
+        int[] ids = new int[size];
+        double[] dist = new double[size];
+        int kept = 0;
+        for (int q = 0; q < n; q++) {
+            double s = NearestPoint.squaredDistance(flat, d, q, b);
+            if (kept == size && !(s < dist[size - 1])) {
+                continue;
+            }
+            int j = kept < size ? kept++ : size - 1;
+            while (j > 0 && s < dist[j - 1]) {
+                dist[j] = dist[j - 1];
+                ids[j] = ids[j - 1];
+                j--;
+            }
+            dist[j] = s;
+            ids[j] = q;
+        }
+        return ids;
     }
 
     /** Σ over coordinate pairs (r_t² + r_{t+1}²) in pair order, an odd last coordinate alone. */

@@ -72,9 +72,9 @@ public final class Mechanisms {
 
     /**
      * {@code dp-hst}: geometric (zcdp: discrete Gaussian) noise on the HST's node counts (universe
-     * size, levels, k, and the snap rule when it is {@code descent} or {@code walk}: the counts
-     * then partition the data differently; the default {@code nearest} keeps the id it had before
-     * the rule was an option).
+     * size, levels, k, and the snap rule when it is {@code descent}, {@code walk} or {@code pivot}:
+     * the counts then partition the data differently; the default {@code nearest} keeps the id it
+     * had before the rule was an option).
      */
     public static String hst(StreamSpec s) {
         String name = s.zcdp() ? "hst-dgauss-v1" : "hst-geometric-v2";

@@ -18,8 +18,8 @@ class HstSettingsTest {
         assertTrue(new HstSettings(1, 1, HstSettings.DESCENT).descent());
         assertTrue(new HstSettings(1 << 14, 12, HstSettings.WALK).walk());
         assertFalse(new HstSettings(1 << 14, 12, HstSettings.WALK).descent());
-        assertTrue(new HstSettings(1 << 20, 12, HstSettings.PIVOT).pivot());
-        assertFalse(new HstSettings(1 << 20, 12, HstSettings.PIVOT).walk());
+        assertTrue(new HstSettings(1 << 16, 12, HstSettings.PIVOT).pivot());
+        assertFalse(new HstSettings(1 << 16, 12, HstSettings.PIVOT).walk());
     }
 
     @Test
@@ -36,5 +36,8 @@ class HstSettingsTest {
         refused(
                 "hst.universe: must be at most 16384 with hst.snap walk, was 16385",
                 () -> new HstSettings((1 << 14) + 1, 12, HstSettings.WALK));
+        refused(
+                "hst.universe: must be at most 65536 with hst.snap pivot, was 65537",
+                () -> new HstSettings((1 << 16) + 1, 12, HstSettings.PIVOT));
     }
 }

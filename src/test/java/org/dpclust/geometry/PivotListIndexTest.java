@@ -1,5 +1,6 @@
 package org.dpclust.geometry;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -106,7 +107,7 @@ class PivotListIndexTest {
     @Test
     void aUniverseNoLargerThanAListIsSearchedWhole() {
         for (int n : new int[] {1, 2, 3, 40, 200, 600}) {
-            for (int d : new int[] {1, 3, 4}) {
+            for (int d : new int[] {1, 2, 3, 4}) {
                 SplittableRandom r = new SplittableRandom(n * 31L + d); // public randomness
                 double[][] pts = new double[n][d];
                 double[] rows = new double[n * d];
@@ -144,9 +145,60 @@ class PivotListIndexTest {
         }
     }
 
+    /**
+     * Indexes of different sizes used in turn on one thread, and one index on two threads at once,
+     * answer as each does alone (the per-thread scratch rows are sized for the largest and fully
+     * written before they are read).
+     */
     @Test
-    void refusesAnEmptyOrRaggedUniverse() {
+    void scratchRowsSharedByIndexesAndThreadsDoNotChangeAnswers() throws Exception {
+        double[][] small = Arrays.copyOf(REF.pts, 200);
+        PivotListIndex smallIndex = new PivotListIndex(small);
+        List<double[]> xs = SnapReference.records();
+        int[] big = new int[xs.size()];
+        int[] little = new int[xs.size()];
+        for (int i = 0; i < xs.size(); i++) {
+            big[i] = INDEX.nearest(xs.get(i));
+        }
+        for (int i = 0; i < xs.size(); i++) {
+            little[i] = smallIndex.nearest(xs.get(i));
+        }
+        for (int i = 0; i < xs.size(); i++) {
+            assertEquals(little[i], smallIndex.nearest(xs.get(i)), "small, record " + i);
+            assertEquals(big[i], INDEX.nearest(xs.get(i)), "large, record " + i);
+        }
+        java.util.concurrent.ExecutorService pool =
+                java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            List<java.util.concurrent.Future<int[]>> runs = new ArrayList<>();
+            for (int thread = 0; thread < 2; thread++) {
+                runs.add(
+                        pool.submit(
+                                () -> {
+                                    int[] out = new int[xs.size()];
+                                    for (int rep = 0; rep < 3; rep++) {
+                                        for (int i = 0; i < xs.size(); i++) {
+                                            out[i] = INDEX.nearest(xs.get(i));
+                                        }
+                                    }
+                                    return out;
+                                }));
+            }
+            for (java.util.concurrent.Future<int[]> run : runs) {
+                assertArrayEquals(big, run.get());
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void refusesAnEmptyRaggedCoordinatelessOrTooLargeUniverse() {
         assertThrows(IllegalArgumentException.class, () -> new PivotListIndex(new double[0][]));
+        assertThrows(IllegalArgumentException.class, () -> new PivotListIndex(new double[][] {{}}));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> new PivotListIndex(new double[PivotListIndex.MAX_UNIVERSE + 1][1]));
         assertThrows(
                 IllegalArgumentException.class,
                 () -> new PivotListIndex(new double[][] {{0, 0}, {1}}));
@@ -274,8 +326,8 @@ class PivotListIndexTest {
 
         /**
          * The float key of u for x at pivot b: with r = u − b and y = −2(x − b) rounded to float,
-         * the norm of r (pairs' r·r in pair order, {@link PivotListIndex#norm}), then each pair's
-         * r·y added onto it in pair order (an odd last coordinate alone).
+         * the norm of r (pairs' r·r in pair order), then each pair's r·y added onto it in pair
+         * order (an odd last coordinate alone).
          */
         static float key(double[] u, double[] b, double[] x) {
             int d = u.length;
@@ -285,7 +337,15 @@ class PivotListIndexTest {
                 r[t] = (float) (u[t] - b[t]);
                 y[t] = (float) (-2 * (x[t] - b[t]));
             }
-            float k = PivotListIndex.norm(r);
+            float k = 0; // the norm: r_t² + r_{t+1}² per pair, the pairs summed in order
+            int s = 0;
+            for (; s + 1 < d; s += 2) {
+                float pair = r[s] * r[s] + r[s + 1] * r[s + 1];
+                k = s == 0 ? pair : k + pair;
+            }
+            if (s < d) {
+                k = s == 0 ? r[s] * r[s] : k + r[s] * r[s];
+            }
             int t = 0;
             for (; t + 1 < d; t += 2) {
                 k += r[t] * y[t] + r[t + 1] * y[t + 1];
