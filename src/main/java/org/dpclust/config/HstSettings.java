@@ -11,7 +11,7 @@ import java.io.Serializable;
  * @param maxLevels depth cap of the HST over U, in 1..60
  * @param snap how a record picks the point of U it is counted at: {@value #NEAREST} (the nearest
  *     point of U, the default) or {@value #DESCENT} (the centre of the record's leaf, found by
- *     descending the HST: several times cheaper, releases measured 5–9 % farther from the data) or
+ *     descending the HST: several times cheaper, releases measured 7–15 % farther from the data) or
  *     {@value #WALK} (a walk to nearer points on a public neighbour graph of U, usually the nearest
  *     point; U at most 2^14 points) or {@value #PIVOT} (the nearest point of the list of U's points
  *     around the record's nearest pivot: usually the nearest point, at a fraction of the walk's

@@ -27,20 +27,23 @@ import java.util.Arrays;
  * <p>Contract. (1) The answer is a function of x, the public universe and the two sizes only — of
  * no other record and no arrival order; no randomness. (2) It is the exact nearest point of U
  * whenever that point is in x's pivot's list and no float rounding reverses a near-tie: at |U| =
- * 4096, d = 10 for ≈ 98 % of records (docs/performance.md#hst-snap measures it, and the utility of
- * the releases); with |U| ≤ {@link #LIST} every point is in every list, so only float rounding
- * separates it from the exact search. The lists hold at most PIVOTS·LIST points, so |U| is capped
- * at {@link #MAX_UNIVERSE}. (3) No input makes it throw (other than a wrong dimension): a NaN
- * coordinate makes every comparison false (the first pivot's first entry, point 0); an infinite or
- * float-overflowing one makes keys infinite or NaN — the chosen pivot's own key is then 0·∞ = NaN,
- * so the answer is that pivot's first entry (point 0 when every pivot's distance is ∞ or NaN).
+ * 4096, d = 10 for ≈ 97–98 % of records (docs/performance.md#the-pivot-rule measures it, and the
+ * utility of the releases); with |U| ≤ {@link #LIST} every point is in every list, so only float
+ * rounding separates it from the exact search. The lists hold at most PIVOTS·LIST points, so |U| is
+ * capped at {@link #MAX_UNIVERSE}. (3) No input makes it throw (other than a wrong dimension): a
+ * NaN coordinate makes every comparison false (the first pivot's first entry, point 0); an infinite
+ * one, or one whose y_t overflows float, makes the chosen pivot's own key 0·∞ = NaN, so the answer
+ * is that pivot's first entry (point 0 when every pivot's distance is ∞); a huge but float-finite
+ * one can make products overflow to ±∞, and the least key still answers.
  *
- * <p>Cost: building is O(PIVOTS·|U|·d) for the pivots and O(PIVOTS·|U| log |U|) for the lists. A
- * record costs PIVOTS distances and LIST keys in loops that C2 vectorises (per-coordinate arrays,
- * one long loop per coordinate or pair; a key costs two operations per coordinate where a distance
- * costs three), against |U| gathered distances for a brute force. Memory: PIVOTS·LIST·(4d + 8)
- * bytes for the lists (3.1 MB at d = 10) and PIVOTS·8d for the pivots, whatever |U|. Thread-safe:
- * immutable after construction; each thread keeps rows of distances and keys as scratch.
+ * <p>Cost: building is O(PIVOTS·|U|·d) for the pivots and as much for the lists' distances, plus
+ * O(LIST) per point that enters a list while it is chosen (a bounded insertion; O(PIVOTS·|U|·LIST)
+ * at worst). A record costs PIVOTS distances and LIST keys in loops that C2 vectorises
+ * (per-coordinate arrays, one long loop per coordinate or pair; a key costs two operations per
+ * coordinate where a distance costs three), against |U| gathered distances for a brute force.
+ * Memory: PIVOTS·LIST·(4d + 8) bytes for the lists (3.1 MB at d = 10) and PIVOTS·8d for the pivots,
+ * whatever |U|. Thread-safe: immutable after construction; each thread keeps rows of distances and
+ * keys as scratch.
  */
 public final class PivotListIndex {
     /** Pivots (at most |U|). */
@@ -51,7 +54,7 @@ public final class PivotListIndex {
 
     /**
      * Largest universe accepted: the lists then still hold PIVOTS·LIST / |U| = 1 copy per point on
-     * average (a larger U would leave most of its points unreachable).
+     * average (a larger U would leave at least half of its points unreachable).
      */
     public static final int MAX_UNIVERSE = 1 << 16;
 
