@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.dpclust.kmedian.SnapReference;
@@ -67,21 +66,8 @@ class PivotListIndexTest {
 
     @Test
     void theAnswerIsAFunctionOfTheRecordAloneWhateverTheOrderOrTheInstance() {
-        List<double[]> xs = SnapReference.records();
-        int[] first = new int[xs.size()];
-        for (int i = 0; i < xs.size(); i++) {
-            first[i] = INDEX.nearest(xs.get(i));
-        }
-        List<Integer> order = new ArrayList<>();
-        for (int i = 0; i < xs.size(); i++) {
-            order.add(i);
-        }
-        Collections.shuffle(order, new java.util.Random(11));
-        PivotListIndex other = new PivotListIndex(REF.pts);
-        for (int i : order) {
-            assertEquals(first[i], other.nearest(xs.get(i)), "record " + i);
-            assertEquals(first[i], INDEX.nearest(xs.get(i).clone()), "record " + i);
-        }
+        SnapReference.assertAFunctionOfTheRecordAlone(
+                INDEX::nearest, new PivotListIndex(REF.pts)::nearest);
     }
 
     @Test

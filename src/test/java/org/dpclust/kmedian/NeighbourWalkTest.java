@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -86,22 +85,9 @@ class NeighbourWalkTest {
 
     @Test
     void theSnapIsAFunctionOfTheRecordAloneWhateverTheOrderOrTheInstance() {
-        List<double[]> xs = SnapReference.records();
-        int[] first = new int[xs.size()];
-        for (int i = 0; i < xs.size(); i++) {
-            first[i] = WALK.nearest(xs.get(i));
-        }
-        List<Integer> order = new ArrayList<>();
-        for (int i = 0; i < xs.size(); i++) {
-            order.add(i);
-        }
-        Collections.shuffle(order, new java.util.Random(11));
-        NeighbourWalk other =
-                new NeighbourWalk(REF.tree, REF.pts, NeighbourWalk.DEFAULT_NEIGHBOURS);
-        for (int i : order) {
-            assertEquals(first[i], other.nearest(xs.get(i)), "record " + i);
-            assertEquals(first[i], WALK.nearest(xs.get(i).clone()), "record " + i);
-        }
+        SnapReference.assertAFunctionOfTheRecordAlone(
+                WALK::nearest,
+                new NeighbourWalk(REF.tree, REF.pts, NeighbourWalk.DEFAULT_NEIGHBOURS)::nearest);
     }
 
     @Test

@@ -73,4 +73,30 @@ public final class SnapReference {
         values.forEachOrdered(v -> h[0] = h[0] * 1_000_003L + v);
         return h[0];
     }
+
+    /**
+     * Asserts that {@code snap} is a function of the record alone: each of {@link #records()} gets
+     * the same point in a shuffled order, from {@code other} (another instance of the same rule)
+     * and for a copy of the record.
+     */
+    public static void assertAFunctionOfTheRecordAlone(
+            java.util.function.ToIntFunction<double[]> snap,
+            java.util.function.ToIntFunction<double[]> other) {
+        List<double[]> xs = records();
+        int[] first = new int[xs.size()];
+        for (int i = 0; i < xs.size(); i++) {
+            first[i] = snap.applyAsInt(xs.get(i));
+        }
+        List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < xs.size(); i++) {
+            order.add(i);
+        }
+        java.util.Collections.shuffle(order, new java.util.Random(11));
+        for (int i : order) {
+            org.junit.jupiter.api.Assertions.assertEquals(
+                    first[i], other.applyAsInt(xs.get(i)), "record " + i);
+            org.junit.jupiter.api.Assertions.assertEquals(
+                    first[i], snap.applyAsInt(xs.get(i).clone()), "record " + i);
+        }
+    }
 }
