@@ -3,7 +3,7 @@ package org.dpclust.batch;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.dpclust.privacy.PrivacyLedger;
+import org.dpclust.ledger.PrivacyLedger;
 import org.dpclust.privacy.PrivacySecret;
 
 /**

@@ -6,7 +6,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.dpclust.config.KafkaSettings;
 import org.dpclust.config.StreamSpec;
-import org.dpclust.privacy.PrivacyLedger;
+import org.dpclust.ledger.PrivacyLedger;
 
 /**
  * What a batch run over a Kafka topic reports once its job has finished: the run's public facts

@@ -2,7 +2,7 @@ package org.dpclust.batch;
 
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
-import org.dpclust.privacy.PrivacyLedger;
+import org.dpclust.ledger.PrivacyLedger;
 
 /**
  * The public event-time interval [from, to) of a batch run over a topic ({@code --from}/{@code

@@ -2,8 +2,8 @@ package org.dpclust.batch;
 
 import java.util.Arrays;
 import org.dpclust.kmeans.DpClusterStatistics;
+import org.dpclust.ledger.PrivacyLedger;
 import org.dpclust.privacy.AccumulatorDigest;
-import org.dpclust.privacy.PrivacyLedger;
 import org.dpclust.privacy.PrivacyRandom;
 import org.dpclust.privacy.PrivacySecret;
 import org.dpclust.privacy.ReleaseContext;

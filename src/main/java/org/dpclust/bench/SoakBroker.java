@@ -10,7 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.dpclust.io.EmbeddedKafka;
+import org.dpclust.devkit.EmbeddedKafka;
 
 /**
  * The soak's Kafka broker in a JVM of its own, so that the soak's heap figure is the job's and not

@@ -11,6 +11,8 @@ import org.dpclust.config.KafkaSettings;
 import org.dpclust.io.AvroCodec;
 import org.dpclust.io.AvroJson;
 import org.dpclust.io.TopicReader;
+import org.dpclust.launch.BootstrapServersOption;
+import org.dpclust.launch.BrokerCheck;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;

@@ -5,6 +5,8 @@ import java.util.concurrent.CountDownLatch;
 import org.dpclust.config.KafkaConnection;
 import org.dpclust.config.KafkaSettings;
 import org.dpclust.dashboard.DashboardServer;
+import org.dpclust.launch.BootstrapServersOption;
+import org.dpclust.launch.BrokerCheck;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

@@ -1,6 +1,8 @@
 package org.dpclust.cli;
 
 import java.util.List;
+import org.dpclust.launch.StreamCommand;
+import org.dpclust.launch.UserErrors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -89,7 +91,7 @@ public final class DpclustCommand implements Runnable {
                 cl.addSubcommand(name, subcommand(name));
             }
         }
-        return withOneLineErrors(cl);
+        return UserErrors.install(cl);
     }
 
     /** A new instance of the named subcommand (each class is loaded only when named here). */
@@ -108,16 +110,5 @@ public final class DpclustCommand implements Runnable {
             case "help" -> new CommandLine.HelpCommand();
             default -> throw new IllegalArgumentException("no subcommand " + name);
         };
-    }
-
-    /**
-     * User mistakes (invalid arguments or configuration, unreadable files, unreachable brokers) end
-     * the command with one line on stderr and exit code 2, no stack trace ({@link UserErrors}).
-     */
-    static CommandLine withOneLineErrors(CommandLine cl) {
-        cl.setCaseInsensitiveEnumValuesAllowed(true);
-        cl.setParameterExceptionHandler(UserErrors::onParameterException);
-        cl.setExecutionExceptionHandler(UserErrors::onExecutionException);
-        return cl;
     }
 }

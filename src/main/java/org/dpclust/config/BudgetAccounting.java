@@ -1,8 +1,8 @@
 package org.dpclust.config;
 
 import java.io.Serializable;
+import org.dpclust.ledger.PrivacyLedger;
 import org.dpclust.privacy.Accounting;
-import org.dpclust.privacy.PrivacyLedger;
 import org.dpclust.privacy.Zcdp;
 
 /**

@@ -14,6 +14,7 @@ import org.dpclust.kmeans.Lloyd;
 import org.dpclust.privacy.PrivacyRandom;
 import org.dpclust.privacy.PrivacySecret;
 import org.dpclust.privacy.ReleaseContext;
+import org.dpclust.quality.ClusteringMetrics;
 import org.dpclust.sketch.ClOmpr;
 import org.dpclust.sketch.DpSketchRelease;
 import org.dpclust.sketch.FrequencyMatrix;

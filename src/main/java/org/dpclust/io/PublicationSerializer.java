@@ -11,6 +11,7 @@ import org.dpclust.avro.SketchRelease;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.config.KafkaSettings;
 import org.dpclust.config.TopicFormats;
+import org.dpclust.ledger.KafkaLedgerClient;
 
 /**
  * The one place that decides where and how each {@link Publication} is written: topic, key and

@@ -8,12 +8,12 @@ import org.dpclust.batch.PublishPolicy;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.config.JobSettings;
 import org.dpclust.config.KafkaSettings;
-import org.dpclust.io.KafkaLedgerClient;
-import org.dpclust.io.LedgerCharge;
-import org.dpclust.io.LedgerSettings;
 import org.dpclust.io.Publication;
 import org.dpclust.io.RawRecord;
-import org.dpclust.privacy.PrivacyLedger;
+import org.dpclust.ledger.KafkaLedgerClient;
+import org.dpclust.ledger.LedgerCharge;
+import org.dpclust.ledger.LedgerSettings;
+import org.dpclust.ledger.PrivacyLedger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

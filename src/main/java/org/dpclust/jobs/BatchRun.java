@@ -11,7 +11,7 @@ import org.dpclust.config.DpclustConfig;
 import org.dpclust.config.PrivacyUnit;
 import org.dpclust.config.SecretSource;
 import org.dpclust.config.StreamSpec;
-import org.dpclust.privacy.PrivacyLedger;
+import org.dpclust.ledger.PrivacyLedger;
 
 /**
  * What one batch job releases, validated at construction: a registered {@code dp} algorithm ({@link

@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The streaming job: takes its source and sink in the constructor and only wires and executes
  * ({@link StreamingTopology} holds the data flow). The entry point of target/dpclust-job.jar for
- * {@code flink run} is {@code org.dpclust.cli.StreamCommand} (the options of {@code dpclust
+ * {@code flink run} is {@code org.dpclust.launch.StreamCommand} (the options of {@code dpclust
  * stream}).
  */
 public final class StreamingJob {

@@ -4,7 +4,7 @@ import java.io.Serializable;
 import java.util.Collection;
 import org.dpclust.config.JobSettings;
 import org.dpclust.config.StreamSpec;
-import org.dpclust.privacy.PrivacyLedger;
+import org.dpclust.ledger.PrivacyLedger;
 
 /**
  * The public time rules of the streaming job (docs/event-time.md), in one Flink-free place: which

@@ -12,7 +12,7 @@ import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.dpclust.io.LedgerMark;
+import org.dpclust.ledger.LedgerMark;
 import org.dpclust.privacy.PrivacySecret;
 import org.dpclust.window.StreamRuntime;
 import org.dpclust.window.WindowSummaries;

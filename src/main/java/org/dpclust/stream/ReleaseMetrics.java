@@ -6,7 +6,7 @@ import java.util.Map;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 import org.dpclust.config.StreamSpec;
-import org.dpclust.privacy.PrivacyLedger;
+import org.dpclust.ledger.PrivacyLedger;
 
 /**
  * The release-side metrics of {@link StreamClusteringFunction}, registered under the operator's

@@ -17,14 +17,14 @@ import org.dpclust.batch.BatchParams;
 import org.dpclust.batch.SnapshotRelease;
 import org.dpclust.config.SecretSource;
 import org.dpclust.config.StreamSpec;
-import org.dpclust.io.KafkaLedgerClient;
-import org.dpclust.io.LedgerCharge;
-import org.dpclust.io.LedgerClient;
-import org.dpclust.io.LedgerClientFactory;
-import org.dpclust.io.LedgerMark;
 import org.dpclust.io.Publication;
 import org.dpclust.io.PublicationTypeInfo;
-import org.dpclust.privacy.PrivacyLedger;
+import org.dpclust.ledger.KafkaLedgerClient;
+import org.dpclust.ledger.LedgerCharge;
+import org.dpclust.ledger.LedgerClient;
+import org.dpclust.ledger.LedgerClientFactory;
+import org.dpclust.ledger.LedgerMark;
+import org.dpclust.ledger.PrivacyLedger;
 import org.dpclust.window.ReleaseAssembler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -67,7 +67,7 @@ public class SnapshotReleaseFunction extends KeyedProcessFunction<String, ValidR
     /**
      * @param secretSource where the TaskManager loads the secret from
      * @param ledgerFactory opens the stream's ledger client on the TaskManager ({@link
-     *     org.dpclust.io.LedgerSettings}: the fenced writer on the budget topic)
+     *     org.dpclust.ledger.LedgerSettings}: the fenced writer on the budget topic)
      * @param runId this batch run's id: part of the charge key, the same for retries inside the run
      */
     public SnapshotReleaseFunction(

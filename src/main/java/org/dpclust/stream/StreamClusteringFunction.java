@@ -22,14 +22,14 @@ import org.dpclust.config.SecretSource;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.config.Summary;
 import org.dpclust.geometry.PivotListIndex;
-import org.dpclust.io.LedgerCharge;
-import org.dpclust.io.LedgerClient;
-import org.dpclust.io.LedgerClientFactory;
-import org.dpclust.io.LedgerDecision;
 import org.dpclust.io.Publication;
 import org.dpclust.io.PublicationTypeInfo;
 import org.dpclust.kmedian.NeighbourWalk;
-import org.dpclust.privacy.PrivacyLedger;
+import org.dpclust.ledger.LedgerCharge;
+import org.dpclust.ledger.LedgerClient;
+import org.dpclust.ledger.LedgerClientFactory;
+import org.dpclust.ledger.LedgerDecision;
+import org.dpclust.ledger.PrivacyLedger;
 import org.dpclust.privacy.PrivacySecret;
 import org.dpclust.window.Mechanisms;
 import org.dpclust.window.ReleasedSketch;
@@ -105,7 +105,7 @@ public class StreamClusteringFunction
      *     the stream has no state; charges go through {@code ledgerFactory}
      * @param policy the public release schedule
      * @param ledgerFactory opens the ledger client on the TaskManager ({@link
-     *     org.dpclust.io.LedgerSettings}: the fenced writer on the budget topic)
+     *     org.dpclust.ledger.LedgerSettings}: the fenced writer on the budget topic)
      */
     public StreamClusteringFunction(
             List<StreamSpec> streams,

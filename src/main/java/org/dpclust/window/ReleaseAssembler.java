@@ -12,9 +12,9 @@ import org.dpclust.config.StreamSpec;
 import org.dpclust.geometry.DomainBounds;
 import org.dpclust.geometry.PublicPointSet;
 import org.dpclust.kmeans.DpClusterStatistics;
+import org.dpclust.ledger.PrivacyLedger;
 import org.dpclust.privacy.Accounting;
 import org.dpclust.privacy.FixedPointCodec;
-import org.dpclust.privacy.PrivacyLedger;
 import org.dpclust.sketch.DpSketchRelease;
 import org.dpclust.sketch.FrequencyMatrix;
 

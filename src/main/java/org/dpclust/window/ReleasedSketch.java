@@ -2,7 +2,7 @@ package org.dpclust.window;
 
 import java.util.Map;
 import java.util.TreeMap;
-import org.dpclust.privacy.PrivacyLedger;
+import org.dpclust.ledger.PrivacyLedger;
 import org.dpclust.sketch.DpSketchRelease;
 
 /**

@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import org.dpclust.eval.ClusteringMetrics;
-import org.dpclust.eval.DriftingGaussianMixture;
 import org.dpclust.geometry.DomainBounds;
-import org.dpclust.privacy.PrivacyLedger;
+import org.dpclust.ledger.PrivacyLedger;
 import org.dpclust.privacy.PrivacySecret;
+import org.dpclust.quality.ClusteringMetrics;
+import org.dpclust.synthetic.DriftingGaussianMixture;
 import org.junit.jupiter.api.Test;
 
 /**

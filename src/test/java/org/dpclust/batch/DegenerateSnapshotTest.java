@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import org.dpclust.geometry.DomainBounds;
-import org.dpclust.privacy.PrivacyLedger;
+import org.dpclust.ledger.PrivacyLedger;
 import org.dpclust.privacy.PrivacySecret;
 import org.junit.jupiter.api.Test;
 

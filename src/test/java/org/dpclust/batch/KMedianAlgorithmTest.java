@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import java.util.stream.IntStream;
-import org.dpclust.privacy.PrivacyLedger;
+import org.dpclust.ledger.PrivacyLedger;
 import org.dpclust.privacy.testing.TestRandoms;
 import org.junit.jupiter.api.Test;
 

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.config.TestStreams;
-import org.dpclust.privacy.PrivacyLedger;
+import org.dpclust.ledger.PrivacyLedger;
 import org.junit.jupiter.api.Test;
 
 class KafkaRunReportTest {

@@ -10,9 +10,9 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.stream.IntStream;
 import org.dpclust.config.TestStreams;
-import org.dpclust.eval.ClusteringMetrics;
 import org.dpclust.io.Dataset;
 import org.dpclust.io.DatasetLoader;
+import org.dpclust.quality.ClusteringMetrics;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

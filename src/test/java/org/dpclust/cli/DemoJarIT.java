@@ -89,7 +89,7 @@ class DemoJarIT {
         assertTrue(Files.exists(JOB_JAR), "run after `mvn package`");
         try (JarFile jar = new JarFile(JOB_JAR.toFile())) {
             assertEquals(
-                    "org.dpclust.cli.StreamCommand",
+                    "org.dpclust.launch.StreamCommand",
                     jar.getManifest().getMainAttributes().getValue("Main-Class"));
             assertNotNull(jar.getEntry("org/dpclust/jobs/StreamingJob.class"));
             assertNotNull(

@@ -30,7 +30,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.dpclust.config.WireFormat;
-import org.dpclust.io.EmbeddedKafka;
+import org.dpclust.devkit.EmbeddedKafka;
 import org.dpclust.io.TopicReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

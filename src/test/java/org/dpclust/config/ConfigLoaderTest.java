@@ -295,7 +295,7 @@ class ConfigLoaderTest {
         assertEquals(org.dpclust.privacy.Accounting.ZCDP, z.accounting().mode());
         assertEquals(1e-9, z.accounting().delta());
         assertEquals(100, z.accounting().lifetimeCap());
-        org.dpclust.privacy.PrivacyLedger ledger =
+        org.dpclust.ledger.PrivacyLedger ledger =
                 z.accounting().newLedger(z.cap(), z.budgetPeriodMillis(), false);
         assertEquals(org.dpclust.privacy.Zcdp.rhoCap(10, 1e-9), ledger.cap());
         assertEquals(org.dpclust.privacy.Zcdp.rhoCap(100, 1e-9), ledger.lifetimeCap());

@@ -12,10 +12,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
-import org.dpclust.cli.StreamCommand;
 import org.dpclust.config.ConfigLoader;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.config.SecretSource;
+import org.dpclust.launch.StreamCommand;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 

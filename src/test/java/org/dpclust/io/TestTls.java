@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.dpclust.devkit.EmbeddedKafka;
 
 /**
  * A TLS key pair for the in-process broker's SASL_SSL listener, made in the test with the running

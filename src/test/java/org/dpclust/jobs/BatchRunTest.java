@@ -11,7 +11,7 @@ import org.dpclust.config.SecretSource;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.config.TestStreams;
 import org.dpclust.geometry.DomainBounds;
-import org.dpclust.privacy.PrivacyLedger;
+import org.dpclust.ledger.PrivacyLedger;
 import org.dpclust.privacy.testing.TestRandoms;
 import org.junit.jupiter.api.Test;
 

@@ -9,7 +9,7 @@ import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.java.typeutils.PojoTypeInfo;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
-import org.dpclust.io.LedgerMark;
+import org.dpclust.ledger.LedgerMark;
 import org.junit.jupiter.api.Test;
 
 /**

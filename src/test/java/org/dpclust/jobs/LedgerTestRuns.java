@@ -15,7 +15,7 @@ import org.dpclust.config.StreamSpec;
 import org.dpclust.geometry.DomainBounds;
 import org.dpclust.io.AvroCodec;
 import org.dpclust.io.TopicReader;
-import org.dpclust.privacy.PrivacyLedger;
+import org.dpclust.ledger.PrivacyLedger;
 import org.dpclust.privacy.testing.TestRandoms;
 
 /**

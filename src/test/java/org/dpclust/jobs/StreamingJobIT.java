@@ -33,15 +33,15 @@ import org.dpclust.config.ConfigLoader;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.config.TopicFormats;
 import org.dpclust.config.WireFormat;
-import org.dpclust.eval.ClusteringMetrics;
-import org.dpclust.generator.SyntheticTelemetry;
+import org.dpclust.devkit.EmbeddedKafka;
+import org.dpclust.devkit.SyntheticTelemetry;
+import org.dpclust.devkit.TelemetryProducer;
 import org.dpclust.io.AvroCodec;
-import org.dpclust.io.EmbeddedKafka;
 import org.dpclust.io.RawRecord;
 import org.dpclust.io.RawRecordDeserializer;
-import org.dpclust.io.TelemetryProducer;
 import org.dpclust.io.TopicAdmin;
 import org.dpclust.privacy.testing.TestRandoms;
+import org.dpclust.quality.ClusteringMetrics;
 import org.dpclust.stream.LatenessFilter;
 import org.dpclust.stream.RecordValidator;
 import org.dpclust.stream.StreamClusteringFunction;
@@ -232,7 +232,7 @@ class StreamingJobIT {
                             .toArray(double[][]::new);
             double width = r.getStreamId().equals("a") ? 1 : 2;
             assertTrue(
-                    org.dpclust.eval.ClusteringMetrics.meanMatchedDistance(truth, dp) / width
+                    org.dpclust.quality.ClusteringMetrics.meanMatchedDistance(truth, dp) / width
                             < 0.05,
                     "release " + r.getStreamId() + "@" + window + " is near the true centres");
         }
@@ -287,7 +287,8 @@ class StreamingJobIT {
                             .map(x -> x.stream().mapToDouble(Double::doubleValue).toArray())
                             .toArray(double[][]::new);
             double width = r.getStreamId().equals("a") ? 1 : 2;
-            double err = org.dpclust.eval.ClusteringMetrics.meanMatchedDistance(truth, dp) / width;
+            double err =
+                    org.dpclust.quality.ClusteringMetrics.meanMatchedDistance(truth, dp) / width;
             assertTrue(
                     err < 0.1,
                     "ckm release " + r.getStreamId() + "@" + window + " matched error " + err);

@@ -24,12 +24,12 @@ import org.dpclust.avro.RejectedRecord;
 import org.dpclust.config.ConfigLoader;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.config.KafkaConnection;
+import org.dpclust.devkit.EmbeddedKafka;
 import org.dpclust.io.AvroCodec;
-import org.dpclust.io.BudgetTopicReader;
-import org.dpclust.io.EmbeddedKafka;
 import org.dpclust.io.RawRecord;
 import org.dpclust.io.TopicAdmin;
 import org.dpclust.io.TopicReader;
+import org.dpclust.ledger.BudgetTopicReader;
 import org.dpclust.privacy.testing.TestRandoms;
 
 /**

@@ -6,12 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
-import org.dpclust.eval.ClusteringMetrics;
-import org.dpclust.eval.DriftingGaussianMixture;
 import org.dpclust.geometry.DomainBounds;
 import org.dpclust.geometry.PublicPointSet;
 import org.dpclust.privacy.FixedPointCodec;
 import org.dpclust.privacy.testing.TestRandoms;
+import org.dpclust.quality.ClusteringMetrics;
+import org.dpclust.synthetic.DriftingGaussianMixture;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
 import java.util.SplittableRandom;
-import org.dpclust.eval.ClusteringMetrics;
 import org.dpclust.io.Dataset;
 import org.dpclust.io.DatasetLoader;
+import org.dpclust.quality.ClusteringMetrics;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
 import java.util.SplittableRandom;
-import org.dpclust.eval.ClusteringMetrics;
 import org.dpclust.geometry.DomainBounds;
 import org.dpclust.geometry.NearestPoint;
 import org.dpclust.geometry.PivotListIndex;
 import org.dpclust.privacy.testing.TestRandoms;
+import org.dpclust.quality.ClusteringMetrics;
 import org.junit.jupiter.api.Test;
 
 /** The HST window summary (its statistical DP test is {@link HstWindowSummaryDpTest}). */

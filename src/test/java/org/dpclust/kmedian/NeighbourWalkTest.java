@@ -9,9 +9,9 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.SplittableRandom;
-import org.dpclust.eval.ClusteringMetrics;
 import org.dpclust.geometry.NearestPoint;
 import org.dpclust.geometry.VectorMetric;
+import org.dpclust.quality.ClusteringMetrics;
 import org.junit.jupiter.api.Test;
 
 /** The neighbour-graph walk behind {@code hst.snap: walk}. */

@@ -4,10 +4,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
-import org.dpclust.eval.DriftingGaussianMixture;
 import org.dpclust.geometry.DomainBounds;
 import org.dpclust.geometry.PublicPointSet;
 import org.dpclust.geometry.VectorMetric;
+import org.dpclust.synthetic.DriftingGaussianMixture;
 
 /**
  * The snap rules' reference configuration, shared by their tests: |U| = 4096 uniform in the unit

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
 import java.util.SplittableRandom;
-import org.dpclust.eval.ClusteringMetrics;
 import org.dpclust.geometry.DomainBounds;
 import org.dpclust.kmeans.Lloyd;
+import org.dpclust.quality.ClusteringMetrics;
 import org.junit.jupiter.api.Test;
 
 class ClOmprTest {

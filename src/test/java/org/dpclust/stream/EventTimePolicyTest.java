@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.dpclust.config.StreamSpec;
-import org.dpclust.privacy.PrivacyLedger;
+import org.dpclust.ledger.PrivacyLedger;
 import org.junit.jupiter.api.Test;
 
 /** The public time rules: inclusion by the record alone, the schedule, the closing. */

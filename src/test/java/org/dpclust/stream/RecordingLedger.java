@@ -3,12 +3,12 @@ package org.dpclust.stream;
 import java.util.ArrayList;
 import java.util.List;
 import org.dpclust.avro.BudgetStatus;
-import org.dpclust.io.InMemoryLedgerClient;
-import org.dpclust.io.LedgerCharge;
-import org.dpclust.io.LedgerClient;
-import org.dpclust.io.LedgerClientFactory;
-import org.dpclust.io.LedgerDecision;
-import org.dpclust.io.LedgerMark;
+import org.dpclust.ledger.InMemoryLedgerClient;
+import org.dpclust.ledger.LedgerCharge;
+import org.dpclust.ledger.LedgerClient;
+import org.dpclust.ledger.LedgerClientFactory;
+import org.dpclust.ledger.LedgerDecision;
+import org.dpclust.ledger.LedgerMark;
 
 /**
  * An {@link InMemoryLedgerClient} (one budget topic, the fenced writer's protocol without Kafka)

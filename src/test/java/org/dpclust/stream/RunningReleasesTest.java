@@ -18,10 +18,10 @@ import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.dpclust.avro.BudgetEventKind;
 import org.dpclust.avro.CentroidRelease;
 import org.dpclust.config.StreamSpec;
-import org.dpclust.io.LedgerCharge;
-import org.dpclust.io.LedgerMark;
 import org.dpclust.io.Publication;
-import org.dpclust.privacy.PrivacyLedger;
+import org.dpclust.ledger.LedgerCharge;
+import org.dpclust.ledger.LedgerMark;
+import org.dpclust.ledger.PrivacyLedger;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -29,7 +29,7 @@ import org.dpclust.config.Summary;
 import org.dpclust.io.Publication;
 import org.dpclust.io.PublicationTypeInfo;
 import org.dpclust.kmeans.DpClusterStatistics;
-import org.dpclust.privacy.PrivacyLedger;
+import org.dpclust.ledger.PrivacyLedger;
 import org.dpclust.privacy.PrivacyRandom;
 import org.dpclust.privacy.ReleaseContext;
 import org.dpclust.privacy.testing.TestRandoms;

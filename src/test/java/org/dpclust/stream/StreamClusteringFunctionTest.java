@@ -19,11 +19,11 @@ import org.dpclust.avro.BudgetEventKind;
 import org.dpclust.avro.BudgetStatus;
 import org.dpclust.avro.CentroidRelease;
 import org.dpclust.config.StreamSpec;
-import org.dpclust.io.LedgerCharge;
-import org.dpclust.io.LedgerHistoryException;
-import org.dpclust.io.LedgerMark;
 import org.dpclust.io.Publication;
-import org.dpclust.privacy.PrivacyLedger;
+import org.dpclust.ledger.LedgerCharge;
+import org.dpclust.ledger.LedgerHistoryException;
+import org.dpclust.ledger.LedgerMark;
+import org.dpclust.ledger.PrivacyLedger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -313,7 +313,7 @@ class StreamClusteringFunctionTest {
                         .map(x -> x.stream().mapToDouble(Double::doubleValue).toArray())
                         .toArray(double[][]::new);
         double err =
-                org.dpclust.eval.ClusteringMetrics.meanMatchedDistance(
+                org.dpclust.quality.ClusteringMetrics.meanMatchedDistance(
                         new double[][] {{0.25, 0.25}, {0.75, 0.75}}, c);
         assertTrue(err < 0.15, "dp-hst centres near the blobs: " + err);
         assertEquals(0, h.numEventTimeTimers());
@@ -363,7 +363,7 @@ class StreamClusteringFunctionTest {
                         .map(x -> x.stream().mapToDouble(Double::doubleValue).toArray())
                         .toArray(double[][]::new);
         double err =
-                org.dpclust.eval.ClusteringMetrics.meanMatchedDistance(
+                org.dpclust.quality.ClusteringMetrics.meanMatchedDistance(
                         new double[][] {{0.25, 0.25}, {0.75, 0.75}}, c);
         assertTrue(err < 0.05, "ckm centroids near the blobs: " + err);
         h.close();

@@ -12,12 +12,12 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import org.dpclust.avro.CentroidRelease;
 import org.dpclust.config.StreamSpec;
-import org.dpclust.eval.ClusteringMetrics;
 import org.dpclust.kmeans.DpClusterStatistics;
-import org.dpclust.privacy.PrivacyLedger;
+import org.dpclust.ledger.PrivacyLedger;
 import org.dpclust.privacy.PrivacyRandom;
 import org.dpclust.privacy.ReleaseContext;
 import org.dpclust.privacy.testing.TestRandoms;
+import org.dpclust.quality.ClusteringMetrics;
 import org.junit.jupiter.api.Test;
 
 /**

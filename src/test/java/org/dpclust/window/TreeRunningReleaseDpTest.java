@@ -6,7 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.dpclust.config.ConfigLoader;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.kmeans.ClusterStatistics;
-import org.dpclust.privacy.PrivacyLedger;
+import org.dpclust.ledger.PrivacyLedger;
 import org.dpclust.privacy.testing.DpTester;
 import org.dpclust.privacy.testing.TestRandoms;
 import org.junit.jupiter.api.Tag;

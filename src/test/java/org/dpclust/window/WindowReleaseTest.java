@@ -14,7 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.io.Publication;
-import org.dpclust.privacy.PrivacyLedger;
+import org.dpclust.ledger.PrivacyLedger;
 import org.dpclust.privacy.testing.TestRandoms;
 import org.junit.jupiter.api.Test;
 

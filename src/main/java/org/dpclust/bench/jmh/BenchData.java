@@ -3,9 +3,9 @@ package org.dpclust.bench.jmh;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.SplittableRandom;
-import org.dpclust.eval.DriftingGaussianMixture;
 import org.dpclust.geometry.DomainBounds;
 import org.dpclust.privacy.PrivacySecret;
+import org.dpclust.synthetic.DriftingGaussianMixture;
 
 /**
  * Fixed inputs of the micro-benchmarks (reference configuration d = 10, k = 10): the unit box, a

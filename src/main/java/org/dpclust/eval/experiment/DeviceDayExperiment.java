@@ -8,8 +8,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.dpclust.eval.ClusteringMetrics;
-import org.dpclust.eval.DriftingGaussianMixture;
 import org.dpclust.eval.ProgressBar;
 import org.dpclust.eval.ReportWriter;
 import org.dpclust.geometry.DomainBounds;
@@ -22,6 +20,8 @@ import org.dpclust.privacy.PrivacyRandom;
 import org.dpclust.privacy.PrivacySecret;
 import org.dpclust.privacy.ReleaseContext;
 import org.dpclust.privacy.Zcdp;
+import org.dpclust.quality.ClusteringMetrics;
+import org.dpclust.synthetic.DriftingGaussianMixture;
 
 /**
  * {@code evaluate device-day}: a simulated day of device telemetry through the streaming {@code

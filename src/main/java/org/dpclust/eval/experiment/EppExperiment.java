@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
-import org.dpclust.eval.ClusteringMetrics;
 import org.dpclust.eval.ProgressBar;
 import org.dpclust.geometry.DomainBounds;
 import org.dpclust.io.Dataset;
@@ -24,6 +23,7 @@ import org.dpclust.kmeans.NoisyFinalCentroids;
 import org.dpclust.kmeans.PartitionMoments;
 import org.dpclust.privacy.PrivacyRandom;
 import org.dpclust.privacy.PrivacySecret;
+import org.dpclust.quality.ClusteringMetrics;
 
 /**
  * {@code evaluate epp}: the EPP experiments (docs/algorithms.md#epp-km) for KM (non-private Lloyd),

@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.dpclust.batch.ExpDpAlgorithm;
-import org.dpclust.eval.ClusteringMetrics;
 import org.dpclust.eval.ProgressBar;
 import org.dpclust.eval.ReportWriter;
 import org.dpclust.geometry.DomainBounds;
@@ -25,6 +24,7 @@ import org.dpclust.kmeans.SnapshotStatistics;
 import org.dpclust.kmeans.ZoneOrientation;
 import org.dpclust.privacy.PrivacyRandom;
 import org.dpclust.privacy.PrivacySecret;
+import org.dpclust.quality.ClusteringMetrics;
 
 /**
  * {@code evaluate expdp} (and {@code expdp-full}, 300 runs per point): §7 of Lu &amp; Shen (paper

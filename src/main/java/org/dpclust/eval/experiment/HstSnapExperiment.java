@@ -7,8 +7,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.ToIntFunction;
-import org.dpclust.eval.ClusteringMetrics;
-import org.dpclust.eval.DriftingGaussianMixture;
 import org.dpclust.eval.ProgressBar;
 import org.dpclust.eval.ReportWriter;
 import org.dpclust.geometry.DomainBounds;
@@ -20,6 +18,8 @@ import org.dpclust.kmedian.NeighbourWalk;
 import org.dpclust.privacy.PrivacyRandom;
 import org.dpclust.privacy.PrivacySecret;
 import org.dpclust.privacy.ReleaseContext;
+import org.dpclust.quality.ClusteringMetrics;
+import org.dpclust.synthetic.DriftingGaussianMixture;
 
 /**
  * {@code evaluate hst-snap}: how the streaming {@code dp-hst} summary's snap rule (which point of

@@ -8,8 +8,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.dpclust.batch.StatsAlgorithm;
-import org.dpclust.eval.ClusteringMetrics;
-import org.dpclust.eval.DriftingGaussianMixture;
 import org.dpclust.eval.ProgressBar;
 import org.dpclust.eval.ReportWriter;
 import org.dpclust.geometry.DomainBounds;
@@ -25,6 +23,8 @@ import org.dpclust.privacy.FixedPointCodec;
 import org.dpclust.privacy.PrivacyRandom;
 import org.dpclust.privacy.PrivacySecret;
 import org.dpclust.privacy.ReleaseContext;
+import org.dpclust.quality.ClusteringMetrics;
+import org.dpclust.synthetic.DriftingGaussianMixture;
 
 /**
  * {@code evaluate stats}: the foundation's per-window DP cluster-statistics release replayed

@@ -21,7 +21,6 @@ import org.dpclust.batch.BatchAlgorithm;
 import org.dpclust.batch.BatchAlgorithms;
 import org.dpclust.batch.BatchParams;
 import org.dpclust.batch.BatchResult;
-import org.dpclust.eval.ClusteringMetrics;
 import org.dpclust.eval.ProgressBar;
 import org.dpclust.geometry.DomainBounds;
 import org.dpclust.io.Dataset;
@@ -31,6 +30,7 @@ import org.dpclust.kmeans.CellRule;
 import org.dpclust.kmeans.Lloyd;
 import org.dpclust.privacy.PrivacyRandom;
 import org.dpclust.privacy.PrivacySecret;
+import org.dpclust.quality.ClusteringMetrics;
 
 /**
  * {@code evaluate utility} (issue 18): every {@value BatchAlgorithm#DP} batch algorithm of the

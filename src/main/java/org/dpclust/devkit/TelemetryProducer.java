@@ -1,0 +1,111 @@
+package org.dpclust.devkit;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.dpclust.avro.TelemetryRecord;
+import org.dpclust.config.KafkaConnection;
+import org.dpclust.io.AvroCodec;
+
+/**
+ * Writes telemetry (or deliberately malformed bytes) to the input topic, keyed by stream id.
+ * Nothing is lost silently: a send that fails (e.g. its delivery timed out) is remembered, and
+ * {@link #flush()} throws.
+ */
+public final class TelemetryProducer implements AutoCloseable {
+    private final KafkaProducer<byte[], byte[]> producer;
+    private final String topic;
+    private final AtomicLong failed = new AtomicLong();
+    private final AtomicReference<Exception> firstFailure = new AtomicReference<>();
+    private final AvroCodec<TelemetryRecord> codec = AvroCodec.telemetry();
+
+    /** A producer to a PLAINTEXT broker without client properties (the in-process one). */
+    public TelemetryProducer(String bootstrapServers, String topic) {
+        this(KafkaConnection.plaintext(bootstrapServers), topic);
+    }
+
+    /** A producer connecting with {@code kafka}'s servers and client properties. */
+    public TelemetryProducer(KafkaConnection kafka, String topic) {
+        Map<String, Object> p = new HashMap<>();
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        p.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        // Ordered, acknowledged writes without the idempotent producer's per-partition sequence
+        // state: with it,
+        // a partition of a freshly created topic occasionally stalled until its batches expired
+        // (120 s).
+        // One request in flight keeps the order across retries; a lost response is retried after 10
+        // s.
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false);
+        p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
+        p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
+        this.producer = new KafkaProducer<>(kafka.clientProperties(p));
+        this.topic = topic;
+    }
+
+    public void send(String streamId, String deviceId, long eventTime, double[] features) {
+        List<Double> f = new ArrayList<>(features.length);
+        for (double x : features) {
+            f.add(x);
+        }
+        TelemetryRecord r =
+                TelemetryRecord.newBuilder()
+                        .setStreamId(streamId)
+                        .setDeviceId(deviceId)
+                        .setEventTime(Instant.ofEpochMilli(eventTime))
+                        .setFeatures(f)
+                        .build();
+        sendRaw(streamId, codec.encode(r));
+    }
+
+    /** Sends arbitrary bytes (malformed-input tests and demos). */
+    public void sendRaw(String key, byte[] value) {
+        producer.send(
+                new ProducerRecord<>(
+                        topic, key == null ? null : key.getBytes(StandardCharsets.UTF_8), value),
+                (meta, e) -> {
+                    if (e != null) {
+                        failed.incrementAndGet();
+                        firstFailure.compareAndSet(null, e);
+                    }
+                });
+    }
+
+    /**
+     * Blocks until everything sent so far is acknowledged.
+     *
+     * @throws IllegalStateException if any record could not be written
+     */
+    public void flush() {
+        producer.flush();
+        if (failed.get() > 0) {
+            throw new IllegalStateException(
+                    failed.get()
+                            + " record(s) could not be written to "
+                            + topic
+                            + ": "
+                            + firstFailure.get().getMessage(),
+                    firstFailure.get());
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            flush();
+        } finally {
+            producer.close();
+        }
+    }
+}

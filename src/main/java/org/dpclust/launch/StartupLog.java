@@ -1,0 +1,160 @@
+package org.dpclust.launch;
+
+import java.util.Arrays;
+import java.util.stream.Collectors;
+import org.apache.flink.configuration.DeploymentOptions;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.configuration.RestOptions;
+import org.dpclust.config.DpclustConfig;
+import org.dpclust.config.JobSettings;
+import org.dpclust.config.KafkaSettings;
+import org.dpclust.config.PrivacyUnit;
+import org.dpclust.config.StreamSpec;
+import org.dpclust.config.Summary;
+import org.dpclust.config.TopicFormats;
+import org.slf4j.Logger;
+
+/**
+ * What a job logs at start-up, so that a person can follow it: the resolved configuration (Kafka,
+ * topics, job settings, each stream's windows and budget), where the secret comes from (never the
+ * secret itself: it is not part of {@link DpclustConfig}), and the Flink web UI when the job is
+ * submitted to a cluster. Only formats and logs; every value is public configuration, except the
+ * Kafka client properties, of which only the keys are logged (and the values of {@code
+ * security.protocol} and {@code sasl.mechanism}: {@link
+ * org.dpclust.config.KafkaConnection#describe()}).
+ */
+public final class StartupLog {
+    private StartupLog() {}
+
+    /** Logs the resolved configuration at INFO, one line per topic group and per stream. */
+    public static void configuration(Logger log, DpclustConfig cfg, String secretSource) {
+        KafkaSettings k = cfg.kafka();
+        log.info(kafka(k));
+        log.info(topics(k));
+        log.info(formats(cfg.formats()));
+        JobSettings j = cfg.job();
+        log.info(
+                "job: checkpoint every {}, max out-of-orderness {}, idle timeout {}, parallelism {},"
+                        + " {} input",
+                j.checkpointInterval(),
+                j.maxOutOfOrderness(),
+                j.idleTimeout(),
+                j.parallelism() > 0 ? Integer.toString(j.parallelism()) : "default",
+                j.boundedInput() ? "bounded" : "unbounded");
+        for (StreamSpec s : cfg.streams()) {
+            log.info(stream(s));
+        }
+        log.info("privacy secret: {} (never logged)", secretSource);
+    }
+
+    /**
+     * The Kafka connection: servers, group, transactional ids, and the client properties by key
+     * only ({@link org.dpclust.config.KafkaConnection#describe()}: their values may be secrets).
+     */
+    static String kafka(KafkaSettings k) {
+        return "kafka: bootstrap servers "
+                + k.bootstrapServers()
+                + ", consumer group "
+                + k.groupId()
+                + ", transactional ids "
+                + k.transactionalIdPrefix()
+                + "-*, transaction timeout "
+                + k.transactionTimeout()
+                + ", starting offsets "
+                + k.startingOffsets()
+                + ", client properties "
+                + k.connection().describe();
+    }
+
+    /** One line naming every topic dpclust reads or writes. */
+    public static String topics(KafkaSettings k) {
+        return "topics: input "
+                + k.inputTopic()
+                + ", centroids "
+                + k.centroidsTopic()
+                + ", sketches "
+                + k.sketchesTopic()
+                + ", cells "
+                + k.cellsTopic()
+                + ", running "
+                + k.runningTopic()
+                + ", budget "
+                + k.budgetTopic()
+                + " (compacted ledger), dead letters "
+                + k.dlqTopic();
+    }
+
+    /** One line naming the value format of every published topic (docs/wire-format.md). */
+    static String formats(TopicFormats f) {
+        return "formats: centroids "
+                + f.centroids().wireName()
+                + ", sketches "
+                + f.sketches().wireName()
+                + ", dead letters "
+                + f.dlq().wireName()
+                + ", budget avro (the ledger's log)";
+    }
+
+    /** One stream's public settings: domain, k, event-time windows, privacy budget. */
+    static String stream(StreamSpec s) {
+        String unit =
+                s.privacyUnit() == PrivacyUnit.DEVICE
+                        ? "device (at most " + s.contributionBound() + " records per window)"
+                        : "record";
+        return "stream "
+                + s.id()
+                + ": d="
+                + s.dimension()
+                + ", domain "
+                + Arrays.toString(s.lower())
+                + ".."
+                + Arrays.toString(s.upper())
+                + ", k="
+                + s.k()
+                + ", tumbling event-time windows of "
+                + s.window()
+                + ", summaries "
+                + s.summaries().stream().map(Summary::wireName).collect(Collectors.joining(","))
+                + ", epsilon "
+                + s.epsilonPerRelease()
+                + " per release, cap "
+                + s.cap()
+                + " per "
+                + s.budgetPeriod()
+                + accountingText(s)
+                + ", privacy unit "
+                + unit;
+    }
+
+    /** " (zcdp at delta 1.0E-9, lifetime cap 100.0)" or "" for pure without a lifetime cap. */
+    private static String accountingText(StreamSpec s) {
+        var a = s.accounting();
+        if (a == null) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder();
+        if (a.mode() == org.dpclust.privacy.Accounting.ZCDP) {
+            b.append("zcdp at delta ").append(a.delta());
+        }
+        if (Double.isFinite(a.lifetimeCap())) {
+            b.append(b.length() > 0 ? ", " : "").append("lifetime cap ").append(a.lifetimeCap());
+        }
+        return b.length() == 0 ? "" : " (" + b + ")";
+    }
+
+    /**
+     * Logs where the Flink web UI is when the job goes to a remote cluster ({@code flink run}); a
+     * local MiniCluster logs its own address when it starts ("Web frontend listening at ...").
+     */
+    public static void flinkWebUi(Logger log, ReadableConfig flink) {
+        if ("remote".equals(flink.get(DeploymentOptions.TARGET))) {
+            flink.getOptional(RestOptions.ADDRESS)
+                    .ifPresent(
+                            host ->
+                                    log.info(
+                                            "Flink web UI: http://{}:{}",
+                                            host,
+                                            flink.get(RestOptions.PORT)));
+        }
+    }
+}

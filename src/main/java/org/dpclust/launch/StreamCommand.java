@@ -1,0 +1,97 @@
+package org.dpclust.launch;
+
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.dpclust.config.ConfigException;
+import org.dpclust.config.DpclustConfig;
+import org.dpclust.config.SecretSource;
+import org.dpclust.io.TopicAdmin;
+import org.dpclust.jobs.StreamingJob;
+import org.dpclust.ledger.BudgetTopicReader;
+import org.dpclust.ledger.KafkaLedgerClient;
+import org.dpclust.ledger.LedgerSettings;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code dpclust stream}: runs the streaming job (also the {@code flink run} entry point). */
+@Command(
+        name = "stream",
+        mixinStandardHelpOptions = true,
+        description = "Run the streaming job: Kafka telemetry -> DP centroids per window -> Kafka.")
+public final class StreamCommand implements Callable<Integer> {
+    private static final Logger LOG = LoggerFactory.getLogger(StreamCommand.class);
+
+    @Mixin ConfigOption config;
+
+    @Mixin BootstrapServersOption kafka;
+
+    @Mixin SecretFileOption secretFile;
+
+    @Option(
+            names = "--start",
+            description =
+                    "Overrides job.start: the public instant the release schedule starts at"
+                            + " (ISO-8601, e.g. 2026-12-01T00:00:00Z).")
+    Instant start;
+
+    @Option(
+            names = "--create-topics",
+            description = "Create missing topics (budget topic compacted) before starting.")
+    boolean createTopics;
+
+    /**
+     * The entry point of target/dpclust-job.jar for {@code flink run}: {@code dpclust stream ARGS},
+     * with the CLI's one-line error handling (only this command is loaded: the job jar carries
+     * neither JMH nor the report libraries other commands use). It exits the JVM only on failure:
+     * in application mode {@code main} runs inside the JobManager, which must shut down through
+     * Flink (HA clean-up, the job's final status for the Kubernetes operator), not by an exit(0).
+     */
+    public static void main(String[] args) {
+        int code = UserErrors.install(new CommandLine(new StreamCommand())).execute(args);
+        if (code != 0) {
+            System.exit(code);
+        }
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        DpclustConfig cfg = config.load(kafka);
+        if (start != null) {
+            cfg = cfg.withJob(cfg.job().withSchedule(start, cfg.job().end()));
+            if (cfg.job().end() != null && !cfg.job().end().isAfter(start)) {
+                throw new ConfigException("job.end", "must be after --start (" + start + ")");
+            }
+        }
+        cfg.job().requireStreamingSchedule();
+        SecretSource secret = secretFile.source();
+        secret.load(); // fails here, at start-up, naming the option; operators load it again
+        // before anything is logged: an unreachable broker or refused credentials is one line
+        BrokerCheck.require(
+                kafka.optionName(), cfg.kafka().connection(), kafka.propertiesOptionName());
+        StartupLog.configuration(LOG, cfg, secretFile.describe());
+        if (createTopics) {
+            TopicAdmin.ensureTopics(cfg.kafka(), 1);
+        }
+        TopicAdmin.requireLogAppendTime(cfg.kafka());
+        // the budget topic must be compacted and hold every stream's ledger history intact
+        try (KafkaLedgerClient ledgerCheck = LedgerSettings.of(cfg.kafka()).open()) {
+            cfg.streams().forEach(s -> ledgerCheck.verify(s.id()));
+        }
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        StartupLog.flinkWebUi(LOG, env.getConfiguration());
+        // the public schedule of a stream without state resumes after its last charged interval
+        Map<String, Map<String, Double>> charged =
+                BudgetTopicReader.read(
+                        cfg.kafka().connection(),
+                        cfg.kafka().budgetTopic(),
+                        StreamingJob.LEDGER_READ_TIMEOUT);
+        StreamingJob.fromKafka(cfg, secret, charged).execute(env);
+        return 0;
+    }
+}

@@ -1,0 +1,451 @@
+package org.dpclust.ledger;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+import org.dpclust.avro.BudgetEventKind;
+import org.dpclust.avro.BudgetStatus;
+import org.dpclust.privacy.Accounting;
+import org.dpclust.privacy.Zcdp;
+
+/**
+ * One stream's ledger as read from the budget topic, in offset order (plain Java, no Kafka): the
+ * recorded decision of every charge key, the latest marker, and the charged total per interval. It
+ * decides nothing itself; {@link KafkaLedgerClient} reads records into it and asks it for the
+ * {@link PrivacyLedger} to decide against, for a recorded decision (idempotent replay), and to
+ * {@link #check} that no history is missing.
+ *
+ * <p>Totals: an interval's total is the exact sum of the epsilons of its accepted charges (each
+ * charge key counted once) plus, for records written before the fenced ledger (version 1, no charge
+ * key), the latest legacy total of the interval. Adding both over-counts when a legacy total
+ * already included fenced charges; it never under-counts. The total handed to the ledger is the
+ * exact sum rounded up to a double.
+ *
+ * <p>Integrity: every decision carries the stream's sequence number (1, 2, ...) and is committed in
+ * one transaction with the marker carrying the same number, so a complete history has exactly the
+ * decisions 1..marker.seq. A gap (retention or a partial delete), decisions without a marker, a
+ * marker of another topic id, or a marker below the caller's {@link LedgerMark} is missing history
+ * and is refused.
+ */
+public final class LedgerHistory {
+    private final String stream;
+    private final Map<String, BudgetStatus> decided = new HashMap<>();
+    private final Map<PrivacyLedger.Interval, BigDecimal> fenced = new HashMap<>();
+    private final Map<PrivacyLedger.Interval, Double> legacy = new HashMap<>();
+
+    /** Per interval, the ρ of every fenced CHARGE: zcdp records' rho, pure records' ε²/2. */
+    private final Map<PrivacyLedger.Interval, BigDecimal> fencedRho = new HashMap<>();
+
+    private boolean anyZcdp;
+    private long[] seqs = new long[16];
+    private int seqCount;
+    private long maxSeq;
+    private BudgetStatus marker;
+
+    public LedgerHistory(String stream) {
+        this.stream = stream;
+    }
+
+    public String stream() {
+        return stream;
+    }
+
+    /** Adds the next record of the budget topic (records of other streams are ignored). */
+    public void add(BudgetStatus s) {
+        if (!stream.equals(s.getStreamId())) {
+            return;
+        }
+        if (s.getKind() == BudgetEventKind.MARKER) {
+            marker = s;
+            return;
+        }
+        String key = s.getChargeKey();
+        if (key.isEmpty()) { // version 1: key stream|start:end, the latest value is the total
+            if (s.getKind() == BudgetEventKind.CHARGE) {
+                legacy.put(interval(s), s.getWindowTotal());
+            }
+            return;
+        }
+        if (decided.putIfAbsent(key, s) != null) {
+            return; // a key is decided once; a second copy (should not exist) changes nothing
+        }
+        if (seqCount == seqs.length) {
+            seqs = Arrays.copyOf(seqs, seqs.length * 2);
+        }
+        seqs[seqCount++] = s.getSeq();
+        maxSeq = Math.max(maxSeq, s.getSeq());
+        if (s.getKind() == BudgetEventKind.CHARGE) {
+            if (isZcdp(s)) {
+                anyZcdp = true;
+                fencedRho.merge(interval(s), new BigDecimal(s.getRho()), BigDecimal::add);
+            } else {
+                fenced.merge(interval(s), new BigDecimal(s.getEpsilon()), BigDecimal::add);
+                fencedRho.merge(interval(s), halfSquare(s.getEpsilon()), BigDecimal::add);
+            }
+        }
+    }
+
+    private static boolean isZcdp(BudgetStatus s) {
+        return Accounting.ZCDP.configName().equals(s.getAccounting());
+    }
+
+    /** ε²/2 exactly: the ρ of a pure ε release (BS16 Prop. 1.4). */
+    private static BigDecimal halfSquare(double epsilon) {
+        return new BigDecimal(epsilon).pow(2).divide(BigDecimal.valueOf(2));
+    }
+
+    /** The decision recorded under {@code chargeKey}, or null. */
+    public BudgetStatus recorded(String chargeKey) {
+        return decided.get(chargeKey);
+    }
+
+    /** The latest marker, or null if the stream has none on this topic. */
+    public BudgetStatus marker() {
+        return marker;
+    }
+
+    /** The stream's high-water mark: the highest sequence number decided (0 = none). */
+    public long highWater() {
+        return Math.max(maxSeq, marker == null ? 0 : marker.getSeq());
+    }
+
+    /** Number of decisions (CHARGE and REFUSED) read. */
+    public int decisions() {
+        return seqCount;
+    }
+
+    /**
+     * The ledger to decide a charge against: every interval's total as defined in the class
+     * javadoc, except intervals ending before {@code from}'s budget period (they cannot matter)
+     * unless the stream has a lifetime cap. Under zcdp accounting the totals are ρ's: zcdp records'
+     * rho, pure records' ε²/2, and a legacy (version 1) interval total ε as ε²/2 (an upper bound on
+     * the sum of its releases' ε_i²/2).
+     *
+     * @throws IllegalStateException when a pure-accounting charge meets zcdp records (a ρ has no
+     *     pure ε: the stream must stay on accounting: zcdp)
+     */
+    public PrivacyLedger ledger(LedgerCharge limits) {
+        PrivacyLedger l = limits.newLedger();
+        boolean zcdp = l.accounting() == Accounting.ZCDP;
+        if (!zcdp && anyZcdp) {
+            throw new IllegalStateException(
+                    "stream '"
+                            + stream
+                            + "' has zcdp charges on the budget topic; its accounting must stay"
+                            + " zcdp");
+        }
+        long from =
+                Double.isInfinite(l.lifetimeCap())
+                        ? l.periodStart(limits.interval().start())
+                        : Long.MIN_VALUE;
+        Map<PrivacyLedger.Interval, BigDecimal> totals = new HashMap<>(zcdp ? fencedRho : fenced);
+        legacy.forEach(
+                (i, v) ->
+                        totals.merge(i, zcdp ? halfSquare(v) : new BigDecimal(v), BigDecimal::add));
+        totals.forEach(
+                (i, exact) -> {
+                    if (i.end() > from) {
+                        l.restore(i, roundUp(exact));
+                    }
+                });
+        return l;
+    }
+
+    /**
+     * Refuses missing history (class javadoc).
+     *
+     * @param topic the budget topic's name (for the message)
+     * @param topicId the budget topic's current id
+     * @param seen what the caller has seen of this stream, or {@link LedgerMark#NONE}
+     * @throws LedgerHistoryException naming the topic, the stream, what is missing and how to
+     *     restore it
+     */
+    public void check(String topic, String topicId, LedgerMark seen) {
+        if (marker == null) {
+            if (seqCount > 0) {
+                throw lost(topic, "has " + seqCount + " charge decisions but no ledger marker");
+            }
+            if (seen.seenHistory()) {
+                throw lost(
+                        topic,
+                        "is empty (no ledger marker), but this writer has seen its history up to"
+                                + " sequence "
+                                + seen.seq()
+                                + " on topic id "
+                                + seen.topicId());
+            }
+            return;
+        }
+        checkComplete(topic);
+        if (!marker.getTopicId().equals(topicId)) {
+            throw lost(
+                    topic,
+                    "was recreated: its ledger marker was written to topic id "
+                            + marker.getTopicId()
+                            + ", the topic's id is now "
+                            + topicId
+                            + " (if it was restored from a backup, adopt it first)");
+        }
+        long h = marker.getSeq();
+        if (seen.seenHistory()) {
+            if (!seen.topicId().equals(topicId) && !adoptedFrom().contains(seen.topicId())) {
+                throw lost(
+                        topic,
+                        "was recreated: this writer has seen its history on topic id "
+                                + seen.topicId()
+                                + ", the topic's id is now "
+                                + topicId
+                                + " and it was not adopted from it");
+            }
+            if (h < seen.seq()) {
+                throw lost(
+                        topic,
+                        "has a lower high-water mark ("
+                                + h
+                                + ") than this writer has seen ("
+                                + seen.seq()
+                                + ")");
+            }
+        }
+    }
+
+    /**
+     * Refuses a history whose decisions are not exactly 1..marker.seq, or decisions without a
+     * marker (the topic id is not checked: {@code dpclust ledger adopt} uses this on a restored
+     * topic).
+     */
+    public void checkComplete(String topic) {
+        if (marker == null) {
+            if (seqCount > 0) {
+                throw lost(topic, "has " + seqCount + " charge decisions but no ledger marker");
+            }
+            return;
+        }
+        long h = marker.getSeq();
+        if (maxSeq > h) {
+            throw lost(topic, "has decisions up to sequence " + maxSeq + " above its marker " + h);
+        }
+        if (seqCount != h || !contiguous()) {
+            throw lost(
+                    topic,
+                    "holds "
+                            + seqCount
+                            + " of the charge decisions 1.."
+                            + h
+                            + " its marker records (records deleted, e.g. by retention)");
+        }
+    }
+
+    /** The topic ids whose history the marker says this topic holds (after restores). */
+    public Set<String> adoptedFrom() {
+        Set<String> out = new LinkedHashSet<>();
+        if (marker != null && !marker.getAdoptedFrom().isEmpty()) {
+            out.addAll(Arrays.asList(marker.getAdoptedFrom().split(",")));
+        }
+        return out;
+    }
+
+    private boolean contiguous() {
+        long[] s = Arrays.copyOf(seqs, seqCount);
+        Arrays.sort(s);
+        for (int i = 0; i < s.length; i++) {
+            if (s[i] != i + 1) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private LedgerHistoryException lost(String topic, String what) {
+        return new LedgerHistoryException(
+                "budget topic '"
+                        + topic
+                        + "' lost ledger history of stream '"
+                        + stream
+                        + "': it "
+                        + what
+                        + "; nothing is charged or released until it is restored: see"
+                        + " docs/operations.md, \"Restoring the budget topic\"");
+    }
+
+    private static PrivacyLedger.Interval interval(BudgetStatus s) {
+        return new PrivacyLedger.Interval(
+                s.getWindowStart().toEpochMilli(), s.getWindowEnd().toEpochMilli());
+    }
+
+    /**
+     * The outcome of {@link #decide}: the decision, and the marker to commit with it ({@code null}
+     * for a replay, which writes nothing).
+     */
+    public record Pending(LedgerDecision decision, BudgetStatus marker) {}
+
+    /**
+     * Decides {@code c} against this history (which the caller has read to the end and checked):
+     * the recorded decision if the charge's key was decided before (a replay; the same key with
+     * another epsilon is a conflict), else a new decision with sequence number h + 1 and the marker
+     * to commit with it. Changes nothing: the records count once they are read back.
+     */
+    public Pending decide(LedgerCharge c, String topicId) {
+        String key = c.key();
+        BudgetStatus recorded = recorded(key);
+        if (recorded != null
+                && !c.fingerprint().isEmpty()
+                && !recorded.getReleaseFingerprint().equals(c.fingerprint())) {
+            key = c.rechargeKey(); // another release of the same interval: not a replay
+            recorded = recorded(key);
+        }
+        if (recorded != null) {
+            if (Double.compare(recorded.getEpsilon(), c.epsilon()) != 0) {
+                throw new IllegalStateException(
+                        "charge "
+                                + key
+                                + " was decided with epsilon "
+                                + recorded.getEpsilon()
+                                + " and is now requested with "
+                                + c.epsilon()
+                                + " (a changed public parameter needs a new stream id)");
+            }
+            return new Pending(
+                    new LedgerDecision(
+                            decisionOf(recorded),
+                            recorded,
+                            new LedgerMark(topicId, highWater()),
+                            true),
+                    null);
+        }
+        PrivacyLedger ledger = ledger(c);
+        PrivacyLedger.Decision d =
+                Double.isNaN(c.rho())
+                        ? ledger.charge(c.interval(), c.epsilon())
+                        : ledger.chargeRho(c.interval(), c.rho());
+        long seq = highWater() + 1;
+        BudgetStatus status = decisionRecord(c, d, seq, topicId);
+        status.setChargeKey(key);
+        if (c.accounting().mode() == Accounting.ZCDP) {
+            d = decisionOf(status); // callers get (ε, δ) equivalents, like a replay
+        }
+        BudgetStatus marker =
+                markerRecord(
+                        stream,
+                        c.cap(),
+                        c.unit().wireName(),
+                        seq,
+                        topicId,
+                        String.join(",", adoptedFrom()));
+        return new Pending(
+                new LedgerDecision(d, status, new LedgerMark(topicId, seq), false), marker);
+    }
+
+    /** The smallest double not below the exact value (the ledger may over-count, never under). */
+    static double roundUp(BigDecimal exact) {
+        double d = exact.doubleValue();
+        return new BigDecimal(d).compareTo(exact) < 0 ? Math.nextUp(d) : d;
+    }
+
+    /** The status for a decision (CHARGE or REFUSED) of {@code c} with sequence number seq. */
+    public static BudgetStatus decisionRecord(
+            LedgerCharge c, PrivacyLedger.Decision d, long seq, String topicId) {
+        BudgetStatus.Builder b =
+                decisionBuilder(
+                        c.stream(), c.source().wireName(), c.summary(), c.unit().wireName(), d);
+        b.setLifetimeRefused(d.lifetime());
+        if (c.accounting().mode() == Accounting.ZCDP) {
+            // the ledger's amounts are ρ's; epsilon is the requested pure ε, and window total,
+            // spent and cap are stated as (ε, δ) equivalents at the stream's δ
+            double delta = c.accounting().delta();
+            b.setAccounting(Accounting.ZCDP.configName())
+                    .setDelta(delta)
+                    .setRho(d.epsilon())
+                    .setRhoWindowTotal(d.intervalTotal())
+                    .setRhoSpent(d.spent())
+                    .setRhoCap(d.cap())
+                    .setEpsilon(c.epsilon())
+                    .setWindowTotal(Zcdp.epsilon(d.intervalTotal(), delta))
+                    .setSpent(Zcdp.epsilon(d.spent(), delta))
+                    .setCap(d.lifetime() ? c.accounting().lifetimeCap() : c.cap());
+        }
+        return b.setSchemaVersion(3)
+                .setChargeKey(c.key())
+                .setReleaseFingerprint(c.fingerprint())
+                .setRunId(c.runId() == null ? "" : c.runId())
+                .setSeq(seq)
+                .setTopicId(topicId)
+                .build();
+    }
+
+    /** A CHARGE or REFUSED status of decision {@code d}, without the fenced ledger's fields. */
+    public static BudgetStatus.Builder decisionBuilder(
+            String stream,
+            String source,
+            String algorithm,
+            String privacyUnit,
+            PrivacyLedger.Decision d) {
+        return BudgetStatus.newBuilder()
+                .setStreamId(stream)
+                .setKind(d.accepted() ? BudgetEventKind.CHARGE : BudgetEventKind.REFUSED)
+                .setSource(source)
+                .setAlgorithm(algorithm)
+                .setWindowStart(Instant.ofEpochMilli(d.interval().start()))
+                .setWindowEnd(Instant.ofEpochMilli(d.interval().end()))
+                .setEpsilon(d.epsilon())
+                .setWindowTotal(d.intervalTotal())
+                .setSpent(d.spent())
+                .setCap(d.cap())
+                .setPeriodStart(Instant.ofEpochMilli(d.periodStart()))
+                .setPeriodEnd(Instant.ofEpochMilli(d.periodEnd()))
+                .setPrivacyUnit(privacyUnit);
+    }
+
+    /**
+     * The stream's marker at high-water mark {@code seq}: written with every decision, and by an
+     * adoption ({@code adoptedFrom} = the earlier topic ids, comma-separated).
+     */
+    public static BudgetStatus markerRecord(
+            String stream,
+            double cap,
+            String privacyUnit,
+            long seq,
+            String topicId,
+            String adoptedFrom) {
+        Instant now = Instant.ofEpochMilli(0);
+        return BudgetStatus.newBuilder()
+                .setSchemaVersion(3)
+                .setStreamId(stream)
+                .setKind(BudgetEventKind.MARKER)
+                .setSource("ledger")
+                .setAlgorithm("")
+                .setWindowStart(now)
+                .setWindowEnd(now)
+                .setEpsilon(0)
+                .setWindowTotal(0)
+                .setSpent(0)
+                .setCap(cap)
+                .setPeriodStart(now)
+                .setPeriodEnd(now)
+                .setPrivacyUnit(privacyUnit)
+                .setChargeKey("")
+                .setRunId("")
+                .setSeq(seq)
+                .setTopicId(topicId)
+                .setAdoptedFrom(adoptedFrom)
+                .build();
+    }
+
+    /** The recorded decision of {@code s} (a CHARGE or REFUSED status) as the ledger's Decision. */
+    public static PrivacyLedger.Decision decisionOf(BudgetStatus s) {
+        return new PrivacyLedger.Decision(
+                s.getKind() == BudgetEventKind.CHARGE,
+                interval(s),
+                s.getEpsilon(),
+                s.getWindowTotal(),
+                s.getSpent(),
+                s.getCap(),
+                s.getPeriodStart().toEpochMilli(),
+                s.getPeriodEnd().toEpochMilli(),
+                s.getLifetimeRefused());
+    }
+}

@@ -1,0 +1,84 @@
+package org.dpclust.launch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.dpclust.config.ConfigLoader;
+import org.dpclust.config.StreamSpec;
+import org.dpclust.config.TopicFormats;
+import org.dpclust.config.WireFormat;
+import org.junit.jupiter.api.Test;
+
+class StartupLogTest {
+    private static StreamSpec spec(String extra) {
+        return ConfigLoader.parse(
+                        """
+                        kafka: {bootstrap_servers: "b:9092"}
+                        streams:
+                          - id: s1
+                            dimension: 2
+                            lower: [0, 0]
+                            upper: [1, 2]
+                            k: 3
+                            window: PT10S
+                            epsilon_per_release: 0.5
+                            budget_cap: 10
+                        """
+                                + extra)
+                .stream("s1")
+                .orElseThrow();
+    }
+
+    @Test
+    void theStreamLineStatesZcdpAndTheLifetimeCap() {
+        String pure = StartupLog.stream(spec(""));
+        assertFalse(pure.contains("zcdp"), pure);
+        assertFalse(pure.contains("lifetime"), pure);
+        String z =
+                StartupLog.stream(
+                        spec(
+                                "    accounting: zcdp\n    budget_delta: 1.0e-9\n"
+                                        + "    lifetime_cap: 100\n"));
+        assertTrue(z.contains("cap 10.0 per PT24H (zcdp at delta 1.0E-9, lifetime cap 100.0)"), z);
+    }
+
+    @Test
+    void theKafkaLineNamesClientPropertiesButNeverTheirValues() {
+        String secret = "Literal-Pa55word-in-the-file";
+        var k =
+                ConfigLoader.parse(
+                                """
+                                kafka:
+                                  bootstrap_servers: "b:9092"
+                                  properties:
+                                    security.protocol: SASL_SSL
+                                    sasl.mechanism: PLAIN
+                                    sasl.jaas.config: 'p required username="u" password="%s";'
+                                streams:
+                                  - {id: s1, dimension: 1, lower: [0], upper: [1], k: 1,
+                                     window: PT10S, epsilon_per_release: 0.5, budget_cap: 10}
+                                """
+                                        .formatted(secret))
+                        .kafka();
+        String line = StartupLog.kafka(k);
+        assertTrue(
+                line.endsWith(
+                        "client properties sasl.jaas.config, sasl.mechanism=PLAIN,"
+                                + " security.protocol=SASL_SSL"),
+                line);
+        assertFalse(line.contains(secret), line);
+        assertTrue(
+                StartupLog.kafka(k.withConnection(k.connection().withBootstrapServers("c:1")))
+                        .contains("bootstrap servers c:1"));
+    }
+
+    @Test
+    void theFormatsLineNamesEachPublishedTopicsFormat() {
+        assertEquals(
+                "formats: centroids json, sketches avro, dead letters json, budget avro (the"
+                        + " ledger's log)",
+                StartupLog.formats(
+                        new TopicFormats(WireFormat.JSON, WireFormat.AVRO, WireFormat.JSON)));
+    }
+}

@@ -1,0 +1,486 @@
+package org.dpclust.ledger;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.dpclust.avro.BudgetEventKind;
+import org.dpclust.avro.BudgetStatus;
+import org.dpclust.config.PrivacyUnit;
+import org.dpclust.devkit.EmbeddedKafka;
+import org.dpclust.io.AvroCodec;
+import org.dpclust.io.TopicReader;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The fenced ledger on the real in-process KRaft broker: concurrent writers of one stream never
+ * exceed the cap and publish every refusal; a replayed charge is idempotent; a budget topic that
+ * lost its history (deleted and recreated) is refused, and accepted again once restored and
+ * adopted; a non-compacted budget topic is refused at open.
+ */
+class KafkaLedgerClientIT {
+    private static final long DAY = 86_400_000L;
+    private static final long T0 = Instant.parse("2026-03-01T00:00:00Z").toEpochMilli();
+    private static final PrivacyLedger.Interval W = new PrivacyLedger.Interval(T0, T0 + 60_000);
+
+    private static EmbeddedKafka kafka;
+    private static Admin admin;
+
+    @BeforeAll
+    static void start() {
+        kafka = EmbeddedKafka.start();
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        admin = Admin.create(p);
+    }
+
+    @AfterAll
+    static void stop() {
+        admin.close();
+        kafka.close();
+    }
+
+    private static void createTopic(String name, int partitions, String policy) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (true) {
+            try {
+                admin.createTopics(
+                                List.of(
+                                        new NewTopic(name, partitions, (short) 1)
+                                                .configs(
+                                                        Map.of(
+                                                                TopicConfig.CLEANUP_POLICY_CONFIG,
+                                                                policy))))
+                        .all()
+                        .get(30, TimeUnit.SECONDS);
+                awaitLeaders(name, deadline);
+                return;
+            } catch (java.util.concurrent.ExecutionException e) {
+                // a topic being deleted still exists for a moment
+                if (!(e.getCause() instanceof org.apache.kafka.common.errors.TopicExistsException)
+                        || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(200);
+            }
+        }
+    }
+
+    /** Waits until the (re)created topic is described with a leader for every partition. */
+    private static void awaitLeaders(String name, long deadline) throws Exception {
+        while (true) {
+            try {
+                var d =
+                        admin.describeTopics(List.of(name))
+                                .allTopicNames()
+                                .get(30, TimeUnit.SECONDS)
+                                .get(name);
+                if (d.partitions().stream().allMatch(p -> p.leader() != null)) {
+                    return;
+                }
+            } catch (java.util.concurrent.ExecutionException e) {
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    private static LedgerSettings settings(String topic) {
+        return new LedgerSettings(
+                kafka.bootstrapServers(),
+                topic,
+                "it-ledger-" + topic,
+                Duration.ofSeconds(60),
+                Duration.ofSeconds(20));
+    }
+
+    private static LedgerCharge batch(String stream, String run, double eps, double cap) {
+        return new LedgerCharge(
+                stream,
+                LedgerCharge.Source.BATCH,
+                "stats",
+                W,
+                run,
+                eps,
+                cap,
+                DAY,
+                PrivacyUnit.RECORD);
+    }
+
+    private static LedgerCharge window(String stream, String summary, double eps, double cap) {
+        return new LedgerCharge(
+                stream,
+                LedgerCharge.Source.STREAM,
+                summary,
+                W,
+                "",
+                eps,
+                cap,
+                DAY,
+                PrivacyUnit.RECORD);
+    }
+
+    /** Every record of the topic, read_committed. */
+    private static List<ConsumerRecord<byte[], byte[]>> raw(String topic) {
+        try (TopicReader r = new TopicReader(kafka.bootstrapServers(), topic)) {
+            return r.readToEnd(Duration.ofSeconds(30));
+        }
+    }
+
+    private static List<BudgetStatus> statuses(String topic) throws Exception {
+        List<BudgetStatus> out = new ArrayList<>();
+        for (ConsumerRecord<byte[], byte[]> r : raw(topic)) {
+            out.add(AvroCodec.budget().decode(r.value()));
+        }
+        return out;
+    }
+
+    @Test
+    void twoConcurrentWritersOfOneStreamNeverExceedTheCapAndPublishEveryRefusal() throws Exception {
+        String topic = "budget-concurrent";
+        createTopic(topic, 3, TopicConfig.CLEANUP_POLICY_COMPACT);
+        int perThread = 20;
+        double cap = 10.0;
+        CyclicBarrier go = new CyclicBarrier(2);
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        List<Future<List<LedgerDecision>>> futures = new ArrayList<>();
+        for (int t = 0; t < 2; t++) {
+            String writer = "w" + t;
+            Callable<List<LedgerDecision>> task =
+                    () -> {
+                        List<LedgerDecision> out = new ArrayList<>();
+                        try (KafkaLedgerClient c = KafkaLedgerClient.open(settings(topic))) {
+                            go.await(30, TimeUnit.SECONDS);
+                            for (int i = 0; i < perThread; i++) {
+                                out.add(
+                                        c.charge(
+                                                batch("fleet", writer + "-" + i, 0.5, cap),
+                                                LedgerMark.NONE));
+                            }
+                            System.err.println(
+                                    "ledger writer " + writer + ": " + c.retries() + " re-runs");
+                        }
+                        return out;
+                    };
+            futures.add(pool.submit(task));
+        }
+        Map<String, Boolean> returned = new HashMap<>();
+        for (Future<List<LedgerDecision>> f : futures) {
+            for (LedgerDecision d : f.get(5, TimeUnit.MINUTES)) {
+                assertFalse(d.replayed());
+                returned.put(d.status().getChargeKey(), d.accepted());
+            }
+        }
+        pool.shutdown();
+        assertEquals(2 * perThread, returned.size());
+
+        List<BudgetStatus> all = statuses(topic);
+        List<BudgetStatus> decisions =
+                all.stream().filter(s -> s.getKind() != BudgetEventKind.MARKER).toList();
+        double charged =
+                decisions.stream()
+                        .filter(s -> s.getKind() == BudgetEventKind.CHARGE)
+                        .mapToDouble(BudgetStatus::getEpsilon)
+                        .sum();
+        long refusedOnTopic =
+                decisions.stream().filter(s -> s.getKind() == BudgetEventKind.REFUSED).count();
+        long refusedReturned = returned.values().stream().filter(a -> !a).count();
+        assertTrue(charged <= cap, "charged " + charged + " > cap " + cap);
+        assertEquals(cap, charged, 1e-12, "the cap is reached exactly (0.5 divides 10)");
+        assertEquals(2 * perThread - 20, refusedReturned);
+        assertEquals(refusedReturned, refusedOnTopic, "every refusal is published");
+        // what each caller was told is what the topic holds, once per key
+        Set<Long> seqs = new HashSet<>();
+        for (BudgetStatus s : decisions) {
+            assertEquals(returned.get(s.getChargeKey()), s.getKind() == BudgetEventKind.CHARGE);
+            assertTrue(seqs.add(s.getSeq()), "sequence " + s.getSeq() + " written twice");
+        }
+        assertEquals(2 * perThread, decisions.size());
+        assertEquals(2L * perThread, seqs.stream().mapToLong(x -> x).max().orElse(0));
+        // all of the stream's records sit in its partition
+        int p = KafkaLedgerClient.partitionFor("fleet", 3);
+        raw(topic).forEach(r -> assertEquals(p, r.partition()));
+    }
+
+    @Test
+    void aSteadyStateWriterReadsOnlyWhatIsNew() throws Exception {
+        String topic = "budget-steady";
+        createTopic(topic, 1, TopicConfig.CLEANUP_POLICY_COMPACT);
+        int n = 40;
+        long[] nanos = new long[n];
+        LedgerMark mark = LedgerMark.NONE;
+        try (KafkaLedgerClient c = KafkaLedgerClient.open(settings(topic))) {
+            for (int i = 0; i < n; i++) {
+                long t = System.nanoTime();
+                LedgerDecision d = c.charge(window("fleet", "w" + i, 0.01, 1.0), mark);
+                nanos[i] = System.nanoTime() - t;
+                assertTrue(d.accepted());
+                assertEquals(i + 1, d.mark().seq());
+                mark = d.mark();
+            }
+            assertEquals(0, c.retries());
+        }
+        java.util.Arrays.sort(nanos);
+        System.err.printf(
+                "steady-state charge latency over %d charges: median %.1f ms, max %.1f ms%n",
+                n, nanos[n / 2] / 1e6, nanos[n - 1] / 1e6);
+        assertEquals(2 * n, raw(topic).size(), "one decision and one marker per charge");
+    }
+
+    @Test
+    void reChargingTheSameKeyReturnsTheRecordedDecision() throws Exception {
+        String topic = "budget-replay";
+        createTopic(topic, 1, TopicConfig.CLEANUP_POLICY_COMPACT);
+        LedgerDecision first;
+        LedgerDecision refused;
+        try (KafkaLedgerClient c = KafkaLedgerClient.open(settings(topic))) {
+            first = c.charge(window("fleet", "stats", 1.0, 1.0), LedgerMark.NONE);
+            assertTrue(first.accepted());
+            refused = c.charge(window("fleet", "ckm", 1.0, 1.0), first.mark());
+            assertFalse(refused.accepted());
+            LedgerDecision again = c.charge(window("fleet", "stats", 1.0, 1.0), refused.mark());
+            assertTrue(again.replayed());
+            assertTrue(again.accepted(), "a replay of an accepted charge stays accepted");
+            assertEquals(first.decision(), again.decision());
+        }
+        // a restarted writer (another producer, Flink replay after a failover) gets them too
+        try (KafkaLedgerClient c = KafkaLedgerClient.open(settings(topic))) {
+            LedgerDecision a = c.charge(window("fleet", "stats", 1.0, 1.0), first.mark());
+            LedgerDecision b = c.charge(window("fleet", "ckm", 1.0, 1.0), first.mark());
+            assertTrue(a.replayed() && a.accepted());
+            assertTrue(b.replayed() && !b.accepted());
+            assertEquals(refused.decision(), b.decision());
+            assertEquals(new LedgerMark(c.topicId(), 2), b.mark());
+            // the same key with another epsilon is a conflict, not a new charge
+            assertThrows(
+                    IllegalStateException.class,
+                    () -> c.charge(window("fleet", "stats", 0.5, 1.0), LedgerMark.NONE));
+        }
+        List<BudgetStatus> decisions =
+                statuses(topic).stream()
+                        .filter(s -> s.getKind() != BudgetEventKind.MARKER)
+                        .toList();
+        assertEquals(2, decisions.size(), "each key decided once: " + decisions);
+    }
+
+    @Test
+    void anEmptiedBudgetTopicIsRefusedUntilRestoredAndAdopted() throws Exception {
+        String topic = "budget-emptied";
+        createTopic(topic, 1, TopicConfig.CLEANUP_POLICY_COMPACT);
+        LedgerMark seen;
+        String oldId;
+        try (KafkaLedgerClient c = KafkaLedgerClient.open(settings(topic))) {
+            oldId = c.topicId();
+            c.charge(window("fleet", "stats", 0.4, 1.0), LedgerMark.NONE);
+            seen = c.charge(window("fleet", "ckm", 0.4, 1.0), LedgerMark.NONE).mark();
+        }
+        assertEquals(new LedgerMark(oldId, 2), seen);
+        List<ConsumerRecord<byte[], byte[]>> backup = raw(topic);
+
+        admin.deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
+        createTopic(topic, 1, TopicConfig.CLEANUP_POLICY_COMPACT);
+        String newId;
+        try (KafkaLedgerClient c = KafkaLedgerClient.open(settings(topic))) {
+            newId = c.topicId();
+            LedgerHistoryException e =
+                    assertThrows(
+                            LedgerHistoryException.class,
+                            () -> c.charge(window("fleet", "dp-hst", 0.4, 1.0), seen));
+            assertEquals(
+                    "budget topic 'budget-emptied' lost ledger history of stream 'fleet': it is"
+                            + " empty (no ledger marker), but this writer has seen its history up"
+                            + " to sequence 2 on topic id "
+                            + oldId
+                            + "; nothing is charged or released until it is restored: see"
+                            + " docs/operations.md, \"Restoring the budget topic\"",
+                    e.getMessage());
+        }
+        assertTrue(raw(topic).isEmpty(), "a refused writer writes nothing");
+
+        // restore: the backup's records, byte for byte, then adopt
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        try (KafkaProducer<byte[], byte[]> restore = new KafkaProducer<>(p)) {
+            for (ConsumerRecord<byte[], byte[]> r : backup) {
+                restore.send(new ProducerRecord<>(topic, r.partition(), r.key(), r.value()))
+                        .get(30, TimeUnit.SECONDS);
+            }
+        }
+        try (KafkaLedgerClient c = KafkaLedgerClient.open(settings(topic))) {
+            LedgerHistoryException e =
+                    assertThrows(
+                            LedgerHistoryException.class,
+                            () -> c.charge(window("fleet", "dp-hst", 0.4, 1.0), seen));
+            assertTrue(
+                    e.getMessage()
+                            .contains(
+                                    "was recreated: its ledger marker was written to topic id "
+                                            + oldId
+                                            + ", the topic's id is now "
+                                            + newId),
+                    e.getMessage());
+        }
+        // through the CLI, with the writers' prefix: verify refuses (one line, exit 2), adopt
+        // records the new topic id
+        String[] common = {
+            "--bootstrap-servers",
+            kafka.bootstrapServers(),
+            "--topic",
+            topic,
+            "--stream",
+            "fleet",
+            "--transactional-id-prefix",
+            settings(topic).transactionalIdPrefix()
+        };
+        java.io.StringWriter err = new java.io.StringWriter();
+        picocli.CommandLine cl = org.dpclust.cli.DpclustCommand.commandLine();
+        cl.setErr(new java.io.PrintWriter(err, true));
+        assertEquals(2, cl.execute(concat("ledger", "verify", common)));
+        assertTrue(err.toString().startsWith("dpclust ledger: budget topic '" + topic + "' lost"));
+        assertEquals(0, cl.execute(concat("ledger", "adopt", common)), err.toString());
+        try (KafkaLedgerClient c = KafkaLedgerClient.open(settings(topic))) {
+            assertEquals(new LedgerMark(newId, 2), c.verify("fleet"));
+            assertEquals(new LedgerMark(newId, 2), c.adopt("fleet"), "adopting twice is a no-op");
+        }
+        try (KafkaLedgerClient c = KafkaLedgerClient.open(settings(topic))) {
+            // the restored spend counts: 0.8 of 1.0 spent, so 0.4 more is refused, 0.2 fits
+            assertFalse(c.charge(window("fleet", "dp-hst", 0.4, 1.0), seen).accepted());
+            LedgerDecision ok = c.charge(batch("fleet", "r1", 0.2, 1.0), seen);
+            assertTrue(ok.accepted());
+            assertEquals(new LedgerMark(newId, 4), ok.mark());
+        }
+    }
+
+    private static String[] concat(String a, String b, String[] rest) {
+        String[] out = new String[rest.length + 2];
+        out[0] = a;
+        out[1] = b;
+        System.arraycopy(rest, 0, out, 2, rest.length);
+        return out;
+    }
+
+    @Test
+    void aBudgetTopicThatIsNotCompactedIsRefused() throws Exception {
+        String topic = "budget-delete-policy";
+        createTopic(topic, 1, TopicConfig.CLEANUP_POLICY_DELETE);
+        LedgerHistoryException e =
+                assertThrows(
+                        LedgerHistoryException.class,
+                        () -> KafkaLedgerClient.open(settings(topic)));
+        assertEquals(
+                "budget topic 'budget-delete-policy' has cleanup.policy=delete; the privacy"
+                        + " ledger needs cleanup.policy=compact (a delete policy lets history"
+                        + " vanish): kafka-configs.sh --alter --entity-type topics --entity-name"
+                        + " budget-delete-policy --add-config cleanup.policy=compact",
+                e.getMessage());
+        IllegalStateException missing =
+                assertThrows(
+                        IllegalStateException.class,
+                        () -> KafkaLedgerClient.open(settings("no-such-budget-topic")));
+        assertTrue(missing.getMessage().contains("does not exist"), missing.getMessage());
+    }
+
+    /**
+     * A device-unit stream in zcdp accounting on the real broker: pure releases of ε = 1/8 (ρ =
+     * 1/128 each) over many short windows are accepted until the ρ equivalent of (10, 1e-6) and
+     * refused after; a second writer, which decides from the topic alone, still refuses; the
+     * records carry ρ spent and its (ε, δ).
+     */
+    @Test
+    void zcdpDeviceStreamReleasesUntilTheCapAndRefusesAfterAcrossWriters() throws Exception {
+        String topic = "budget-zcdp";
+        createTopic(topic, 1, TopicConfig.CLEANUP_POLICY_COMPACT);
+        org.dpclust.config.BudgetAccounting z =
+                new org.dpclust.config.BudgetAccounting(
+                        org.dpclust.privacy.Accounting.ZCDP, 1e-6, Double.POSITIVE_INFINITY);
+        double rhoCap = org.dpclust.privacy.Zcdp.rhoCap(10, 1e-6);
+        int expected = (int) Math.floor(rhoCap * 128);
+        LedgerMark mark = LedgerMark.NONE;
+        int accepted = 0;
+        try (KafkaLedgerClient c = KafkaLedgerClient.open(settings(topic))) {
+            for (int i = 0; i <= expected; i++) {
+                LedgerCharge charge =
+                        new LedgerCharge(
+                                        "device-fleet",
+                                        LedgerCharge.Source.STREAM,
+                                        "stats",
+                                        new PrivacyLedger.Interval(
+                                                T0 + i * 10_000L, T0 + (i + 1) * 10_000L),
+                                        "",
+                                        0.125,
+                                        10,
+                                        DAY,
+                                        PrivacyUnit.DEVICE)
+                                .withAccounting(z);
+                LedgerDecision d = c.charge(charge, mark);
+                mark = d.mark();
+                if (d.accepted()) {
+                    accepted++;
+                }
+            }
+        }
+        assertEquals(expected, accepted, "accepted exactly up to the rho cap");
+        try (KafkaLedgerClient c = KafkaLedgerClient.open(settings(topic))) {
+            LedgerCharge late =
+                    new LedgerCharge(
+                                    "device-fleet",
+                                    LedgerCharge.Source.STREAM,
+                                    "stats",
+                                    new PrivacyLedger.Interval(T0 + 3_600_000L, T0 + 3_610_000L),
+                                    "",
+                                    0.125,
+                                    10,
+                                    DAY,
+                                    PrivacyUnit.DEVICE)
+                            .withAccounting(z);
+            LedgerDecision d = c.charge(late, mark);
+            assertFalse(d.accepted(), "a new writer refuses from the topic's rho totals");
+            assertEquals(expected / 128.0, d.status().getRhoSpent(), 0.0);
+            assertTrue(d.decision().spent() <= 10.0);
+            assertEquals(10.0, d.decision().cap());
+        }
+        double rhoCharged =
+                statuses(topic).stream()
+                        .filter(s -> s.getKind() == BudgetEventKind.CHARGE)
+                        .mapToDouble(BudgetStatus::getRho)
+                        .sum();
+        assertEquals(expected / 128.0, rhoCharged, 0.0);
+        assertTrue(rhoCharged <= rhoCap);
+        System.err.println(
+                "zcdp ledger: "
+                        + accepted
+                        + " releases of eps 1/8 under (10, 1e-6) (pure accounting: 80), rho cap "
+                        + rhoCap);
+    }
+}
