@@ -1,7 +1,6 @@
 package org.dpclust.config;
 
 import java.io.Serializable;
-import org.dpclust.ledger.PrivacyLedger;
 import org.dpclust.privacy.Accounting;
 import org.dpclust.privacy.Zcdp;
 
@@ -63,17 +62,5 @@ public record BudgetAccounting(
         }
         double releases = (double) summaries * (deviceUnits ? windowsPerPeriod : 1);
         return Zcdp.rhoCap(epsilonCap, delta) * (1 - 1e-9) / releases;
-    }
-
-    /**
-     * A ledger for a stream with per-period cap {@code epsilonCap}: pure, or zCDP with both caps
-     * converted to ρ at δ by {@link Zcdp#rhoCap}.
-     */
-    public PrivacyLedger newLedger(double epsilonCap, long periodMillis, boolean deviceUnits) {
-        if (mode == Accounting.ZCDP) {
-            return PrivacyLedger.zcdp(epsilonCap, delta, periodMillis, deviceUnits, lifetimeCap);
-        }
-        return new PrivacyLedger(
-                epsilonCap, periodMillis, deviceUnits, Accounting.PURE, Double.NaN, lifetimeCap);
     }
 }

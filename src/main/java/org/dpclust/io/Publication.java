@@ -4,15 +4,15 @@ import org.dpclust.avro.CellsRelease;
 import org.dpclust.avro.CentroidRelease;
 import org.dpclust.avro.RejectedRecord;
 import org.dpclust.avro.SketchRelease;
-import org.dpclust.ledger.KafkaLedgerClient;
 
 /**
  * One value the jobs publish, typed by what it is — not by where it goes: the single exactly-once
  * sink's {@link PublicationSerializer} maps each type to its topic, key and encoding, and {@link
  * PublicationTypeInfo} carries it between operators (no Kryo). Values are treated as immutable once
  * emitted. Only {@link WindowMean} is not DP (the non-private benchmark baseline's output). Ledger
- * entries are not publications: the stream's fenced ledger writer ({@link KafkaLedgerClient})
- * commits them on the budget topic itself, before the release they charge.
+ * entries are not publications: the stream's fenced ledger writer ({@code
+ * ledger.KafkaLedgerClient}) commits them on the budget topic itself, before the release they
+ * charge.
  */
 public sealed interface Publication {
     /** A DP centroid release (centroids topic). */

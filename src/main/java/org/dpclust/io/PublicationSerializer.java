@@ -11,7 +11,6 @@ import org.dpclust.avro.SketchRelease;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.config.KafkaSettings;
 import org.dpclust.config.TopicFormats;
-import org.dpclust.ledger.KafkaLedgerClient;
 
 /**
  * The one place that decides where and how each {@link Publication} is written: topic, key and
@@ -20,8 +19,8 @@ import org.dpclust.ledger.KafkaLedgerClient;
  * sink. No headers. Keys: the stream id for releases (window, running), cells, sketches and dead
  * letters (a stream's records stay in order on one partition; a dead letter without a known stream
  * has no key). Nothing goes to the budget topic from here: its only writer is the stream's fenced
- * ledger writer ({@link KafkaLedgerClient}). Deterministic: the same value always gives the same
- * record, so a replayed window is byte-identical.
+ * ledger writer ({@code ledger.KafkaLedgerClient}). Deterministic: the same value always gives the
+ * same record, so a replayed window is byte-identical.
  */
 public final class PublicationSerializer implements KafkaRecordSerializationSchema<Publication> {
     private static final AvroCodec<CentroidRelease> CENTROIDS = AvroCodec.centroids();

@@ -16,7 +16,7 @@ import org.dpclust.io.RawRecord;
 import org.dpclust.ledger.LedgerSettings;
 import org.dpclust.stream.RecordValidator;
 import org.dpclust.stream.SnapshotReleaseFunction;
-import org.dpclust.stream.ValidRecord;
+import org.dpclust.window.ValidRecord;
 
 /**
  * Wires the batch data flow (BATCH execution mode) onto a bounded source of raw records and a sink:

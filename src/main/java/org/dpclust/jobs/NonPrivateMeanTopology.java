@@ -18,7 +18,7 @@ import org.dpclust.io.Publication;
 import org.dpclust.io.PublicationTypeInfo;
 import org.dpclust.io.RawRecord;
 import org.dpclust.stream.NonPrivateWindowMean;
-import org.dpclust.stream.ValidRecord;
+import org.dpclust.window.ValidRecord;
 
 /**
  * The benchmark baseline's data flow: the same ingestion and exactly-once sink as {@link
@@ -57,7 +57,7 @@ public final class NonPrivateMeanTopology {
     /**
      * Tumbling windows by the payload's event time (Flink time is the log append time), each fired
      * once when the append-time watermark reaches its end + max_lateness − 1: the same windows and
-     * closing as the private job's {@link org.dpclust.stream.EventTimePolicy}.
+     * closing as the private job's {@link org.dpclust.window.EventTimePolicy}.
      */
     static final class PayloadTimeWindows extends WindowAssigner<ValidRecord, TimeWindow> {
         private final long size;

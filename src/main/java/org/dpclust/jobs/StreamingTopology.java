@@ -15,15 +15,15 @@ import org.dpclust.io.PublicationTypeInfo;
 import org.dpclust.io.RawRecord;
 import org.dpclust.ledger.LedgerSettings;
 import org.dpclust.stream.AppendTimeWatermarks;
-import org.dpclust.stream.EventTimePolicy;
 import org.dpclust.stream.LatenessFilter;
 import org.dpclust.stream.RecordValidator;
 import org.dpclust.stream.SketchDecoder;
 import org.dpclust.stream.StreamClusteringFunction;
 import org.dpclust.stream.SubStreamKey;
-import org.dpclust.stream.ValidRecord;
-import org.dpclust.stream.WindowPartial;
 import org.dpclust.stream.WindowPreAggregator;
+import org.dpclust.window.EventTimePolicy;
+import org.dpclust.window.ValidRecord;
+import org.dpclust.window.WindowPartial;
 
 /**
  * Wires the docs/privacy.md#streaming-data-flow onto any source of raw records and any sink of

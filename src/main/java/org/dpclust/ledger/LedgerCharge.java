@@ -198,7 +198,7 @@ public record LedgerCharge(
 
     /** A fresh ledger with this charge's limits and accounting. */
     public PrivacyLedger newLedger() {
-        return accounting.newLedger(cap, periodMillis, unit == PrivacyUnit.DEVICE);
+        return PrivacyLedger.of(accounting, cap, periodMillis, unit == PrivacyUnit.DEVICE);
     }
 
     private static void requireName(String what, String v) {

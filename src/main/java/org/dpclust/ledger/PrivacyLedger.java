@@ -7,6 +7,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.dpclust.config.BudgetAccounting;
 import org.dpclust.privacy.Accounting;
 import org.dpclust.privacy.Zcdp;
 
@@ -54,6 +55,32 @@ import org.dpclust.privacy.Zcdp;
  * <p>This class is plain Java and holds no private data: epsilons and window bounds are public.
  */
 public final class PrivacyLedger {
+    /**
+     * A ledger for a stream with per-period cap {@code epsilonCap} under {@code accounting}: pure,
+     * or zCDP with both caps converted to ρ at δ by {@link Zcdp#rhoCap}.
+     */
+    public static PrivacyLedger of(
+            BudgetAccounting accounting,
+            double epsilonCap,
+            long periodMillis,
+            boolean deviceUnits) {
+        if (accounting.mode() == Accounting.ZCDP) {
+            return zcdp(
+                    epsilonCap,
+                    accounting.delta(),
+                    periodMillis,
+                    deviceUnits,
+                    accounting.lifetimeCap());
+        }
+        return new PrivacyLedger(
+                epsilonCap,
+                periodMillis,
+                deviceUnits,
+                Accounting.PURE,
+                Double.NaN,
+                accounting.lifetimeCap());
+    }
+
     public static final double CAP_SLACK = 1e-12;
 
     /** A charged interval of event time. */

@@ -13,6 +13,7 @@ import org.dpclust.config.StreamSpec;
 import org.dpclust.geometry.DomainBounds;
 import org.dpclust.io.AvroCodec;
 import org.dpclust.io.RawRecord;
+import org.dpclust.window.EventTimePolicy;
 
 /**
  * The source's watermarks, per Kafka partition (split): driven by the broker's log append time,

@@ -12,6 +12,9 @@ import org.apache.flink.util.OutputTag;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.io.Publication;
 import org.dpclust.io.PublicationTypeInfo;
+import org.dpclust.window.EventTimePolicy;
+import org.dpclust.window.Rejections;
+import org.dpclust.window.ValidRecord;
 
 /**
  * Per-record inclusion ({@link EventTimePolicy#exclusion}): a valid record whose event time is too

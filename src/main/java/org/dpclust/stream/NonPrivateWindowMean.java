@@ -5,6 +5,7 @@ import org.apache.flink.streaming.api.functions.windowing.ProcessWindowFunction;
 import org.apache.flink.streaming.api.windowing.windows.TimeWindow;
 import org.apache.flink.util.Collector;
 import org.dpclust.io.Publication;
+import org.dpclust.window.ValidRecord;
 
 /**
  * The baseline of the end-to-end benchmark ({@code pipeline-nonprivate}): the exact per-window mean

@@ -16,6 +16,8 @@ import org.dpclust.io.AvroCodec;
 import org.dpclust.io.Publication;
 import org.dpclust.io.PublicationTypeInfo;
 import org.dpclust.io.RawRecord;
+import org.dpclust.window.Rejections;
+import org.dpclust.window.ValidRecord;
 
 /**
  * Validates raw input, decoded once upstream (by the Kafka deserializer, {@link RawRecord#decode};

@@ -26,6 +26,7 @@ import org.dpclust.ledger.LedgerClientFactory;
 import org.dpclust.ledger.LedgerMark;
 import org.dpclust.ledger.PrivacyLedger;
 import org.dpclust.window.ReleaseAssembler;
+import org.dpclust.window.ValidRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -8,6 +8,7 @@ import java.util.Set;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.dpclust.config.PrivacyUnit;
 import org.dpclust.config.StreamSpec;
+import org.dpclust.window.ValidRecord;
 
 /**
  * The key of phase 1 ({@link WindowPreAggregator}): (stream, salt), with salt = a public hash of

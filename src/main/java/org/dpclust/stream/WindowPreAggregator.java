@@ -31,7 +31,12 @@ import org.dpclust.io.AvroCodec;
 import org.dpclust.io.Publication;
 import org.dpclust.io.PublicationTypeInfo;
 import org.dpclust.privacy.PrivacySecret;
+import org.dpclust.window.DeviceBounding;
+import org.dpclust.window.EventTimePolicy;
+import org.dpclust.window.Rejections;
 import org.dpclust.window.StreamRuntime;
+import org.dpclust.window.ValidRecord;
+import org.dpclust.window.WindowPartial;
 import org.dpclust.window.WindowSummaries;
 
 /**

@@ -12,6 +12,7 @@ import org.dpclust.config.StreamSpec;
 import org.dpclust.config.Summary;
 import org.dpclust.privacy.PrivacySecret;
 import org.dpclust.window.StreamRuntime;
+import org.dpclust.window.ValidRecord;
 import org.dpclust.window.WindowSummaries;
 
 /**

@@ -67,12 +67,6 @@ class ConfigLoaderTest {
     }
 
     @Test
-    void theDemoConfigurationIsValid() throws Exception {
-        DpclustConfig c = org.dpclust.cli.DemoCommandAccess.demoConfig();
-        assertEquals(2, c.streams().size());
-    }
-
-    @Test
     void errorsNameTheOption() {
         assertEquals("streams[0].k", option(VALID.replace("k: 3", "k: 0")));
         assertEquals(
@@ -296,7 +290,8 @@ class ConfigLoaderTest {
         assertEquals(1e-9, z.accounting().delta());
         assertEquals(100, z.accounting().lifetimeCap());
         org.dpclust.ledger.PrivacyLedger ledger =
-                z.accounting().newLedger(z.cap(), z.budgetPeriodMillis(), false);
+                org.dpclust.ledger.PrivacyLedger.of(
+                        z.accounting(), z.cap(), z.budgetPeriodMillis(), false);
         assertEquals(org.dpclust.privacy.Zcdp.rhoCap(10, 1e-9), ledger.cap());
         assertEquals(org.dpclust.privacy.Zcdp.rhoCap(100, 1e-9), ledger.lifetimeCap());
     }

@@ -22,9 +22,9 @@ import org.dpclust.ledger.LedgerSettings;
 import org.dpclust.ledger.PrivacyLedger;
 import org.dpclust.privacy.PrivacySecret;
 import org.dpclust.privacy.testing.TestRandoms;
-import org.dpclust.stream.ValidRecord;
-import org.dpclust.stream.WindowPartial;
 import org.dpclust.window.ReleasedSketch;
+import org.dpclust.window.ValidRecord;
+import org.dpclust.window.WindowPartial;
 import org.junit.jupiter.api.Test;
 
 /**

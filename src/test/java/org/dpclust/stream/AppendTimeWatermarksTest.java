@@ -9,6 +9,7 @@ import org.apache.flink.api.common.eventtime.WatermarkOutput;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.io.AvroCodec;
 import org.dpclust.io.RawRecord;
+import org.dpclust.window.EventTimePolicy;
 import org.junit.jupiter.api.Test;
 
 /** Only records that count move a partition's append-time watermark; payload times never do. */

@@ -17,6 +17,8 @@ import org.dpclust.geometry.DomainBounds;
 import org.dpclust.io.HostilePayloads;
 import org.dpclust.io.RawRecord;
 import org.dpclust.io.RawRecordDeserializer;
+import org.dpclust.window.EventTimePolicy;
+import org.dpclust.window.Rejections;
 import org.junit.jupiter.api.Test;
 
 /**

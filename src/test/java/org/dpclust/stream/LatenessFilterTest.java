@@ -10,6 +10,9 @@ import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
 import org.dpclust.avro.RejectedRecord;
 import org.dpclust.io.AvroCodec;
+import org.dpclust.window.EventTimePolicy;
+import org.dpclust.window.Rejections;
+import org.dpclust.window.ValidRecord;
 import org.junit.jupiter.api.Test;
 
 /**

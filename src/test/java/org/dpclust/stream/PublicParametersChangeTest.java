@@ -12,6 +12,8 @@ import org.dpclust.config.StreamSpec;
 import org.dpclust.geometry.PivotListIndex;
 import org.dpclust.io.Publication;
 import org.dpclust.kmedian.NeighbourWalk;
+import org.dpclust.window.ValidRecord;
+import org.dpclust.window.WindowPartial;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -20,6 +20,8 @@ import org.dpclust.io.AvroCodec;
 import org.dpclust.io.Publication;
 import org.dpclust.io.RawRecord;
 import org.dpclust.io.RawRecordDeserializer;
+import org.dpclust.window.Rejections;
+import org.dpclust.window.ValidRecord;
 import org.junit.jupiter.api.Test;
 
 /**

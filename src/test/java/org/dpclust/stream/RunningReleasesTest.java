@@ -22,6 +22,8 @@ import org.dpclust.io.Publication;
 import org.dpclust.ledger.LedgerCharge;
 import org.dpclust.ledger.LedgerMark;
 import org.dpclust.ledger.PrivacyLedger;
+import org.dpclust.window.ValidRecord;
+import org.dpclust.window.WindowPartial;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -40,6 +40,8 @@ import org.dpclust.window.ReleaseAssembler;
 import org.dpclust.window.ReleasedSketch;
 import org.dpclust.window.SketchDecoding;
 import org.dpclust.window.StreamRuntime;
+import org.dpclust.window.ValidRecord;
+import org.dpclust.window.WindowPartial;
 import org.dpclust.window.WindowSummaries;
 import org.junit.jupiter.api.Test;
 

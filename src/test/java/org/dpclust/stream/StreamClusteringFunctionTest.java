@@ -24,6 +24,8 @@ import org.dpclust.ledger.LedgerCharge;
 import org.dpclust.ledger.LedgerHistoryException;
 import org.dpclust.ledger.LedgerMark;
 import org.dpclust.ledger.PrivacyLedger;
+import org.dpclust.window.ValidRecord;
+import org.dpclust.window.WindowPartial;
 import org.junit.jupiter.api.Test;
 
 /**

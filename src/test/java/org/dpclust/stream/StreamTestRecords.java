@@ -18,10 +18,13 @@ import org.dpclust.io.Publication;
 import org.dpclust.io.PublicationSerializer;
 import org.dpclust.io.PublicationTypeInfo;
 import org.dpclust.privacy.testing.TestRandoms;
+import org.dpclust.window.EventTimePolicy;
 import org.dpclust.window.ReleasedSketch;
+import org.dpclust.window.ValidRecord;
+import org.dpclust.window.WindowPartial;
 
 /** Builders for operator tests. */
-final class StreamTestRecords {
+public final class StreamTestRecords {
     /** Maps publications to the Kafka records the job would write (test topic names). */
     static final PublicationSerializer SERIALIZER =
             new PublicationSerializer(
@@ -95,7 +98,7 @@ final class StreamTestRecords {
         return new EventTimePolicy(0, windows * 10_000L, 0, Long.MAX_VALUE / 4);
     }
 
-    static StreamSpec spec(String extra) {
+    public static StreamSpec spec(String extra) {
         return spec(extra, "{cells: 16}");
     }
 

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.dpclust.config.StreamSpec;
+import org.dpclust.window.ValidRecord;
 import org.junit.jupiter.api.Test;
 
 /** Phase 1's key: the stream id, or (stream, public salt) for S > 1 salt buckets. */

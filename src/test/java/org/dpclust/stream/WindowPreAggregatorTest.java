@@ -20,6 +20,8 @@ import org.dpclust.config.StreamSpec;
 import org.dpclust.io.AvroCodec;
 import org.dpclust.io.Publication;
 import org.dpclust.privacy.testing.TestRandoms;
+import org.dpclust.window.ValidRecord;
+import org.dpclust.window.WindowPartial;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

@@ -17,6 +17,8 @@ import org.dpclust.config.Summary;
 import org.dpclust.io.Publication;
 import org.dpclust.privacy.testing.TestRandoms;
 import org.dpclust.window.StreamRuntime;
+import org.dpclust.window.ValidRecord;
+import org.dpclust.window.WindowPartial;
 import org.dpclust.window.WindowSummaries;
 import org.junit.jupiter.api.Test;
 
