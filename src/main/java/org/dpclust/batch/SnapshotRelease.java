@@ -1,7 +1,6 @@
 package org.dpclust.batch;
 
 import java.util.Arrays;
-import org.dpclust.kmeans.DpClusterStatistics;
 import org.dpclust.ledger.PrivacyLedger;
 import org.dpclust.privacy.AccumulatorDigest;
 import org.dpclust.privacy.PrivacyRandom;
@@ -38,12 +37,6 @@ public final class SnapshotRelease {
     public record Outcome(PrivacyLedger.Decision decision, BatchResult result) {
         public boolean refused() {
             return decision != null && !decision.accepted();
-        }
-
-        /** The result in the shape the published {@code CentroidRelease} is assembled from. */
-        public DpClusterStatistics.Release asRelease() {
-            return new DpClusterStatistics.Release(
-                    result.centroids(), result.weights(), result.parameters());
         }
     }
 

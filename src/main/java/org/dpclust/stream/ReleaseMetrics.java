@@ -7,6 +7,9 @@ import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.ledger.PrivacyLedger;
+import org.dpclust.window.WindowRelease;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The release-side metrics of {@link StreamClusteringFunction}, registered under the operator's
@@ -33,6 +36,8 @@ import org.dpclust.ledger.PrivacyLedger;
  * StreamClusteringFunction} that call it touch metrics there.
  */
 public final class ReleaseMetrics {
+    private static final Logger LOG = LoggerFactory.getLogger(ReleaseMetrics.class);
+
     /** Per-stream values behind the gauges: written on the task thread, read by the reporter. */
     private static final class StreamValues {
         volatile double spent = Double.NaN;
@@ -84,6 +89,22 @@ public final class ReleaseMetrics {
     public void released(String streamId, long nextReleaseTime) {
         // every window fires (empty ones too), in order: the chained timer is the earliest pending
         byStream.get(streamId).nextReleaseMs = nextReleaseTime < 0 ? Double.NaN : nextReleaseTime;
+    }
+
+    /**
+     * Every decision of a window's release: counted like {@link #charged}, and logged as one INFO
+     * line each (operator-side: the release log names the stream, the window and the outcome).
+     */
+    void released(StreamSpec s, long windowStart, WindowRelease.Outcome o) {
+        for (int i = 0; i < o.decisions().size(); i++) {
+            LOG.info(
+                    "stream {} window [{}, {}) {}",
+                    s.id(),
+                    windowStart,
+                    windowStart + s.windowMillis(),
+                    o.describe(s, i));
+            charged(s.id(), o.decisions().get(i));
+        }
     }
 
     /** A charge attempt for {@code streamId} and its outcome. */

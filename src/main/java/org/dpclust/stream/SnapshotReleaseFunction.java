@@ -26,6 +26,7 @@ import org.dpclust.ledger.LedgerClientFactory;
 import org.dpclust.ledger.LedgerMark;
 import org.dpclust.ledger.PrivacyLedger;
 import org.dpclust.window.ReleaseAssembler;
+import org.dpclust.window.ReleasedCentroids;
 import org.dpclust.window.ValidRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -178,7 +179,10 @@ public class SnapshotReleaseFunction extends KeyedProcessFunction<String, ValidR
                                     interval.start(),
                                     interval.end(),
                                     (int) covered,
-                                    o.asRelease(),
+                                    new ReleasedCentroids(
+                                            o.result().centroids(),
+                                            o.result().weights(),
+                                            o.result().parameters()),
                                     o.decision())));
         }
         LOG.info(

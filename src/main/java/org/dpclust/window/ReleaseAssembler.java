@@ -43,7 +43,7 @@ public final class ReleaseAssembler {
             long windowStart,
             long windowEnd,
             int windowsCovered,
-            DpClusterStatistics.Release r,
+            ReleasedCentroids r,
             PrivacyLedger.Decision d) {
         return release(
                 s,
@@ -71,7 +71,7 @@ public final class ReleaseAssembler {
             long windowStart,
             long windowEnd,
             int windowsCovered,
-            DpClusterStatistics.Release r,
+            ReleasedCentroids r,
             WindowRelease.Charged charged) {
         PrivacyLedger.Decision d = charged.decision();
         List<List<Double>> centroids = new ArrayList<>();

@@ -220,7 +220,7 @@ public final class RunningRelease {
                         from,
                         windowEnd,
                         n,
-                        new DpClusterStatistics.Release(r.centroids(), r.weights(), p),
+                        new ReleasedCentroids(r.centroids(), r.weights(), p),
                         stated);
         return new Result(published, WindowRelease.flatten(r.centroids()));
     }

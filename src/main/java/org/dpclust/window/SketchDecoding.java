@@ -6,7 +6,6 @@ import org.dpclust.config.CkmSettings;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.config.Summary;
 import org.dpclust.geometry.DomainBounds;
-import org.dpclust.kmeans.DpClusterStatistics;
 import org.dpclust.sketch.ClOmpr;
 import org.dpclust.sketch.FrequencyMatrix;
 
@@ -73,7 +72,7 @@ public final class SketchDecoding {
                         r.windowStart,
                         r.windowEnd,
                         1,
-                        new DpClusterStatistics.Release(decoded.centroids(), weights, params),
+                        new ReleasedCentroids(decoded.centroids(), weights, params),
                         r.charged());
         return new Decoded(
                 release,

@@ -204,7 +204,13 @@ public final class WindowRelease {
                                     cells, rt.codec(), unflatten(rt, previous), params, rng);
                     centroids = flatten(r.centroids());
                     stats = new RunningRelease.StatsCells(cells, params, decision);
-                    out.add(centroids(summary, windowStart, windowEnd, r, decision));
+                    out.add(
+                            centroids(
+                                    summary,
+                                    windowStart,
+                                    windowEnd,
+                                    ReleasedCentroids.of(r),
+                                    decision));
                     if (s.stats().publishCells()) {
                         out.add(
                                 new Publication.Cells(
@@ -241,8 +247,7 @@ public final class WindowRelease {
                                     summary,
                                     windowStart,
                                     windowEnd,
-                                    new DpClusterStatistics.Release(
-                                            h.centroids(), new double[0], h.parameters()),
+                                    ReleasedCentroids.of(h),
                                     decision));
                 }
             }
@@ -285,7 +290,7 @@ public final class WindowRelease {
             Summary summary,
             long windowStart,
             long windowEnd,
-            DpClusterStatistics.Release r,
+            ReleasedCentroids r,
             Charged decision) {
         return new Publication.Centroids(
                 ReleaseAssembler.release(

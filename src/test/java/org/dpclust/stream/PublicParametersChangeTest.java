@@ -12,6 +12,7 @@ import org.dpclust.config.StreamSpec;
 import org.dpclust.geometry.PivotListIndex;
 import org.dpclust.io.Publication;
 import org.dpclust.kmedian.NeighbourWalk;
+import org.dpclust.window.PublicParameters;
 import org.dpclust.window.ValidRecord;
 import org.dpclust.window.WindowPartial;
 import org.junit.jupiter.api.Test;
@@ -60,11 +61,8 @@ class PublicParametersChangeTest {
         assertTrue(message.contains("salt_buckets=3, bounded_in=pre-aggregate"), message);
         assertTrue(message.contains("salt_buckets=4, bounded_in=pre-aggregate"), message);
         // record units: salting changes no released byte, and the restore is accepted
-        String record = StreamClusteringFunction.publicParameters(StreamTestRecords.spec(""));
-        assertEquals(
-                record,
-                StreamClusteringFunction.publicParameters(
-                        StreamTestRecords.spec("    salt_buckets: 4\n")));
+        String record = PublicParameters.of(StreamTestRecords.spec(""));
+        assertEquals(record, PublicParameters.of(StreamTestRecords.spec("    salt_buckets: 4\n")));
     }
 
     /**
@@ -149,10 +147,10 @@ class PublicParametersChangeTest {
         StreamSpec s =
                 StreamTestRecords.spec(
                         "    summaries: [dp-hst]\n    hst: {universe: 64, snap: pivot}\n");
-        String line = StreamClusteringFunction.publicParameters(s);
+        String line = PublicParameters.of(s);
         assertTrue(line.contains("hst.snap=" + PivotListIndex.RULE), line);
-        assertTrue(StreamClusteringFunction.admits(line, s));
-        assertFalse(StreamClusteringFunction.admits(line.replace(PivotListIndex.RULE, "pivot"), s));
+        assertTrue(PublicParameters.admits(line, s));
+        assertFalse(PublicParameters.admits(line.replace(PivotListIndex.RULE, "pivot"), s));
     }
 
     /**
@@ -164,26 +162,22 @@ class PublicParametersChangeTest {
     void aLineWithoutPlacementFromAnEarlierVersionIsAdmittedOnlyWhereItCannotMatter() {
         String hst = "    summaries: [dp-hst]\n    hst: {universe: 64, snap: walk}\n";
         StreamSpec recordHst = StreamTestRecords.spec(hst);
-        String recordHstLine = StreamClusteringFunction.publicParameters(recordHst);
+        String recordHstLine = PublicParameters.of(recordHst);
         assertTrue(recordHstLine.contains("hst.snap=" + NeighbourWalk.RULE), recordHstLine);
-        assertTrue(StreamClusteringFunction.admits(legacy(recordHstLine), recordHst));
-        assertTrue(StreamClusteringFunction.admits(recordHstLine, recordHst));
+        assertTrue(PublicParameters.admits(legacy(recordHstLine), recordHst));
+        assertTrue(PublicParameters.admits(recordHstLine, recordHst));
         assertFalse(
-                StreamClusteringFunction.admits(
+                PublicParameters.admits(
                         recordHstLine.replace(NeighbourWalk.RULE, "nearest"), recordHst));
-        assertFalse(StreamClusteringFunction.admits(legacy(recordHstLine) + "x", recordHst));
+        assertFalse(PublicParameters.admits(legacy(recordHstLine) + "x", recordHst));
         // a ckm stream's r, or a device-unit dp-hst stream's snap rule, is unknown: refused
         StreamSpec recordCkm =
                 StreamTestRecords.spec("    summaries: [ckm]\n    ckm: {m: 64, r: 16}\n");
-        assertFalse(
-                StreamClusteringFunction.admits(
-                        legacy(StreamClusteringFunction.publicParameters(recordCkm)), recordCkm));
+        assertFalse(PublicParameters.admits(legacy(PublicParameters.of(recordCkm)), recordCkm));
         StreamSpec deviceHst =
                 StreamTestRecords.spec(
                         "    privacy_unit: device\n    device_contribution_bound: 2\n" + hst);
-        assertFalse(
-                StreamClusteringFunction.admits(
-                        legacy(StreamClusteringFunction.publicParameters(deviceHst)), deviceHst));
+        assertFalse(PublicParameters.admits(legacy(PublicParameters.of(deviceHst)), deviceHst));
     }
 
     /** The line an earlier version saved: without the placement suffix. */

@@ -28,7 +28,6 @@ import org.dpclust.config.StreamSpec;
 import org.dpclust.config.Summary;
 import org.dpclust.io.Publication;
 import org.dpclust.io.PublicationTypeInfo;
-import org.dpclust.kmeans.DpClusterStatistics;
 import org.dpclust.ledger.PrivacyLedger;
 import org.dpclust.privacy.PrivacyRandom;
 import org.dpclust.privacy.ReleaseContext;
@@ -37,6 +36,7 @@ import org.dpclust.sketch.ClOmpr;
 import org.dpclust.sketch.DpSketchRelease;
 import org.dpclust.window.Mechanisms;
 import org.dpclust.window.ReleaseAssembler;
+import org.dpclust.window.ReleasedCentroids;
 import org.dpclust.window.ReleasedSketch;
 import org.dpclust.window.SketchDecoding;
 import org.dpclust.window.StreamRuntime;
@@ -154,8 +154,7 @@ class SketchDecoderTest {
                                 start,
                                 end,
                                 1,
-                                new DpClusterStatistics.Release(
-                                        decoded.centroids(), weights, params),
+                                new ReleasedCentroids(decoded.centroids(), weights, params),
                                 d)));
     }
 

@@ -1,0 +1,161 @@
+package org.dpclust.window;
+
+import java.util.Arrays;
+import java.util.List;
+import org.dpclust.config.PrivacyUnit;
+import org.dpclust.config.StreamSpec;
+import org.dpclust.config.Summary;
+import org.dpclust.geometry.PivotListIndex;
+import org.dpclust.kmedian.NeighbourWalk;
+
+/**
+ * A stream's public parameters as its keyed state saves them, and the rule for restoring that state
+ * under a configuration (the savepoint guard of {@code stream.StreamClusteringFunction}):
+ * Flink-free, so the rule can be read and tested without an operator. Everything here is public
+ * configuration; nothing depends on data.
+ */
+public final class PublicParameters {
+    private PublicParameters() {}
+
+    /**
+     * The public parameters that shape what a stream's open windows were promised (window, domain,
+     * k, summaries, ε per release, privacy unit and its bound, public seed, stats cells), as one
+     * readable line. Salting and parallelism are not among them for record units: they change no
+     * released byte. For device units the line also names {@code salt_buckets} and where devices
+     * are bounded ({@code bounded_in=pre-aggregate}): phase 1 keeps each device's reservoir under
+     * its sub-key, so a changed S — or a savepoint of a version that bounded devices in this
+     * operator — would meet a window's later records with empty reservoirs and let a device count
+     * up to 2c times in a window open across the restore. Such a restore is refused like any other
+     * change of public parameters.
+     *
+     * <p>A stream with {@code running.mode: tree} adds the tree's ρ and its horizon (the budget
+     * period): an open tree node sums the leaves of several windows, each charged ρ_tree when it
+     * was added, so its noise must stay calibrated to that ρ (a larger ρ after a restore would cost
+     * the earlier windows' records more than they were charged), and its dyadic layout to that
+     * period.
+     */
+    public static String of(StreamSpec s) {
+        return "window="
+                + s.window()
+                + ", dimension="
+                + s.dimension()
+                + ", lower="
+                + Arrays.toString(s.lower())
+                + ", upper="
+                + Arrays.toString(s.upper())
+                + ", k="
+                + s.k()
+                + ", summaries="
+                + s.summaries()
+                + ", epsilon_per_release="
+                + s.epsilonPerRelease()
+                + ", privacy_unit="
+                + s.privacyUnit().wireName()
+                + ", c="
+                + s.unitContribution()
+                + ", public_seed="
+                + s.publicSeed()
+                + ", stats.cells="
+                + s.statsCells()
+                + (s.privacyUnit() == PrivacyUnit.DEVICE
+                        ? ", salt_buckets=" + s.saltBuckets() + ", bounded_in=pre-aggregate"
+                        : "")
+                + (s.running().tree()
+                        ? ", running=tree, rho_tree="
+                                + s.rhoPerRelease()
+                                + ", budget_period="
+                                + s.budgetPeriod()
+                                + ", tree_mechanism="
+                                + Mechanisms.stats(s)
+                        : "")
+                + placement(s);
+    }
+
+    /**
+     * Where a record's contribution lands in the ckm and dp-hst states, as the suffix {@code ,
+     * placement=[…]} of {@link #of} (empty without those summaries): the sketch's m and r — a
+     * window's sketch calibrates its noise to the configured r, so records added under a larger r
+     * before a restore would weigh more than the sensitivity covers — its mask shape (device
+     * bounding subtracts an evicted record under the current shape), and its frequency law and σ,
+     * and the universe, depth and snap rule of dp-hst (with the walk's and the pivot rule's own
+     * parameters, {@link NeighbourWalk#RULE}, {@link PivotListIndex#RULE}) — device bounding
+     * subtracts an evicted record with the current frequencies and where the current rule puts it,
+     * so records added under others would stay while other contributions were removed, and a device
+     * could move up to 3c records' worth.
+     */
+    public static String placement(StreamSpec s) {
+        List<String> p = new java.util.ArrayList<>();
+        if (s.summaries().contains(Summary.CKM)) {
+            p.add("ckm.m=" + s.ckm().m());
+            p.add("ckm.r=" + s.ckm().r());
+            p.add("ckm.law=" + s.ckm().law());
+            p.add("ckm.sigma=" + s.ckm().sigma());
+            if (s.ckm().blockMask()) { // uniform masks keep the line they had before the option
+                p.add("ckm.mask=" + s.ckm().mask());
+            }
+        }
+        if (s.summaries().contains(Summary.DP_HST)) {
+            p.add("hst.universe=" + s.hstUniverse());
+            p.add("hst.max_levels=" + s.hstMaxLevels());
+            p.add(
+                    "hst.snap="
+                            + (s.hstWalk()
+                                    ? NeighbourWalk.RULE
+                                    : s.hstPivot() ? PivotListIndex.RULE : s.hst().snap()));
+        }
+        return p.isEmpty() ? "" : ", placement=" + p;
+    }
+
+    /**
+     * Whether a saved {@link #of} line admits the configured one: equal, or saved by a version
+     * before the placement suffix existed, equal without it, and of a stream where the unknown
+     * placement cannot matter: record units without ckm (each record adds one count at one point
+     * under whichever rule, and nothing is ever subtracted). Such a savepoint of a ckm stream (its
+     * r unknown) or of a device-unit dp-hst stream (its snap rule unknown) is refused, see
+     * docs/operations.md.
+     */
+    public static boolean admits(String saved, StreamSpec s) {
+        String configured = of(s);
+        if (saved.equals(configured)) {
+            return true;
+        }
+        int at = configured.indexOf(", placement=[");
+        return at >= 0
+                && !saved.contains(", placement=[")
+                && saved.equals(configured.substring(0, at))
+                && s.privacyUnit() == PrivacyUnit.RECORD
+                && !s.summaries().contains(Summary.CKM);
+    }
+
+    /**
+     * Null when every saved entry ({@code id|line}) is admitted by the configured streams, else the
+     * one-line refusal naming the stream, the saved line and the configured one.
+     */
+    public static String refusal(Iterable<String> savedEntries, List<StreamSpec> streams) {
+        for (String entry : savedEntries) {
+            int bar = entry.indexOf('|');
+            String id = entry.substring(0, bar);
+            String saved = entry.substring(bar + 1);
+            for (StreamSpec s : streams) {
+                if (s.id().equals(id) && !admits(saved, s)) {
+                    return "stream '"
+                            + id
+                            + "': its public parameters changed since its state"
+                            + " was saved (saved: "
+                            + saved
+                            + "; configured: "
+                            + of(s)
+                            + "); restore the saved configuration, or stop the"
+                            + " job at a window boundary and start the changed"
+                            + " stream under a new stream id";
+                }
+            }
+        }
+        return null;
+    }
+
+    /** The entry a stream's state saves: {@code id|line}. */
+    public static String entry(StreamSpec s) {
+        return s.id() + "|" + of(s);
+    }
+}
