@@ -63,7 +63,7 @@ import org.junit.jupiter.api.io.TempDir;
  * every release read back from the centroids topic with its exact released coordinates, at the
  * position the declared domain maps them to, each release's epsilon bar and its window's spent and
  * cap point (the few windows here all fit in the page's trail). Writes a screenshot to
- * target/dashboard.png (docs/dashboard.png is a committed copy).
+ * target/dashboard.png (docs/results/dashboard.png is a committed copy).
  */
 class DashboardIT {
     private static final int WINDOWS = 3;
