@@ -42,7 +42,7 @@ public final class SnapshotRelease {
 
     /**
      * Charges the ledger for a release. The Flink batch job's implementation is the stream's fenced
-     * ledger writer ({@code io.KafkaLedgerClient}): the decision it returns is committed on the
+     * ledger writer ({@code ledger.KafkaLedgerClient}): the decision it returns is committed on the
      * budget topic before the algorithm runs, so a release is never published without its charge.
      */
     @FunctionalInterface
