@@ -52,12 +52,13 @@ public final class ConfigLoader {
             throw new UncheckedIOException(
                     "cannot read configuration " + file + ": " + e.getMessage(), e);
         }
-        return parse(text, file.toString());
+        Path dir = file.toAbsolutePath().getParent();
+        return parse(text, file.toString(), dir != null ? dir : Path.of("."));
     }
 
     /** Parses and validates configuration text; see {@link #load}. */
     public static DpclustConfig parse(String yaml) {
-        return parse(yaml, "configuration");
+        return parse(yaml, "configuration", Path.of("."));
     }
 
     /**
@@ -67,7 +68,7 @@ public final class ConfigLoader {
      */
     static final int MAX_CHARS = 1 << 20;
 
-    private static DpclustConfig parse(String yaml, String source) {
+    private static DpclustConfig parse(String yaml, String source, Path baseDir) {
         if (yaml.length() > MAX_CHARS) {
             throw new ConfigException(
                     source,
@@ -101,12 +102,20 @@ public final class ConfigLoader {
         List<StreamSpec> specs = new ArrayList<>();
         Set<String> ids = new HashSet<>();
         for (int i = 0; i < streams.size(); i++) {
-            StreamSpec spec = stream(streams.get(i), "streams[" + i + "]");
-            if (!ids.add(spec.id())) {
-                throw new ConfigException(
-                        "streams[" + i + "].id", "duplicate stream id '" + spec.id() + "'");
+            String p = "streams[" + i + "]";
+            for (StreamSets.Member m :
+                    StreamSets.expand(streams.get(i), p, baseDir, specs.size())) {
+                StreamSpec spec = stream(m.options(), m.path());
+                if (!ids.add(spec.id())) {
+                    throw new ConfigException(
+                            m.path() + ".id", "duplicate stream id '" + spec.id() + "'");
+                }
+                specs.add(spec);
             }
-            specs.add(spec);
+            if (specs.size() > StreamSets.MAX_STREAMS) {
+                throw new ConfigException(
+                        p, "more than " + StreamSets.MAX_STREAMS + " streams in one configuration");
+            }
         }
         return new DpclustConfig(kafka, job, List.copyOf(specs), formats);
     }

@@ -21,8 +21,8 @@ import org.dpclust.sketch.FrequencyMatrix;
 /**
  * Builds the published Avro messages of a release — the {@link CentroidRelease} and the {@link
  * SketchRelease} — for the stream's windows and the batch path's snapshot releases alike (the
- * ledger's {@code BudgetStatus} is written by the ledger's writer, {@code ledger.LedgerHistory}). Only
- * public values enter them (released centroids and weights, public parameters, epsilons), and
+ * ledger's {@code BudgetStatus} is written by the ledger's writer, {@code ledger.LedgerHistory}).
+ * Only public values enter them (released centroids and weights, public parameters, epsilons), and
  * nothing depends on wall-clock time, so a replayed window encodes byte-identically.
  */
 public final class ReleaseAssembler {
