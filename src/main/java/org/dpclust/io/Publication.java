@@ -4,6 +4,8 @@ import org.dpclust.avro.CellsRelease;
 import org.dpclust.avro.CentroidRelease;
 import org.dpclust.avro.RejectedRecord;
 import org.dpclust.avro.SketchRelease;
+import org.dpclust.kafka.PublicationSerializer;
+import org.dpclust.kafka.PublicationTypeInfo;
 
 /**
  * One value the jobs publish, typed by what it is — not by where it goes: the single exactly-once

@@ -3,6 +3,7 @@ package org.dpclust.io;
 import java.io.IOException;
 import java.util.List;
 import org.dpclust.avro.TelemetryRecord;
+import org.dpclust.kafka.RawRecordDeserializer;
 
 /**
  * One Kafka record as it arrived, before validation: the bytes and where they came from, so that

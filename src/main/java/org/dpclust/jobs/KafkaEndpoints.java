@@ -11,9 +11,9 @@ import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.config.KafkaSettings;
 import org.dpclust.io.Publication;
-import org.dpclust.io.PublicationSerializer;
 import org.dpclust.io.RawRecord;
-import org.dpclust.io.RawRecordDeserializer;
+import org.dpclust.kafka.PublicationSerializer;
+import org.dpclust.kafka.RawRecordDeserializer;
 
 /**
  * Builds the job's Kafka source and its single exactly-once sink from the configuration, both with

@@ -15,8 +15,8 @@ import org.apache.flink.streaming.api.windowing.triggers.TriggerResult;
 import org.apache.flink.streaming.api.windowing.windows.TimeWindow;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.io.Publication;
-import org.dpclust.io.PublicationTypeInfo;
 import org.dpclust.io.RawRecord;
+import org.dpclust.kafka.PublicationTypeInfo;
 import org.dpclust.stream.NonPrivateWindowMean;
 import org.dpclust.window.ValidRecord;
 

@@ -10,7 +10,7 @@ import org.dpclust.avro.BudgetEventKind;
 import org.dpclust.avro.BudgetStatus;
 import org.dpclust.config.KafkaConnection;
 import org.dpclust.io.AvroCodec;
-import org.dpclust.io.TopicReader;
+import org.dpclust.kafka.TopicReader;
 
 /**
  * Reads the compacted budget topic from the beginning to its end offsets ({@code read_committed},

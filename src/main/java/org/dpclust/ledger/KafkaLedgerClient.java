@@ -34,7 +34,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.utils.Utils;
 import org.dpclust.avro.BudgetStatus;
 import org.dpclust.io.AvroCodec;
-import org.dpclust.io.TopicReader;
+import org.dpclust.kafka.TopicReader;
 
 /**
  * The fenced single writer of each stream's privacy ledger on the compacted budget topic (Kafka

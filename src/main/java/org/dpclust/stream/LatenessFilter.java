@@ -11,7 +11,7 @@ import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.io.Publication;
-import org.dpclust.io.PublicationTypeInfo;
+import org.dpclust.kafka.PublicationTypeInfo;
 import org.dpclust.window.EventTimePolicy;
 import org.dpclust.window.Rejections;
 import org.dpclust.window.ValidRecord;

@@ -14,8 +14,8 @@ import org.dpclust.config.StreamSpec;
 import org.dpclust.geometry.DomainBounds;
 import org.dpclust.io.AvroCodec;
 import org.dpclust.io.Publication;
-import org.dpclust.io.PublicationTypeInfo;
 import org.dpclust.io.RawRecord;
+import org.dpclust.kafka.PublicationTypeInfo;
 import org.dpclust.window.Rejections;
 import org.dpclust.window.ValidRecord;
 

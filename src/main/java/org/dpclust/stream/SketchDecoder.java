@@ -15,7 +15,7 @@ import org.apache.flink.util.Collector;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.config.Summary;
 import org.dpclust.io.Publication;
-import org.dpclust.io.PublicationTypeInfo;
+import org.dpclust.kafka.PublicationTypeInfo;
 import org.dpclust.sketch.ClOmpr;
 import org.dpclust.sketch.FrequencyMatrix;
 import org.dpclust.window.ReleasedSketch;

@@ -18,7 +18,7 @@ import org.dpclust.batch.SnapshotRelease;
 import org.dpclust.config.SecretSource;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.io.Publication;
-import org.dpclust.io.PublicationTypeInfo;
+import org.dpclust.kafka.PublicationTypeInfo;
 import org.dpclust.ledger.KafkaLedgerClient;
 import org.dpclust.ledger.LedgerCharge;
 import org.dpclust.ledger.LedgerClient;

@@ -17,7 +17,7 @@ import org.dpclust.config.PrivacyUnit;
 import org.dpclust.config.SecretSource;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.io.Publication;
-import org.dpclust.io.PublicationTypeInfo;
+import org.dpclust.kafka.PublicationTypeInfo;
 import org.dpclust.ledger.LedgerClientFactory;
 import org.dpclust.privacy.PrivacySecret;
 import org.dpclust.window.DeviceBounding;

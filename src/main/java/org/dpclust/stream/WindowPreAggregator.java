@@ -29,7 +29,7 @@ import org.dpclust.config.SecretSource;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.io.AvroCodec;
 import org.dpclust.io.Publication;
-import org.dpclust.io.PublicationTypeInfo;
+import org.dpclust.kafka.PublicationTypeInfo;
 import org.dpclust.privacy.PrivacySecret;
 import org.dpclust.window.DeviceBounding;
 import org.dpclust.window.EventTimePolicy;

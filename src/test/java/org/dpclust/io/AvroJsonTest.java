@@ -17,6 +17,7 @@ import org.dpclust.avro.BudgetEventKind;
 import org.dpclust.avro.BudgetStatus;
 import org.dpclust.avro.CentroidRelease;
 import org.dpclust.avro.RejectedRecord;
+import org.dpclust.kafka.PublicationSerializerTest;
 import org.junit.jupiter.api.Test;
 
 /** The JSON form: documented rendering, deterministic, and read back to an equal record. */

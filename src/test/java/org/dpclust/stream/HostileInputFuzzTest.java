@@ -16,7 +16,7 @@ import org.dpclust.config.StreamSpec;
 import org.dpclust.geometry.DomainBounds;
 import org.dpclust.io.HostilePayloads;
 import org.dpclust.io.RawRecord;
-import org.dpclust.io.RawRecordDeserializer;
+import org.dpclust.kafka.RawRecordDeserializer;
 import org.dpclust.window.EventTimePolicy;
 import org.dpclust.window.Rejections;
 import org.junit.jupiter.api.Test;

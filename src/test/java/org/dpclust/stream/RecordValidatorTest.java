@@ -19,7 +19,7 @@ import org.dpclust.avro.TelemetryRecord;
 import org.dpclust.io.AvroCodec;
 import org.dpclust.io.Publication;
 import org.dpclust.io.RawRecord;
-import org.dpclust.io.RawRecordDeserializer;
+import org.dpclust.kafka.RawRecordDeserializer;
 import org.dpclust.window.Rejections;
 import org.dpclust.window.ValidRecord;
 import org.junit.jupiter.api.Test;

@@ -27,7 +27,7 @@ import org.dpclust.config.CkmSettings;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.config.Summary;
 import org.dpclust.io.Publication;
-import org.dpclust.io.PublicationTypeInfo;
+import org.dpclust.kafka.PublicationTypeInfo;
 import org.dpclust.ledger.PrivacyLedger;
 import org.dpclust.privacy.PrivacyRandom;
 import org.dpclust.privacy.ReleaseContext;

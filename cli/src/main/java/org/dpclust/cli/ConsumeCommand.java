@@ -10,7 +10,7 @@ import org.dpclust.config.KafkaConnection;
 import org.dpclust.config.KafkaSettings;
 import org.dpclust.io.AvroCodec;
 import org.dpclust.io.AvroJson;
-import org.dpclust.io.TopicReader;
+import org.dpclust.kafka.TopicReader;
 import org.dpclust.launch.BootstrapServersOption;
 import org.dpclust.launch.BrokerCheck;
 import picocli.CommandLine.Command;

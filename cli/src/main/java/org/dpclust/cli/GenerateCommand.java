@@ -8,7 +8,7 @@ import java.util.concurrent.Callable;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.devkit.SyntheticTelemetry;
 import org.dpclust.devkit.TelemetryProducer;
-import org.dpclust.io.TopicAdmin;
+import org.dpclust.kafka.TopicAdmin;
 import org.dpclust.launch.BootstrapServersOption;
 import org.dpclust.launch.BrokerCheck;
 import org.dpclust.launch.ConfigOption;

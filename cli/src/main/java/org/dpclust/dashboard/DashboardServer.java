@@ -23,7 +23,7 @@ import org.dpclust.avro.BudgetStatus;
 import org.dpclust.avro.CentroidRelease;
 import org.dpclust.config.KafkaConnection;
 import org.dpclust.io.AvroCodec;
-import org.dpclust.io.TopicReader;
+import org.dpclust.kafka.TopicReader;
 
 /**
  * The live view behind {@code dpclust dashboard}: a small HTTP server on 127.0.0.1 (the JDK's

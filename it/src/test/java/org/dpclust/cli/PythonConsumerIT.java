@@ -31,7 +31,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.dpclust.config.WireFormat;
 import org.dpclust.devkit.EmbeddedKafka;
-import org.dpclust.io.TopicReader;
+import org.dpclust.kafka.TopicReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;

@@ -30,7 +30,7 @@ import org.dpclust.devkit.EmbeddedKafka;
 import org.dpclust.devkit.SyntheticTelemetry;
 import org.dpclust.devkit.TelemetryProducer;
 import org.dpclust.io.AvroCodec;
-import org.dpclust.io.RawRecordDeserializer;
+import org.dpclust.kafka.RawRecordDeserializer;
 import org.dpclust.ledger.BudgetTopicReader;
 import org.dpclust.privacy.testing.TestRandoms;
 import org.junit.jupiter.api.AfterAll;

@@ -20,7 +20,7 @@ import org.dpclust.config.DpclustConfig;
 import org.dpclust.devkit.EmbeddedKafka;
 import org.dpclust.devkit.TelemetryProducer;
 import org.dpclust.io.HostilePayloads;
-import org.dpclust.io.RawRecordDeserializer;
+import org.dpclust.kafka.RawRecordDeserializer;
 import org.dpclust.stream.LatenessFilter;
 import org.dpclust.stream.RecordValidator;
 import org.dpclust.stream.StreamClusteringFunction;

@@ -14,7 +14,7 @@ import org.dpclust.config.DpclustConfig;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.geometry.DomainBounds;
 import org.dpclust.io.AvroCodec;
-import org.dpclust.io.TopicReader;
+import org.dpclust.kafka.TopicReader;
 import org.dpclust.ledger.PrivacyLedger;
 import org.dpclust.privacy.testing.TestRandoms;
 

@@ -34,7 +34,7 @@ import org.dpclust.config.ConfigLoader;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.devkit.EmbeddedKafka;
 import org.dpclust.devkit.TelemetryProducer;
-import org.dpclust.io.TopicAdmin;
+import org.dpclust.kafka.TopicAdmin;
 import org.dpclust.privacy.testing.TestRandoms;
 import org.dpclust.window.Rejections;
 import org.junit.jupiter.api.AfterAll;

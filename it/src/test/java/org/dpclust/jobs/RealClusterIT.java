@@ -32,7 +32,7 @@ import org.dpclust.config.DpclustConfig;
 import org.dpclust.devkit.SyntheticTelemetry;
 import org.dpclust.devkit.TelemetryProducer;
 import org.dpclust.io.AvroCodec;
-import org.dpclust.io.TopicReader;
+import org.dpclust.kafka.TopicReader;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;

@@ -28,7 +28,7 @@ import org.dpclust.config.StreamSpec;
 import org.dpclust.devkit.EmbeddedKafka;
 import org.dpclust.devkit.TelemetryProducer;
 import org.dpclust.io.AvroCodec;
-import org.dpclust.io.TopicAdmin;
+import org.dpclust.kafka.TopicAdmin;
 import org.dpclust.ledger.LedgerCharge;
 import org.dpclust.ledger.PrivacyLedger;
 import org.dpclust.privacy.testing.TestRandoms;

@@ -27,8 +27,8 @@ import org.dpclust.config.KafkaConnection;
 import org.dpclust.devkit.EmbeddedKafka;
 import org.dpclust.io.AvroCodec;
 import org.dpclust.io.RawRecord;
-import org.dpclust.io.TopicAdmin;
-import org.dpclust.io.TopicReader;
+import org.dpclust.kafka.TopicAdmin;
+import org.dpclust.kafka.TopicReader;
 import org.dpclust.ledger.BudgetTopicReader;
 import org.dpclust.privacy.testing.TestRandoms;
 

@@ -34,7 +34,7 @@ import org.dpclust.avro.BudgetStatus;
 import org.dpclust.config.PrivacyUnit;
 import org.dpclust.devkit.EmbeddedKafka;
 import org.dpclust.io.AvroCodec;
-import org.dpclust.io.TopicReader;
+import org.dpclust.kafka.TopicReader;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

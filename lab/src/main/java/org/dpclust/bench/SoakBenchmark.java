@@ -22,10 +22,10 @@ import org.dpclust.config.ConfigLoader;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.devkit.TelemetryProducer;
 import org.dpclust.io.AvroCodec;
-import org.dpclust.io.TopicAdmin;
-import org.dpclust.io.TopicReader;
 import org.dpclust.jobs.KafkaEndpoints;
 import org.dpclust.jobs.StreamingJob;
+import org.dpclust.kafka.TopicAdmin;
+import org.dpclust.kafka.TopicReader;
 
 /**
  * {@code soak}: the streaming job live for a fixed time (default 10 minutes, {@code bench soak

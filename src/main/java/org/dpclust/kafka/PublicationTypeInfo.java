@@ -1,4 +1,4 @@
-package org.dpclust.io;
+package org.dpclust.kafka;
 
 import java.io.IOException;
 import org.apache.flink.api.common.serialization.SerializerConfig;
@@ -13,6 +13,8 @@ import org.dpclust.avro.CellsRelease;
 import org.dpclust.avro.CentroidRelease;
 import org.dpclust.avro.RejectedRecord;
 import org.dpclust.avro.SketchRelease;
+import org.dpclust.io.AvroCodec;
+import org.dpclust.io.Publication;
 
 /**
  * Flink's type information for {@link Publication} (a sealed interface, which type extraction would

@@ -1,4 +1,4 @@
-package org.dpclust.io;
+package org.dpclust.kafka;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -11,6 +11,9 @@ import org.dpclust.avro.SketchRelease;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.config.KafkaSettings;
 import org.dpclust.config.TopicFormats;
+import org.dpclust.io.AvroCodec;
+import org.dpclust.io.AvroJson;
+import org.dpclust.io.Publication;
 
 /**
  * The one place that decides where and how each {@link Publication} is written: topic, key and

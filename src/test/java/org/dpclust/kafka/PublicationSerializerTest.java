@@ -1,4 +1,4 @@
-package org.dpclust.io;
+package org.dpclust.kafka;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -20,14 +20,16 @@ import org.dpclust.avro.RejectedRecord;
 import org.dpclust.avro.SketchRelease;
 import org.dpclust.config.TopicFormats;
 import org.dpclust.config.WireFormat;
+import org.dpclust.io.AvroCodec;
+import org.dpclust.io.Publication;
 import org.junit.jupiter.api.Test;
 
 /** Each publication type goes to its topic with its key and encoding, and survives Flink. */
-class PublicationSerializerTest {
+public class PublicationSerializerTest {
     private static final PublicationSerializer SERIALIZER =
             new PublicationSerializer("c-topic", "s-topic", "x-topic", "d-topic");
 
-    static CentroidRelease centroids() {
+    public static CentroidRelease centroids() {
         return CentroidRelease.newBuilder()
                 .setSchemaVersion(1)
                 .setStreamId("s1")
@@ -99,7 +101,7 @@ class PublicationSerializerTest {
                 .build();
     }
 
-    static RejectedRecord rejected(String streamId) {
+    public static RejectedRecord rejected(String streamId) {
         return RejectedRecord.newBuilder()
                 .setReason("late")
                 .setDetail("window closed")

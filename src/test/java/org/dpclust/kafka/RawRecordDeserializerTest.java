@@ -1,4 +1,4 @@
-package org.dpclust.io;
+package org.dpclust.kafka;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -11,6 +11,8 @@ import java.util.List;
 import org.apache.flink.api.common.functions.util.ListCollector;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.dpclust.avro.TelemetryRecord;
+import org.dpclust.io.AvroCodec;
+import org.dpclust.io.RawRecord;
 import org.junit.jupiter.api.Test;
 
 /** The source's deserializer decodes each payload once and keeps the original bytes. */

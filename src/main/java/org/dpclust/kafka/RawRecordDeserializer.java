@@ -1,4 +1,4 @@
-package org.dpclust.io;
+package org.dpclust.kafka;
 
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
@@ -6,6 +6,8 @@ import org.apache.flink.util.Collector;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.record.TimestampType;
 import org.dpclust.avro.TelemetryRecord;
+import org.dpclust.io.AvroCodec;
+import org.dpclust.io.RawRecord;
 
 /**
  * Keeps the raw value, its coordinates and its Kafka timestamp (the broker's log append time, from
