@@ -282,16 +282,6 @@ public record StreamSpec(
         return hst.maxLevels();
     }
 
-    /** Whether dp-hst snaps records by descending the HST ({@code hst().descent()}). */
-    public boolean hstDescent() {
-        return hst.descent();
-    }
-
-    /** Whether dp-hst snaps records by the neighbour-graph walk ({@code hst().walk()}). */
-    public boolean hstWalk() {
-        return hst.walk();
-    }
-
     /** Whether dp-hst snaps records by their nearest pivot's list ({@code hst().pivot()}). */
     public boolean hstPivot() {
         return hst.pivot();

@@ -21,25 +21,14 @@ import org.dpclust.privacy.PrivacyRandom;
  * other record, no arrival order), the same on every JVM:
  *
  * <ul>
- *   <li>{@link Snap#DESCENT} ({@code hst.snap: descent}): the record's leaf is found by descending
- *       the tree with the tree's own partition rule ({@link HstDescent}: at each node, the first
- *       child in π order whose centre is within the split radius, else the nearest child centre),
- *       in O(levels × children × d) without searching U, and the record is counted at the leaf's
- *       centre. A point of U lands in its own leaf.
- *   <li>{@link Snap#NEAREST} (default, {@code hst.snap: nearest}): the nearest point of U, through
- *       U's exact k-d tree index ({@link PublicPointSet#nearest}: the brute-force answer bit for
- *       bit; built with the summary). At |U| = 4096, d = 10 it costs several times the descent, and
- *       its releases are closer to the data (the released centres are points of U, and the nearest
- *       one is the best target).
- *   <li>{@link Snap#WALK} ({@code hst.snap: walk}): an approximate nearest point of U ({@link
- *       NeighbourWalk}: a greedy descent of the tree's first two levels, then a walk to nearer
- *       points on the public graph of each point's {@value NeighbourWalk#DEFAULT_NEIGHBOURS}
- *       nearest points of U, until none is nearer); usually the nearest point itself at a fraction
- *       of its cost. |U| is at most {@value NeighbourWalk#MAX_UNIVERSE}.
- *   <li>{@link Snap#PIVOT} ({@code hst.snap: pivot}): an approximate nearest point of U ({@link
- *       PivotListIndex}: the nearest point of the list of the {@value PivotListIndex#LIST} points
- *       of U around the record's nearest of {@value PivotListIndex#PIVOTS} pivots); usually the
- *       nearest point itself, at a fraction of the walk's cost.
+ *   <li>{@link Snap#PIVOT} (the default, {@code hst.snap: pivot}): an approximate nearest point of
+ *       U ({@link PivotListIndex}: the nearest point of the list of the {@value
+ *       PivotListIndex#LIST} points of U around the record's nearest of {@value
+ *       PivotListIndex#PIVOTS} pivots); usually the nearest point itself, at a fraction of its
+ *       cost. |U| is at most {@value PivotListIndex#MAX_UNIVERSE}.
+ *   <li>{@link Snap#NEAREST} ({@code hst.snap: nearest}): the nearest point of U, through U's exact
+ *       k-d tree index ({@link PublicPointSet#nearest}: the brute-force answer bit for bit; built
+ *       with the summary), for universes above the pivot rule's cap and as its exact reference.
  * </ul>
  *
  * <p>The window keeps one count per point of U: state O(|U|), independent of the number of records
@@ -57,17 +46,13 @@ import org.dpclust.privacy.PrivacyRandom;
 public final class HstWindowSummary {
     /** How a record picks the point of U it is counted at (see the class comment). */
     public enum Snap {
-        DESCENT,
         NEAREST,
-        WALK,
         PIVOT
     }
 
     private final PublicPointSet universe;
     private final Hst tree;
     private final Snap rule;
-    private final HstDescent descent;
-    private final NeighbourWalk walk;
     private final PivotListIndex pivots;
 
     /**
@@ -77,7 +62,7 @@ public final class HstWindowSummary {
     public record Release(
             double[][] centroids, long[] noisyNodeCounts, Map<String, Double> parameters) {}
 
-    /** A summary with the default {@link Snap#NEAREST} rule. */
+    /** A summary with the exact {@link Snap#NEAREST} rule. */
     public HstWindowSummary(DomainBounds bounds, int universeSize, long publicSeed, int maxLevels) {
         this(bounds, universeSize, publicSeed, maxLevels, Snap.NEAREST);
     }
@@ -95,11 +80,6 @@ public final class HstWindowSummary {
                         VectorMetric.l2(pts),
                         bounds.diameter(),
                         new Hst.Options(publicSeed, maxLevels, true));
-        this.descent = rule == Snap.DESCENT ? new HstDescent(tree, pts) : null;
-        this.walk =
-                rule == Snap.WALK
-                        ? new NeighbourWalk(tree, pts, NeighbourWalk.DEFAULT_NEIGHBOURS)
-                        : null;
         this.pivots = rule == Snap.PIVOT ? new PivotListIndex(pts) : null;
         if (rule == Snap.NEAREST) {
             universe.nearest(pts[0]); // builds U's index now rather than on the first record
@@ -111,12 +91,7 @@ public final class HstWindowSummary {
      * rule (see the class comment).
      */
     public int snap(double[] x) {
-        return switch (rule) {
-            case DESCENT -> descent.leafCentre(x);
-            case WALK -> walk.nearest(x);
-            case PIVOT -> pivots.nearest(x);
-            case NEAREST -> universe.nearest(x);
-        };
+        return rule == Snap.PIVOT ? pivots.nearest(x) : universe.nearest(x);
     }
 
     /** The snap rule. */

@@ -4,7 +4,6 @@ import java.util.HexFormat;
 import org.dpclust.config.CkmSettings;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.geometry.PivotListIndex;
-import org.dpclust.kmedian.NeighbourWalk;
 import org.dpclust.privacy.AccumulatorDigest;
 import org.dpclust.privacy.ReleaseContext;
 
@@ -72,9 +71,8 @@ public final class Mechanisms {
 
     /**
      * {@code dp-hst}: geometric (zcdp: discrete Gaussian) noise on the HST's node counts (universe
-     * size, levels, k, and the snap rule when it is {@code descent}, {@code walk} or {@code pivot}:
-     * the counts then partition the data differently; the default {@code nearest} keeps the id it
-     * had before the rule was an option).
+     * size, levels, k, and the snap rule's id when it is {@code pivot}: the counts then partition
+     * the data differently; {@code nearest} keeps the id it had before the rule was an option).
      */
     public static String hst(StreamSpec s) {
         String name = s.zcdp() ? "hst-dgauss-v1" : "hst-geometric-v2";
@@ -86,14 +84,20 @@ public final class Mechanisms {
                         .add(s.hstMaxLevels())
                         .add("k")
                         .add(s.k());
-        if (s.hstDescent()) {
-            d.add("snap").add("descent");
-        } else if (s.hstWalk()) {
-            d.add("snap").add(NeighbourWalk.RULE);
-        } else if (s.hstPivot()) {
-            d.add("snap").add(PivotListIndex.RULE);
+        if (s.hstPivot()) {
+            d.add("snap").add(hstSnapRule(s));
         }
         return id(name, d);
+    }
+
+    /**
+     * The id of the stream's dp-hst snap rule: {@code nearest}, or the pivot rule with everything
+     * that decides where it puts a record ({@link PivotListIndex#RULE}). Keyed into {@link #hst}
+     * and into the stream's saved public parameters, so a change of the rule is refused at restore
+     * rather than mixed into open windows.
+     */
+    public static String hstSnapRule(StreamSpec s) {
+        return s.hstPivot() ? PivotListIndex.RULE : s.hst().snap();
     }
 
     /** The parameters every summary's mechanism depends on. */

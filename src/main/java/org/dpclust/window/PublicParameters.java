@@ -5,8 +5,6 @@ import java.util.List;
 import org.dpclust.config.PrivacyUnit;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.config.Summary;
-import org.dpclust.geometry.PivotListIndex;
-import org.dpclust.kmedian.NeighbourWalk;
 
 /**
  * A stream's public parameters as its keyed state saves them, and the rule for restoring that state
@@ -77,8 +75,8 @@ public final class PublicParameters {
      * window's sketch calibrates its noise to the configured r, so records added under a larger r
      * before a restore would weigh more than the sensitivity covers — its mask shape (device
      * bounding subtracts an evicted record under the current shape), and its frequency law and σ,
-     * and the universe, depth and snap rule of dp-hst (with the walk's and the pivot rule's own
-     * parameters, {@link NeighbourWalk#RULE}, {@link PivotListIndex#RULE}) — device bounding
+     * and the universe, depth and snap rule of dp-hst (the pivot rule with its own parameters,
+     * {@link Mechanisms#hstSnapRule}) — device bounding
      * subtracts an evicted record with the current frequencies and where the current rule puts it,
      * so records added under others would stay while other contributions were removed, and a device
      * could move up to 3c records' worth.
@@ -97,11 +95,7 @@ public final class PublicParameters {
         if (s.summaries().contains(Summary.DP_HST)) {
             p.add("hst.universe=" + s.hstUniverse());
             p.add("hst.max_levels=" + s.hstMaxLevels());
-            p.add(
-                    "hst.snap="
-                            + (s.hstWalk()
-                                    ? NeighbourWalk.RULE
-                                    : s.hstPivot() ? PivotListIndex.RULE : s.hst().snap()));
+            p.add("hst.snap=" + Mechanisms.hstSnapRule(s));
         }
         return p.isEmpty() ? "" : ", placement=" + p;
     }

@@ -55,12 +55,7 @@ public record StreamRuntime(
 
     /** The dp-hst snap rule a stream's {@code hst.snap} names. */
     static HstWindowSummary.Snap snapRule(HstSettings hst) {
-        return switch (hst.snap()) {
-            case HstSettings.DESCENT -> HstWindowSummary.Snap.DESCENT;
-            case HstSettings.WALK -> HstWindowSummary.Snap.WALK;
-            case HstSettings.PIVOT -> HstWindowSummary.Snap.PIVOT;
-            default -> HstWindowSummary.Snap.NEAREST;
-        };
+        return hst.pivot() ? HstWindowSummary.Snap.PIVOT : HstWindowSummary.Snap.NEAREST;
     }
 
     /**

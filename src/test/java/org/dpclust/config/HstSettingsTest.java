@@ -12,14 +12,12 @@ class HstSettingsTest {
     void acceptsTheDefaultsAndTheLimits() {
         assertEquals(4096, HstSettings.DEFAULT.universe());
         assertEquals(12, HstSettings.DEFAULT.maxLevels());
-        assertEquals(1 << 20, new HstSettings(1 << 20, 60).universe());
+        assertEquals(HstSettings.PIVOT, HstSettings.DEFAULT.snap());
+        assertEquals(1 << 20, new HstSettings(1 << 20, 60, HstSettings.NEAREST).universe());
         assertEquals(1, new HstSettings(1, 1).maxLevels());
-        assertEquals(HstSettings.NEAREST, new HstSettings(1, 1).snap());
-        assertTrue(new HstSettings(1, 1, HstSettings.DESCENT).descent());
-        assertTrue(new HstSettings(1 << 14, 12, HstSettings.WALK).walk());
-        assertFalse(new HstSettings(1 << 14, 12, HstSettings.WALK).descent());
-        assertTrue(new HstSettings(1 << 16, 12, HstSettings.PIVOT).pivot());
-        assertFalse(new HstSettings(1 << 16, 12, HstSettings.PIVOT).walk());
+        assertEquals(HstSettings.PIVOT, new HstSettings(1, 1).snap());
+        assertTrue(new HstSettings(1 << 16, 12).pivot());
+        assertFalse(new HstSettings(1 << 16, 12, HstSettings.NEAREST).pivot());
     }
 
     @Test
@@ -31,13 +29,17 @@ class HstSettingsTest {
         refused("hst.max_levels: must be in 1..60, was 0", () -> new HstSettings(4096, 0));
         refused("hst.max_levels: must be in 1..60, was 61", () -> new HstSettings(4096, 61));
         refused(
-                "hst.snap: must be nearest, descent, walk or pivot, was 'kd'",
+                "hst.snap: must be pivot or nearest, was 'kd'",
                 () -> new HstSettings(4096, 12, "kd"));
+        for (String removed : new String[] {"descent", "walk"}) {
+            refused(
+                    "hst.snap: must be pivot or nearest, was '" + removed + "'",
+                    () -> new HstSettings(4096, 12, removed));
+        }
+        // the default rule refuses a universe above its cap, telling the user what to set
         refused(
-                "hst.universe: must be at most 16384 with hst.snap walk, was 16385",
-                () -> new HstSettings((1 << 14) + 1, 12, HstSettings.WALK));
-        refused(
-                "hst.universe: must be at most 65536 with hst.snap pivot, was 65537",
-                () -> new HstSettings((1 << 16) + 1, 12, HstSettings.PIVOT));
+                "hst.universe: must be at most 65536 with hst.snap pivot (the default), was 65537;"
+                        + " set hst.snap: nearest for a larger universe",
+                () -> new HstSettings((1 << 16) + 1, 12));
     }
 }

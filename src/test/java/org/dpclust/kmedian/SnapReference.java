@@ -6,12 +6,11 @@ import java.util.List;
 import java.util.SplittableRandom;
 import org.dpclust.geometry.DomainBounds;
 import org.dpclust.geometry.PublicPointSet;
-import org.dpclust.geometry.VectorMetric;
 import org.dpclust.synthetic.DriftingGaussianMixture;
 
 /**
  * The snap rules' reference configuration, shared by their tests: |U| = 4096 uniform in the unit
- * box, d = 10, at most 12 levels, and 3,000 records the rules' placements are pinned on.
+ * box, d = 10, and 3,000 records the rules' placements are pinned on.
  */
 public final class SnapReference {
     public static final int D = 10;
@@ -22,7 +21,6 @@ public final class SnapReference {
 
     public final double[][] pts = new double[N][];
     public final double[] rows = new double[N * D];
-    final Hst tree;
 
     SnapReference(long seed) {
         double[] hi = new double[D];
@@ -33,7 +31,6 @@ public final class SnapReference {
             pts[p] = u.point(p);
             System.arraycopy(pts[p], 0, rows, p * D, D);
         }
-        tree = Hst.build(VectorMetric.l2(pts), box.diameter(), new Hst.Options(seed, 12, true));
     }
 
     /** The stream generator's mixture (σ = 0.03 and 0.1), clamped, and uniform records. */

@@ -11,7 +11,6 @@ import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.geometry.PivotListIndex;
 import org.dpclust.io.Publication;
-import org.dpclust.kmedian.NeighbourWalk;
 import org.dpclust.window.PublicParameters;
 import org.dpclust.window.ValidRecord;
 import org.dpclust.window.WindowPartial;
@@ -109,9 +108,9 @@ class PublicParametersChangeTest {
                 refusal(
                         StreamTestRecords.spec(device + "    hst: {universe: 64}\n"),
                         StreamTestRecords.spec(
-                                device + "    hst: {universe: 64, snap: descent}\n"));
+                                device + "    hst: {universe: 64, snap: nearest}\n"));
+        assertTrue(message.contains("hst.snap=" + PivotListIndex.RULE), message);
         assertTrue(message.contains("hst.snap=nearest"), message);
-        assertTrue(message.contains("hst.snap=descent"), message);
     }
 
     /**
@@ -160,15 +159,15 @@ class PublicParametersChangeTest {
      */
     @Test
     void aLineWithoutPlacementFromAnEarlierVersionIsAdmittedOnlyWhereItCannotMatter() {
-        String hst = "    summaries: [dp-hst]\n    hst: {universe: 64, snap: walk}\n";
+        String hst = "    summaries: [dp-hst]\n    hst: {universe: 64, snap: pivot}\n";
         StreamSpec recordHst = StreamTestRecords.spec(hst);
         String recordHstLine = PublicParameters.of(recordHst);
-        assertTrue(recordHstLine.contains("hst.snap=" + NeighbourWalk.RULE), recordHstLine);
+        assertTrue(recordHstLine.contains("hst.snap=" + PivotListIndex.RULE), recordHstLine);
         assertTrue(PublicParameters.admits(legacy(recordHstLine), recordHst));
         assertTrue(PublicParameters.admits(recordHstLine, recordHst));
         assertFalse(
                 PublicParameters.admits(
-                        recordHstLine.replace(NeighbourWalk.RULE, "nearest"), recordHst));
+                        recordHstLine.replace(PivotListIndex.RULE, "nearest"), recordHst));
         assertFalse(PublicParameters.admits(legacy(recordHstLine) + "x", recordHst));
         // a ckm stream's r, or a device-unit dp-hst stream's snap rule, is unknown: refused
         StreamSpec recordCkm =

@@ -8,14 +8,13 @@ import org.dpclust.bench.jmh.HstCountJmh;
 import org.dpclust.bench.jmh.JmhRunner;
 
 /**
- * {@code bench hst}: per-record cost of the HST summary (find the record's leaf by descending the
- * HST over |U| = 4096 public points, and count; d = 10) beside its bound, the same descent in a
- * plain loop, measured by JMH in the same run ({@link HstCountJmh}, {@link BoundRows}). Two {@code
- * hst-count} rows, {@code queries} uniform and clustered, each with {@code snap} (the rule
- * measured) and, on the same records, {@code nearest_index_ns_per_record} (the exact k-d tree
- * search of the nearest-point rule), {@code walk_ns_per_record} (the {@code hst.snap: walk} rule
- * and the count), {@code pivot_ns_per_record} (the {@code hst.snap: pivot} rule and the count) and
- * {@code brute_force_ns_per_record} (the nearest point's brute-force search).
+ * {@code bench hst}: per-record cost of the HST summary (snap the record to one of |U| = 4096
+ * public points by the default {@code hst.snap: pivot}, and count; d = 10) beside its bound, the
+ * same pivot lists in a plain loop, measured by JMH in the same run ({@link HstCountJmh}, {@link
+ * BoundRows}). Two {@code hst-count} rows, {@code queries} uniform and clustered, each with {@code
+ * snap} (the rule measured) and, on the same records, {@code nearest_index_ns_per_record} (the
+ * exact k-d tree search of {@code hst.snap: nearest}) and {@code brute_force_ns_per_record} (the
+ * nearest point's brute-force search).
  */
 public final class HstBenchmark implements Benchmark {
     @Override
@@ -25,8 +24,8 @@ public final class HstBenchmark implements Benchmark {
 
     @Override
     public String description() {
-        return "HST summary per record (descend the HST over |U| = 4096 points + count, d = 10),"
-                + " uniform/clustered, beside the nearest-point search";
+        return "HST summary per record (pivot snap to |U| = 4096 points + count, d = 10),"
+                + " uniform/clustered, beside the exact nearest-point search";
     }
 
     @Override
@@ -39,17 +38,11 @@ public final class HstBenchmark implements Benchmark {
             extra.put("universe", 4096);
             extra.put("d", 10);
             extra.put("queries", queries);
-            extra.put("snap", "descent");
+            extra.put("snap", "pivot");
             extra.put(
                     "nearest_index_ns_per_record",
                     BoundRows.round(
                             JmhRunner.find(scores, "nearest", "queries", queries).nsPerOp()));
-            extra.put(
-                    "walk_ns_per_record",
-                    BoundRows.round(JmhRunner.find(scores, "walk", "queries", queries).nsPerOp()));
-            extra.put(
-                    "pivot_ns_per_record",
-                    BoundRows.round(JmhRunner.find(scores, "pivot", "queries", queries).nsPerOp()));
             extra.put(
                     "brute_force_ns_per_record",
                     BoundRows.round(

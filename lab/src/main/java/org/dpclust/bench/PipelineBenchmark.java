@@ -278,7 +278,7 @@ public final class PipelineBenchmark implements Benchmark {
 
     /** All three summaries with the default options: the row every earlier report measured. */
     static final Variant ALL =
-            new Variant("pipeline", "[stats, ckm, dp-hst]", "nearest", false, "uniform");
+            new Variant("pipeline", "[stats, ckm, dp-hst]", "pivot", false, "uniform");
 
     /**
      * The private rows at each parallelism, each beside {@code pipeline-nonprivate} of the same
@@ -288,8 +288,8 @@ public final class PipelineBenchmark implements Benchmark {
     static final List<Variant> VARIANTS =
             List.of(
                     ALL,
-                    new Variant("pipeline-stats", "[stats]", "nearest", false, "uniform"),
-                    new Variant("pipeline-ckm", "[ckm]", "nearest", true, "block"),
+                    new Variant("pipeline-stats", "[stats]", "pivot", false, "uniform"),
+                    new Variant("pipeline-ckm", "[ckm]", "pivot", true, "block"),
                     new Variant("pipeline-dp-hst", "[dp-hst]", "pivot", false, "uniform"),
                     new Variant("pipeline-fast", "[stats, ckm, dp-hst]", "pivot", true, "block"));
 

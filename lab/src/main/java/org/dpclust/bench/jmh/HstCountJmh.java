@@ -3,8 +3,8 @@ package org.dpclust.bench.jmh;
 import java.util.concurrent.TimeUnit;
 import org.dpclust.geometry.NearestPoint;
 import org.dpclust.geometry.NearestPointIndex;
+import org.dpclust.geometry.PivotListIndex;
 import org.dpclust.geometry.PublicPointSet;
-import org.dpclust.kmedian.HstDescent;
 import org.dpclust.kmedian.HstWindowSummary;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -18,17 +18,15 @@ import org.openjdk.jmh.annotations.State;
 
 /**
  * Per-record cost of the HST summary as the stream runs it (d = 10, |U| = {@value #UNIVERSE}): find
- * the record's point of U by descending the HST ({@link HstWindowSummary#snap} with the {@link
- * HstWindowSummary.Snap#DESCENT} rule, {@code hst.snap: descent}) and count it ({@code add});
- * beside its bound ({@code bound}): the same descent ({@link HstDescent}) and the count in a plain
- * loop, without the summary around it. For comparison, the nearest-point rules on the same records:
- * the exact k-d tree search ({@code nearest}: {@link NearestPointIndex}, what the default {@link
- * HstWindowSummary.Snap#NEAREST} runs) and the brute-force search ({@code bruteForce}: {@link
- * NearestPoint}, the same answers), and the neighbour-graph walk ({@code walk}: {@link
- * HstWindowSummary#snap} with {@link HstWindowSummary.Snap#WALK}, {@code hst.snap: walk}, and the
- * count), and the pivot lists ({@code pivot}: {@link HstWindowSummary.Snap#PIVOT}, {@code hst.snap:
- * pivot}, and the count). Records ({@code queries}): uniform in the unit box, or the stream
- * generator's Gaussian mixture ({@link BenchData#clusteredRecords}). Scores are ns per record.
+ * the record's point of U by its nearest pivot's list ({@link HstWindowSummary#snap} with the
+ * default {@link HstWindowSummary.Snap#PIVOT} rule, {@code hst.snap: pivot}) and count it ({@code
+ * add}); beside its bound ({@code bound}): the same pivot lists ({@link PivotListIndex}) and the
+ * count in a plain loop, without the summary around it. For comparison, the exact nearest-point
+ * rule on the same records: the k-d tree search ({@code nearest}: {@link NearestPointIndex}, what
+ * {@link HstWindowSummary.Snap#NEAREST} runs) and the brute-force search ({@code bruteForce}:
+ * {@link NearestPoint}, the same answers). Records ({@code queries}): uniform in the unit box, or
+ * the stream generator's Gaussian mixture ({@link BenchData#clusteredRecords}). Scores are ns per
+ * record.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -43,13 +41,9 @@ public class HstCountJmh {
     private HstWindowSummary summary;
     private long[] counts;
     private double[] points;
-    private HstDescent descent;
+    private PivotListIndex pivots;
     private NearestPointIndex index;
     private long[] boundCounts;
-    private HstWindowSummary walkSummary;
-    private long[] walkCounts;
-    private HstWindowSummary pivotSummary;
-    private long[] pivotCounts;
 
     @Setup
     public void setup() {
@@ -60,7 +54,7 @@ public class HstCountJmh {
                         UNIVERSE,
                         BenchData.SEED,
                         12,
-                        HstWindowSummary.Snap.DESCENT);
+                        HstWindowSummary.Snap.PIVOT);
         counts = new long[UNIVERSE];
         PublicPointSet u = summary.universe();
         double[][] rows = new double[UNIVERSE][];
@@ -69,43 +63,9 @@ public class HstCountJmh {
             rows[p] = u.point(p);
             System.arraycopy(rows[p], 0, points, p * BenchData.D, BenchData.D);
         }
-        descent = new HstDescent(summary.tree(), rows);
+        pivots = new PivotListIndex(rows);
         index = NearestPointIndex.of(points, BenchData.D);
         boundCounts = new long[UNIVERSE];
-        walkSummary =
-                new HstWindowSummary(
-                        BenchData.unitBox(),
-                        UNIVERSE,
-                        BenchData.SEED,
-                        12,
-                        HstWindowSummary.Snap.WALK);
-        walkCounts = new long[UNIVERSE];
-        pivotSummary =
-                new HstWindowSummary(
-                        BenchData.unitBox(),
-                        UNIVERSE,
-                        BenchData.SEED,
-                        12,
-                        HstWindowSummary.Snap.PIVOT);
-        pivotCounts = new long[UNIVERSE];
-    }
-
-    @Benchmark
-    @OperationsPerInvocation(BenchData.BATCH)
-    public long pivot() {
-        for (int i = 0; i < BenchData.BATCH; i++) {
-            pivotCounts[pivotSummary.snap(records[i])]++;
-        }
-        return pivotCounts[0];
-    }
-
-    @Benchmark
-    @OperationsPerInvocation(BenchData.BATCH)
-    public long walk() {
-        for (int i = 0; i < BenchData.BATCH; i++) {
-            walkCounts[walkSummary.snap(records[i])]++;
-        }
-        return walkCounts[0];
     }
 
     @Benchmark
@@ -121,7 +81,7 @@ public class HstCountJmh {
     @OperationsPerInvocation(BenchData.BATCH)
     public long bound() {
         for (int i = 0; i < BenchData.BATCH; i++) {
-            boundCounts[descent.leafCentre(records[i])]++;
+            boundCounts[pivots.nearest(records[i])]++;
         }
         return boundCounts[0];
     }

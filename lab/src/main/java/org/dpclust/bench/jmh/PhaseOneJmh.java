@@ -21,7 +21,7 @@ import org.openjdk.jmh.annotations.State;
 /**
  * Phase 1's fold of an interleaved input: records of {@value #STREAMS} streams in random order
  * (each stream with its own public tables: frequencies, HST universe and cells, as in {@code bench
- * pipeline}; all three summaries, m = 1000, r = 100, |U| = 4096, {@code hst.snap: descent};
+ * pipeline}; all three summaries, m = 1000, r = 100, |U| = 4096, {@code hst.snap: pivot};
  * identities built as the stream builds them), folded one by one ({@code perRecord}: {@link
  * WindowSummaries#add}) or, as {@code WindowPreAggregator} does, held per stream and folded {@value
  * #B} at a time ({@code batched}: {@link WindowSummaries#addAll}). Same sums either way; scores are
@@ -39,7 +39,7 @@ public class PhaseOneJmh {
     static final int N = 4096;
     public static final int B = 128;
 
-    public static final String SNAP = "descent";
+    public static final String SNAP = "pivot";
 
     private WindowSummaries[] w;
     private double[][] xs;

@@ -18,7 +18,7 @@ class HstSnapExperimentTest {
             throws Exception {
         List<JsonNode> rows =
                 EvaluateRun.jsonRows("hst-snap", "--quick", "--json", "--out", out.toString());
-        int rules = 10; // nearest, descent, greedy, beam-2..4, walk-64/96/128, pivot
+        int rules = 2; // nearest, pivot
         int sigmas = HstSnapExperiment.SIGMAS.length;
         assertEquals(
                 rules * sigmas + rules * sigmas * HstSnapExperiment.EPSILONS.length, rows.size());
@@ -34,11 +34,9 @@ class HstSnapExperimentTest {
         }
         for (double sigma : HstSnapExperiment.SIGMAS) {
             assertEquals(1.0, agreement.get(sigma + "/nearest"));
-            assertTrue(agreement.get(sigma + "/walk-128") >= 0.95, agreement.toString());
+            // approximate: usually, not always, the nearest point
             assertTrue(agreement.get(sigma + "/pivot") >= 0.95, agreement.toString());
-            assertTrue(
-                    agreement.get(sigma + "/descent") < agreement.get(sigma + "/walk-128"),
-                    agreement.toString());
+            assertTrue(agreement.get(sigma + "/pivot") < 1.0, agreement.toString());
         }
         assertTrue(Files.readString(out.resolve("README.md")).contains("paired"));
     }
