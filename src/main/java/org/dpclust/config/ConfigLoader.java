@@ -425,15 +425,7 @@ public final class ConfigLoader {
     }
 
     private static final String[] CKM_OPTIONS = {
-        "m",
-        "r",
-        "law",
-        "sigma",
-        "count_fraction",
-        "replicates",
-        "warm_start",
-        "decode_every",
-        "mask"
+        "m", "r", "law", "sigma", "count_fraction", "replicates", "warm_start", "decode_every"
     };
 
     /** Sub-mapping {@code f} of stream {@code p}, checked for unknown options. */
@@ -589,8 +581,7 @@ public final class ConfigLoader {
                 number(c, cp, "count_fraction", Double.NaN),
                 integer(c, cp, "replicates", 3),
                 bool(c, cp, "warm_start", false),
-                integer(c, cp, "decode_every", 1),
-                text(c, cp, "mask", CkmSettings.MASK_UNIFORM));
+                integer(c, cp, "decode_every", 1));
     }
 
     private static HstSettings hst(JsonNode h, String p) {

@@ -42,7 +42,10 @@ public final class SketchMasks {
     /** Domain-separation prefix of the block masks' offset PRF. */
     static final String BLOCK_DOMAIN = "dpclust/sketch-mask-block/v1";
 
-    /** The two mask shapes (class comment); a stream's {@code ckm.mask}. */
+    /**
+     * The two mask shapes (class comment): a stream's are block masks; uniform ones are paper
+     * 003's, for {@code evaluate ckm} and the reference of {@code evaluate ckm-mask}.
+     */
     public enum Shape {
         /** A uniform r-subset of [0, m). */
         UNIFORM("uniform"),
@@ -55,7 +58,7 @@ public final class SketchMasks {
             this.wireName = wireName;
         }
 
-        /** The configuration's name of the shape ({@code ckm.mask}). */
+        /** The shape's name, as reports print it. */
         public String wireName() {
             return wireName;
         }
@@ -94,7 +97,7 @@ public final class SketchMasks {
      * @param secret the stream's secret (not null)
      */
     public SketchMasks(int m, int r, PrivacySecret secret) {
-        this(m, r, Shape.UNIFORM, secret); // the shape every mask had before ckm.mask
+        this(m, r, Shape.UNIFORM, secret); // paper 003's shape
     }
 
     /**

@@ -1,7 +1,6 @@
 package org.dpclust.window;
 
 import java.util.HexFormat;
-import org.dpclust.config.CkmSettings;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.geometry.PivotListIndex;
 import org.dpclust.privacy.AccumulatorDigest;
@@ -47,7 +46,8 @@ public final class Mechanisms {
 
     /**
      * {@code ckm}: geometric noise on the masked random-feature sketch (m, r, frequency law and σ,
-     * count share, and the mask shape when it is {@code block}).
+     * count share, and the mask shape, {@code block}: the id block masks had when uniform ones were
+     * still an option).
      */
     public static String ckm(StreamSpec s) {
         String name = s.zcdp() ? "masked-sketch-dgauss-v1" : "masked-sketch-geometric-v2";
@@ -63,9 +63,7 @@ public final class Mechanisms {
                         .add(s.ckm().sigma())
                         .add("count_fraction")
                         .add(s.ckm().countFraction());
-        if (s.ckm().blockMask()) { // uniform masks keep the id they had before the option
-            d.add("mask").add(CkmSettings.MASK_BLOCK);
-        }
+        d.add("mask").add("block");
         return id(name, d);
     }
 

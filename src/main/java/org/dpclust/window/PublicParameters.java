@@ -76,10 +76,9 @@ public final class PublicParameters {
      * before a restore would weigh more than the sensitivity covers — its mask shape (device
      * bounding subtracts an evicted record under the current shape), and its frequency law and σ,
      * and the universe, depth and snap rule of dp-hst (the pivot rule with its own parameters,
-     * {@link Mechanisms#hstSnapRule}) — device bounding
-     * subtracts an evicted record with the current frequencies and where the current rule puts it,
-     * so records added under others would stay while other contributions were removed, and a device
-     * could move up to 3c records' worth.
+     * {@link Mechanisms#hstSnapRule}) — device bounding subtracts an evicted record with the
+     * current frequencies and where the current rule puts it, so records added under others would
+     * stay while other contributions were removed, and a device could move up to 3c records' worth.
      */
     public static String placement(StreamSpec s) {
         List<String> p = new java.util.ArrayList<>();
@@ -88,9 +87,7 @@ public final class PublicParameters {
             p.add("ckm.r=" + s.ckm().r());
             p.add("ckm.law=" + s.ckm().law());
             p.add("ckm.sigma=" + s.ckm().sigma());
-            if (s.ckm().blockMask()) { // uniform masks keep the line they had before the option
-                p.add("ckm.mask=" + s.ckm().mask());
-            }
+            p.add("ckm.mask=block"); // the mask shape, as the line had it when it was an option
         }
         if (s.summaries().contains(Summary.DP_HST)) {
             p.add("hst.universe=" + s.hstUniverse());

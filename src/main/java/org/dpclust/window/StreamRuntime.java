@@ -12,7 +12,6 @@ import org.dpclust.kmeans.SnapshotStatistics;
 import org.dpclust.kmedian.HstWindowSummary;
 import org.dpclust.privacy.FixedPointCodec;
 import org.dpclust.sketch.FrequencyMatrix;
-import org.dpclust.sketch.SketchMasks;
 
 /**
  * The public objects of one stream derived from its configuration: fixed-point codec, the
@@ -73,11 +72,6 @@ public record StreamRuntime(
                                 : FrequencyMatrix.Law.ADAPTED_RADIUS,
                         s.publicSeed())
                 : null;
-    }
-
-    /** The shape of the sketch's record masks ({@code ckm.mask}). */
-    public SketchMasks.Shape maskShape() {
-        return spec.ckm().blockMask() ? SketchMasks.Shape.BLOCK : SketchMasks.Shape.UNIFORM;
     }
 
     /** The public objects of every stream, by stream id. */

@@ -50,13 +50,14 @@ public final class WindowSummaries {
             int r = rt.spec().ckm().r();
             int m = rt.frequencies().size();
             long[] state = sketch == null ? new long[2 * m + 1] : sketch;
-            // the thread's mask derivation, looked up once per window rather than once per record
+            // a stream's masks are block masks (CkmSettings), none when r = m; the thread's mask
+            // derivation, looked up once per window rather than once per record
             this.sketch =
                     r < m
                             ? MaskedSketch.wrap(
                                     rt.frequencies(),
                                     b,
-                                    SketchMasks.forThread(m, r, rt.maskShape(), secret),
+                                    SketchMasks.forThread(m, r, SketchMasks.Shape.BLOCK, secret),
                                     state)
                             : MaskedSketch.wrap(rt.frequencies(), b, r, secret, state);
         } else {

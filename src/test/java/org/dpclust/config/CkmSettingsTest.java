@@ -42,6 +42,6 @@ class CkmSettingsTest {
         refused("ckm.replicates: must be >= 1", () -> ckm(8, 8, "gaussian", 1, 0.5, 0));
         refused(
                 "ckm.decode_every: must be >= 1, was 0",
-                () -> new CkmSettings(8, 8, "gaussian", 1, 0.5, 3, false, 0, "uniform"));
+                () -> new CkmSettings(8, 8, "gaussian", 1, 0.5, 3, false, 0));
     }
 }

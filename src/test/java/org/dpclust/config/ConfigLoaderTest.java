@@ -261,18 +261,13 @@ class ConfigLoaderTest {
         assertEquals("streams[0].ckm.decode_every", option(VALID + "    ckm: {decode_every: 0}\n"));
     }
 
+    /** The mask shape is no option: a stream's masks are block masks (CkmSettings). */
     @Test
-    void ckmMaskDefaultsToUniformAndParsesBlock() {
-        assertEquals("uniform", ConfigLoader.parse(VALID).streams().get(0).ckm().mask());
-        assertTrue(
-                ConfigLoader.parse(VALID + "    ckm: {r: 5, mask: block}\n")
-                        .streams()
-                        .get(0)
-                        .ckm()
-                        .blockMask());
-        assertEquals("streams[0].ckm.mask", option(VALID + "    ckm: {mask: strided}\n"));
-        // block needs r < m: with the default r = m every record adds every feature
-        assertEquals("streams[0].ckm.mask", option(VALID + "    ckm: {mask: block}\n"));
+    void ckmMaskIsNoLongerAnOption() {
+        for (String mask : new String[] {"uniform", "block"}) {
+            assertEquals(
+                    "streams[0].ckm.mask", option(VALID + "    ckm: {r: 5, mask: " + mask + "}\n"));
+        }
     }
 
     @Test

@@ -32,7 +32,6 @@ class MechanismsTest {
         p.put("law", "gaussian");
         p.put("sigma", "0.5");
         p.put("ckm_fraction", "0.2");
-        p.put("mask", "uniform");
         p.put("universe", "64");
         p.put("levels", "8");
         p.put("snap", "nearest");
@@ -55,7 +54,7 @@ class MechanismsTest {
                     %s
                     summaries: [stats, ckm, dp-hst]
                     stats: {cells: %s, count_fraction: %s, update: %s}
-                    ckm: {m: %s, r: %s, law: %s, sigma: %s, count_fraction: %s, mask: %s}
+                    ckm: {m: %s, r: %s, law: %s, sigma: %s, count_fraction: %s}
                     hst: {universe: %s, max_levels: %s, snap: %s}
                 """
                         .formatted(p.values().toArray());
@@ -87,7 +86,6 @@ class MechanismsTest {
         alternatives.put("law", "adapted-radius");
         alternatives.put("sigma", "0.51");
         alternatives.put("ckm_fraction", "0.21");
-        alternatives.put("mask", "block");
         alternatives.put("universe", "65");
         alternatives.put("levels", "9");
         alternatives.put("snap", "pivot");
@@ -125,18 +123,18 @@ class MechanismsTest {
 
     @Test
     void ckmNoiseIsKeyedByTheCommonParametersAndTheSketchSettings() {
-        check(Mechanisms::ckm, keys(plus("m", "r", "law", "sigma", "ckm_fraction", "mask")));
+        check(Mechanisms::ckm, keys(plus("m", "r", "law", "sigma", "ckm_fraction")));
     }
 
     /**
-     * Uniform masks keep the id they had before {@code ckm.mask} existed (the value of that
-     * version, pinned): windows open across the upgrade keep their noise keys.
+     * A stream's masks are block masks, and its ckm id is the one {@code ckm.mask: block} had while
+     * the shape was an option (pinned, taken before uniform masks were removed).
      */
     @Test
-    void uniformMasksKeepTheCkmIdOfTheVersionBeforeTheOption() {
+    void theCkmIdIsTheBlockMaskIdOfTheVersionWithTheOption() {
         assertEquals(
                 "masked-sketch-geometric-v2/public="
-                        + "589a7adc9f0d4bc3cfe46960276d684bc8ef00a3de18921a389dc307425789c0",
+                        + "95603ff7ab93de829983763bfb36a4ed2f06fb61872203772f811646d4c57f78",
                 Mechanisms.ckm(spec(base())));
     }
 

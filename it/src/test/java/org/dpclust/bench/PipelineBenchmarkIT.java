@@ -66,8 +66,6 @@ class PipelineBenchmarkIT {
         assertTrue(fastLong.containsKey("fraction_of_nonprivate"), fastLong.toString());
         assertEquals("pivot", rows.get(8).get("hst_snap"));
         assertEquals(true, rows.get(8).get("ckm_warm_start"));
-        assertEquals("block", rows.get(8).get("ckm_mask"));
-        assertEquals("uniform", rows.get(0).get("ckm_mask"));
         assertEquals(
                 List.of(1, 4),
                 rows.subList(24, 26).stream().map(r -> r.get("salt_buckets")).toList());

@@ -49,10 +49,9 @@ import org.dpclust.window.ValidRecord;
  * <ul>
  *   <li>{@code pipeline}: 10 streams, d = 10, k = 10, all three summaries (stats, ckm with m = 1000
  *       and r = 100, dp-hst with |U| = 4096) with the default options, at parallelism 1 and 2;
- *   <li>{@code pipeline-stats}, {@code pipeline-ckm} ({@code ckm.warm_start}, {@code ckm.mask:
- *       block}), {@code pipeline-dp-hst} ({@code hst.snap: pivot}): each summary alone; {@code
- *       pipeline-fast}: all three with those options ({@link #VARIANTS}; columns {@code summaries},
- *       {@code hst_snap}, {@code ckm_warm_start}, {@code ckm_mask});
+ *   <li>{@code pipeline-stats}, {@code pipeline-ckm} ({@code ckm.warm_start}), {@code
+ *       pipeline-dp-hst}: each summary alone; {@code pipeline-fast}: all three with that option
+ *       ({@link #VARIANTS}; columns {@code summaries}, {@code hst_snap}, {@code ckm_warm_start});
  *   <li>the same five with device units ({@code pipeline-device}, {@code pipeline-stats-device}, …:
  *       {@code privacy_unit: device}, {@code device_contribution_bound} {@value #DEVICE_BOUND},
  *       pre-aggregated in phase 1 like record units), each with {@code fraction_of_record_units}:
@@ -224,7 +223,6 @@ public final class PipelineBenchmark implements Benchmark {
         row.put("summaries", v.summaries());
         row.put("hst_snap", v.summaries().contains("dp-hst") ? v.hstSnap() : "");
         row.put("ckm_warm_start", v.summaries().contains("ckm") && v.warmStart());
-        row.put("ckm_mask", v.summaries().contains("ckm") ? v.mask() : "");
         row.put("privacy_unit", v.deviceBound() > 0 ? "device" : "record");
         row.put("contribution_bound", v.deviceBound() > 0 ? v.deviceBound() : 1);
         return row;
@@ -237,7 +235,6 @@ public final class PipelineBenchmark implements Benchmark {
      * @param summaries the streams' {@code summaries} (YAML list)
      * @param hstSnap {@code hst.snap}
      * @param warmStart {@code ckm.warm_start}
-     * @param mask {@code ckm.mask}
      * @param deviceBound 0: record units; else device units with this contribution bound
      */
     record Variant(
@@ -245,21 +242,14 @@ public final class PipelineBenchmark implements Benchmark {
             String summaries,
             String hstSnap,
             boolean warmStart,
-            String mask,
             int deviceBound) {
-        Variant(
-                String benchmark,
-                String summaries,
-                String hstSnap,
-                boolean warmStart,
-                String mask) {
-            this(benchmark, summaries, hstSnap, warmStart, mask, 0);
+        Variant(String benchmark, String summaries, String hstSnap, boolean warmStart) {
+            this(benchmark, summaries, hstSnap, warmStart, 0);
         }
 
         /** The same summaries and options with device units ({@value #DEVICE_BOUND} per window). */
         Variant withDevices() {
-            return new Variant(
-                    benchmark + "-device", summaries, hstSnap, warmStart, mask, DEVICE_BOUND);
+            return new Variant(benchmark + "-device", summaries, hstSnap, warmStart, DEVICE_BOUND);
         }
 
         String unit() {
@@ -274,24 +264,23 @@ public final class PipelineBenchmark implements Benchmark {
      * beside {@code pipeline-nonprivate-long} on the same input.
      */
     static final Variant FAST_LONG =
-            new Variant("pipeline-fast-long", "[stats, ckm, dp-hst]", "pivot", true, "block");
+            new Variant("pipeline-fast-long", "[stats, ckm, dp-hst]", "pivot", true);
 
     /** All three summaries with the default options: the row every earlier report measured. */
-    static final Variant ALL =
-            new Variant("pipeline", "[stats, ckm, dp-hst]", "pivot", false, "uniform");
+    static final Variant ALL = new Variant("pipeline", "[stats, ckm, dp-hst]", "pivot", false);
 
     /**
      * The private rows at each parallelism, each beside {@code pipeline-nonprivate} of the same
-     * run: all three summaries with the default options, each summary alone (ckm warm-started,
-     * dp-hst snapped by its pivot list), and all three with those options.
+     * run: all three summaries with the default options, each summary alone (ckm warm-started), and
+     * all three with ckm warm-started.
      */
     static final List<Variant> VARIANTS =
             List.of(
                     ALL,
-                    new Variant("pipeline-stats", "[stats]", "pivot", false, "uniform"),
-                    new Variant("pipeline-ckm", "[ckm]", "pivot", true, "block"),
-                    new Variant("pipeline-dp-hst", "[dp-hst]", "pivot", false, "uniform"),
-                    new Variant("pipeline-fast", "[stats, ckm, dp-hst]", "pivot", true, "block"));
+                    new Variant("pipeline-stats", "[stats]", "pivot", false),
+                    new Variant("pipeline-ckm", "[ckm]", "pivot", true),
+                    new Variant("pipeline-dp-hst", "[dp-hst]", "pivot", false),
+                    new Variant("pipeline-fast", "[stats, ckm, dp-hst]", "pivot", true));
 
     /**
      * {@link #config(EmbeddedKafka, String, String, int, Size, int, int, Variant)} of {@link #ALL}.
@@ -375,7 +364,7 @@ public final class PipelineBenchmark implements Benchmark {
                         budget_cap: 1000000
                         public_seed: %d
                         summaries: %s
-                        ckm: {m: %d, r: %d, warm_start: %s, mask: %s}
+                        ckm: {m: %d, r: %d, warm_start: %s}
                         hst: {universe: %d, snap: %s}
                         salt_buckets: %d
                         %s
@@ -389,7 +378,6 @@ public final class PipelineBenchmark implements Benchmark {
                                     size.m(),
                                     size.r(),
                                     variant.warmStart(),
-                                    variant.mask(),
                                     size.universe(),
                                     variant.hstSnap(),
                                     saltBuckets,

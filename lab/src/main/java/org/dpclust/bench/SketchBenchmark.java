@@ -29,8 +29,8 @@ import org.dpclust.sketch.MaskedSketch;
  *   <li>{@code sketch-update-batch}, the same per r: {@link MaskedSketch#addAll} in batches of 128
  *       records, as the stream's phase 1 folds them (masks of a batch derived together), beside the
  *       same bound.
- *   <li>{@code sketch-update-block}, r ∈ {100, 10}: the same with block masks ({@code ckm.mask:
- *       block}: r consecutive features from a keyed uniform offset), beside the same bound.
+ *   <li>{@code sketch-update-block}, r ∈ {100, 10}: the same with block masks (the stream's: r
+ *       consecutive features from a keyed uniform offset), beside the same bound.
  *   <li>{@code clompr-decode-warm}: the next window's sketch (the mixture drifted by {@link #DRIFT}
  *       per coordinate, a fresh sample) decoded warm from the first decode's centroids ({@link
  *       ClOmpr.WarmStart}), beside the cold decode of the same sketch: time, speed-up, relative

@@ -21,8 +21,8 @@ import org.openjdk.jmh.annotations.State;
  * add}), beside its plain-loop bound ({@code bound}): the same r dot products ω_j·v, the same
  * {@link SinCos} and a (cos, sin) accumulation, over primitive arrays, with no clamping, mask,
  * fixed point or PRF; and {@link MaskedSketch#addAll} in batches of 128 ({@code addBatch}), the
- * stream's path, with uniform masks and with block masks ({@code addBlockBatch}, {@code ckm.mask:
- * block}). Scores are ns per record.
+ * stream's path, with uniform masks and with block masks ({@code addBlockBatch}, the stream's
+ * shape). Scores are ns per record.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

@@ -26,9 +26,9 @@ import org.dpclust.sketch.MaskedSketch;
 import org.dpclust.sketch.SketchMasks;
 
 /**
- * {@code evaluate ckm-mask}: whether {@code ckm.mask: block} (r cyclically consecutive features
- * from a uniform offset) changes the utility of compressive k-means against the default uniform
- * masks, in paper 003's Figure 3 setting ({@link CkmExperiment}: d = k = 10, m = 1000, the declared
+ * {@code evaluate ckm-mask}: whether the streams' block masks (r cyclically consecutive features
+ * from a uniform offset) change the utility of compressive k-means against paper 003's uniform
+ * masks, in the paper's Figure 3 setting ({@link CkmExperiment}: d = k = 10, m = 1000, the declared
  * box [−B, B]^10, Gaussian frequencies at the default σ, add/remove release, CL-OMPR with default
  * options).
  *
