@@ -137,9 +137,9 @@ public final class BinaryTreeAggregation {
         long n = windows + 1;
         for (int h = 0; h < levels; h++) {
             for (int i = 0; i < length; i++) {
-                // saturating: a chain of saturating adds still moves by at most Δ when one input
-                // moves by Δ, so the node's sensitivity holds even at the long range's ends
-                partial[h][i] = GeometricMechanism.saturatingAdd(partial[h][i], window[i]);
+                // modulo 2^64, like the window sums it adds: the node's noisy value is then the
+                // exact node sum plus noise reduced modulo 2^64 (GeometricMechanism's javadoc)
+                partial[h][i] += window[i];
             }
             if (n % (1L << h) == 0) {
                 long index = n / (1L << h) - 1;
@@ -147,9 +147,9 @@ public final class BinaryTreeAggregation {
                 PrivacyRandom rng = random.forNode(h, index, partial[h].clone());
                 for (int i = 0; i < length; i++) {
                     noisy[i] =
-                            GeometricMechanism.saturatingAdd(
-                                    partial[h][i],
-                                    DiscreteGaussian.sample(rng, variance.num(), variance.den()));
+                            partial[h][i]
+                                    + DiscreteGaussian.sample(
+                                            rng, variance.num(), variance.den()); // mod 2^64
                 }
                 released[h] = noisy;
                 partial[h] = new long[length];

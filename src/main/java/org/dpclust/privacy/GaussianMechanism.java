@@ -24,7 +24,9 @@ import java.math.RoundingMode;
  * <p>Scale selection (exact, rounding toward more noise): σ² = ⌈Δ₂²·2^k/(2ρ)⌉ / 2^k with ρ the
  * exact binary value of the double and k = clamp(60 - ⌊log2(Δ₂²/(2ρ))⌋, 0, 62), so σ² >= Δ₂²/(2ρ)
  * exactly (the realised ρ is at most the requested one) with about 60 significant bits. Requires σ
- * < 2^62. Results saturate to the long range (post-processing).
+ * < 2^62. Results are {@code value + noise} modulo 2^64, the reduction of the exact Z-valued
+ * release: see {@link GeometricMechanism}'s "Arithmetic modulo 2^64" for why that keeps the
+ * guarantee when a caller's wrapping sum wrapped (and saturation would not).
  */
 public final class GaussianMechanism {
     private GaussianMechanism() {}
@@ -95,8 +97,7 @@ public final class GaussianMechanism {
     public static long addNoise(long value, long sensitivity, double rho, PrivacyRandom rng) {
         Variance v = exactVariance(squared(sensitivity), rho);
         GeometricMechanism.requireRng(rng);
-        return GeometricMechanism.saturatingAdd(
-                value, DiscreteGaussian.sample(rng, v.num(), v.den()));
+        return value + DiscreteGaussian.sample(rng, v.num(), v.den()); // modulo 2^64
     }
 
     /**
@@ -112,9 +113,7 @@ public final class GaussianMechanism {
         GeometricMechanism.requireRng(rng);
         long[] out = new long[values.length];
         for (int i = 0; i < values.length; i++) {
-            out[i] =
-                    GeometricMechanism.saturatingAdd(
-                            values[i], DiscreteGaussian.sample(rng, v.num(), v.den()));
+            out[i] = values[i] + DiscreteGaussian.sample(rng, v.num(), v.den()); // modulo 2^64
         }
         return out;
     }

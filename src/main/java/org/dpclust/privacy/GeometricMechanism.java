@@ -22,9 +22,16 @@ import java.math.RoundingMode;
  * t has about 40 significant bits (so the relative excess noise is < 2^-39) unless b is outside
  * [2^-22, 2^40). Requires t < 2^62, i.e. b < 2^62.
  *
- * <p>The noised sum is saturated to the long range, a deterministic function of the exact noised
- * value (post-processing). The guarantee assumes ideal random bits; see {@link PrivacyRandom} for
- * the computational caveat.
+ * <p>Arithmetic modulo 2^64. The noised value is {@code value + noise} in Java's wrapping {@code
+ * long} arithmetic, i.e. reduced modulo 2^64. A caller's {@code value} is its exact integer query
+ * f(D) computed with wrapping {@code long} sums (window accumulators add and subtract records that
+ * way), so value ≡ f(D) (mod 2^64) and the output ≡ f(D) + Y (mod 2^64): the reduction modulo 2^64
+ * of the exact Z-valued mechanism f(D) + Y, a post-processing of it, so the guarantee above holds
+ * whether or not the caller's sum wrapped (one cell with more than 2^32 records of a window, say).
+ * A saturating addition would not be: saturate(f(D) mod 2^64 + Y) is no function of f(D) + Y, and a
+ * record that makes the sum wrap would move it by about 2^64. Outside wrapped sums both additions
+ * agree. The guarantee assumes ideal random bits; see {@link PrivacyRandom} for the computational
+ * caveat.
  */
 public final class GeometricMechanism {
     private GeometricMechanism() {}
@@ -76,7 +83,7 @@ public final class GeometricMechanism {
     public static long addNoise(long value, long l1Sensitivity, double epsilon, PrivacyRandom rng) {
         Scale sc = exactScale(l1Sensitivity, epsilon);
         requireRng(rng);
-        return saturatingAdd(value, DiscreteLaplace.sample(rng, sc.t(), sc.s()));
+        return value + DiscreteLaplace.sample(rng, sc.t(), sc.s()); // modulo 2^64: class javadoc
     }
 
     /**
@@ -92,27 +99,19 @@ public final class GeometricMechanism {
         requireRng(rng);
         long[] out = new long[values.length];
         for (int i = 0; i < values.length; i++) {
-            out[i] = saturatingAdd(values[i], DiscreteLaplace.sample(rng, sc.t(), sc.s()));
+            out[i] = values[i] + DiscreteLaplace.sample(rng, sc.t(), sc.s()); // modulo 2^64
         }
         return out;
     }
 
     /** Noise with an explicit exact scale (for callers that compute their own integer scale). */
     static long addNoise(long value, Scale sc, PrivacyRandom rng) {
-        return saturatingAdd(value, DiscreteLaplace.sample(rng, sc.t(), sc.s()));
+        return value + DiscreteLaplace.sample(rng, sc.t(), sc.s()); // modulo 2^64
     }
 
     static void requireRng(PrivacyRandom rng) {
         if (rng == null) {
             throw new IllegalArgumentException("rng must not be null");
         }
-    }
-
-    static long saturatingAdd(long a, long b) {
-        long r = a + b;
-        if (((a ^ r) & (b ^ r)) < 0) {
-            return a < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
-        }
-        return r;
     }
 }

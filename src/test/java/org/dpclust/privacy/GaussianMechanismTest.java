@@ -63,4 +63,19 @@ class GaussianMechanismTest {
         assertThrows(
                 IllegalArgumentException.class, () -> GaussianMechanism.addNoise(1, 1, 1, null));
     }
+
+    /** As the geometric mechanism: modulo 2^64, so a wrapped sum moves by the record only. */
+    @Test
+    void noisesModulo2To64SoAWrappedSumMovesByTheRecordOnly() {
+        long x = 1000;
+        for (int i = 0; i < 100; i++) {
+            long without =
+                    GaussianMechanism.addNoise(
+                            Long.MAX_VALUE - 1, x, 0.5, TestRandoms.stream("g" + i));
+            long with =
+                    GaussianMechanism.addNoise(
+                            Long.MAX_VALUE - 1 + x, x, 0.5, TestRandoms.stream("g" + i));
+            assertEquals(x, with - without, "output moves by the record modulo 2^64");
+        }
+    }
 }

@@ -64,12 +64,32 @@ class GeometricMechanismTest {
                 () -> GeometricMechanism.addNoise(0, Long.MAX_VALUE, 1e-3, r));
     }
 
+    /**
+     * A wrapped sum is noised like any other: with the same noise, neighbours whose exact sums
+     * differ by a record's value x give outputs that differ by exactly x modulo 2^64, also when the
+     * record makes the caller's long sum wrap (a saturating addition would put them about 2^64
+     * apart, revealing the record).
+     */
     @Test
-    void saturatesAtTheLongRange() {
-        PrivacyRandom r = TestRandoms.stream("geo-sat");
+    void noisesModulo2To64SoAWrappedSumMovesByTheRecordOnly() {
+        long x = 1000;
+        long[] sums = {Long.MAX_VALUE - 1, Long.MAX_VALUE - 1 + x}; // the second wrapped
         for (int i = 0; i < 100; i++) {
-            long v = GeometricMechanism.addNoise(Long.MAX_VALUE - 1, 1000, 0.01, r);
-            assertTrue(v > Long.MAX_VALUE - 1_000_000_000L, "no wrap-around: " + v);
+            long without =
+                    GeometricMechanism.addNoise(sums[0], x, 0.01, TestRandoms.stream("m" + i));
+            long with = GeometricMechanism.addNoise(sums[1], x, 0.01, TestRandoms.stream("m" + i));
+            assertEquals(x, with - without, "output moves by the record modulo 2^64");
+            long[] v =
+                    GeometricMechanism.addNoise(
+                            new long[] {sums[0], sums[1]}, x, 0.01, TestRandoms.stream("v" + i));
+            assertEquals(sums[0] - sums[1], v[0] - v[1] - noiseDifference(i), "vector version too");
         }
+    }
+
+    /** The difference of the two coordinates' noise of stream "v"+i, from exact zero inputs. */
+    private static long noiseDifference(int i) {
+        long[] z =
+                GeometricMechanism.addNoise(new long[2], 1000, 0.01, TestRandoms.stream("v" + i));
+        return z[0] - z[1];
     }
 }
