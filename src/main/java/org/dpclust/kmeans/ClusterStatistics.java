@@ -16,8 +16,8 @@ import org.dpclust.privacy.AccumulatorDigest;
  * aggregation relies on this).
  *
  * <p>Overflow. Sums are Java {@code long}s, so they are exact modulo 2^64 in any order of adds,
- * subtracts and merges; a cell wraps only past about 2^32 records of one window (each coordinate
- * is at most 2^31 in magnitude). The release adds its noise modulo 2^64 too ({@code
+ * subtracts and merges; a cell wraps only past about 2^32 records of one window (each coordinate is
+ * at most 2^31 in magnitude). The release adds its noise modulo 2^64 too ({@code
  * privacy.GeometricMechanism}, "Arithmetic modulo 2^64"), so a wrapped cell is released as the
  * exact sum plus noise reduced modulo 2^64 — a post-processing of the exact release: the guarantee
  * holds, only that cell's centroid is meaningless (its decoded mean is clamped into the box).

@@ -286,8 +286,9 @@ public final class LedgerHistory {
     /**
      * Decides {@code c} against this history (which the caller has read to the end and checked):
      * the recorded decision if the charge's key was decided before (a replay; the same key with
-     * another epsilon is a conflict), else a new decision with sequence number h + 1 and the marker
-     * to commit with it. Changes nothing: the records count once they are read back.
+     * another epsilon, or on a zcdp record another ρ, is a conflict), else a new decision with
+     * sequence number h + 1 and the marker to commit with it. Changes nothing: the records count
+     * once they are read back.
      */
     public Pending decide(LedgerCharge c, String topicId) {
         String key = c.key();
@@ -299,14 +300,20 @@ public final class LedgerHistory {
             recorded = recorded(key);
         }
         if (recorded != null) {
-            if (Double.compare(recorded.getEpsilon(), c.epsilon()) != 0) {
+            // a replay is the same charge: the same ε, and on a zcdp record the same ρ (a ρ release
+            // and a pure release of equal ε cost different ρ)
+            double rho = Double.isNaN(c.rho()) ? PrivacyLedger.rhoOfPure(c.epsilon()) : c.rho();
+            if (Double.compare(recorded.getEpsilon(), c.epsilon()) != 0
+                    || (isZcdp(recorded) && Double.compare(recorded.getRho(), rho) != 0)) {
                 throw new IllegalStateException(
                         "charge "
                                 + key
                                 + " was decided with epsilon "
                                 + recorded.getEpsilon()
+                                + (isZcdp(recorded) ? " (rho " + recorded.getRho() + ")" : "")
                                 + " and is now requested with "
                                 + c.epsilon()
+                                + (isZcdp(recorded) ? " (rho " + rho + ")" : "")
                                 + " (a changed public parameter needs a new stream id)");
             }
             return new Pending(

@@ -291,14 +291,19 @@ public final class PrivacyLedger {
             throw new IllegalArgumentException("epsilon must be finite and > 0, was " + epsilon);
         }
         if (accounting == Accounting.ZCDP) {
-            BigDecimal exact = new BigDecimal(epsilon).pow(2).divide(BigDecimal.valueOf(2));
-            double rho = exact.doubleValue();
-            if (new BigDecimal(rho).compareTo(exact) < 0) {
-                rho = Math.nextUp(rho);
-            }
-            return chargeAmount(interval, rho);
+            return chargeAmount(interval, rhoOfPure(epsilon));
         }
         return chargeAmount(interval, epsilon);
+    }
+
+    /**
+     * The ρ a zcdp ledger charges for a pure ε release: ε²/2 (BS16 Prop. 1.4), rounded up to the
+     * next double.
+     */
+    public static double rhoOfPure(double epsilon) {
+        BigDecimal exact = new BigDecimal(epsilon).pow(2).divide(BigDecimal.valueOf(2));
+        double rho = exact.doubleValue();
+        return new BigDecimal(rho).compareTo(exact) < 0 ? Math.nextUp(rho) : rho;
     }
 
     /**

@@ -131,4 +131,25 @@ class LedgerZcdpTest {
                 IllegalArgumentException.class,
                 () -> window(0, 1, BudgetAccounting.PURE, 10).withRho(0.5));
     }
+
+    /**
+     * A replay must be the same charge in ρ too: a pure release of the ε a recorded ρ release
+     * implies costs ε²/2, not that ρ, so it is a conflict, not the recorded decision; so is the
+     * same ε label with another ρ.
+     */
+    @Test
+    void aReplayWithTheSameEpsilonButAnotherRhoIsAConflict() {
+        BudgetAccounting z = new BudgetAccounting(Accounting.ZCDP, 1e-6, Double.POSITIVE_INFINITY);
+        InMemoryLedgerClient c = new InMemoryLedgerClient("budget", "id-1");
+        LedgerDecision a = c.charge(window(0, 1, z, 10).withRho(0.25), LedgerMark.NONE);
+        double eps = a.status().getEpsilon();
+        assertEquals(Zcdp.epsilon(0.25, 1e-6), eps, 0.0);
+        IllegalStateException e =
+                assertThrows(
+                        IllegalStateException.class,
+                        () -> c.charge(window(0, eps, z, 10), a.mark()));
+        assertTrue(e.getMessage().contains("rho 0.25"), e.getMessage());
+        // the same ρ again is the replay
+        assertTrue(c.charge(window(0, 1, z, 10).withRho(0.25), a.mark()).replayed());
+    }
 }
