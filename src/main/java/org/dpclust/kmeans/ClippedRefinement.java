@@ -29,10 +29,11 @@ import org.dpclust.privacy.PrivacyRandom;
  *       fixed point: each record's offset becomes an integer vector q (units of 2^−{@value
  *       #FRACTION_BITS} box widths, truncated toward zero, then reduced in integer arithmetic until
  *       ‖q‖₁ ≤ R_q = R·2^{@value #FRACTION_BITS} exactly — a function of the record alone), summed
- *       as longs. One record changes one cell's sum by q, so the L1 sensitivity of the k·d integer
- *       vector is R_q (public after step 2), exactly: no rounding of a running floating-point sum
- *       can make neighbours differ by more (a double accumulation could). Two-sided geometric noise
- *       ({@link GeometricMechanism}) at ε_sum.
+ *       as longs modulo 2^64 (never throwing after the charge; see {@link #clippedSums}). One
+ *       record changes one cell's sum by q, so the L1 sensitivity of the k·d integer vector is R_q
+ *       (public after step 2), exactly: no rounding of a running floating-point sum can make
+ *       neighbours differ by more (a double accumulation could). Two-sided geometric noise ({@link
+ *       GeometricMechanism}) at ε_sum.
  * </ol>
  *
  * The step is (ε_radius + ε_count + ε_sum)-DP (pure) by adaptive sequential composition of three
@@ -148,7 +149,10 @@ public final class ClippedRefinement {
 
     /**
      * The exact per-cell sums (k·d longs) of the records' fixed-point clipped offsets {@link
-     * #clippedOffset}: adding or removing one record changes them by that record's q alone.
+     * #clippedOffset}, modulo 2^64: adding or removing one record changes them by that record's q
+     * alone. A cell of more than about 2^31/d records far from its centroid wraps; the step runs
+     * after its charge, so it must not throw on data: the noise is added modulo 2^64 too ({@link
+     * GeometricMechanism}), which keeps the release the exact one reduced modulo 2^64.
      */
     static long[] clippedSums(double[][] offsets, int[] cell, int k, int d, double radius) {
         long radiusUnits = radiusUnits(radius);
@@ -156,7 +160,7 @@ public final class ClippedRefinement {
         for (int p = 0; p < offsets.length; p++) {
             long[] q = clippedOffset(offsets[p], radius, radiusUnits);
             for (int j = 0; j < d; j++) {
-                sums[cell[p] * d + j] = Math.addExact(sums[cell[p] * d + j], q[j]);
+                sums[cell[p] * d + j] += q[j]; // modulo 2^64
             }
         }
         return sums;

@@ -67,4 +67,21 @@ class ClippedRefinementTest {
                 "the difference is the added record's offset");
         assertTrue(Math.abs(sa[0] - sb[0]) <= rq);
     }
+
+    /**
+     * The sums run after the charge, so no data may make them throw: offsets whose fixed-point sum
+     * passes the long range wrap (modulo 2^64, as the noise is added) instead of raising
+     * (Math.addExact did).
+     */
+    @Test
+    void clippedSumsWrapInsteadOfThrowing() {
+        double radius = 0x1p30; // 2^62 fixed-point units per record
+        double[][] offsets = {{0x1p30}, {0x1p30}, {0x1p30}};
+        long[] sums = ClippedRefinement.clippedSums(offsets, new int[] {0, 0, 0}, 1, 1, radius);
+        long q =
+                ClippedRefinement.clippedOffset(
+                        offsets[0], radius, ClippedRefinement.radiusUnits(radius))[0];
+        assertTrue(q > 0x1p61, "each record near the long range: " + q);
+        assertArrayEquals(new long[] {q + q + q}, sums);
+    }
 }
