@@ -5,6 +5,7 @@ import java.util.List;
 import org.dpclust.config.PrivacyUnit;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.config.Summary;
+import org.dpclust.privacy.Accounting;
 
 /**
  * A stream's public parameters as its keyed state saves them, and the rule for restoring that state
@@ -25,6 +26,11 @@ public final class PublicParameters {
      * operator — would meet a window's later records with empty reservoirs and let a device count
      * up to 2c times in a window open across the restore. Such a restore is refused like any other
      * change of public parameters.
+     *
+     * <p>A zcdp stream adds its accounting and its ρ per release (configured, or the even split of
+     * its cap): a running sum labels its span's charge as the windows' count times the latest ρ
+     * ({@code span_charged_rho}), which another ρ across a restore would mislabel, and a pure
+     * stream's ε per release is pinned the same way.
      *
      * <p>A stream with {@code running.mode: tree} adds the tree's ρ and its horizon (the budget
      * period): an open tree node sums the leaves of several windows, each charged ρ_tree when it
@@ -57,6 +63,9 @@ public final class PublicParameters {
                 + s.statsCells()
                 + (s.privacyUnit() == PrivacyUnit.DEVICE
                         ? ", salt_buckets=" + s.saltBuckets() + ", bounded_in=pre-aggregate"
+                        : "")
+                + (s.accounting().mode() == Accounting.ZCDP
+                        ? ", accounting=zcdp, rho_per_release=" + s.rhoPerRelease()
                         : "")
                 + (s.running().tree()
                         ? ", running=tree, rho_tree="

@@ -83,6 +83,21 @@ class PublicParametersChangeTest {
     }
 
     /**
+     * A running sum labels its span as the windows' count times the latest ρ ({@code
+     * span_charged_rho}): another ρ per release on restore would mislabel it, so it is refused (as
+     * another ε per release is).
+     */
+    @Test
+    void aChangedRhoPerReleaseIsRefused() throws Exception {
+        String sum = "    accounting: zcdp\n    budget_delta: 1.0e-9\n    running: {windows: 3}\n";
+        StreamSpec saved = StreamTestRecords.spec(sum + "    rho_per_release: 0.1\n");
+        StreamSpec changed = StreamTestRecords.spec(sum + "    rho_per_release: 0.2\n");
+        String message = refusal(saved, changed);
+        assertTrue(message.contains("accounting=zcdp, rho_per_release=0.1"), message);
+        assertTrue(message.contains("accounting=zcdp, rho_per_release=0.2"), message);
+    }
+
+    /**
      * A window's sketch calibrates its noise to the configured r: records added under a larger r
      * before a restore would weigh more than it covers, so another r is refused.
      */
