@@ -45,6 +45,11 @@ public final class ConfigLoader {
      * ConfigException} naming the file, line and column.
      */
     public static DpclustConfig load(Path file) {
+        if (Files.isDirectory(file)) {
+            throw new UncheckedIOException(
+                    new java.nio.file.FileSystemException(
+                            file.toString(), null, "a directory, not a configuration file"));
+        }
         String text;
         try {
             text = Files.readString(file);

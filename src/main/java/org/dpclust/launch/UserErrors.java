@@ -45,8 +45,40 @@ public final class UserErrors {
     static int onParameterException(CommandLine.ParameterException ex, String[] args) {
         CommandLine cmd = ex.getCommandLine();
         String name = cmd.getCommandSpec().qualifiedName();
-        cmd.getErr().println(name + ": " + oneLine(ex.getMessage()) + " (see " + name + " --help)");
+        cmd.getErr().println(name + ": " + problem(ex) + " (see " + name + " --help)");
         return EXIT;
+    }
+
+    /**
+     * The parse problem in words: an unknown option or command first (a typo such as {@code
+     * --algoritm} otherwise surfaces as the required option it left missing), with picocli's
+     * closest known names.
+     */
+    private static String problem(CommandLine.ParameterException ex) {
+        List<String> unmatched = ex.getCommandLine().getUnmatchedArguments();
+        if (ex instanceof CommandLine.UnmatchedArgumentException u) {
+            unmatched = u.getUnmatched();
+        }
+        if (unmatched == null || unmatched.isEmpty()) {
+            return oneLine(ex.getMessage());
+        }
+        String what = unmatched.get(0).startsWith("-") ? "unknown option" : "unknown command";
+        List<String> close = suggestions(ex);
+        return what
+                + " '"
+                + unmatched.get(0)
+                + "'"
+                + (close.isEmpty() ? "" : ", did you mean " + String.join(" or ", close) + "?");
+    }
+
+    private static List<String> suggestions(CommandLine.ParameterException ex) {
+        if (ex instanceof CommandLine.UnmatchedArgumentException u) {
+            return u.getSuggestions().stream().limit(3).toList();
+        }
+        // a missing-option error raised before picocli reported the unmatched one
+        return new CommandLine.UnmatchedArgumentException(
+                        ex.getCommandLine(), ex.getCommandLine().getUnmatchedArguments())
+                .getSuggestions().stream().limit(3).toList();
     }
 
     /** Business-logic exceptions: one line for a user mistake, else rethrown (a bug). */

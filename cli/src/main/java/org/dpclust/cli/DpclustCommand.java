@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
         versionProvider = VersionProvider.class,
         description =
                 "Continuous, differentially private clustering of telemetry streams on Apache Flink.")
-public final class DpclustCommand implements Runnable {
+public final class DpclustCommand implements java.util.concurrent.Callable<Integer> {
     /** The subcommands, in help order ({@link #subcommand} creates each). */
     static final List<String> SUBCOMMANDS =
             List.of(
@@ -44,9 +44,12 @@ public final class DpclustCommand implements Runnable {
         }
     }
 
+    /** Without a command: the usage on stderr and exit code 2, like any other user mistake. */
     @Override
-    public void run() {
+    public Integer call() {
+        System.err.println("dpclust: a command is required");
         spec.commandLine().usage(System.err);
+        return 2;
     }
 
     public static void main(String[] args) {

@@ -72,6 +72,41 @@ class UserErrorsTest {
     }
 
     @Test
+    void aDirectoryAsConfigIsOneLine(@TempDir Path dir) {
+        assertOneLine(
+                run("stream", "--config", dir.toString()),
+                "dpclust stream: --config " + dir + ": a directory, not a configuration file");
+    }
+
+    /** A typo is named as the unknown option or command, with the closest known names. */
+    @Test
+    void aTypoIsNamedWithWhatWasMeant(@TempDir Path dir) throws IOException {
+        Path csv = Files.writeString(dir.resolve("p.csv"), "x1,x2\n0.1,0.2\n");
+        assertOneLine(
+                run("batch", "--algoritm", "stats", "--input", csv.toString(), "--k", "2"),
+                "dpclust batch: unknown option '--algoritm', did you mean --algorithm");
+        assertOneLine(run("strem"), "dpclust: unknown command 'strem', did you mean stream");
+    }
+
+    /** No command is a mistake too: exit 2 and the usage, not exit 0. */
+    @Test
+    void noCommandExitsTwoWithTheUsage() {
+        java.io.PrintStream stderr = System.err;
+        java.io.ByteArrayOutputStream buffer = new java.io.ByteArrayOutputStream();
+        System.setErr(new java.io.PrintStream(buffer, true));
+        int exit;
+        try {
+            exit = DpclustCommand.commandLine().execute();
+        } finally {
+            System.setErr(stderr);
+        }
+        assertEquals(2, exit);
+        assertTrue(
+                buffer.toString().startsWith("dpclust: a command is required"), buffer.toString());
+        assertTrue(buffer.toString().contains("Usage: dpclust"), buffer.toString());
+    }
+
+    @Test
     void batchWithAMissingConfigFile(@TempDir Path dir) throws IOException {
         Path csv = Files.writeString(dir.resolve("p.csv"), "x1,x2\n0.1,0.2\n0.3,0.4\n");
         Path missing = dir.resolve("missing.yaml");
