@@ -93,15 +93,16 @@ public final class ReleaseMetrics {
 
     /**
      * Every decision of a window's release: counted like {@link #charged}, and logged as one INFO
-     * line each (operator-side: the release log names the stream, the window and the outcome).
+     * line each (operator-side: the release log names the stream, the window in ISO-8601 and the
+     * outcome).
      */
     void released(StreamSpec s, long windowStart, WindowRelease.Outcome o) {
         for (int i = 0; i < o.decisions().size(); i++) {
             LOG.info(
                     "stream {} window [{}, {}) {}",
                     s.id(),
-                    windowStart,
-                    windowStart + s.windowMillis(),
+                    java.time.Instant.ofEpochMilli(windowStart),
+                    java.time.Instant.ofEpochMilli(windowStart + s.windowMillis()),
                     o.describe(s, i));
             charged(s.id(), o.decisions().get(i));
         }

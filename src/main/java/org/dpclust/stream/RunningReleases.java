@@ -68,8 +68,8 @@ final class RunningReleases {
         LOG.info(
                 "stream {} window [{}, {}) {} {}: rho {}",
                 s.id(),
-                w.windowStart,
-                w.windowStart + s.windowMillis(),
+                java.time.Instant.ofEpochMilli(w.windowStart),
+                java.time.Instant.ofEpochMilli(w.windowStart + s.windowMillis()),
                 TreeRunningRelease.SUMMARY,
                 d.accepted() ? "released" : "REFUSED (cap reached)",
                 step.charged().rho());
