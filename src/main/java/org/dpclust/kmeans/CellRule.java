@@ -1,9 +1,10 @@
 package org.dpclust.kmeans;
 
 /**
- * The signal-driven size of the {@code stats} summary's public partition, learned from {@code
- * evaluate utility} and the cell sweeps of docs/algorithms.md#cell-rule: with the signal x = n·ε/d
- * (n a public or noisy record count, ε the release's budget),
+ * The signal-driven size of the {@code stats} summary's public partition
+ * (docs/algorithms.md#cell-rule), learned from {@code evaluate utility} and the cell sweeps of
+ * docs/results/algorithms-measurements.md: with the signal x = n·ε/d (n a public or noisy record
+ * count, ε the release's budget),
  *
  * <ul>
  *   <li>{@code k·clamp(round(x / }{@value #X_PER_K_CELLS}{@code ), 1, 16)} cells when d ≤ {@value
