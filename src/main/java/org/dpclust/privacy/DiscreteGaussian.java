@@ -23,9 +23,9 @@ import java.math.BigInteger;
  *
  * <p>σ² as a double ({@link #sample(PrivacyRandom, double)}) is converted EXACTLY to a rational
  * through {@code new BigDecimal(double)} (the binary value of the double, not its decimal print).
- * Range: t must be below {@link DiscreteLaplace#MAX_T}, i.e. σ < 2^62. Running time is random (the
- * expected number of passes is bounded by a small constant for every σ, CKS §5) and not
- * constant-time; timing is operator-side.
+ * Range: t must be below {@link DiscreteLaplace#MAX_T}, i.e. σ < 2^62; the result is Y modulo 2^64
+ * exactly, as {@link DiscreteLaplace}'s. Running time is random (the expected number of passes is
+ * bounded by a small constant for every σ, CKS §5) and not constant-time; timing is operator-side.
  */
 public final class DiscreteGaussian {
     private DiscreteGaussian() {}
@@ -46,9 +46,11 @@ public final class DiscreteGaussian {
         long t = tBig.longValueExact();
         BigInteger twoNdT2 = BigInteger.TWO.multiply(num).multiply(den).multiply(tBig.pow(2));
         BigInteger dt = den.multiply(tBig);
+        BigInteger[] magnitude = new BigInteger[1];
         while (true) {
-            long y = DiscreteLaplace.sample(rng, t, 1);
-            BigInteger a = BigInteger.valueOf(Math.abs(y)).multiply(dt).subtract(num);
+            // y is Y modulo 2^64; the acceptance uses the exact |Y| (DiscreteLaplace's range)
+            long y = DiscreteLaplace.sample(rng, t, 1, magnitude);
+            BigInteger a = magnitude[0].multiply(dt).subtract(num);
             if (bernoulliExpMinus(rng, a.multiply(a), twoNdT2)) {
                 return y;
             }

@@ -21,10 +21,12 @@ import java.math.BigInteger;
  * so exact, and den*K never has to be formed: no overflow). Bernoulli(p) for rational p = a/b is
  * exact: {@code rng.nextLong(b) < a}.
  *
- * <p>Range: results saturate at ±{@link Long#MAX_VALUE} when floor((U + tV)/s) exceeds a long
- * (possible only when t/s is within a small factor of 2^62); saturation is a deterministic function
- * of the exact sample, i.e. post-processing. Running time is random (expected O(1) loop passes,
- * each O(1) expected) and is not constant-time; timing is operator-side.
+ * <p>Range: the result is Y modulo 2^64 (as a signed long), exactly: when |Y| = floor((U + tV)/s)
+ * exceeds a long (possible only when t/s is within a small factor of 2^62) it wraps, like the
+ * mechanisms' additions ({@link GeometricMechanism}, "Arithmetic modulo 2^64"), so a mechanism's
+ * output is always the exact f(D) + Y reduced modulo 2^64. Saturating instead would not do: added
+ * modulo 2^64, a saturated sample would reveal f(D) exactly. Running time is random (expected O(1)
+ * loop passes, each O(1) expected) and is not constant-time; timing is operator-side.
  */
 public final class DiscreteLaplace {
     private DiscreteLaplace() {}
@@ -38,6 +40,15 @@ public final class DiscreteLaplace {
      * @throws IllegalArgumentException unless t >= 1, s >= 1 and t < 2^62
      */
     public static long sample(PrivacyRandom rng, long t, long s) {
+        return sample(rng, t, s, null);
+    }
+
+    /**
+     * As {@link #sample(PrivacyRandom, long, long)}; when {@code exactMagnitude} is not null its
+     * first element receives |Y| exactly (for {@link DiscreteGaussian}'s acceptance test, which
+     * needs the exact value even where the returned long has wrapped).
+     */
+    static long sample(PrivacyRandom rng, long t, long s, BigInteger[] exactMagnitude) {
         if (rng == null) {
             throw new IllegalArgumentException("rng must not be null");
         }
@@ -56,31 +67,37 @@ public final class DiscreteLaplace {
             while (bernoulliExpMinusOne(rng)) {
                 v++;
             }
-            long y = floorDivSaturating(u, t, v, s);
+            BigInteger exact = floorDivExact(u, t, v, s);
+            long y = exact == null ? floorDivSmall(u, t, v, s) : exact.longValue(); // mod 2^64
             boolean negative = rng.nextBoolean();
-            if (negative && y == 0) {
+            if (negative && (exact == null ? y == 0 : exact.signum() == 0)) {
                 continue;
             }
-            return negative ? -y : y;
+            if (exactMagnitude != null) {
+                exactMagnitude[0] = exact != null ? exact : BigInteger.valueOf(y);
+            }
+            return negative ? -y : y; // negation modulo 2^64 too
         }
     }
 
-    /** floor((u + t*v)/s) for non-negative inputs, saturating at Long.MAX_VALUE. */
-    private static long floorDivSaturating(long u, long t, long v, long s) {
+    /**
+     * floor((u + t*v)/s) for non-negative inputs as a BigInteger when u + t*v does not fit a
+     * non-negative long, else null (then {@link #floorDivSmall} computes it in long arithmetic).
+     */
+    static BigInteger floorDivExact(long u, long t, long v, long s) {
         long hi = Math.multiplyHigh(t, v);
         long lo = t * v;
-        if (hi == 0 && lo >= 0) {
-            long x = lo + u;
-            if (x >= 0) {
-                return x / s;
-            }
+        if (hi == 0 && lo >= 0 && lo + u >= 0) {
+            return null;
         }
-        BigInteger x =
-                BigInteger.valueOf(t)
-                        .multiply(BigInteger.valueOf(v))
-                        .add(BigInteger.valueOf(u))
-                        .divide(BigInteger.valueOf(s));
-        return x.bitLength() < 64 ? x.longValue() : Long.MAX_VALUE;
+        return BigInteger.valueOf(t)
+                .multiply(BigInteger.valueOf(v))
+                .add(BigInteger.valueOf(u))
+                .divide(BigInteger.valueOf(s));
+    }
+
+    private static long floorDivSmall(long u, long t, long v, long s) {
+        return (t * v + u) / s;
     }
 
     /** Exact Bernoulli(p) for p = num/den, 0 <= num <= den, den >= 1. */

@@ -113,4 +113,22 @@ class DiscreteLaplaceTest {
         }
         assertTrue(sawLarge, "values beyond 2^62 expected at scale ~2^62");
     }
+
+    /**
+     * A draw beyond the long range is kept exactly (for the Gaussian's acceptance) and returned
+     * modulo 2^64, never saturated: added modulo 2^64, a saturated sample would give the private
+     * value away (f(D) = output − Long.MAX_VALUE).
+     */
+    @Test
+    void aDrawBeyondTheLongRangeIsExactModulo2To64() {
+        long t = 1L << 61;
+        java.math.BigInteger exact = DiscreteLaplace.floorDivExact(5, t, 8, 1); // 2^64 + 5
+        assertEquals(
+                java.math.BigInteger.ONE.shiftLeft(64).add(java.math.BigInteger.valueOf(5)), exact);
+        assertEquals(5L, exact.longValue());
+        assertEquals(
+                java.math.BigInteger.ONE.shiftLeft(63).add(java.math.BigInteger.ONE),
+                DiscreteLaplace.floorDivExact(3, t, 8, 2)); // (2^64 + 3) / 2
+        assertEquals(null, DiscreteLaplace.floorDivExact(5, 1000, 8, 3), "small: long path");
+    }
 }
