@@ -51,11 +51,12 @@ import org.slf4j.LoggerFactory;
  * after {@code job.start} — or, without state, after the last interval in the budget topic's
  * snapshot read at start-up ({@link EventTimePolicy#resumeWindow}) — when the first element of the
  * stream arrives, which is the activation phase 1 sends before its first watermark; records
- * register no timers. Every scheduled window fires, empty ones too (from all-zero summaries,
- * charged like any other), each timer chained from the previous one, up to {@code job.end}. Replays
- * are byte-identical: what enters a window does not depend on arrival order, and the noise is keyed
- * by the window's contents (see {@link WindowRelease}). The secret is loaded in {@link #open} from
- * its {@link SecretSource}, never carried in this function.
+ * register no timers. Every scheduled window fires once the watermark passes its close (which needs
+ * records to arrive: docs/privacy.md, known gaps), empty ones too (from all-zero summaries, charged
+ * like any other), each timer chained from the previous one, up to {@code job.end}. Replays are
+ * byte-identical: what enters a window does not depend on arrival order, and the noise is keyed by
+ * the window's contents (see {@link WindowRelease}). The secret is loaded in {@link #open} from its
+ * {@link SecretSource}, never carried in this function.
  */
 public class StreamClusteringFunction
         extends KeyedProcessFunction<String, WindowPartial, Publication>

@@ -9,7 +9,10 @@ import org.dpclust.ledger.PrivacyLedger;
 /**
  * The public time rules of the streaming job (docs/event-time.md), in one Flink-free place: which
  * records count, which windows are scheduled, and when a window closes. Every rule is a function of
- * the public configuration and of the one record it is asked about — never of other records.
+ * the public configuration and of the one record it is asked about (or of the watermark, for
+ * closing). The watermark itself is not: it moves only with arriving records, and with idleness
+ * detection a record on an active partition can close a window before records pending on an idle
+ * partition arrive, which then count as late (docs/privacy.md, known gaps).
  *
  * <ul>
  *   <li><b>Inclusion.</b> A record counts iff its Kafka timestamp is the broker's log append time,
