@@ -11,7 +11,9 @@ import org.dpclust.config.KafkaSettings;
  * @param kafka the bootstrap servers and the user's client properties (security, SASL, TLS)
  * @param transactionalIdPrefix the writer of stream S uses transactional id {@code prefix-S}; every
  *     writer of S (stream job, batch runs) must use the same prefix, or they do not fence each
- *     other
+ *     other. The default, {@link #defaultPrefix}, names the budget topic: the writers of one ledger
+ *     (topic, stream) fence each other, and deployments with budget topics of their own on one
+ *     Kafka cluster never do
  * @param chargeTimeout how long one charge may retry (broker, coordinator or topic unavailable)
  *     before it throws {@link LedgerUnavailableException}
  * @param transactionTimeout the ledger producer's {@code transaction.timeout.ms}: how long a
@@ -25,7 +27,16 @@ public record LedgerSettings(
         Duration chargeTimeout,
         Duration transactionTimeout)
         implements LedgerClientFactory {
+    /** The start of every default ledger transactional id (an ACL can grant this prefix). */
     public static final String DEFAULT_PREFIX = "dpclust-ledger";
+
+    /**
+     * The default prefix of the ledger on budget topic {@code topic}: {@code dpclust-ledger-TOPIC}.
+     */
+    public static String defaultPrefix(String topic) {
+        return DEFAULT_PREFIX + "-" + topic;
+    }
+
     public static final Duration DEFAULT_CHARGE_TIMEOUT = Duration.ofMinutes(2);
     public static final Duration DEFAULT_TRANSACTION_TIMEOUT = Duration.ofMinutes(1);
 
@@ -59,7 +70,7 @@ public record LedgerSettings(
         return new LedgerSettings(
                 k.connection(),
                 k.budgetTopic(),
-                DEFAULT_PREFIX,
+                defaultPrefix(k.budgetTopic()),
                 DEFAULT_CHARGE_TIMEOUT,
                 DEFAULT_TRANSACTION_TIMEOUT);
     }

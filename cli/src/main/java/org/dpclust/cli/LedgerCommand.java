@@ -52,8 +52,9 @@ public final class LedgerCommand implements Callable<Integer> {
 
     @Option(
             names = "--transactional-id-prefix",
-            defaultValue = LedgerSettings.DEFAULT_PREFIX,
-            description = "The ledger writers' transactional-id prefix (default ${DEFAULT-VALUE}).")
+            description =
+                    "The ledger writers' transactional-id prefix (default dpclust-ledger-TOPIC, as"
+                            + " the stream job and batch runs use).")
     String prefix;
 
     @Override
@@ -64,7 +65,7 @@ public final class LedgerCommand implements Callable<Integer> {
                 new LedgerSettings(
                         connection,
                         topic,
-                        prefix,
+                        prefix != null ? prefix : LedgerSettings.defaultPrefix(topic),
                         LedgerSettings.DEFAULT_CHARGE_TIMEOUT,
                         LedgerSettings.DEFAULT_TRANSACTION_TIMEOUT);
         try (KafkaLedgerClient c = KafkaLedgerClient.open(s)) {
