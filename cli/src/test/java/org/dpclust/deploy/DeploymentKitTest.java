@@ -126,6 +126,9 @@ class DeploymentKitTest {
         assertEquals(PROM_FACTORY, flinkConf.get("metrics.reporter.prom.factory.class"));
         assertEquals(PROM_FACTORY, conf(spec, "metrics.reporter.prom.factory.class"));
         Class.forName(PROM_FACTORY); // the reporter that MetricsScrapeIT runs
+        // stream ids as label values as they are (the reporter rewrites a-b to a_b by default)
+        assertEquals("false", flinkConf.get("metrics.reporter.prom.filterLabelValueCharacters"));
+        assertEquals("false", conf(spec, "metrics.reporter.prom.filterLabelValueCharacters"));
         String port = flinkConf.get("metrics.reporter.prom.port");
         assertEquals(port, conf(spec, "metrics.reporter.prom.port"));
         assertEquals(port, container.at("/ports/0/containerPort").asText());

@@ -99,7 +99,9 @@ class MetricsScrapeIT {
                                 "metrics.reporters", "prom",
                                 "metrics.reporter.prom.factory.class",
                                         "org.apache.flink.metrics.prometheus.PrometheusReporterFactory",
-                                "metrics.reporter.prom.port", Integer.toString(PROM_PORT))));
+                                "metrics.reporter.prom.port", Integer.toString(PROM_PORT),
+                                // label values as configured (b-3d, not b_3d): the kit sets it too
+                                "metrics.reporter.prom.filterLabelValueCharacters", "false")));
         return c;
     }
 
@@ -185,7 +187,7 @@ class MetricsScrapeIT {
                           - {id: a, dimension: 2, lower: [0, 0], upper: [1, 1], k: 2, window: PT1S,
                              epsilon_per_release: 1.0, budget_cap: 2.5, privacy_unit: device,
                              device_contribution_bound: 100, public_seed: 1}
-                          - {id: b, dimension: 3, lower: [-1, -1, -1], upper: [1, 1, 1], k: 2, window: PT1S,
+                          - {id: b-3d, dimension: 3, lower: [-1, -1, -1], upper: [1, 1, 1], k: 2, window: PT1S,
                              epsilon_per_release: 1.0, budget_cap: 100, public_seed: 2}
                         """
                                 .formatted(kafka.bootstrapServers(), Instant.ofEpochMilli(START)));
@@ -213,7 +215,7 @@ class MetricsScrapeIT {
                 p.send("a", "bad", START + 1, new double[] {0.5, 0.5, 0.5});
             }
             for (int i = 0; i < 3; i++) {
-                p.send("b", "bad", START + 1, new double[] {0.5, Double.NaN, 0.5});
+                p.send("b-3d", "bad", START + 1, new double[] {0.5, Double.NaN, 0.5});
             }
             for (int i = 0; i < 4; i++) {
                 p.send("nope", "bad", START + 1, new double[] {0.5, 0.5});
@@ -225,14 +227,14 @@ class MetricsScrapeIT {
                     boolean out = r % 10 == 0;
                     double x = out ? 7.0 : (r % 7) / 7.0;
                     p.send("a", "d" + (r % 5), t, new double[] {x, 1 - x / 8});
-                    p.send("b", "d" + (r % 5), t, new double[] {-x / 8, x, 0});
+                    p.send("b-3d", "d" + (r % 5), t, new double[] {-x / 8, x, 0});
                     valid += 2;
                     clamped += out ? 2 : 0;
                 }
                 p.flush();
             }
             sleepUntil(START + 6 * W + W / 2);
-            p.send("b", "tick", System.currentTimeMillis(), new double[] {0, 0, 0});
+            p.send("b-3d", "tick", System.currentTimeMillis(), new double[] {0, 0, 0});
             valid++;
         }
         long records = valid + 1 + 2 + 3 + 4;
@@ -267,13 +269,13 @@ class MetricsScrapeIT {
             assertEquals(1, sum(s, "refused_releases"), "window 2 of a");
             assertEquals(2, stream(s, "releases", "a"));
             assertEquals(1, stream(s, "refused_releases", "a"));
-            assertEquals(3, stream(s, "releases", "b"));
-            assertEquals(0, stream(s, "refused_releases", "b"));
+            assertEquals(3, stream(s, "releases", "b-3d"));
+            assertEquals(0, stream(s, "refused_releases", "b-3d"));
             assertEquals(2.0, stream(s, "spent", "a"), 1e-12, "spent before the refused charge");
             assertEquals(0.5, stream(s, "remaining", "a"), 1e-12);
-            assertEquals(1.0, stream(s, "spent", "b"), 1e-12);
-            assertEquals(99.0, stream(s, "remaining", "b"), 1e-12);
-            for (String id : List.of("a", "b")) {
+            assertEquals(1.0, stream(s, "spent", "b-3d"), 1e-12);
+            assertEquals(99.0, stream(s, "remaining", "b-3d"), 1e-12);
+            for (String id : List.of("a", "b-3d")) {
                 assertEquals(
                         START + 4 * W + 2_000 - 1,
                         stream(s, "next_release_ms", id),
