@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -154,5 +156,47 @@ class DeploymentKitTest {
         assertEquals(128, Integer.parseInt(pinned));
         assertEquals(128, KeyGroupRangeAssignment.computeDefaultMaxParallelism(85));
         assertEquals(256, KeyGroupRangeAssignment.computeDefaultMaxParallelism(86));
+    }
+
+    /**
+     * The Grafana board shows every dead-letter reason the job counts, and names its data source
+     * through a variable (file or sidecar provisioning cannot fill an import-time input).
+     */
+    @Test
+    void theDashboardShowsEveryRejectionReasonThroughADataSourceVariable() throws Exception {
+        String json = Files.readString(Path.of("deploy/grafana/dpclust-dashboard.json"));
+        for (String reason : org.dpclust.window.Rejections.ALL) {
+            assertTrue(
+                    json.contains("dpclust_rejected_" + reason + "{"),
+                    "the dashboard queries rejected_" + reason);
+            assertTrue(
+                    Files.readString(Path.of("docs/deploy.md"))
+                            .contains("`rejected_" + reason + "`"),
+                    "docs/deploy.md lists rejected_" + reason);
+        }
+        assertFalse(json.contains("${DS_"), "no import-time data source input");
+        JsonNode vars =
+                DeploymentFiles.yaml(Path.of("deploy/grafana/dpclust-dashboard.json"))
+                        .at("/templating/list");
+        boolean datasource = false;
+        for (JsonNode v : vars) {
+            datasource |= v.path("type").asText().equals("datasource");
+        }
+        assertTrue(datasource, "a datasource variable");
+    }
+
+    /** The PodMonitor selects the FlinkDeployment's pods and scrapes its named metrics port. */
+    @Test
+    void thePodMonitorScrapesTheDeploymentsMetricsPort() {
+        JsonNode monitor = DeploymentFiles.yaml(Path.of("deploy/kubernetes/podmonitor.yaml"));
+        assertEquals("PodMonitor", monitor.path("kind").asText());
+        assertEquals(
+                deployment.at("/metadata/name").asText(),
+                monitor.at("/spec/selector/matchLabels/app").asText(),
+                "the operator labels the pods app=<deployment name>");
+        assertEquals(
+                container.at("/ports/0/name").asText(),
+                monitor.at("/spec/podMetricsEndpoints/0/port").asText());
+        assertEquals("/metrics", monitor.at("/spec/podMetricsEndpoints/0/path").asText());
     }
 }
