@@ -3,12 +3,17 @@ package org.dpclust.cli;
 import org.dpclust.config.ProjectVersion;
 import picocli.CommandLine;
 
-/** {@code dpclust -V}: the project version from the pom ({@link ProjectVersion}) and Java's. */
+/**
+ * {@code dpclust -V}: the project version from the pom, what the build was made of (commit, Flink,
+ * Kafka, Avro: {@link ProjectVersion}) and Java's.
+ */
 public final class VersionProvider implements CommandLine.IVersionProvider {
     @Override
     public String[] getVersion() {
         return new String[] {
-            "dpclust " + ProjectVersion.get(), "java " + System.getProperty("java.version")
+            "dpclust " + ProjectVersion.get(),
+            ProjectVersion.buildInfo(),
+            "java " + System.getProperty("java.version")
         };
     }
 }

@@ -11,6 +11,7 @@ import java.io.StringWriter;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.dpclust.launch.UserErrors;
@@ -255,5 +256,17 @@ class UserErrorsTest {
         cl.setOut(new PrintWriter(out, true));
         assertEquals(0, cl.execute("-V"));
         assertEquals("dpclust " + m.group(1), out.toString().lines().findFirst().orElse(""));
+        String pom = Files.readString(Path.of("pom.xml"));
+        String build = out.toString().lines().skip(1).findFirst().orElse("");
+        for (String v : List.of("flink.version", "kafka.version", "avro.version")) {
+            String version = pom.replaceAll("(?s).*<" + v + ">([^<]+)</" + v + ">.*", "$1");
+            assertTrue(build.contains(" " + version), v + " " + version + " in: " + build);
+        }
+        // the commit the build was made from (this checkout's HEAD, or an ancestor if built
+        // earlier)
+        String commit = build.replaceAll("^commit ([0-9a-f]+|unknown),.*", "$1");
+        assertTrue(commit.matches("[0-9a-f]{7,}"), "a commit id in: " + build);
+        Process git = new ProcessBuilder("git", "cat-file", "-t", commit).start();
+        assertEquals("commit", new String(git.getInputStream().readAllBytes()).strip(), commit);
     }
 }
