@@ -25,7 +25,11 @@ public final class EvaluateCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print one JSON object per table row on stdout.")
     boolean json;
 
-    @Option(names = "--out", description = "Report directory (default docs/results/EXPERIMENT).")
+    @Option(
+            names = "--out",
+            description =
+                    "Report directory (default evaluate-out/EXPERIMENT; the committed reports are"
+                            + " refreshed with --out docs/results/EXPERIMENT).")
     Path out;
 
     @Option(names = "--quick", description = "A small, fast configuration (smoke runs and tests).")
@@ -43,7 +47,7 @@ public final class EvaluateCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--full and --quick exclude each other");
         }
         Experiment e = Experiments.get(full ? fullName(experiment) : experiment);
-        Path dir = out != null ? out : Path.of("docs", "results", e.name());
+        Path dir = out != null ? out : defaultOut(e.name());
         String command =
                 "dpclust evaluate "
                         + experiment
@@ -72,5 +76,10 @@ public final class EvaluateCommand implements Callable<Integer> {
                     "--full: experiment '" + experiment + "' has no full configuration");
         }
         return name;
+    }
+
+    /** Where a report goes without {@code --out}: never over a committed report by default. */
+    static Path defaultOut(String experiment) {
+        return Path.of("evaluate-out", experiment);
     }
 }
