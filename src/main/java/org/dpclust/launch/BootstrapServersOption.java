@@ -19,7 +19,7 @@ public final class BootstrapServersOption {
     @Option(
             names = "--bootstrap-servers",
             description =
-                    "Kafka bootstrap servers (overrides kafka.bootstrap_servers of --config).")
+                    "Kafka bootstrap servers (with --config, overrides its kafka.bootstrap_servers).")
     String bootstrapServers;
 
     /** {@code config} with the override applied, or unchanged when the option was not given. */

@@ -87,7 +87,8 @@ public final class BatchCommand implements Callable<Integer> {
     @Option(
             names = "--algorithm",
             required = true,
-            description = "Algorithm name (lloyd, stats, ...).")
+            completionCandidates = AlgorithmNames.class,
+            description = "Algorithm: ${COMPLETION-CANDIDATES}.")
     String algorithm;
 
     @Option(
@@ -407,5 +408,13 @@ public final class BatchCommand implements Callable<Integer> {
                     alg.name(), alg.guarantee(), params.k(), dir.centroidsFile());
         }
         return 0;
+    }
+
+    /** The registered batch algorithms, for {@code --help}. */
+    static final class AlgorithmNames implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return BatchAlgorithms.names().iterator();
+        }
     }
 }

@@ -19,7 +19,8 @@ public final class EvaluateCommand implements Callable<Integer> {
     @Parameters(
             index = "0",
             paramLabel = "EXPERIMENT",
-            description = "Experiment name (e.g. stats).")
+            completionCandidates = ExperimentNames.class,
+            description = "Experiment: ${COMPLETION-CANDIDATES}.")
     String experiment;
 
     @Option(names = "--json", description = "Print one JSON object per table row on stdout.")
@@ -81,5 +82,13 @@ public final class EvaluateCommand implements Callable<Integer> {
     /** Where a report goes without {@code --out}: never over a committed report by default. */
     static Path defaultOut(String experiment) {
         return Path.of("evaluate-out", experiment);
+    }
+
+    /** The registered experiments, for {@code --help}. */
+    static final class ExperimentNames implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return Experiments.names().iterator();
+        }
     }
 }
