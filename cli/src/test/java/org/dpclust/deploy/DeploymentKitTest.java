@@ -199,4 +199,27 @@ class DeploymentKitTest {
                 monitor.at("/spec/podMetricsEndpoints/0/port").asText());
         assertEquals("/metrics", monitor.at("/spec/podMetricsEndpoints/0/path").asText());
     }
+
+    /**
+     * Compose gives the secret to every JVM that runs the job's code (the operators load it on the
+     * TaskManager; without it the job fails there), and keeps Kafka's log directory, the budget
+     * topic with it, on the kafka-data volume.
+     */
+    @Test
+    void composeGivesTheSecretToTheFlinkJvmsAndKeepsKafkasLogOnItsVolume() {
+        JsonNode compose = DeploymentFiles.yaml(DeploymentFiles.COMPOSE);
+        for (String service : List.of("jobmanager", "taskmanager", "submit")) {
+            assertTrue(
+                    compose.at("/services/" + service + "/environment/DPCLUST_SECRET")
+                            .asText()
+                            .startsWith("${DPCLUST_SECRET"),
+                    service + " has DPCLUST_SECRET");
+        }
+        String logDirs = compose.at("/services/kafka/environment/KAFKA_LOG_DIRS").asText();
+        boolean onVolume = false;
+        for (JsonNode v : compose.at("/services/kafka/volumes")) {
+            onVolume |= v.asText().equals("kafka-data:" + logDirs);
+        }
+        assertTrue(onVolume, "KAFKA_LOG_DIRS " + logDirs + " is the kafka-data volume");
+    }
 }
