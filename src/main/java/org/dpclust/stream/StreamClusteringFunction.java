@@ -163,12 +163,12 @@ public class StreamClusteringFunction
 
     @Override
     public void initializeState(FunctionInitializationContext ctx) throws Exception {
-        savedParameters = SavedPublicParameters.restore(ctx, streams); // refuses changed ones
+        savedParameters = SavedPublicParameters.restore(ctx, streams, policy); // refuses changes
     }
 
     @Override
     public void snapshotState(FunctionSnapshotContext ctx) throws Exception {
-        savedParameters.save(streams);
+        savedParameters.save(streams, policy);
     }
 
     /**

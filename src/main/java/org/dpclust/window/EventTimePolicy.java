@@ -76,6 +76,21 @@ public final class EventTimePolicy implements Serializable {
         return end != Long.MAX_VALUE;
     }
 
+    /**
+     * The public time rules as one line, for the savepoint guard ({@link PublicParameters}): the
+     * schedule's start and end and the lateness and future allowances.
+     */
+    public String publicParameters() {
+        return "job.start="
+                + java.time.Instant.ofEpochMilli(start)
+                + ", job.end="
+                + (end == Long.MAX_VALUE ? "none" : java.time.Instant.ofEpochMilli(end))
+                + ", job.max_lateness="
+                + java.time.Duration.ofMillis(maxLateness)
+                + ", job.max_future="
+                + java.time.Duration.ofMillis(maxFuture);
+    }
+
     public long maxLateness() {
         return maxLateness;
     }

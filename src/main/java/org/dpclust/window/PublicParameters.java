@@ -128,34 +128,54 @@ public final class PublicParameters {
     }
 
     /**
-     * Null when every saved entry ({@code id|line}) is admitted by the configured streams, else the
-     * one-line refusal naming the stream, the saved line and the configured one.
+     * Null when every saved entry ({@code id|line}) is admitted by the configured streams and time
+     * rules, else the one-line refusal naming what changed, the saved line and the configured one.
+     * The job's time rules are saved under the empty id (no stream id is empty): a window open
+     * across the restore was promised its close time, its device reservoirs' lifetime and its
+     * schedule under them — another {@code max_lateness} would close reservoirs early and let a
+     * device count more than c records, another {@code start} or {@code end} would drop or add
+     * windows.
      */
-    public static String refusal(Iterable<String> savedEntries, List<StreamSpec> streams) {
+    public static String refusal(
+            Iterable<String> savedEntries, List<StreamSpec> streams, EventTimePolicy policy) {
         for (String entry : savedEntries) {
             int bar = entry.indexOf('|');
             String id = entry.substring(0, bar);
             String saved = entry.substring(bar + 1);
+            if (id.isEmpty()) {
+                if (!saved.equals(policy.publicParameters())) {
+                    return changed("the job's time rules", saved, policy.publicParameters());
+                }
+                continue;
+            }
             for (StreamSpec s : streams) {
                 if (s.id().equals(id) && !admits(saved, s)) {
-                    return "stream '"
-                            + id
-                            + "': its public parameters changed since its state"
-                            + " was saved (saved: "
-                            + saved
-                            + "; configured: "
-                            + of(s)
-                            + "); restore the saved configuration, or stop the"
-                            + " job at a window boundary and start the changed"
-                            + " stream under a new stream id";
+                    return changed("stream '" + id + "'", saved, of(s));
                 }
             }
         }
         return null;
     }
 
+    private static String changed(String what, String saved, String configured) {
+        return what
+                + ": its public parameters changed since its state"
+                + " was saved (saved: "
+                + saved
+                + "; configured: "
+                + configured
+                + "); restore the saved configuration, or stop the"
+                + " job at a window boundary and start the changed"
+                + " stream under a new stream id";
+    }
+
     /** The entry a stream's state saves: {@code id|line}. */
     public static String entry(StreamSpec s) {
         return s.id() + "|" + of(s);
+    }
+
+    /** The entry of the job's time rules: {@code |line} (the empty id). */
+    public static String entry(EventTimePolicy policy) {
+        return "|" + policy.publicParameters();
     }
 }

@@ -5,12 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
+import java.util.Map;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.geometry.PivotListIndex;
 import org.dpclust.io.Publication;
+import org.dpclust.privacy.testing.TestRandoms;
+import org.dpclust.window.EventTimePolicy;
 import org.dpclust.window.PublicParameters;
 import org.dpclust.window.ValidRecord;
 import org.dpclust.window.WindowPartial;
@@ -32,6 +36,69 @@ class PublicParametersChangeTest {
                 StreamTestRecords.function(s, 1, ledger),
                 (WindowPartial p) -> p.streamId,
                 snapshot);
+    }
+
+    /** The operator for the test stream under {@code policy}'s time rules. */
+    private static StreamClusteringFunction function(
+            StreamSpec s, EventTimePolicy policy, RecordingLedger ledger) {
+        return new StreamClusteringFunction(
+                List.of(s), TestRandoms.secretSource(), Map.of(), policy, ledger.factory());
+    }
+
+    /**
+     * The job's time rules are pinned too: a device-unit stream restored under a larger {@code
+     * max_lateness} would close a device's reservoir at the old close time while its window is
+     * still open and count more than c of its records; another {@code start}, {@code end} or {@code
+     * max_future} would change the schedule or which records count. Each is refused in one line;
+     * the same rules restore and release.
+     */
+    @Test
+    void aChangedTimeRuleIsRefusedOnRestore() throws Exception {
+        StreamSpec s =
+                StreamTestRecords.spec(
+                        "    privacy_unit: device\n    device_contribution_bound: 2\n");
+        EventTimePolicy saved = new EventTimePolicy(0, 3 * W, 0, W);
+        for (EventTimePolicy changed :
+                List.of(
+                        new EventTimePolicy(0, 3 * W, 50_000, W), // max_lateness 0 -> 50 s
+                        new EventTimePolicy(W, 3 * W, 0, W), // a later start
+                        new EventTimePolicy(0, 2 * W, 0, W), // an earlier end
+                        new EventTimePolicy(0, 3 * W, 0, 2 * W))) { // max_future
+            RecordingLedger ledger = new RecordingLedger();
+            var h = StreamTestRecords.harness(function(s, saved, ledger), p -> p.streamId);
+            for (int i = 0; i < 8; i++) {
+                ValidRecord r = StreamTestRecords.record("d0", i * 100L, 0.25, 0.75);
+                h.processElement(WindowPartial.of(r), r.eventTime);
+            }
+            OperatorSubtaskState snapshot = h.snapshot(1, 1); // window 0 open
+            h.close();
+            Exception e =
+                    assertThrows(
+                            Exception.class,
+                            () ->
+                                    StreamTestRecords.restored(
+                                            function(s, changed, ledger),
+                                            (WindowPartial p) -> p.streamId,
+                                            snapshot));
+            String message = e.toString();
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                if (t instanceof SuppressRestartsException x) {
+                    message = x.getCause().getMessage();
+                }
+            }
+            assertTrue(
+                    message.startsWith("the job's time rules: its public parameters changed"),
+                    message);
+            assertTrue(message.contains(saved.publicParameters()), message);
+            assertTrue(message.contains(changed.publicParameters()), message);
+            assertEquals(0, ledger.charges().size(), "nothing charged");
+            var same =
+                    StreamTestRecords.restored(
+                            function(s, saved, ledger), (WindowPartial p) -> p.streamId, snapshot);
+            same.processWatermark(W - 1);
+            assertEquals(1, ledger.charges().size(), "the same rules release window 0");
+            same.close();
+        }
     }
 
     @Test
