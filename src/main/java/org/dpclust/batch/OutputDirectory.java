@@ -31,7 +31,9 @@ public record OutputDirectory(Path dir) {
             Files.writeString(centroidsFile(), centroidsCsv(centroids), StandardCharsets.UTF_8);
             Files.writeString(
                     dir.resolve(SUMMARY),
-                    new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(summary)
+                    new ObjectMapper()
+                                    .writerWithDefaultPrettyPrinter()
+                                    .writeValueAsString(wholeNumbers(summary))
                             + "\n",
                     StandardCharsets.UTF_8);
         } catch (IOException e) {
@@ -54,5 +56,28 @@ public record OutputDirectory(Path dir) {
             sb.append('\n');
         }
         return sb.toString();
+    }
+
+    /**
+     * {@code value} with every whole double (a count, a number of cells or steps kept as a double
+     * in a parameter map) as a long, so the JSON says {@code 64}, not {@code 64.0}; maps and lists
+     * are copied, other values kept.
+     */
+    static Object wholeNumbers(Object value) {
+        if (value instanceof Double d
+                && d == Math.rint(d)
+                && Math.abs(d) < 0x1p53
+                && !(d == 0 && 1 / d < 0)) {
+            return d.longValue();
+        }
+        if (value instanceof Map<?, ?> m) {
+            Map<Object, Object> out = new java.util.LinkedHashMap<>();
+            m.forEach((k, v) -> out.put(k, wholeNumbers(v)));
+            return out;
+        }
+        if (value instanceof java.util.List<?> l) {
+            return l.stream().map(OutputDirectory::wholeNumbers).toList();
+        }
+        return value;
     }
 }
