@@ -45,6 +45,38 @@ public final class StartupLog {
             log.info(stream(s));
         }
         log.info("privacy secret: {} (never logged)", secretSource);
+        warnings(cfg).forEach(log::warn);
+    }
+
+    /** ε per release above which a stream's releases protect next to nothing (e^ε > 22,000). */
+    static final double LARGE_EPSILON = 10;
+
+    /** Configuration that is valid but protects next to nothing, as WARN lines. */
+    static java.util.List<String> warnings(DpclustConfig cfg) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        for (StreamSpec s : cfg.streams()) {
+            if (s.epsilonPerRelease() > LARGE_EPSILON) {
+                out.add(
+                        "stream "
+                                + s.id()
+                                + ": epsilon_per_release "
+                                + s.epsilonPerRelease()
+                                + " is above "
+                                + LARGE_EPSILON
+                                + ": its releases protect next to nothing");
+            }
+        }
+        return out;
+    }
+
+    /** The WARN line for a secret that is evidently not random, or null. */
+    public static String secretWarning(org.dpclust.privacy.PrivacySecret secret, String source) {
+        return secret.evidentlyNotRandom()
+                ? "privacy secret from "
+                        + source
+                        + " is evidently not random (a repeated byte pattern): anyone can predict"
+                        + " the noise; use openssl rand -hex 32"
+                : null;
     }
 
     /**

@@ -70,11 +70,15 @@ public final class StreamCommand implements Callable<Integer> {
         }
         cfg.job().requireStreamingSchedule();
         SecretSource secret = secretFile.source();
-        secret.load(); // fails here, at start-up, naming the option; operators load it again
+        // fails here, at start-up, naming the option; operators load it again
+        String weak = StartupLog.secretWarning(secret.load(), secretFile.describe());
         // before anything is logged: an unreachable broker or refused credentials is one line
         BrokerCheck.require(
                 kafka.optionName(), cfg.kafka().connection(), kafka.propertiesOptionName());
         StartupLog.configuration(LOG, cfg, secretFile.describe());
+        if (weak != null) {
+            LOG.warn(weak);
+        }
         if (createTopics) {
             TopicAdmin.ensureTopics(cfg.kafka(), 1);
         }

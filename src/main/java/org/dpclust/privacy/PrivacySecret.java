@@ -46,6 +46,24 @@ public final class PrivacySecret {
     }
 
     /**
+     * Whether the key is evidently not random: all its bytes equal (e.g. all zero), or a short
+     * pattern repeated. Such a key is public in effect, so the noise it keys is predictable;
+     * start-up warns (it is not refused: tests and examples use fixed keys).
+     */
+    public boolean evidentlyNotRandom() {
+        for (int period = 1; period <= 4; period++) {
+            boolean repeats = true;
+            for (int i = period; i < key.length && repeats; i++) {
+                repeats = key[i] == key[i - period];
+            }
+            if (repeats) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
      * Parses a hexadecimal key (upper or lower case, no separators).
      *
      * @throws IllegalArgumentException naming the problem: null, odd length, a non-hex character

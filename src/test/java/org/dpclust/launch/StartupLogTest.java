@@ -81,4 +81,37 @@ class StartupLogTest {
                 StartupLog.formats(
                         new TopicFormats(WireFormat.JSON, WireFormat.AVRO, WireFormat.JSON)));
     }
+
+    /** A huge ε and a patterned secret are valid but warned about, naming what and why. */
+    @Test
+    void aHugeEpsilonAndAPatternedSecretAreWarnedAbout() {
+        String yaml =
+                """
+                kafka: {bootstrap_servers: "b:9092"}
+                streams:
+                  - {id: s1, dimension: 2, lower: [0, 0], upper: [1, 2], k: 3, window: PT10S,
+                     epsilon_per_release: 1.0e300, budget_cap: 1.0e301}
+                  - {id: s2, dimension: 2, lower: [0, 0], upper: [1, 2], k: 3, window: PT10S,
+                     epsilon_per_release: 1, budget_cap: 10}
+                """;
+        java.util.List<String> w = StartupLog.warnings(ConfigLoader.parse(yaml));
+        assertEquals(1, w.size(), w.toString());
+        assertTrue(w.get(0).startsWith("stream s1: epsilon_per_release 1.0E300"), w.get(0));
+        String zero =
+                StartupLog.secretWarning(
+                        org.dpclust.privacy.PrivacySecret.fromHex("00".repeat(32)),
+                        "DPCLUST_SECRET");
+        assertTrue(zero != null && zero.contains("DPCLUST_SECRET"), String.valueOf(zero));
+        assertTrue(
+                StartupLog.secretWarning(
+                                org.dpclust.privacy.PrivacySecret.fromHex("0123".repeat(16)), "f")
+                        != null,
+                "a repeated pattern");
+        assertEquals(
+                null,
+                StartupLog.secretWarning(
+                        org.dpclust.privacy.PrivacySecret.fromHex(
+                                "00112233445566778899aabbccddeeff0123456789abcdef0f1e2d3c4b5a6978"),
+                        "f"));
+    }
 }
