@@ -37,6 +37,10 @@ import org.dpclust.privacy.Zcdp;
  * with the unit tests) and go through {@link #assertCalibratedPassesAndHalvedFails}, which checks
  * the calibrated mechanism and the halved-noise negative control with the same options and prints
  * one line per mechanism with the worst violations of both.
+ *
+ * <p>zCDP (Gaussian) mechanisms: the bucketed test at the ε a ρ implies only notices an error of
+ * about 2.5× in ρ, so {@link #assertZcdpCalibratedPassesAndLeakyFails} adds an estimate ρ̂ of the
+ * pair's ρ ({@link RhoEstimator}) that must fail when the true ρ is {@link #ZCDP_LEAK}× the claim.
  */
 public final class DpTester {
     private DpTester() {}
@@ -198,41 +202,343 @@ public final class DpTester {
     }
 
     /**
-     * The calibrated ρ of the zCDP (Gaussian) mechanism tests: the harness's parameter t runs the
-     * mechanism at ρ = t²·{@value #ZCDP_RHO} (σ ∝ 1/t), so t = 1 is calibrated and the halved run
-     * (t = 2) has half the noise.
+     * The calibrated ρ of the zCDP (Gaussian) mechanism tests: the statistic runs the mechanism at
+     * ρ = {@value #ZCDP_RHO} (calibrated), at {@link #ZCDP_LEAK}·ρ (σ/√1.5) and at 4ρ (half the
+     * noise).
      */
     public static final double ZCDP_RHO = 0.5;
 
     /**
-     * The δ at which the zCDP tests convert {@link #ZCDP_RHO} to the tested ε ({@link
+     * The δ at which the zCDP tests convert {@link #ZCDP_RHO} to the hockey-stick test's ε ({@link
      * Zcdp#epsilon}, about 3.54): well below the harness's δ_tol, so a calibrated mechanism passes
      * every bucket, while at half the noise (ρ = 2) the loss exceeds that ε with probability about
      * 0.2, which the top quantile buckets see.
      */
     public static final double ZCDP_DELTA = 1e-3;
 
-    /** A statistic drawn from a ρ-zCDP mechanism run at {@code rho} on D or D′. */
+    /**
+     * The factor by which a mechanism's true ρ may exceed its claim before the zCDP tests must
+     * fail: the ρ̂ check ({@link RhoEstimator}) rejects ρ̂ > √{@value #ZCDP_LEAK}·ρ, the geometric
+     * midpoint between the calibrated ρ and {@value #ZCDP_LEAK}ρ.
+     */
+    public static final double ZCDP_LEAK = 1.5;
+
+    /**
+     * Standard errors of ρ̂ that the expected ρ̂ of the calibrated run and of the {@link
+     * #ZCDP_LEAK} run must lie on either side of the threshold ({@link #rhoStandardError}); the
+     * zCDP check refuses sample sizes with less power.
+     */
+    public static final double ZCDP_MIN_Z = 4;
+
+    /**
+     * The parts of a statistic drawn from a ρ-zCDP mechanism run at {@code rho} on D or D′: each an
+     * affine function of the output, typically the privacy-loss terms ({@link #gaussianLoss}, at
+     * the calibrated σ's) of one group of coordinates that share a σ (e.g. the counts, the sums).
+     * The hockey-stick test sees their sum; ρ̂ their best linear combination. One part suffices
+     * when all coordinates that differ share one σ.
+     */
     @FunctionalInterface
-    public interface ZcdpStatistic {
-        double draw(boolean neighbour, double rho, PrivacyRandom rng);
+    public interface ZcdpParts {
+        double[] draw(boolean neighbour, double rho, PrivacyRandom rng);
     }
 
     /**
-     * {@link #assertCalibratedPassesAndHalvedFails} for a ρ-zCDP (Gaussian) mechanism whose pair
-     * uses its whole sensitivity: the statistic runs at ρ = {@link #ZCDP_RHO} (calibrated) and at
-     * 4·{@link #ZCDP_RHO} (half the noise), tested at the ε that {@link #ZCDP_RHO} implies at δ =
-     * {@link #ZCDP_DELTA}, with pooled-quantile buckets.
+     * An estimate of the pair's ρ from n draws a side.
+     *
+     * @param rho ρ̂ = ½ Δ̂ᵀ Σ̂⁻¹ Δ̂
+     * @param standardError {@link #rhoStandardError}(ρ̂, n)
+     * @param samples n, the draws on each side
      */
-    public static Control assertZcdpCalibratedPassesAndHalvedFails(
-            String name, Options o, ZcdpStatistic statistic) {
-        return assertCalibratedPassesAndHalvedFails(
+    public record RhoEstimate(double rho, double standardError, long samples) {}
+
+    /**
+     * Standard error of ρ̂ from n draws a side when the parts are Gaussian: √((4ρ + ρ²)/n). By the
+     * delta method in the whitened direction w = Σ⁻¹Δ: Δ̂ (variance 2Σ/n) moves ρ̂ by wᵀ(Δ̂ − Δ),
+     * variance 2ρ·2/n = 4ρ/n; the pooled Σ̂ (2n − 2 degrees of freedom) moves it by −½wᵀ(Σ̂ − Σ)w,
+     * variance ¼·2(2ρ)²/(2n) = ρ²/n.
+     */
+    public static double rhoStandardError(double rho, long n) {
+        return Math.sqrt((4 * rho + rho * rho) / n);
+    }
+
+    /**
+     * Estimates the ρ of a Gaussian-type pair from its parts ({@link ZcdpParts}): sample means on D
+     * and D′, covariance pooled over both sides (each centred on its own mean), ρ̂ = ½ Δ̂ᵀ Σ̂⁻¹ Δ̂
+     * with Δ̂ the difference of the means.
+     *
+     * <p>Why this estimates ρ. If the noise is Gaussian and every part an affine function of the
+     * output, the parts' vector P is N(μ, Σ) on D and N(μ′, Σ) on D′, and D_α(P_D ‖ P_D′) = α·½
+     * ΔᵀΣ⁻¹Δ for every order α (Δ = μ′ − μ): P is exactly ρ_P-zCDP on the pair with ρ_P = ½ΔᵀΣ⁻¹Δ,
+     * whose privacy-loss distribution is N(ρ_P, 2ρ_P) — ρ̂ fits that distribution. ρ_P is at most
+     * the mechanism's ρ on the pair (post-processing) and equals it when some linear combination of
+     * the parts is the true privacy-loss variable, which holds when each part is the loss of a
+     * group of coordinates sharing one σ, whatever the σ's really are (the combination re-weights
+     * the groups). The discrete Gaussian at σ ≥ 1 has the continuous one's Rényi divergences for
+     * integer shifts (Canonne, Kamath and Steinke 2020) and its variance is σ² to within e^(−2π²σ²)
+     * relative, so the same holds. Unlike the hockey-stick test at ε(ρ, δ), whose tails only show
+     * an error of about 2.5× in ρ, ρ̂ is the parameter itself with a relative standard error of
+     * √((4/ρ + 1)/n), 2.1 % at ρ = ½ and n = 20 000. Bias: E[½ΔᵀΣ̂⁻¹Δ] and the noise of Δ̂ add
+     * about (k + 1)·ρ/n + k/n for k parts, negligible here.
+     *
+     * <p>The nominal loss L (computed with the claimed σ's) would not do: it is affine in the
+     * output, so E_D[L] is the claimed ρ whatever the true σ, and Var_D[L] = 2ρ(σ_true/σ_claimed)²
+     * shrinks as the noise does; the loss with the TRUE σ's has E = ρ and Var = 2ρ, which is what
+     * ρ̂ estimates.
+     */
+    public static final class RhoEstimator {
+        private final long[] n = new long[2];
+        private double[][] mean;
+        private double[][][] m2;
+
+        /** Adds one draw of the parts, on D ({@code neighbour} false) or on D′. */
+        public void add(boolean neighbour, double[] parts) {
+            if (mean == null) {
+                int k = parts.length;
+                if (k < 1) {
+                    throw new IllegalArgumentException("no parts");
+                }
+                mean = new double[2][k];
+                m2 = new double[2][k][k];
+            }
+            if (parts.length != mean[0].length) {
+                throw new IllegalArgumentException("parts length changed");
+            }
+            int s = neighbour ? 1 : 0;
+            double[] mu = mean[s];
+            double[][] m = m2[s];
+            n[s]++;
+            double[] before = new double[mu.length];
+            for (int i = 0; i < mu.length; i++) {
+                before[i] = parts[i] - mu[i];
+                mu[i] += before[i] / n[s];
+            }
+            for (int i = 0; i < mu.length; i++) {
+                for (int j = 0; j < mu.length; j++) {
+                    m[i][j] += before[i] * (parts[j] - mu[j]); // Welford
+                }
+            }
+        }
+
+        /**
+         * ρ̂ = ½ Δ̂ᵀ Σ̂⁻¹ Δ̂; parts with zero pooled variance are dropped (ρ̂ = ∞ if their means
+         * differ).
+         *
+         * @throws IllegalArgumentException if either side has fewer than 2 draws or the parts are
+         *     linearly dependent
+         */
+        public RhoEstimate estimate() {
+            if (mean == null || n[0] < 2 || n[1] < 2) {
+                throw new IllegalArgumentException("need two draws a side");
+            }
+            int k = mean[0].length;
+            double dof = n[0] + n[1] - 2;
+            List<Integer> keep = new ArrayList<>();
+            for (int i = 0; i < k; i++) {
+                double var = (m2[0][i][i] + m2[1][i][i]) / dof;
+                double delta = mean[1][i] - mean[0][i];
+                if (var > 0) {
+                    keep.add(i);
+                } else if (delta != 0) {
+                    return new RhoEstimate(
+                            Double.POSITIVE_INFINITY, Double.NaN, Math.min(n[0], n[1]));
+                }
+            }
+            int q = keep.size();
+            double[][] a = new double[q][q + 1];
+            for (int r = 0; r < q; r++) {
+                int i = keep.get(r);
+                for (int c = 0; c < q; c++) {
+                    int j = keep.get(c);
+                    a[r][c] = (m2[0][i][j] + m2[1][i][j]) / dof;
+                }
+                a[r][q] = mean[1][i] - mean[0][i];
+            }
+            double rho = 0.5 * quadraticForm(a);
+            long samples = Math.min(n[0], n[1]);
+            return new RhoEstimate(rho, rhoStandardError(rho, samples), samples);
+        }
+
+        /** bᵀS⁻¹b for the augmented matrix [S | b], S symmetric positive definite (Cholesky). */
+        private static double quadraticForm(double[][] a) {
+            int q = a.length;
+            double[][] l = new double[q][q];
+            double form = 0;
+            double[] y = new double[q];
+            for (int i = 0; i < q; i++) {
+                for (int j = 0; j <= i; j++) {
+                    double s = a[i][j];
+                    for (int t = 0; t < j; t++) {
+                        s -= l[i][t] * l[j][t];
+                    }
+                    if (i == j) {
+                        if (!(s > 1e-12 * a[i][i])) {
+                            throw new IllegalArgumentException("parts are linearly dependent");
+                        }
+                        l[i][i] = Math.sqrt(s);
+                    } else {
+                        l[i][j] = s / l[j][j];
+                    }
+                }
+                double s = a[i][q];
+                for (int t = 0; t < i; t++) {
+                    s -= l[i][t] * y[t];
+                }
+                y[i] = s / l[i][i];
+                form += y[i] * y[i];
+            }
+            return form;
+        }
+    }
+
+    /** What {@link #assertZcdpCalibratedPassesAndLeakyFails} measured. */
+    public record ZcdpControl(
+            Control hockeyStick,
+            double threshold,
+            RhoEstimate calibrated,
+            RhoEstimate leaky,
+            RhoEstimate halved) {}
+
+    /**
+     * The shared zCDP test of a (Gaussian) mechanism on a pair that uses its whole sensitivity, so
+     * the pair's ρ is the mechanism's ρ = {@link #ZCDP_RHO}. Two checks, both with a control that
+     * must fail:
+     *
+     * <ul>
+     *   <li>ρ̂ ({@link RhoEstimator}) of the calibrated run's draws (all repetitions, N·R a side)
+     *       must be at most √{@link #ZCDP_LEAK}·ρ, and ρ̂ of N draws a side at {@link #ZCDP_LEAK}·ρ
+     *       (noise σ/√1.5; stream {@code name + "/x1.5"}) must exceed it. Fixed seeds; before
+     *       drawing, the check refuses N, R that leave less than {@link #ZCDP_MIN_Z} standard
+     *       errors ({@link #rhoStandardError} at the expected ρ̂) on either side of the threshold.
+     *   <li>the hockey-stick test ({@link #assertCalibratedPassesAndHalvedFails}) on the sum of the
+     *       parts at ε = {@link Zcdp#epsilon}(ρ, {@link #ZCDP_DELTA}): the calibrated run must pass
+     *       by majority and the run at 4ρ (half the noise; stream {@code name + "/halved"}) fail by
+     *       majority. It checks the tails, which ρ̂ (two moments) does not.
+     * </ul>
+     *
+     * Prints one {@code DP <name>} line with the hockey-stick violations and the three ρ̂.
+     */
+    public static ZcdpControl assertZcdpCalibratedPassesAndLeakyFails(
+            String name, Options o, ZcdpParts parts) {
+        double rho = ZCDP_RHO;
+        double leak = ZCDP_LEAK * rho;
+        double threshold = Math.sqrt(ZCDP_LEAK) * rho;
+        long nCalibrated = (long) o.samples() * o.repetitions();
+        double zCalibrated = (threshold - rho) / rhoStandardError(rho, nCalibrated);
+        double zLeak = (leak - threshold) / rhoStandardError(leak, o.samples());
+        if (zCalibrated < ZCDP_MIN_Z || zLeak < ZCDP_MIN_Z) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            java.util.Locale.ROOT,
+                            "%s: %d samples leave %.1f / %.1f standard errors at the ρ̂ threshold"
+                                    + " (need %.0f): no power at %.1f×ρ",
+                            name,
+                            o.samples(),
+                            zCalibrated,
+                            zLeak,
+                            ZCDP_MIN_Z,
+                            ZCDP_LEAK));
+        }
+        double tested = Zcdp.epsilon(rho, ZCDP_DELTA);
+        RhoEstimator calibratedRho = new RhoEstimator();
+        RhoEstimator halvedRho = new RhoEstimator();
+        VoteResult calibrated = zcdpVote(name, rho, tested, o, parts, calibratedRho);
+        VoteResult halved = zcdpVote(name + "/halved", 4 * rho, tested, o, parts, halvedRho);
+        RhoEstimator leakyRho = new RhoEstimator();
+        PrivacyRandom rng = TestRandoms.stream(name + "/x1.5");
+        for (int i = 0; i < o.samples(); i++) {
+            leakyRho.add(false, parts.draw(false, leak, rng));
+            leakyRho.add(true, parts.draw(true, leak, rng));
+        }
+        RhoEstimate c = calibratedRho.estimate();
+        RhoEstimate l = leakyRho.estimate();
+        RhoEstimate h = halvedRho.estimate();
+        System.out.printf(
+                java.util.Locale.ROOT,
+                "DP %s (rho %.3g, eps %.4g, tol %.3g): rho-hat calibrated %.4f ± %.4f (n %d),"
+                        + " x%.1f %.4f ± %.4f (n %d), halved %.4f; threshold %.4f;"
+                        + " hockey-stick calibrated %d/%d pass, worst violation %.5f;"
+                        + " halved noise %d/%d pass, worst violations %s%n",
                 name,
-                1.0,
-                Zcdp.epsilon(ZCDP_RHO, ZCDP_DELTA),
+                rho,
+                tested,
+                o.deltaTolerance(),
+                c.rho(),
+                c.standardError(),
+                c.samples(),
+                ZCDP_LEAK,
+                l.rho(),
+                l.standardError(),
+                l.samples(),
+                h.rho(),
+                threshold,
+                calibrated.passes(),
+                calibrated.verdicts().size(),
+                max(calibrated.worstViolations()),
+                halved.passes(),
+                halved.verdicts().size(),
+                Arrays.toString(
+                        Arrays.stream(halved.worstViolations())
+                                .mapToObj(v -> String.format(java.util.Locale.ROOT, "%.4f", v))
+                                .toArray()));
+        if (!(c.rho() <= threshold)) {
+            throw new AssertionError(
+                    String.format(
+                            java.util.Locale.ROOT,
+                            "%s: calibrated rho-hat %.4f ± %.4f exceeds %.4f (claimed rho %.3g)",
+                            name,
+                            c.rho(),
+                            c.standardError(),
+                            threshold,
+                            rho));
+        }
+        if (!calibrated.passedByMajority()) {
+            throw new AssertionError(
+                    name + ": calibrated noise must pass by majority: " + calibrated.summary());
+        }
+        if (halved.passedByMajority()) {
+            throw new AssertionError(
+                    name
+                            + ": halved noise must fail by majority (the test has no power): "
+                            + halved.summary());
+        }
+        if (!(l.rho() > threshold)) {
+            throw new AssertionError(
+                    String.format(
+                            java.util.Locale.ROOT,
+                            "%s: rho-hat %.4f at %.1f×rho does not exceed %.4f (the test has no"
+                                    + " power)",
+                            name,
+                            l.rho(),
+                            ZCDP_LEAK,
+                            threshold));
+        }
+        return new ZcdpControl(new Control(calibrated, halved), threshold, c, l, h);
+    }
+
+    /** Like {@link #voteAt} on the sum of the parts, also feeding every draw to {@code rho}. */
+    private static VoteResult zcdpVote(
+            String label,
+            double mechanismRho,
+            double testedEpsilon,
+            Options o,
+            ZcdpParts parts,
+            RhoEstimator rho) {
+        PrivacyRandom rng = TestRandoms.stream(label);
+        return vote(
                 o,
-                false,
-                (neighbour, t, rng) -> statistic.draw(neighbour, t * t * ZCDP_RHO, rng));
+                () -> {
+                    double[] a = new double[o.samples()];
+                    double[] b = new double[o.samples()];
+                    for (int i = 0; i < o.samples(); i++) {
+                        double[] pa = parts.draw(false, mechanismRho, rng);
+                        double[] pb = parts.draw(true, mechanismRho, rng);
+                        rho.add(false, pa);
+                        rho.add(true, pb);
+                        a[i] = Arrays.stream(pa).sum();
+                        b[i] = Arrays.stream(pb).sum();
+                    }
+                    return compareScalars(a, b, testedEpsilon, o);
+                });
     }
 
     private static VoteResult voteAt(

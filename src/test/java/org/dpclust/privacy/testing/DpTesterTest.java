@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.atomic.AtomicInteger;
+import org.dpclust.privacy.PrivacyRandom;
 import org.junit.jupiter.api.Test;
 
 /** The harness itself: identical distributions pass, disjoint ones fail, voting counts. */
@@ -99,6 +100,89 @@ class DpTesterTest {
                                 DpTester.assertCalibratedPassesAndHalvedFails(
                                         "dptester-leaky", 1.0, 1.0, small, false, laplace(4)));
         assertTrue(leaky.getMessage().contains("calibrated"), leaky.getMessage());
+    }
+
+    /** Discrete Gaussian around 0 or {@code shift} at sensitivity {@code shift} and ρ. */
+    private static double gaussian(boolean neighbour, long shift, double rho, PrivacyRandom rng) {
+        return org.dpclust.privacy.GaussianMechanism.addNoise(
+                neighbour ? shift : 0, shift, rho, rng);
+    }
+
+    @Test
+    void rhoEstimateRecombinesPartsWithTheirTrueScales() {
+        var rng = TestRandoms.stream("dptester-rho");
+        DpTester.RhoEstimator one = new DpTester.RhoEstimator();
+        DpTester.RhoEstimator two = new DpTester.RhoEstimator();
+        for (int i = 0; i < 20_000; i++) {
+            for (boolean n : new boolean[] {false, true}) {
+                one.add(n, new double[] {gaussian(n, 100, 0.5, rng)});
+                // parts of ρ 0.2 and 0.3, the second scaled arbitrarily: ρ̂ still sees 0.5
+                two.add(
+                        n,
+                        new double[] {gaussian(n, 100, 0.2, rng), 7 * gaussian(n, 40, 0.3, rng)});
+            }
+        }
+        for (DpTester.RhoEstimate e : new DpTester.RhoEstimate[] {one.estimate(), two.estimate()}) {
+            assertEquals(20_000, e.samples());
+            assertEquals(DpTester.rhoStandardError(e.rho(), 20_000), e.standardError(), 1e-12);
+            assertEquals(0.5, e.rho(), 4 * e.standardError(), e.toString());
+        }
+        // a constant part is dropped; a repeated part is refused
+        DpTester.RhoEstimator constant = new DpTester.RhoEstimator();
+        DpTester.RhoEstimator repeated = new DpTester.RhoEstimator();
+        for (int i = 0; i < 1_000; i++) {
+            for (boolean n : new boolean[] {false, true}) {
+                double x = gaussian(n, 100, 0.5, rng);
+                constant.add(n, new double[] {x, 3});
+                repeated.add(n, new double[] {x, 2 * x});
+            }
+        }
+        assertTrue(Math.abs(constant.estimate().rho() - 0.5) < 0.2);
+        assertThrows(IllegalArgumentException.class, repeated::estimate);
+    }
+
+    @Test
+    void theZcdpCheckDemandsPowerAtOneAndAHalfRho() {
+        DpTester.Options small = o.withSamples(10_000).withRepetitions(3);
+        DpTester.ZcdpControl ok =
+                DpTester.assertZcdpCalibratedPassesAndLeakyFails(
+                        "dptester-zcdp",
+                        small,
+                        (n, rho, rng) -> new double[] {gaussian(n, 100, rho, rng)});
+        assertEquals(30_000, ok.calibrated().samples());
+        assertTrue(ok.calibrated().rho() <= ok.threshold() && ok.leaky().rho() > ok.threshold());
+        // σ/√1.5 passes the hockey-stick test but not ρ̂
+        AssertionError leaky =
+                assertThrows(
+                        AssertionError.class,
+                        () ->
+                                DpTester.assertZcdpCalibratedPassesAndLeakyFails(
+                                        "dptester-zcdp-leaky",
+                                        small,
+                                        (n, rho, rng) ->
+                                                new double[] {gaussian(n, 100, 1.5 * rho, rng)}));
+        assertTrue(leaky.getMessage().contains("calibrated rho-hat"), leaky.getMessage());
+        // a statistic that sees halved noise but not 1.5×ρ has no power at 1.5×
+        AssertionError blind =
+                assertThrows(
+                        AssertionError.class,
+                        () ->
+                                DpTester.assertZcdpCalibratedPassesAndLeakyFails(
+                                        "dptester-zcdp-blind",
+                                        small,
+                                        (n, rho, rng) ->
+                                                new double[] {
+                                                    gaussian(n, 100, rho > 1 ? rho : 0.5, rng)
+                                                }));
+        assertTrue(blind.getMessage().contains("no power"), blind.getMessage());
+        // too few samples to separate ρ from 1.5ρ: refused before drawing
+        assertThrows(
+                IllegalArgumentException.class,
+                () ->
+                        DpTester.assertZcdpCalibratedPassesAndLeakyFails(
+                                "dptester-zcdp-small",
+                                small.withSamples(500),
+                                (n, rho, rng) -> new double[] {gaussian(n, 100, rho, rng)}));
     }
 
     @Test
