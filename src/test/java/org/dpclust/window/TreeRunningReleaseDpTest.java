@@ -18,28 +18,31 @@ import org.junit.jupiter.api.Test;
 /**
  * Statistical DP test of the wired running tree ({@link TreeRunningRelease}, tier {@code dp}): the
  * stream job's code path from the window's exact stats cells to the released noisy nodes, on a
- * record pair. Stream: record units, zcdp, d = 1, 1 cell, horizon T = 4 windows (L = 3, 7 nodes per
- * tree), {@code rho_per_release} = ρ_tree. D: every window empty; D′: one record at the box's
- * corner (every fixed-point coordinate at the edge of its range, so the sums move by the whole sum
- * sensitivity, asserted to 10⁻⁶) in window 1, which lies in one node per level (windows [1], [0,
- * 1], [0, 3]). Statistic: the privacy-loss variable of the discrete Gaussian over those nodes'
- * count and sum coordinates that the record moves, at the wired σ's, in two parts: the count tree's
- * and the sum tree's (each tree has one σ, so ρ̂ recombines them with the true σ's); the other
- * coordinates and nodes have the same distribution under D and D′, and running releases are
- * post-processing of the nodes. Each sample runs the tree over a period drawn at random from 2^44
- * (the node noise is keyed by the period start: independent noise per sample).
+ * record pair. Stream: record units, zcdp, d = 3 (so the sums' L2 sensitivity c·2^31·√d has its √d
+ * factor: with d = 1 a tree that dropped it would be calibrated), 1 cell, horizon T = 4 windows (L
+ * = 3, 7 nodes per tree), {@code rho_per_release} = ρ_tree. D: every window empty; D′: one record
+ * at the box's corner (every fixed-point coordinate at the edge of its range, so the sums move by
+ * the whole sum sensitivity, asserted to 10⁻⁶) in window 1, which lies in one node per level
+ * (windows [1], [0, 1], [0, 3]). Statistic: the privacy-loss variable of the discrete Gaussian over
+ * those nodes' count and sum coordinates that the record moves, at the wired σ's, in two parts: the
+ * count tree's and the sum tree's (each tree has one σ, so ρ̂ recombines them with the true σ's);
+ * the other coordinates and nodes have the same distribution under D and D′, and running releases
+ * are post-processing of the nodes. Each sample runs the tree over a period drawn at random from
+ * 2^44 (the node noise is keyed by the period start: independent noise per sample).
  *
  * <p>{@link DpTester#assertZcdpCalibratedPassesAndLeakyFails} at ρ_tree = 1/2: ρ̂ must stay below
  * √1.5·ρ ≈ 0.612 and exceed it at 1.5ρ (N = 8 000 a side: 15 and 6.5 standard errors from the
  * threshold); the hockey-stick test at the ε that ρ = 1/2 implies at δ = 10⁻³ passes calibrated and
- * fails at half the noise. The pair's ρ at the wired σ's is asserted after the statistical check,
- * so that a mis-calibrated tree is first reported by its ρ̂.
+ * fails at half the noise. A tree that drops the √d (counts' share 1/4 of ρ, so the pair's ρ is 1/8
+ * + 3·3/8 = 1.25) was measured at ρ̂ = 1.232 (docs/privacy-tests.md). The pair's ρ at the wired σ's
+ * is asserted after the statistical check, so that a mis-calibrated tree is first reported by its
+ * ρ̂.
  */
 @Tag("dp")
 class TreeRunningReleaseDpTest {
     private static final long W = 10_000;
     private static final int RECORD_WINDOW = 1;
-    private static final int D = 1;
+    private static final int D = 3;
 
     private static final Map<Double, StreamRuntime> RUNTIMES = new ConcurrentHashMap<>();
 
@@ -52,9 +55,9 @@ class TreeRunningReleaseDpTest {
                                             """
                             streams:
                               - id: s
-                                dimension: 1
-                                lower: [0]
-                                upper: [1]
+                                dimension: 3
+                                lower: [0, 0, 0]
+                                upper: [1, 1, 1]
                                 k: 1
                                 window: PT10S
                                 budget_period: PT40S
@@ -90,7 +93,7 @@ class TreeRunningReleaseDpTest {
         StreamRuntime calibrated = runtime(DpTester.ZCDP_RHO);
         ClusterStatistics empty = WindowSummaries.empty(calibrated, TestRandoms.SECRET, 0).stats;
         WindowSummaries one = WindowSummaries.empty(calibrated, TestRandoms.SECRET, 0);
-        one.add(new double[] {1}, "record".getBytes(StandardCharsets.UTF_8));
+        one.add(new double[] {1, 1, 1}, "record".getBytes(StandardCharsets.UTF_8));
         long[] xCounts = one.stats.counts();
         long[] xSums = one.stats.sums();
         TreeRunningRelease probe = new TreeRunningRelease(calibrated, TestRandoms.SECRET);
