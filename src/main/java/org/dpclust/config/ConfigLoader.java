@@ -253,20 +253,7 @@ public final class ConfigLoader {
 
     private static JobSettings job(JsonNode n) {
         String p = "job";
-        allowOnly(
-                n,
-                p,
-                Set.of(
-                        "checkpoint_interval",
-                        "max_out_of_orderness",
-                        "idle_timeout",
-                        "bounded_input",
-                        "parallelism",
-                        "decode_parallelism",
-                        "max_lateness",
-                        "max_future",
-                        "start",
-                        "end"));
+        allowOnly(n, p, JOB_OPTIONS);
         Duration checkpoint =
                 positive(
                         p + ".checkpoint_interval",
@@ -364,34 +351,26 @@ public final class ConfigLoader {
                             duration(n, p, "budget_period", BudgetSettings.DEFAULT_PERIOD)),
                     unit(n, p),
                     stats(
-                            section(
-                                    n,
-                                    p,
-                                    "stats",
-                                    "cells",
-                                    "count_fraction",
-                                    "update",
-                                    "publish_cells",
-                                    "records_hint"),
+                            section(n, p, "stats", STATS_OPTIONS),
                             p,
                             dk,
                             dd,
                             number(n, p, "epsilon_per_release", Double.NaN)),
                     ckm(section(n, p, "ckm", CKM_OPTIONS), p, dk, dd),
-                    hst(section(n, p, "hst", "universe", "max_levels", "snap"), p),
+                    hst(section(n, p, "hst", HST_OPTIONS), p),
                     n.has("public_seed") ? n.get("public_seed").asLong() : id.hashCode(),
                     n.has("initial_centroids")
                             ? points(n.get("initial_centroids"), p + ".initial_centroids")
                             : null,
                     integer(n, p, "salt_buckets", 1),
                     accounting(n, p, number(n, p, "budget_cap", Double.NaN)),
-                    running(section(n, p, "running", "windows", "mode"), p));
+                    running(section(n, p, "running", RUNNING_OPTIONS), p));
         } catch (ConfigException e) {
             throw e.option().startsWith(p + ".") ? e : e.under(p); // read errors name p already
         }
     }
 
-    private static final Set<String> STREAM_OPTIONS =
+    static final Set<String> STREAM_OPTIONS =
             Set.of(
                     "id",
                     "dimension",
@@ -429,9 +408,52 @@ public final class ConfigLoader {
                 : number(n, p, "epsilon_per_release", Double.NaN);
     }
 
-    private static final String[] CKM_OPTIONS = {
+    static final String[] CKM_OPTIONS = {
         "m", "r", "law", "sigma", "count_fraction", "replicates", "warm_start", "decode_every"
     };
+
+    static final String[] STATS_OPTIONS = {
+        "cells", "count_fraction", "update", "publish_cells", "records_hint"
+    };
+
+    static final String[] HST_OPTIONS = {"universe", "max_levels", "snap"};
+
+    static final String[] RUNNING_OPTIONS = {"windows", "mode"};
+
+    static final Set<String> JOB_OPTIONS =
+            Set.of(
+                    "checkpoint_interval",
+                    "max_out_of_orderness",
+                    "idle_timeout",
+                    "bounded_input",
+                    "parallelism",
+                    "decode_parallelism",
+                    "max_lateness",
+                    "max_future",
+                    "start",
+                    "end");
+
+    /**
+     * Every option of a stream, sections as {@code section.option} (the public-specification test
+     * enumerates them: each must be pinned across a restore or declared why not).
+     */
+    static Set<String> streamOptions() {
+        Set<String> out = new TreeSet<>(STREAM_OPTIONS);
+        out.removeAll(Set.of("stats", "ckm", "hst", "running"));
+        for (String o : STATS_OPTIONS) {
+            out.add("stats." + o);
+        }
+        for (String o : CKM_OPTIONS) {
+            out.add("ckm." + o);
+        }
+        for (String o : HST_OPTIONS) {
+            out.add("hst." + o);
+        }
+        for (String o : RUNNING_OPTIONS) {
+            out.add("running." + o);
+        }
+        return out;
+    }
 
     /** Sub-mapping {@code f} of stream {@code p}, checked for unknown options. */
     private static JsonNode section(JsonNode n, String p, String f, String... options) {
