@@ -26,10 +26,10 @@ package org.dpclust.privacy;
  * side is an integer it is <= floor(Δ1/g + dim) <= ceil(Δ1/g) + dim = Δ̃. So r is an integer-valued
  * function with L1 sensitivity <= Δ̃, and r(x) + Y is ε-DP by the two-sided geometric mechanism
  * ({@link GeometricMechanism}: density ratio <= e^{Δ̃ s/t} <= e^ε). Multiplying by g, converting to
- * double and saturating the integer sum at the long range are deterministic post-processing. The
- * effective real-unit scale is g t/s >= (Δ1 + dim g)/ε > Δ1/ε; in grid units the excess is at most
- * (dim + 1)/ε + 1 (the +dim units and two ceilings), so since g <= b 2^-40 the relative excess is
- * at most ((dim + 1)/ε + 1) 2^-40, e.g. below 10^-6 for dim = 1000 and ε = 10^-3.
+ * double and reading the integer sum modulo 2^64 are deterministic post-processing. The effective
+ * real-unit scale is g t/s >= (Δ1 + dim g)/ε > Δ1/ε; in grid units the excess is at most (dim +
+ * 1)/ε + 1 (the +dim units and two ceilings), so since g <= b 2^-40 the relative excess is at most
+ * ((dim + 1)/ε + 1) 2^-40, e.g. below 10^-6 for dim = 1000 and ε = 10^-3.
  *
  * <p>Clamping: if |x_i/g| > 2^62 (|x_i| larger than about 2^22 b, e.g. 4 million when Δ1/ε = 1),
  * r(x)_i is clamped to ±2^62 and the output then carries no information about x_i beyond the clamp

@@ -32,6 +32,9 @@ public final class PublicParameters {
      * ({@code span_charged_rho}), which another ρ across a restore would mislabel, and a pure
      * stream's ε per release is pinned the same way.
      *
+     * <p>A stream with a running sum adds its stats count fraction: the sum labels its span's noise
+     * with the latest window's scales, which another split across a restore would mislabel.
+     *
      * <p>A stream with {@code running.mode: tree} adds the tree's ρ and its horizon (the budget
      * period): an open tree node sums the leaves of several windows, each charged ρ_tree when it
      * was added, so its noise must stay calibrated to that ρ (a larger ρ after a restore would cost
@@ -66,6 +69,9 @@ public final class PublicParameters {
                         : "")
                 + (s.accounting().mode() == Accounting.ZCDP
                         ? ", accounting=zcdp, rho_per_release=" + s.rhoPerRelease()
+                        : "")
+                + (s.running().enabled() && !s.running().tree()
+                        ? ", running=sum, stats.count_fraction=" + s.stats().countFraction()
                         : "")
                 + (s.running().tree()
                         ? ", running=tree, rho_tree="
@@ -138,21 +144,28 @@ public final class PublicParameters {
      */
     public static String refusal(
             Iterable<String> savedEntries, List<StreamSpec> streams, EventTimePolicy policy) {
+        boolean anyStream = false;
+        boolean timeRules = false;
         for (String entry : savedEntries) {
             int bar = entry.indexOf('|');
             String id = entry.substring(0, bar);
             String saved = entry.substring(bar + 1);
             if (id.isEmpty()) {
+                timeRules = true;
                 if (!saved.equals(policy.publicParameters())) {
-                    return changed("the job's time rules", saved, policy.publicParameters());
+                    return timeRulesChanged(saved, policy.publicParameters());
                 }
                 continue;
             }
+            anyStream = true;
             for (StreamSpec s : streams) {
                 if (s.id().equals(id) && !admits(saved, s)) {
                     return changed("stream '" + id + "'", saved, of(s));
                 }
             }
+        }
+        if (anyStream && !timeRules) { // a savepoint of a version that did not save them
+            return timeRulesChanged("not saved", policy.publicParameters());
         }
         return null;
     }
@@ -167,6 +180,17 @@ public final class PublicParameters {
                 + "); restore the saved configuration, or stop the"
                 + " job at a window boundary and start the changed"
                 + " stream under a new stream id";
+    }
+
+    private static String timeRulesChanged(String saved, String configured) {
+        return "the job's time rules: its public parameters changed since its state was saved"
+                + " (saved: "
+                + saved
+                + "; configured: "
+                + configured
+                + "); restore with the saved job.start (or --start), job.end, job.max_lateness"
+                + " and job.max_future, or start the job without the savepoint (the ledger keeps"
+                + " every stream's spend)";
     }
 
     /** The entry a stream's state saves: {@code id|line}. */

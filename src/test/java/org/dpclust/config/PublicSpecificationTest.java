@@ -35,17 +35,29 @@ class PublicSpecificationTest {
         IDENTITY
     }
 
-    /** One option's classification and the values that change it alone (path → YAML value). */
-    record Case(Kind kind, Map<String, Object> change) {}
+    /**
+     * One option's classification, the mode it is checked in (paths set on the base: e.g. device
+     * units for the device bound) and the values that change it alone (path → YAML value).
+     */
+    record Case(Kind kind, Map<String, Object> mode, Map<String, Object> change) {}
 
     private static final Map<String, Case> CASES = new TreeMap<>();
 
     private static void c(String option, Kind kind, Object... pathsAndValues) {
-        Map<String, Object> change = new TreeMap<>();
+        m(option, kind, new Object[0], pathsAndValues);
+    }
+
+    /** As {@link #c}, checked in the mode {@code mode} sets on the base. */
+    private static void m(String option, Kind kind, Object[] mode, Object... pathsAndValues) {
+        CASES.put(option, new Case(kind, map(mode), map(pathsAndValues)));
+    }
+
+    private static Map<String, Object> map(Object[] pathsAndValues) {
+        Map<String, Object> out = new TreeMap<>();
         for (int i = 0; i < pathsAndValues.length; i += 2) {
-            change.put((String) pathsAndValues[i], pathsAndValues[i + 1]);
+            out.put((String) pathsAndValues[i], pathsAndValues[i + 1]);
         }
-        CASES.put(option, new Case(kind, change));
+        return out;
     }
 
     static {
@@ -68,7 +80,12 @@ class PublicSpecificationTest {
         c("budget_cap", Kind.LEDGER_POLICY, "budget_cap", 20);
         c("budget_period", Kind.LEDGER_POLICY, "budget_period", "PT12H");
         c("privacy_unit", P, "privacy_unit", "device");
-        c("device_contribution_bound", P, "privacy_unit", "device", "device_contribution_bound", 3);
+        m(
+                "device_contribution_bound",
+                P,
+                new Object[] {"privacy_unit", "device"},
+                "device_contribution_bound",
+                3);
         c("summaries", P, "summaries", new String[] {"stats"});
         c("public_seed", P, "public_seed", 7);
         c(
@@ -82,25 +99,26 @@ class PublicSpecificationTest {
                 "salt_buckets",
                 4); // record units: byte-identical for any S
         c("accounting", P, "accounting", "zcdp", "budget_delta", 1e-6);
-        c(
+        m(
                 "budget_delta",
                 P,
-                "accounting",
-                "zcdp",
+                new Object[] {"accounting", "zcdp", "budget_delta", 1e-6},
                 "budget_delta",
                 1e-9); // moves the even split's ρ
         c("lifetime_cap", Kind.LEDGER_POLICY, "lifetime_cap", 100);
-        c(
+        m(
                 "rho_per_release",
                 P,
-                "accounting",
-                "zcdp",
-                "budget_delta",
-                1e-6,
+                new Object[] {"accounting", "zcdp", "budget_delta", 1e-6},
                 "rho_per_release",
                 0.01);
         c("stats.cells", P, "stats.cells", 32);
-        c("stats.count_fraction", Kind.RELEASE_TIME, "stats.count_fraction", 0.2);
+        m(
+                "stats.count_fraction",
+                P,
+                new Object[] {"running.windows", 3},
+                "stats.count_fraction",
+                0.2); // labels of a running sum; release-time without one
         c("stats.update", Kind.RELEASE_TIME, "stats.update", "expdp-zone");
         c("stats.publish_cells", Kind.RELEASE_TIME, "stats.publish_cells", true);
         c(
@@ -121,8 +139,18 @@ class PublicSpecificationTest {
         c("hst.universe", P, "hst.universe", 128);
         c("hst.max_levels", P, "hst.max_levels", 4);
         c("hst.snap", P, "hst.snap", "nearest");
-        c("running.windows", Kind.RELEASE_TIME, "running.windows", 3); // span of public noisy cells
-        c("running.mode", P, "accounting", "zcdp", "budget_delta", 1e-6, "running.mode", "tree");
+        m(
+                "running.windows",
+                Kind.RELEASE_TIME,
+                new Object[] {"running.windows", 3},
+                "running.windows",
+                5); // span of public noisy cells
+        m(
+                "running.mode",
+                P,
+                new Object[] {"accounting", "zcdp", "budget_delta", 1e-6},
+                "running.mode",
+                "tree");
         c("job.start", P, "job.start", "2026-12-01T00:01:00Z");
         c("job.end", P, "job.end", "2026-12-02T00:00:00Z");
         c("job.max_lateness", P, "job.max_lateness", "PT50S");
@@ -168,9 +196,12 @@ class PublicSpecificationTest {
     }
 
     private static ObjectNode changed(Case c) throws Exception {
-        ObjectNode root = base();
+        return with(with(base(), c.mode()), c.change());
+    }
+
+    private static ObjectNode with(ObjectNode root, Map<String, Object> paths) {
         ObjectNode stream = (ObjectNode) root.get("streams").get(0);
-        for (Map.Entry<String, Object> e : c.change().entrySet()) {
+        for (Map.Entry<String, Object> e : paths.entrySet()) {
             String path = e.getKey();
             ObjectNode at = stream;
             if (path.startsWith("job.")) {
@@ -201,12 +232,12 @@ class PublicSpecificationTest {
 
     @Test
     void pinnedOptionsChangeTheSavedLineAndTheOthersDoNot() throws Exception {
-        String base = line(base());
         for (Map.Entry<String, Case> e : CASES.entrySet()) {
             Case c = e.getValue();
             if (c.kind() == Kind.IDENTITY) {
                 continue;
             }
+            String base = line(with(base(), c.mode()));
             String other = line(changed(c));
             if (c.kind() == Kind.PINNED) {
                 assertNotEquals(base, other, e.getKey() + " is pinned: its change must be refused");

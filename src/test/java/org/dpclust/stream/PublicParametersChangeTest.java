@@ -101,6 +101,23 @@ class PublicParametersChangeTest {
         }
     }
 
+    /** A savepoint that did not save the time rules (an earlier version) cannot vouch for them. */
+    @Test
+    void aSavepointWithoutTheTimeRulesIsRefused() {
+        StreamSpec s = StreamTestRecords.spec("");
+        EventTimePolicy p = new EventTimePolicy(0, 3 * W, 0, W);
+        String message =
+                PublicParameters.refusal(List.of(PublicParameters.entry(s)), List.of(s), p);
+        assertTrue(
+                message != null && message.contains("saved: not saved"), String.valueOf(message));
+        assertEquals(
+                null,
+                PublicParameters.refusal(
+                        List.of(PublicParameters.entry(p), PublicParameters.entry(s)),
+                        List.of(s),
+                        p));
+    }
+
     @Test
     void aChangedEpsilonIsRefusedOnRestoreAndTheSameConfigurationIsNot() throws Exception {
         StreamSpec saved = StreamTestRecords.spec("");
