@@ -619,7 +619,7 @@ public final class ConfigLoader {
                 text(h, hp, "snap", HstSettings.DEFAULT.snap()));
     }
 
-    private static void allowOnly(JsonNode n, String path, Set<String> allowed) {
+    static void allowOnly(JsonNode n, String path, Set<String> allowed) {
         if (n.isMissingNode() || n.isNull()) {
             return;
         }

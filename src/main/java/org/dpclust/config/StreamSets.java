@@ -6,10 +6,12 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Fleets in configuration: one {@code streams} entry with {@code ids} instead of {@code id}
@@ -82,10 +84,10 @@ final class StreamSets {
                 ids.add(v.asText());
             }
         } else if (n.isObject() && n.has("file")) {
-            only(n, p, "file");
+            ConfigLoader.allowOnly(n, p, Set.of("file"));
             ids = file(n.get("file").asText(), p + ".file", baseDir);
         } else if (n.isObject()) {
-            only(n, p, "prefix", "from", "to", "digits", "suffix");
+            ConfigLoader.allowOnly(n, p, Set.of("prefix", "from", "to", "digits", "suffix"));
             long from = whole(n, p, "from", Long.MIN_VALUE);
             long to = whole(n, p, "to", Long.MIN_VALUE);
             long digits = whole(n, p, "digits", 0);
@@ -155,7 +157,7 @@ final class StreamSets {
         if (!n.isObject()) {
             throw new ConfigException(p + ".overrides", "expected a mapping of id to options");
         }
-        java.util.Set<String> members = new java.util.HashSet<>(ids);
+        Set<String> members = new HashSet<>(ids);
         for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
             String at = p + ".overrides." + e.getKey();
@@ -182,17 +184,6 @@ final class StreamSets {
                 merge(o, e.getValue());
             } else {
                 base.set(e.getKey(), e.getValue().deepCopy());
-            }
-        }
-    }
-
-    private static void only(JsonNode n, String p, String... allowed) {
-        for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
-            String f = it.next();
-            if (!List.of(allowed).contains(f)) {
-                throw new ConfigException(
-                        p + "." + f,
-                        "unknown option (known here: " + String.join(", ", allowed) + ")");
             }
         }
     }
