@@ -1,0 +1,317 @@
+package org.dpclust.ledger;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * One stream's spend as bounded running state: what a {@link PrivacyLedger} decision needs, kept so
+ * that neither the cost of a decision nor the memory grows with the stream's history (plain Java,
+ * public values only: event-time intervals and the amounts charged to them).
+ *
+ * <p>Amounts are in ledger units (ε, or ρ under zCDP accounting) and summed exactly. The rules are
+ * {@link PrivacyLedger}'s (record units: spent in a period = the maximum over its instants of the
+ * amounts covering the instant; device units: the sum of the amounts overlapping the period; a
+ * lifetime total over all time), over three regions of event time:
+ *
+ * <ul>
+ *   <li><b>exact</b>: instants from the {@code frontier} on. Record units keep the coverage as a
+ *       step function of at most {@link #MAX_STEPS} breakpoints; a stream's windows move forward in
+ *       time, so its charges land here and are decided exactly as by {@link PrivacyLedger};
+ *   <li><b>collapsed</b>: instants of a retained period before the frontier. Only an upper bound of
+ *       their coverage is kept per period ({@code collapsed}): a charge reaching back there (a
+ *       batch run over an older interval) is decided as if it landed on the most-charged instant;
+ *   <li><b>forgotten</b>: periods before the previous one of the latest period charged. One upper
+ *       bound of any such period's spend is kept: a charge there is decided against it and raises
+ *       it.
+ * </ul>
+ *
+ * Outside the exact region the state over-counts, never under-counts: every decision it accepts,
+ * {@link PrivacyLedger} fed the full history would accept too (tested against it on random
+ * histories). State: at most two retained periods, {@link #MAX_STEPS} breakpoints and {@link
+ * #MAX_TOTALS} interval totals, whatever the history's length.
+ *
+ * <p>Interval totals (the {@code window_total} a decision states) are exact for the {@link
+ * #MAX_TOTALS} intervals charged first most recently and for intervals starting after every evicted
+ * one; for an older interval they are an upper bound (its instants' coverage bound, or its period's
+ * sum under device units).
+ */
+public final class RunningBudget {
+    /** Breakpoints of the exact coverage kept (record units). */
+    public static final int MAX_STEPS = 256;
+
+    /** Interval totals kept exactly. */
+    public static final int MAX_TOTALS = 128;
+
+    private static final BigDecimal SLACK =
+            BigDecimal.ONE.add(new BigDecimal(PrivacyLedger.CAP_SLACK));
+
+    private final long periodMillis;
+    private final boolean deviceUnits;
+
+    /** Retained periods by start: record units the max coverage bound, device units the sum. */
+    private final TreeMap<Long, BigDecimal> spend = new TreeMap<>();
+
+    /** Per retained period, the coverage bound of its instants before the frontier (record). */
+    private final TreeMap<Long, BigDecimal> collapsed = new TreeMap<>();
+
+    /** Record units: coverage v on [key, next key) for instants ≥ frontier; 0 where no entry. */
+    private final TreeMap<Long, BigDecimal> steps = new TreeMap<>();
+
+    private final LinkedHashMap<PrivacyLedger.Interval, BigDecimal> totals = new LinkedHashMap<>();
+
+    private long frontier = Long.MIN_VALUE;
+    private long horizon = Long.MIN_VALUE;
+    private BigDecimal forgotten = BigDecimal.ZERO;
+    private BigDecimal lifetime = BigDecimal.ZERO;
+    private long charges;
+    private long evictedMaxStart = Long.MIN_VALUE;
+
+    public RunningBudget(long periodMillis, boolean deviceUnits) {
+        if (periodMillis <= 0) {
+            throw new IllegalArgumentException("period must be positive");
+        }
+        this.periodMillis = periodMillis;
+        this.deviceUnits = deviceUnits;
+    }
+
+    public long periodMillis() {
+        return periodMillis;
+    }
+
+    public boolean deviceUnits() {
+        return deviceUnits;
+    }
+
+    /** Charges folded in so far. */
+    public long charges() {
+        return charges;
+    }
+
+    /** Breakpoints, periods and interval totals held: bounded whatever the history's length. */
+    public int size() {
+        return steps.size() + spend.size() + collapsed.size() + totals.size();
+    }
+
+    private long periodStart(long t) {
+        return Math.floorDiv(t, periodMillis) * periodMillis;
+    }
+
+    /**
+     * What charging {@code amount} ledger units to {@code interval} would decide under the limits
+     * of {@code ledger} (its cap, lifetime cap and accounting; its period and units must be this
+     * state's). Changes nothing.
+     */
+    public PrivacyLedger.Decision decide(
+            PrivacyLedger ledger, PrivacyLedger.Interval interval, BigDecimal amount) {
+        double cap = ledger.cap();
+        double lifeCap = ledger.lifetimeCap();
+        double a = amount.doubleValue();
+        double before = total(interval).doubleValue();
+        List<long[]> periods = periodsOf(interval);
+        BigDecimal[] after = new BigDecimal[periods.size()];
+        BigDecimal lifeAfter = lifetime;
+        for (int i = 0; i < after.length; i++) {
+            long p = periods.get(i)[0];
+            BigDecimal added = deviceUnits ? amount : peakOver(interval, p).add(amount);
+            BigDecimal now = spentIn(p);
+            after[i] = deviceUnits ? now.add(amount) : now.max(added);
+            lifeAfter = deviceUnits ? lifeAfter : lifeAfter.max(added);
+        }
+        if (deviceUnits) {
+            lifeAfter = lifetime.add(amount);
+        }
+        if (lifeCap < Double.POSITIVE_INFINITY
+                && lifeAfter.compareTo(new BigDecimal(lifeCap).multiply(SLACK)) > 0) {
+            return new PrivacyLedger.Decision(
+                    false,
+                    interval,
+                    a,
+                    before,
+                    lifetime.doubleValue(),
+                    lifeCap,
+                    Long.MIN_VALUE,
+                    Long.MAX_VALUE,
+                    true);
+        }
+        BigDecimal limit = new BigDecimal(cap).multiply(SLACK);
+        int worst = 0;
+        for (int i = 1; i < after.length; i++) {
+            if (after[i].compareTo(after[worst]) > 0) {
+                worst = i;
+            }
+        }
+        if (after[worst].compareTo(limit) > 0) {
+            long p = periods.get(worst)[0];
+            return new PrivacyLedger.Decision(
+                    false, interval, a, before, spentIn(p).doubleValue(), cap, p, p + periodMillis);
+        }
+        long p = periods.get(0)[0];
+        return new PrivacyLedger.Decision(
+                true,
+                interval,
+                a,
+                new BigDecimal(before).add(amount).doubleValue(),
+                after[0].doubleValue(),
+                cap,
+                p,
+                p + periodMillis);
+    }
+
+    /** Folds an accepted charge of {@code amount} ledger units to {@code interval} in. */
+    public void add(PrivacyLedger.Interval interval, BigDecimal amount) {
+        charges++;
+        BigDecimal total = total(interval).add(amount);
+        List<long[]> periods = periodsOf(interval);
+        BigDecimal lifeAfter = deviceUnits ? lifetime.add(amount) : lifetime;
+        for (long[] period : periods) {
+            long p = period[0];
+            if (p < horizon) {
+                continue; // forgotten: raised once below
+            }
+            if (deviceUnits) {
+                spend.put(p, spentIn(p).add(amount));
+            } else {
+                BigDecimal added = peakOver(interval, p).add(amount);
+                spend.put(p, spentIn(p).max(added));
+                lifeAfter = lifeAfter.max(added);
+                if (interval.start() < Math.min(frontier, p + periodMillis)
+                        && frontier > p) { // reaches the collapsed instants of p
+                    collapsed.merge(p, amount, BigDecimal::add);
+                }
+            }
+        }
+        if (interval.start() < horizon) {
+            forgotten = forgotten.add(amount);
+            if (!deviceUnits) {
+                lifeAfter = lifeAfter.max(forgotten);
+            }
+        }
+        lifetime = lifeAfter;
+        if (!deviceUnits) {
+            addSteps(Math.max(interval.start(), frontier), interval.end(), amount);
+        }
+        totals.put(interval, total);
+        compact(periodStart(interval.end() - 1));
+    }
+
+    /** The total charged to {@code interval}: exact if recent, else an upper bound. */
+    private BigDecimal total(PrivacyLedger.Interval interval) {
+        BigDecimal t = totals.get(interval);
+        if (t != null) {
+            return t;
+        }
+        if (interval.start() > evictedMaxStart) {
+            return BigDecimal.ZERO; // starts after every evicted interval: never charged
+        }
+        BigDecimal bound = BigDecimal.ZERO;
+        for (long[] period : periodsOf(interval)) {
+            bound = bound.max(deviceUnits ? spentIn(period[0]) : peakOver(interval, period[0]));
+        }
+        return bound;
+    }
+
+    /** The spent bound of period {@code p}. */
+    private BigDecimal spentIn(long p) {
+        if (p < horizon) {
+            return forgotten;
+        }
+        return spend.getOrDefault(p, BigDecimal.ZERO);
+    }
+
+    /** Record units: the coverage bound over the instants of {@code i} in period {@code p}. */
+    private BigDecimal peakOver(PrivacyLedger.Interval i, long p) {
+        long s = Math.max(i.start(), p);
+        long e = Math.min(i.end(), p + periodMillis);
+        if (p < horizon) {
+            return forgotten;
+        }
+        BigDecimal peak = BigDecimal.ZERO;
+        if (s < frontier) {
+            peak = collapsed.getOrDefault(p, BigDecimal.ZERO);
+        }
+        long from = Math.max(s, frontier);
+        if (from < e) {
+            Map.Entry<Long, BigDecimal> first = steps.floorEntry(from);
+            if (first != null) {
+                peak = peak.max(first.getValue());
+            }
+            for (BigDecimal v : steps.subMap(from, false, e, false).values()) {
+                peak = peak.max(v);
+            }
+        }
+        return peak;
+    }
+
+    /** Periods {@code i} overlaps; one stands for all forgotten ones (they share one bound). */
+    private List<long[]> periodsOf(PrivacyLedger.Interval i) {
+        List<long[]> out = new ArrayList<>();
+        long p = periodStart(i.start());
+        if (p < horizon) {
+            out.add(new long[] {p});
+            p = horizon;
+        }
+        for (; p < i.end(); p += periodMillis) {
+            out.add(new long[] {p});
+        }
+        return out;
+    }
+
+    private void addSteps(long s, long e, BigDecimal amount) {
+        if (s >= e) {
+            return;
+        }
+        split(s);
+        split(e);
+        for (Map.Entry<Long, BigDecimal> x : steps.subMap(s, true, e, false).entrySet()) {
+            x.setValue(x.getValue().add(amount));
+        }
+    }
+
+    /** Makes {@code t} a breakpoint carrying the coverage in force at {@code t}. */
+    private void split(long t) {
+        if (!steps.containsKey(t)) {
+            Map.Entry<Long, BigDecimal> f = steps.floorEntry(t);
+            steps.put(t, f == null ? BigDecimal.ZERO : f.getValue());
+        }
+    }
+
+    /**
+     * Forgets periods before the previous one of {@code latest} and keeps the step function and the
+     * totals within their bounds, moving what it drops into the bounds above.
+     */
+    private void compact(long latest) {
+        long keepFrom = latest - periodMillis;
+        if (keepFrom > horizon) {
+            for (Map.Entry<Long, BigDecimal> e : spend.headMap(keepFrom).entrySet()) {
+                forgotten = forgotten.max(e.getValue());
+            }
+            spend.headMap(keepFrom).clear();
+            collapsed.headMap(keepFrom).clear();
+            horizon = keepFrom;
+            if (!deviceUnits && frontier < keepFrom) {
+                split(keepFrom);
+                steps.headMap(keepFrom).clear();
+                frontier = keepFrom;
+            }
+        }
+        while (steps.size() > MAX_STEPS) {
+            Map.Entry<Long, BigDecimal> first = steps.pollFirstEntry();
+            long to = steps.firstKey();
+            for (long p = periodStart(first.getKey()); p < to; p += periodMillis) {
+                if (p >= horizon) {
+                    collapsed.merge(p, first.getValue(), BigDecimal::max);
+                }
+            }
+            frontier = to;
+        }
+        while (totals.size() > MAX_TOTALS) {
+            PrivacyLedger.Interval oldest = totals.keySet().iterator().next();
+            totals.remove(oldest);
+            evictedMaxStart = Math.max(evictedMaxStart, oldest.start());
+        }
+    }
+}
