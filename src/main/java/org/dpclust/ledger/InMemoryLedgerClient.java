@@ -14,6 +14,7 @@ public final class InMemoryLedgerClient implements LedgerClient {
     private final String topic;
     private String topicId;
     private final Map<String, LedgerHistory> streams = new HashMap<>();
+    private final Map<String, org.dpclust.avro.BudgetStatus> topicRecords = new HashMap<>();
 
     public InMemoryLedgerClient(String topic, String topicId) {
         this.topic = topic;
@@ -24,8 +25,9 @@ public final class InMemoryLedgerClient implements LedgerClient {
     public synchronized LedgerDecision charge(LedgerCharge c, LedgerMark seen) {
         LedgerHistory h = streams.computeIfAbsent(c.stream(), LedgerHistory::new);
         h.check(topic, topicId, seen == null ? LedgerMark.NONE : seen);
-        LedgerHistory.Pending p = h.decide(c, topicId);
+        LedgerHistory.Pending p = h.decide(c, topicId, topicRecords::get);
         if (p.marker() != null) {
+            topicRecords.put(p.decision().status().getChargeKey(), p.decision().status());
             h.add(p.decision().status());
             h.add(p.marker());
         }
@@ -35,6 +37,7 @@ public final class InMemoryLedgerClient implements LedgerClient {
     /** Forgets every stream's history and takes a new topic id (a deleted and recreated topic). */
     public synchronized void wipe(String newTopicId) {
         streams.clear();
+        topicRecords.clear();
         topicId = newTopicId;
     }
 

@@ -3,6 +3,7 @@ package org.dpclust.ledger;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -362,7 +363,7 @@ public final class KafkaLedgerClient implements LedgerClient {
             long deadline = System.nanoTime() + settings.chargeTimeout().toNanos();
             prepare(deadline);
             history.check(settings.topic(), topicId, seen);
-            LedgerHistory.Pending p = history.decide(c, topicId);
+            LedgerHistory.Pending p = history.decide(c, topicId, this::lookUp);
             if (p.marker() != null) {
                 commit(p.decision().status().getChargeKey(), p.decision().status(), p.marker());
             }
@@ -428,6 +429,29 @@ public final class KafkaLedgerClient implements LedgerClient {
                 if (history.marker() == null && history.decisions() == 0 && partitions > 1) {
                     requireNoHistoryElsewhere();
                 }
+            }
+        }
+
+        /**
+         * The decision recorded under {@code key} in this stream's partition, read from its start
+         * to where the writer has read (the slow path of a replay older than the decisions {@link
+         * LedgerHistory} holds), or null.
+         */
+        private BudgetStatus lookUp(String key) {
+            byte[] k = key.getBytes(StandardCharsets.UTF_8);
+            try (KafkaConsumer<byte[], byte[]> c = newConsumer()) {
+                c.assign(List.of(tp));
+                c.seekToBeginning(List.of(tp));
+                long end = consumer.position(tp, call);
+                BudgetStatus found = null;
+                while (c.position(tp, call) < end) {
+                    for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(100))) {
+                        if (r.offset() < end && r.key() != null && Arrays.equals(r.key(), k)) {
+                            found = decode(r);
+                        }
+                    }
+                }
+                return found;
             }
         }
 

@@ -3,12 +3,17 @@ package org.dpclust.ledger;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import org.dpclust.avro.BudgetEventKind;
 import org.dpclust.avro.BudgetStatus;
+import org.dpclust.config.PrivacyUnit;
 import org.dpclust.privacy.Accounting;
 import org.dpclust.privacy.Zcdp;
 
@@ -19,11 +24,12 @@ import org.dpclust.privacy.Zcdp;
  * {@link PrivacyLedger} to decide against, for a recorded decision (idempotent replay), and to
  * {@link #check} that no history is missing.
  *
- * <p>Totals: an interval's total is the exact sum of the epsilons of its accepted charges (each
- * charge key counted once) plus, for records written before the fenced ledger (version 1, no charge
- * key), the latest legacy total of the interval. Adding both over-counts when a legacy total
- * already included fenced charges; it never under-counts. The total handed to the ledger is the
- * exact sum rounded up to a double.
+ * <p>Spend: every accepted charge (each charge key counted once) is folded as it is read into a
+ * {@link RunningBudget} (bounded state: a decision's cost and the memory do not grow with the
+ * history), plus, for records written before the fenced ledger (version 1, no charge key), the
+ * latest legacy total of each interval. Adding both over-counts when a legacy total already
+ * included fenced charges; it never under-counts. The {@value #MAX_DECIDED} latest decisions are
+ * held for replays; a charge that may replay an older one is looked up on the topic.
  *
  * <p>Integrity: every decision carries the stream's sequence number (1, 2, ...) and is committed in
  * one transaction with the marker carrying the same number, so a complete history has exactly the
@@ -32,18 +38,30 @@ import org.dpclust.privacy.Zcdp;
  * and is refused.
  */
 public final class LedgerHistory {
+    /** Decided charge keys kept in memory; older ones are looked up on the topic when needed. */
+    public static final int MAX_DECIDED = 1_024;
+
     private final String stream;
-    private final Map<String, BudgetStatus> decided = new HashMap<>();
-    private final Map<PrivacyLedger.Interval, BigDecimal> fenced = new HashMap<>();
+    private final LinkedHashMap<String, BudgetStatus> decided = new LinkedHashMap<>();
+
+    /** Legacy (version 1) interval totals: the latest value of an interval counts. */
     private final Map<PrivacyLedger.Interval, Double> legacy = new HashMap<>();
 
-    /** Per interval, the ρ of every fenced CHARGE: zcdp records' rho, pure records' ε²/2. */
-    private final Map<PrivacyLedger.Interval, BigDecimal> fencedRho = new HashMap<>();
+    /** ε of pure charges, and ρ of every charge (pure ones as ε²/2), as bounded state. */
+    private RunningBudget pure;
+
+    private RunningBudget rho;
+
+    /** Per summary, the latest interval end of an evicted stream decision. */
+    private final Map<String, Long> evictedStreamEnd = new HashMap<>();
+
+    /** Run ids of evicted batch decisions (null once too many to keep: look every batch key up). */
+    private Set<String> evictedRuns = new HashSet<>();
 
     private boolean anyZcdp;
-    private long[] seqs = new long[16];
-    private int seqCount;
+    private long decisions;
     private long maxSeq;
+    private BitSet outOfOrderSeqs; // null while every decision came in sequence order
     private BudgetStatus marker;
 
     public LedgerHistory(String stream) {
@@ -66,27 +84,92 @@ public final class LedgerHistory {
         String key = s.getChargeKey();
         if (key.isEmpty()) { // version 1: key stream|start:end, the latest value is the total
             if (s.getKind() == BudgetEventKind.CHARGE) {
-                legacy.put(interval(s), s.getWindowTotal());
+                double before = legacy.getOrDefault(interval(s), 0.0);
+                double now = s.getWindowTotal();
+                legacy.put(interval(s), Math.max(before, now));
+                if (now > before) {
+                    fold(
+                            s,
+                            new BigDecimal(now).subtract(new BigDecimal(before)),
+                            halfSquare(now).subtract(halfSquare(before)));
+                }
             }
             return;
         }
-        if (decided.putIfAbsent(key, s) != null) {
+        if (decided.containsKey(key)) {
             return; // a key is decided once; a second copy (should not exist) changes nothing
         }
-        if (seqCount == seqs.length) {
-            seqs = Arrays.copyOf(seqs, seqs.length * 2);
+        decided.put(key, s);
+        if (decided.size() > MAX_DECIDED) {
+            evict();
         }
-        seqs[seqCount++] = s.getSeq();
-        maxSeq = Math.max(maxSeq, s.getSeq());
+        sequence(s.getSeq());
         if (s.getKind() == BudgetEventKind.CHARGE) {
             if (isZcdp(s)) {
                 anyZcdp = true;
-                fencedRho.merge(interval(s), new BigDecimal(s.getRho()), BigDecimal::add);
+                fold(s, null, new BigDecimal(s.getRho()));
             } else {
-                fenced.merge(interval(s), new BigDecimal(s.getEpsilon()), BigDecimal::add);
-                fencedRho.merge(interval(s), halfSquare(s.getEpsilon()), BigDecimal::add);
+                fold(s, new BigDecimal(s.getEpsilon()), halfSquare(s.getEpsilon()));
             }
         }
+    }
+
+    private void sequence(long seq) {
+        decisions++;
+        if (outOfOrderSeqs == null && seq != maxSeq + 1) {
+            outOfOrderSeqs = new BitSet();
+            if (maxSeq > 0) {
+                outOfOrderSeqs.set(1, (int) Math.min(maxSeq + 1, Integer.MAX_VALUE));
+            }
+        }
+        if (outOfOrderSeqs != null && seq > 0 && seq < Integer.MAX_VALUE) {
+            outOfOrderSeqs.set((int) seq);
+        }
+        maxSeq = Math.max(maxSeq, seq);
+    }
+
+    private void evict() {
+        Map.Entry<String, BudgetStatus> e = decided.entrySet().iterator().next();
+        decided.remove(e.getKey());
+        BudgetStatus old = e.getValue();
+        if ("batch".equals(old.getSource())) {
+            if (evictedRuns != null) {
+                evictedRuns.add(old.getRunId());
+                if (evictedRuns.size() > MAX_DECIDED) {
+                    evictedRuns = null;
+                }
+            }
+        } else {
+            evictedStreamEnd.merge(
+                    old.getAlgorithm(), old.getWindowEnd().toEpochMilli(), Math::max);
+        }
+    }
+
+    /**
+     * Whether charge {@code c} may have been decided among the evicted keys (then the caller looks
+     * its key up on the topic): a stream window no later than an evicted one of its summary, a
+     * batch run with an evicted decision.
+     */
+    private boolean mayBeEvicted(LedgerCharge c) {
+        if (c.source() == LedgerCharge.Source.BATCH) {
+            return evictedRuns == null || evictedRuns.contains(c.runId());
+        }
+        Long end = evictedStreamEnd.get(c.summary());
+        return end != null && c.interval().end() <= end;
+    }
+
+    /** Folds a charge into the bounded budgets (created from the record's period and unit). */
+    private void fold(BudgetStatus s, BigDecimal epsilon, BigDecimal rhoAmount) {
+        long period = s.getPeriodEnd().toEpochMilli() - s.getPeriodStart().toEpochMilli();
+        boolean device = PrivacyUnit.DEVICE.wireName().equals(s.getPrivacyUnit());
+        if (rho == null) {
+            pure = new RunningBudget(period, device);
+            rho = new RunningBudget(period, device);
+        }
+        if (epsilon != null) {
+            pure.add(interval(s), epsilon);
+        }
+        rho.add(interval(s), rhoAmount);
     }
 
     private static boolean isZcdp(BudgetStatus s) {
@@ -98,9 +181,15 @@ public final class LedgerHistory {
         return new BigDecimal(epsilon).pow(2).divide(BigDecimal.valueOf(2));
     }
 
-    /** The decision recorded under {@code chargeKey}, or null. */
+    /** The decision recorded under {@code chargeKey} among those held in memory, or null. */
     public BudgetStatus recorded(String chargeKey) {
         return decided.get(chargeKey);
+    }
+
+    private BudgetStatus recorded(
+            String chargeKey, boolean look, Function<String, BudgetStatus> lookup) {
+        BudgetStatus s = decided.get(chargeKey);
+        return s == null && look ? lookup.apply(chargeKey) : s;
     }
 
     /** The latest marker, or null if the stream has none on this topic. */
@@ -114,22 +203,24 @@ public final class LedgerHistory {
     }
 
     /** Number of decisions (CHARGE and REFUSED) read. */
-    public int decisions() {
-        return seqCount;
+    public long decisions() {
+        return decisions;
     }
 
     /**
-     * The ledger to decide a charge against: every interval's total as defined in the class
-     * javadoc, except intervals ending before {@code from}'s budget period (they cannot matter)
-     * unless the stream has a lifetime cap. Under zcdp accounting the totals are ρ's: zcdp records'
-     * rho, pure records' ε²/2, and a legacy (version 1) interval total ε as ε²/2 (an upper bound on
-     * the sum of its releases' ε_i²/2).
+     * What charging {@code c} would decide now, as a new charge (its key not consulted), against
+     * the bounded budget ({@link RunningBudget}): exact for a stream's windows and recent batch
+     * intervals, conservative for intervals reaching further back. Under zcdp accounting the
+     * amounts are ρ's: zcdp records' rho, pure records' ε²/2, and a legacy (version 1) interval
+     * total ε as ε²/2 (an upper bound on the sum of its releases' ε_i²/2). Changes nothing.
      *
      * @throws IllegalStateException when a pure-accounting charge meets zcdp records (a ρ has no
-     *     pure ε: the stream must stay on accounting: zcdp)
+     *     pure ε: the stream must stay on accounting: zcdp), or when the stream's budget period or
+     *     privacy unit differs from its history's (a changed public parameter needs a new stream
+     *     id)
      */
-    public PrivacyLedger ledger(LedgerCharge limits) {
-        PrivacyLedger l = limits.newLedger();
+    public PrivacyLedger.Decision evaluate(LedgerCharge c) {
+        PrivacyLedger l = c.newLedger();
         boolean zcdp = l.accounting() == Accounting.ZCDP;
         if (!zcdp && anyZcdp) {
             throw new IllegalStateException(
@@ -138,21 +229,31 @@ public final class LedgerHistory {
                             + "' has zcdp charges on the budget topic; its accounting must stay"
                             + " zcdp");
         }
-        long from =
-                Double.isInfinite(l.lifetimeCap())
-                        ? l.periodStart(limits.interval().start())
-                        : Long.MIN_VALUE;
-        Map<PrivacyLedger.Interval, BigDecimal> totals = new HashMap<>(zcdp ? fencedRho : fenced);
-        legacy.forEach(
-                (i, v) ->
-                        totals.merge(i, zcdp ? halfSquare(v) : new BigDecimal(v), BigDecimal::add));
-        totals.forEach(
-                (i, exact) -> {
-                    if (i.end() > from) {
-                        l.restore(i, roundUp(exact));
-                    }
-                });
-        return l;
+        boolean device = c.unit() == PrivacyUnit.DEVICE;
+        if (rho == null) {
+            pure = new RunningBudget(c.periodMillis(), device);
+            rho = new RunningBudget(c.periodMillis(), device);
+        } else if (rho.periodMillis() != c.periodMillis() || rho.deviceUnits() != device) {
+            throw new IllegalStateException(
+                    "stream '"
+                            + stream
+                            + "' was charged with budget period "
+                            + rho.periodMillis()
+                            + " ms and "
+                            + (rho.deviceUnits() ? "device" : "record")
+                            + " units; it is now charged with "
+                            + c.periodMillis()
+                            + " ms and "
+                            + c.unit().wireName()
+                            + " units (a changed public parameter needs a new stream id)");
+        }
+        BigDecimal amount =
+                !Double.isNaN(c.rho())
+                        ? new BigDecimal(c.rho())
+                        : zcdp
+                                ? new BigDecimal(PrivacyLedger.rhoOfPure(c.epsilon()))
+                                : new BigDecimal(c.epsilon());
+        return (zcdp ? rho : pure).decide(l, c.interval(), amount);
     }
 
     /**
@@ -166,8 +267,8 @@ public final class LedgerHistory {
      */
     public void check(String topic, String topicId, LedgerMark seen) {
         if (marker == null) {
-            if (seqCount > 0) {
-                throw lost(topic, "has " + seqCount + " charge decisions but no ledger marker");
+            if (decisions > 0) {
+                throw lost(topic, "has " + decisions + " charge decisions but no ledger marker");
             }
             if (seen.seenHistory()) {
                 throw lost(
@@ -220,8 +321,8 @@ public final class LedgerHistory {
      */
     public void checkComplete(String topic) {
         if (marker == null) {
-            if (seqCount > 0) {
-                throw lost(topic, "has " + seqCount + " charge decisions but no ledger marker");
+            if (decisions > 0) {
+                throw lost(topic, "has " + decisions + " charge decisions but no ledger marker");
             }
             return;
         }
@@ -229,11 +330,11 @@ public final class LedgerHistory {
         if (maxSeq > h) {
             throw lost(topic, "has decisions up to sequence " + maxSeq + " above its marker " + h);
         }
-        if (seqCount != h || !contiguous()) {
+        if (decisions != h || !contiguous()) {
             throw lost(
                     topic,
                     "holds "
-                            + seqCount
+                            + decisions
                             + " of the charge decisions 1.."
                             + h
                             + " its marker records (records deleted, e.g. by retention)");
@@ -249,15 +350,13 @@ public final class LedgerHistory {
         return out;
     }
 
+    /** Decisions 1..maxSeq each once: in sequence order, or all set when they came out of it. */
     private boolean contiguous() {
-        long[] s = Arrays.copyOf(seqs, seqCount);
-        Arrays.sort(s);
-        for (int i = 0; i < s.length; i++) {
-            if (s[i] != i + 1) {
-                return false;
-            }
+        if (outOfOrderSeqs == null) {
+            return decisions == maxSeq;
         }
-        return true;
+        return outOfOrderSeqs.cardinality() == decisions
+                && outOfOrderSeqs.nextClearBit(1) == maxSeq + 1;
     }
 
     private LedgerHistoryException lost(String topic, String what) {
@@ -291,13 +390,23 @@ public final class LedgerHistory {
      * once they are read back.
      */
     public Pending decide(LedgerCharge c, String topicId) {
+        return decide(c, topicId, k -> null);
+    }
+
+    /**
+     * {@link #decide(LedgerCharge, String)} with {@code lookup} finding a key's decision on the
+     * topic when it may be among the keys no longer held in memory (a replay of an old window or
+     * batch run; {@link #MAX_DECIDED} are held).
+     */
+    public Pending decide(LedgerCharge c, String topicId, Function<String, BudgetStatus> lookup) {
+        boolean look = mayBeEvicted(c);
         String key = c.key();
-        BudgetStatus recorded = recorded(key);
+        BudgetStatus recorded = recorded(key, look, lookup);
         if (recorded != null
                 && !c.fingerprint().isEmpty()
                 && !recorded.getReleaseFingerprint().equals(c.fingerprint())) {
             key = c.rechargeKey(); // another release of the same interval: not a replay
-            recorded = recorded(key);
+            recorded = recorded(key, look, lookup);
         }
         if (recorded != null) {
             // a replay is the same charge: the same ε, and on a zcdp record the same ρ (a ρ release
@@ -324,11 +433,7 @@ public final class LedgerHistory {
                             true),
                     null);
         }
-        PrivacyLedger ledger = ledger(c);
-        PrivacyLedger.Decision d =
-                Double.isNaN(c.rho())
-                        ? ledger.charge(c.interval(), c.epsilon())
-                        : ledger.chargeRho(c.interval(), c.rho());
+        PrivacyLedger.Decision d = evaluate(c);
         long seq = highWater() + 1;
         BudgetStatus status = decisionRecord(c, d, seq, topicId);
         status.setChargeKey(key);
@@ -345,12 +450,6 @@ public final class LedgerHistory {
                         String.join(",", adoptedFrom()));
         return new Pending(
                 new LedgerDecision(d, status, new LedgerMark(topicId, seq), false), marker);
-    }
-
-    /** The smallest double not below the exact value (the ledger may over-count, never under). */
-    static double roundUp(BigDecimal exact) {
-        double d = exact.doubleValue();
-        return new BigDecimal(d).compareTo(exact) < 0 ? Math.nextUp(d) : d;
     }
 
     /** The status for a decision (CHARGE or REFUSED) of {@code c} with sequence number seq. */

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.math.BigDecimal;
 import java.time.Instant;
 import org.dpclust.avro.BudgetEventKind;
 import org.dpclust.avro.BudgetStatus;
@@ -47,7 +46,7 @@ class LedgerHistoryTest {
 
     /** Decides c against h, records decision and marker in h (what the writer commits). */
     private static PrivacyLedger.Decision decide(LedgerHistory h, LedgerCharge c) {
-        PrivacyLedger.Decision d = h.ledger(c).charge(c.interval(), c.epsilon());
+        PrivacyLedger.Decision d = h.evaluate(c);
         long seq = h.highWater() + 1;
         h.add(LedgerHistory.decisionRecord(c, d, seq, ID));
         h.add(LedgerHistory.markerRecord("s", 1.0, "record", seq, ID, ""));
@@ -86,7 +85,7 @@ class LedgerHistoryTest {
         BudgetStatus first = h.recorded(stream("stats", 0.4).key());
         h.add(first);
         assertSame(first, h.recorded(stream("stats", 0.4).key()));
-        assertEquals(0.4, h.ledger(batch("x", 0.1)).spent(0), 1e-12);
+        assertEquals(0.5, h.evaluate(batch("x", 0.1)).spent(), 1e-12);
     }
 
     @Test
@@ -99,7 +98,7 @@ class LedgerHistoryTest {
         v1.setChargeKey("");
         h.add(v1); // the latest legacy total of the interval: 0.5
         decide(h, batch("r1", 0.2));
-        assertEquals(0.7, h.ledger(batch("x", 0.1)).spent(0), 1e-12);
+        assertEquals(0.8, h.evaluate(batch("x", 0.1)).spent(), 1e-12);
         assertFalse(decide(h, batch("r2", 0.4)).accepted());
     }
 
@@ -116,15 +115,6 @@ class LedgerHistoryTest {
         h.add(s.marker());
         assertEquals(0, h.highWater());
         assertNull(h.marker());
-    }
-
-    @Test
-    void roundUpNeverUnderCounts() {
-        BigDecimal exact = new BigDecimal(0.1).add(new BigDecimal(0.2));
-        double d = LedgerHistory.roundUp(exact);
-        assertTrue(new BigDecimal(d).compareTo(exact) >= 0);
-        assertTrue(
-                new BigDecimal(Math.nextDown(d)).compareTo(exact) < 0); // the smallest such double
     }
 
     @Test
@@ -235,5 +225,67 @@ class LedgerHistoryTest {
         assertEquals(1, m.getSeq());
         assertEquals(ID, m.getTopicId());
         assertEquals(Instant.EPOCH, m.getWindowStart());
+    }
+
+    @Test
+    void replaysOlderThanTheHeldDecisionsAreLookedUpAndNewWindowsAreNot() {
+        LedgerHistory h = new LedgerHistory("s");
+        java.util.Map<String, BudgetStatus> topic = new java.util.HashMap<>();
+        int[] lookups = {0};
+        java.util.function.Function<String, BudgetStatus> lookUp =
+                k -> {
+                    lookups[0]++;
+                    return topic.get(k);
+                };
+        int n = LedgerHistory.MAX_DECIDED + 100;
+        for (int i = 0; i < n; i++) {
+            LedgerCharge c = window(i).withFingerprint("f" + i);
+            LedgerHistory.Pending p = h.decide(c, ID, lookUp);
+            assertFalse(p.decision().replayed());
+            topic.put(p.decision().status().getChargeKey(), p.decision().status());
+            h.add(p.decision().status());
+            h.add(p.marker());
+        }
+        assertEquals(0, lookups[0], "a window after every held one is new: no look-up");
+        LedgerHistory.Pending old = h.decide(window(3).withFingerprint("f3"), ID, lookUp);
+        assertTrue(old.decision().replayed(), "the recorded decision of an evicted key");
+        assertNull(old.marker());
+        assertEquals(topic.get(window(3).key()), old.decision().status());
+        assertTrue(lookups[0] > 0);
+        LedgerHistory.Pending other = h.decide(window(3).withFingerprint("zz"), ID, lookUp);
+        assertFalse(other.decision().replayed(), "another release of an evicted window");
+        assertEquals(window(3).key() + "|zz", other.decision().status().getChargeKey());
+        assertEquals(n + 1, other.decision().status().getSeq());
+        h.check(TOPIC, ID, new LedgerMark(ID, n));
+    }
+
+    private static LedgerCharge window(int i) {
+        return new LedgerCharge(
+                "s",
+                LedgerCharge.Source.STREAM,
+                "stats",
+                new PrivacyLedger.Interval(i * 10_000L, (i + 1) * 10_000L),
+                "",
+                0.1,
+                1.0,
+                86_400_000L,
+                PrivacyUnit.RECORD);
+    }
+
+    @Test
+    void decisionsOutOfSequenceOrderAreCheckedForGapsToo() {
+        LedgerHistory h = new LedgerHistory("s");
+        for (long seq : new long[] {2, 1, 4}) {
+            BudgetStatus d =
+                    LedgerHistory.decisionRecord(window((int) seq), decision(0.1), seq, ID);
+            d.setChargeKey(window((int) seq).key());
+            h.add(d);
+        }
+        h.add(LedgerHistory.markerRecord("s", 1.0, "record", 4, ID, ""));
+        assertThrows(LedgerHistoryException.class, () -> h.checkComplete(TOPIC));
+        BudgetStatus three = LedgerHistory.decisionRecord(window(3), decision(0.1), 3, ID);
+        three.setChargeKey(window(3).key());
+        h.add(three);
+        h.checkComplete(TOPIC);
     }
 }

@@ -42,7 +42,8 @@ class BenchAllIT {
                         "pipeline-device",
                         "pipeline-nonprivate",
                         "pipeline-hot-stream",
-                        "pipeline-state");
+                        "pipeline-state",
+                        "ledger-year");
         int last = -1;
         for (String name : expectedOrder) {
             int at = names.indexOf(name);
@@ -56,6 +57,12 @@ class BenchAllIT {
                         BenchCommandTest.assertBoundRow(r, r.get("benchmark").asText());
                 case "lloyd-iteration" ->
                         assertTrue(r.get("iterations").asInt() >= 1, r.toString());
+                case "ledger-year" ->
+                        assertTrue(
+                                r.get("charge_ns").asLong() > 0
+                                        && r.get("decisions").asLong()
+                                                >= 3L * 1440 * r.get("day").asInt(),
+                                r.toString());
                 default -> {}
             }
             assertPhysicallyPlausible(r);

@@ -21,6 +21,7 @@ public final class Benchmarks {
         register(new PipelineBenchmark());
         register(new StateSizeBenchmark());
         register(new SoakBenchmark());
+        register(new LedgerYearBenchmark());
     }
 
     private Benchmarks() {}
