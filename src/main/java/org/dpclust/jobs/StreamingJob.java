@@ -30,19 +30,19 @@ public final class StreamingJob {
     private final Sink<Publication> sink;
     private final DpclustConfig config;
     private final SecretSource secret;
-    private final Map<String, Map<String, Double>> resumeAfter;
+    private final Map<String, Long> resumeAfter;
 
     /**
-     * @param resumeAfter the charged intervals per stream as read from the budget topic at start-up
-     *     (stream → interval key → epsilon): a stream without state resumes its public schedule
-     *     after its last charged interval; charges themselves go through the fenced ledger writer
+     * @param resumeAfter per stream, the end of its latest interval charged on the budget topic at
+     *     start-up ({@link org.dpclust.ledger.LedgerScan}): a stream without state resumes its
+     *     public schedule after it; charges themselves go through the fenced ledger writer
      */
     public StreamingJob(
             Source<RawRecord, ?, ?> source,
             Sink<Publication> sink,
             DpclustConfig config,
             SecretSource secret,
-            Map<String, Map<String, Double>> resumeAfter) {
+            Map<String, Long> resumeAfter) {
         this.source = source;
         this.sink = sink;
         this.config = config;
@@ -62,9 +62,7 @@ public final class StreamingJob {
      * The job as configured for Kafka, resuming each stream's schedule after {@code resumeAfter}.
      */
     public static StreamingJob fromKafka(
-            DpclustConfig config,
-            SecretSource secret,
-            Map<String, Map<String, Double>> resumeAfter) {
+            DpclustConfig config, SecretSource secret, Map<String, Long> resumeAfter) {
         return new StreamingJob(
                 KafkaEndpoints.source(config),
                 KafkaEndpoints.sink(config),

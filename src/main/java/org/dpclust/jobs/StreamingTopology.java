@@ -45,7 +45,7 @@ public final class StreamingTopology {
             Sink<Publication> sink,
             DpclustConfig config,
             SecretSource secret,
-            Map<String, Map<String, Double>> ledgerSnapshot) {
+            Map<String, Long> resumeAfter) {
         var streams = config.streams();
         EventTimePolicy policy = EventTimePolicy.of(config.job());
         Ingest in = ingest(env, source, config);
@@ -67,7 +67,7 @@ public final class StreamingTopology {
                                 new StreamClusteringFunction(
                                         streams,
                                         secret,
-                                        ledgerSnapshot,
+                                        resumeAfter,
                                         policy,
                                         LedgerSettings.of(config.kafka())),
                                 PublicationTypeInfo.INSTANCE)

@@ -113,21 +113,31 @@ public final class TopicReader implements AutoCloseable {
     /** Reads everything currently committed, up to the end offsets at call time. */
     public List<ConsumerRecord<byte[], byte[]>> readToEnd(Duration timeout) {
         List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
+        readToEnd(timeout, out::add);
+        return out;
+    }
+
+    /**
+     * Delivers everything currently committed, up to the end offsets at call time, to {@code sink}
+     * as it is read (nothing is held); returns the number of records delivered.
+     */
+    public long readToEnd(Duration timeout, Consumer<ConsumerRecord<byte[], byte[]>> sink) {
         long deadline = System.nanoTime() + timeout.toNanos();
         Map<TopicPartition, Long> end =
                 settledEndOffsets(timeout.compareTo(SETTLE) < 0 ? timeout : SETTLE);
+        long n = 0;
         while (true) {
             boolean done = true;
             for (TopicPartition tp : partitions) {
                 done &= consumer.position(tp) >= end.get(tp);
             }
             if (done) {
-                return out;
+                return n;
             }
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("timed out reading " + partitions + " to its end");
             }
-            poll(Duration.ofMillis(200), out::add);
+            n += poll(Duration.ofMillis(200), sink);
         }
     }
 

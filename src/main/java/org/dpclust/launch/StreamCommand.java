@@ -7,10 +7,10 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.dpclust.config.ConfigException;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.config.SecretSource;
+import org.dpclust.config.StreamSpec;
 import org.dpclust.jobs.StreamingJob;
 import org.dpclust.kafka.TopicAdmin;
-import org.dpclust.ledger.BudgetTopicReader;
-import org.dpclust.ledger.KafkaLedgerClient;
+import org.dpclust.ledger.LedgerScan;
 import org.dpclust.ledger.LedgerSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -83,18 +83,15 @@ public final class StreamCommand implements Callable<Integer> {
             TopicAdmin.ensureTopics(cfg.kafka(), 1);
         }
         TopicAdmin.requireLogAppendTime(cfg.kafka());
-        // the budget topic must be compacted and hold every stream's ledger history intact
-        try (KafkaLedgerClient ledgerCheck = LedgerSettings.of(cfg.kafka()).open()) {
-            cfg.streams().forEach(s -> ledgerCheck.verify(s.id()));
-        }
+        // the budget topic must be compacted and hold every stream's ledger history intact; the
+        // public schedule of a stream without state resumes after its last charged interval
+        Map<String, Long> charged =
+                LedgerScan.lastChargedEnds(
+                        LedgerSettings.of(cfg.kafka()),
+                        cfg.streams().stream().map(StreamSpec::id).toList(),
+                        StreamingJob.LEDGER_READ_TIMEOUT);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         StartupLog.flinkWebUi(LOG, env.getConfiguration());
-        // the public schedule of a stream without state resumes after its last charged interval
-        Map<String, Map<String, Double>> charged =
-                BudgetTopicReader.read(
-                        cfg.kafka().connection(),
-                        cfg.kafka().budgetTopic(),
-                        StreamingJob.LEDGER_READ_TIMEOUT);
         StreamingJob.fromKafka(cfg, secret, charged).execute(env);
         return 0;
     }

@@ -183,6 +183,11 @@ public final class KafkaLedgerClient implements LedgerClient {
         return retries;
     }
 
+    /** The budget topic's partition count when this client opened. */
+    public int partitions() {
+        return partitions;
+    }
+
     /** The budget topic's id (Kafka topic UUID) when this client opened. */
     public String topicId() {
         return topicId;

@@ -63,9 +63,30 @@ public final class LedgerHistory {
     private long maxSeq;
     private BitSet outOfOrderSeqs; // null while every decision came in sequence order
     private BudgetStatus marker;
+    private final boolean audit;
+    private long lastChargedEnd = Long.MIN_VALUE;
 
     public LedgerHistory(String stream) {
+        this(stream, false);
+    }
+
+    private LedgerHistory(String stream, boolean audit) {
         this.stream = stream;
+        this.audit = audit;
+    }
+
+    /**
+     * A history that only checks (markers, sequence numbers) and tracks the latest charged interval
+     * end: no decisions held, no budget; it cannot {@link #decide}. What a start-up scan of many
+     * streams keeps per stream (a few hundred bytes).
+     */
+    public static LedgerHistory audit(String stream) {
+        return new LedgerHistory(stream, true);
+    }
+
+    /** The latest end of a charged interval (any source), or Long.MIN_VALUE if none. */
+    public long lastChargedEnd() {
+        return lastChargedEnd;
     }
 
     public String stream() {
@@ -81,7 +102,16 @@ public final class LedgerHistory {
             marker = s;
             return;
         }
+        if (s.getKind() == BudgetEventKind.CHARGE) {
+            lastChargedEnd = Math.max(lastChargedEnd, s.getWindowEnd().toEpochMilli());
+        }
         String key = s.getChargeKey();
+        if (audit) {
+            if (!key.isEmpty()) {
+                sequence(s.getSeq());
+            }
+            return;
+        }
         if (key.isEmpty()) { // version 1: key stream|start:end, the latest value is the total
             if (s.getKind() == BudgetEventKind.CHARGE) {
                 double before = legacy.getOrDefault(interval(s), 0.0);
@@ -220,6 +250,9 @@ public final class LedgerHistory {
      *     id)
      */
     public PrivacyLedger.Decision evaluate(LedgerCharge c) {
+        if (audit) {
+            throw new IllegalStateException("an audit history decides nothing");
+        }
         PrivacyLedger l = c.newLedger();
         boolean zcdp = l.accounting() == Accounting.ZCDP;
         if (!zcdp && anyZcdp) {

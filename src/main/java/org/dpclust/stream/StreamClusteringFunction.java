@@ -75,7 +75,7 @@ public class StreamClusteringFunction
 
     private final List<StreamSpec> streams;
     private final SecretSource secretSource;
-    private final Map<String, Map<String, Double>> ledgerSnapshot;
+    private final Map<String, Long> resumeAfter;
     private final EventTimePolicy policy;
     private final LedgerClientFactory ledgerFactory;
 
@@ -91,9 +91,9 @@ public class StreamClusteringFunction
     private transient SavedPublicParameters savedParameters;
 
     /**
-     * @param ledgerSnapshot totals read from the budget topic at start-up (stream → interval key →
-     *     epsilon), only to resume a stream's public schedule after its last charged interval when
-     *     the stream has no state; charges go through {@code ledgerFactory}
+     * @param resumeAfter per stream, the end of its latest interval charged on the budget topic at
+     *     start-up (one number per stream, {@code ledger.LedgerScan}): a stream without state
+     *     resumes its public schedule after it; charges go through {@code ledgerFactory}
      * @param policy the public release schedule
      * @param ledgerFactory opens the ledger client on the TaskManager ({@link
      *     org.dpclust.ledger.LedgerSettings}: the fenced writer on the budget topic)
@@ -101,12 +101,12 @@ public class StreamClusteringFunction
     public StreamClusteringFunction(
             List<StreamSpec> streams,
             SecretSource secretSource,
-            Map<String, Map<String, Double>> ledgerSnapshot,
+            Map<String, Long> resumeAfter,
             EventTimePolicy policy,
             LedgerClientFactory ledgerFactory) {
         this.streams = streams;
         this.secretSource = secretSource;
-        this.ledgerSnapshot = ledgerSnapshot;
+        this.resumeAfter = resumeAfter;
         this.policy = policy;
         this.ledgerFactory = ledgerFactory;
     }
@@ -180,7 +180,7 @@ public class StreamClusteringFunction
         if (state.scheduleStart() != null) {
             return;
         }
-        long first = policy.resumeWindow(s, ledgerSnapshot.getOrDefault(s.id(), Map.of()).keySet());
+        long first = policy.resumeWindow(s, resumeAfter.getOrDefault(s.id(), Long.MIN_VALUE));
         state.scheduleStart(first);
         if (policy.scheduled(s, first)) {
             ctx.timerService().registerEventTimeTimer(policy.closeTime(s, first));

@@ -1,10 +1,8 @@
 package org.dpclust.window;
 
 import java.io.Serializable;
-import java.util.Collection;
 import org.dpclust.config.JobSettings;
 import org.dpclust.config.StreamSpec;
-import org.dpclust.ledger.PrivacyLedger;
 
 /**
  * The public time rules of the streaming job (docs/event-time.md), in one Flink-free place: which
@@ -114,20 +112,17 @@ public final class EventTimePolicy implements Serializable {
      * run released those windows; releasing them again would charge and publish them twice). Both
      * are public: the configuration and the published ledger.
      *
-     * @param ledgerKeys the stream's interval keys in the budget topic ({@link
-     *     PrivacyLedger.Interval#parse})
+     * @param lastChargedEnd the end of the stream's latest interval charged in the budget topic,
+     *     Long.MIN_VALUE if none
      */
-    public long resumeWindow(StreamSpec s, Collection<String> ledgerKeys) {
+    public long resumeWindow(StreamSpec s, long lastChargedEnd) {
         long first = firstWindow(s);
-        long w = s.windowMillis();
-        for (String key : ledgerKeys) {
-            long end = PrivacyLedger.Interval.parse(key).end();
-            first =
-                    Math.max(
-                            first,
-                            Math.floorDiv(end, w) * w + (Math.floorMod(end, w) == 0 ? 0 : w));
+        if (lastChargedEnd == Long.MIN_VALUE) {
+            return first;
         }
-        return first;
+        long w = s.windowMillis();
+        long end = lastChargedEnd;
+        return Math.max(first, Math.floorDiv(end, w) * w + (Math.floorMod(end, w) == 0 ? 0 : w));
     }
 
     /**

@@ -31,7 +31,8 @@ import org.dpclust.devkit.SyntheticTelemetry;
 import org.dpclust.devkit.TelemetryProducer;
 import org.dpclust.io.AvroCodec;
 import org.dpclust.kafka.RawRecordDeserializer;
-import org.dpclust.ledger.BudgetTopicReader;
+import org.dpclust.ledger.LedgerScan;
+import org.dpclust.ledger.LedgerSettings;
 import org.dpclust.privacy.testing.TestRandoms;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -139,9 +140,9 @@ class BudgetOutageIT {
                         KafkaEndpoints.sink(c),
                         c,
                         TestRandoms.secretSource(),
-                        BudgetTopicReader.read(
-                                kafka.bootstrapServers(),
-                                c.kafka().budgetTopic(),
+                        LedgerScan.lastChargedEnds(
+                                LedgerSettings.of(c.kafka()),
+                                c.streams().stream().map(s -> s.id()).toList(),
                                 Duration.ofSeconds(30)));
         AclBinding deny = denyBudget(c);
         JobClient client;

@@ -29,7 +29,8 @@ import org.dpclust.io.AvroCodec;
 import org.dpclust.io.RawRecord;
 import org.dpclust.kafka.TopicAdmin;
 import org.dpclust.kafka.TopicReader;
-import org.dpclust.ledger.BudgetTopicReader;
+import org.dpclust.ledger.LedgerScan;
+import org.dpclust.ledger.LedgerSettings;
 import org.dpclust.privacy.testing.TestRandoms;
 
 /**
@@ -133,8 +134,11 @@ final class StreamingRuns {
     JobExecutionResult runBounded(
             DpclustConfig c, KafkaRecordDeserializationSchema<RawRecord> deser, String restart)
             throws Exception {
-        Map<String, Map<String, Double>> ledger =
-                BudgetTopicReader.read(kafka, c.kafka().budgetTopic(), Duration.ofSeconds(30));
+        Map<String, Long> ledger =
+                LedgerScan.lastChargedEnds(
+                        LedgerSettings.of(c.kafka()),
+                        c.streams().stream().map(s -> s.id()).toList(),
+                        Duration.ofSeconds(30));
         StreamingJob job =
                 new StreamingJob(
                         KafkaEndpoints.source(c, deser),

@@ -256,6 +256,93 @@ class KafkaLedgerClientIT {
         assertEquals(2 * n, raw(topic).size(), "one decision and one marker per charge");
     }
 
+    /**
+     * {@link LedgerScan}: one pass with one consumer over a partitioned topic finds each stream's
+     * latest charged interval end and refuses a stream with a record outside its partition or a
+     * decision above its marker.
+     */
+    @Test
+    void oneScanChecksEveryStreamAndFindsWhereEachResumes() throws Exception {
+        String topic = "budget-scan";
+        createTopic(topic, 4, TopicConfig.CLEANUP_POLICY_COMPACT);
+        List<String> streams = new ArrayList<>();
+        Map<String, Long> expected = new HashMap<>();
+        try (KafkaLedgerClient c = KafkaLedgerClient.open(settings(topic))) {
+            for (int s = 0; s < 8; s++) {
+                String id = "scan" + s;
+                streams.add(id);
+                for (int w = 0; w <= s % 3; w++) {
+                    PrivacyLedger.Interval i =
+                            new PrivacyLedger.Interval(T0 + w * 60_000L, T0 + (w + 1) * 60_000L);
+                    LedgerCharge ch =
+                            new LedgerCharge(
+                                    id,
+                                    LedgerCharge.Source.STREAM,
+                                    "stats",
+                                    i,
+                                    "",
+                                    0.1,
+                                    1.0,
+                                    DAY,
+                                    PrivacyUnit.RECORD);
+                    assertTrue(c.charge(ch, LedgerMark.NONE).accepted());
+                    expected.put(id, i.end());
+                }
+            }
+        }
+        streams.add("never-charged");
+        assertEquals(
+                expected,
+                LedgerScan.lastChargedEnds(settings(topic), streams, Duration.ofSeconds(30)));
+
+        BudgetStatus forged = statuses(topic).get(0);
+        String stream = forged.getStreamId();
+        int home = KafkaLedgerClient.partitionFor(stream, 4);
+        forged.setSeq(99);
+        forged.setChargeKey(stream + "|stream|stats|forged");
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        try (KafkaProducer<byte[], byte[]> forge = new KafkaProducer<>(p)) {
+            forge.send(
+                            new ProducerRecord<>(
+                                    topic,
+                                    home,
+                                    forged.getChargeKey().getBytes(),
+                                    AvroCodec.budget().encode(forged)))
+                    .get(30, TimeUnit.SECONDS);
+        }
+        LedgerHistoryException gap =
+                assertThrows(
+                        LedgerHistoryException.class,
+                        () ->
+                                LedgerScan.lastChargedEnds(
+                                        settings(topic), streams, Duration.ofSeconds(30)));
+        assertTrue(gap.getMessage().contains("above its marker"), gap.getMessage());
+        assertTrue(gap.getMessage().contains("'" + stream + "'"), gap.getMessage());
+
+        String other = "elsewhere";
+        forged.setStreamId(other);
+        forged.setChargeKey(other + "|stream|stats|x");
+        try (KafkaProducer<byte[], byte[]> forge = new KafkaProducer<>(p)) {
+            forge.send(
+                            new ProducerRecord<>(
+                                    topic,
+                                    (KafkaLedgerClient.partitionFor(other, 4) + 1) % 4,
+                                    forged.getChargeKey().getBytes(),
+                                    AvroCodec.budget().encode(forged)))
+                    .get(30, TimeUnit.SECONDS);
+        }
+        LedgerHistoryException moved =
+                assertThrows(
+                        LedgerHistoryException.class,
+                        () ->
+                                LedgerScan.lastChargedEnds(
+                                        settings(topic), List.of(other), Duration.ofSeconds(30)));
+        assertTrue(moved.getMessage().contains("not in its partition"), moved.getMessage());
+    }
+
     @Test
     void reChargingTheSameKeyReturnsTheRecordedDecision() throws Exception {
         String topic = "budget-replay";
