@@ -269,6 +269,24 @@ public final class RunningBudget {
         for (Map.Entry<Long, BigDecimal> x : steps.subMap(s, true, e, false).entrySet()) {
             x.setValue(x.getValue().add(amount));
         }
+        coalesce(e);
+        coalesce(s);
+    }
+
+    /**
+     * Drops breakpoint {@code t} when the coverage does not change there (windows charged alike
+     * leave one segment, not one breakpoint per window).
+     */
+    private void coalesce(long t) {
+        BigDecimal v = steps.get(t);
+        if (v == null) {
+            return;
+        }
+        Map.Entry<Long, BigDecimal> before = steps.lowerEntry(t);
+        BigDecimal prev = before == null ? BigDecimal.ZERO : before.getValue();
+        if (prev.compareTo(v) == 0) {
+            steps.remove(t);
+        }
     }
 
     /** Makes {@code t} a breakpoint carrying the coverage in force at {@code t}. */
