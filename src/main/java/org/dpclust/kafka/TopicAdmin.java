@@ -75,7 +75,18 @@ public final class TopicAdmin {
         }
     }
 
+    /** {@link #ensureTopics(KafkaSettings, int, int)} with a one-partition budget topic. */
     public static void ensureTopics(KafkaSettings k, int inputPartitions) {
+        ensureTopics(k, inputPartitions, 1);
+    }
+
+    /**
+     * Creates the missing topics: the input with {@code inputPartitions} and LogAppendTime, the
+     * budget topic compacted with {@code budgetPartitions} (a stream's ledger lives on one
+     * partition; the count must never change after the first charge, docs/ledger.md#partitioning),
+     * the others with one partition. Existing topics are left as they are.
+     */
+    public static void ensureTopics(KafkaSettings k, int inputPartitions, int budgetPartitions) {
         Properties p = adminProperties(k);
         try (Admin admin = Admin.create(p)) {
             Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
@@ -96,7 +107,7 @@ public final class TopicAdmin {
             add(
                     create,
                     existing,
-                    new NewTopic(k.budgetTopic(), 1, (short) 1)
+                    new NewTopic(k.budgetTopic(), budgetPartitions, (short) 1)
                             .configs(
                                     Map.of(
                                             TopicConfig.CLEANUP_POLICY_CONFIG,

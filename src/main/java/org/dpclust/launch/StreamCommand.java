@@ -45,6 +45,15 @@ public final class StreamCommand implements Callable<Integer> {
             description = "Create missing topics (budget topic compacted) before starting.")
     boolean createTopics;
 
+    @Option(
+            names = "--budget-partitions",
+            paramLabel = "N",
+            description =
+                    "Partitions of the budget topic when --create-topics creates it (default 1;"
+                            + " one stream's ledger lives on one partition, so many streams"
+                            + " spread over N; never change it after the first charge).")
+    int budgetPartitions = 1;
+
     /**
      * The entry point of target/dpclust-job.jar for {@code flink run}: {@code dpclust stream ARGS},
      * with the CLI's one-line error handling (only this command is loaded: the job jar carries
@@ -61,6 +70,9 @@ public final class StreamCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (budgetPartitions < 1 || budgetPartitions > 10_000) {
+            throw new ConfigException("--budget-partitions", "must be between 1 and 10000");
+        }
         DpclustConfig cfg = config.load(kafka);
         if (start != null) {
             cfg = cfg.withJob(cfg.job().withSchedule(start, cfg.job().end()));
@@ -80,7 +92,7 @@ public final class StreamCommand implements Callable<Integer> {
             LOG.warn(weak);
         }
         if (createTopics) {
-            TopicAdmin.ensureTopics(cfg.kafka(), 1);
+            TopicAdmin.ensureTopics(cfg.kafka(), 1, budgetPartitions);
         }
         TopicAdmin.requireLogAppendTime(cfg.kafka());
         // the budget topic must be compacted and hold every stream's ledger history intact; the

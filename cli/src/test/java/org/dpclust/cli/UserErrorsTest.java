@@ -73,6 +73,13 @@ class UserErrorsTest {
     }
 
     @Test
+    void aBudgetPartitionCountOutOfRangeIsOneLine() {
+        assertOneLine(
+                run("stream", "--budget-partitions", "0"),
+                "dpclust stream: --budget-partitions: must be between 1 and 10000");
+    }
+
+    @Test
     void aDirectoryAsConfigIsOneLine(@TempDir Path dir) {
         assertOneLine(
                 run("stream", "--config", dir.toString()),

@@ -33,6 +33,7 @@ import org.dpclust.devkit.SyntheticTelemetry;
 import org.dpclust.devkit.TelemetryProducer;
 import org.dpclust.io.AvroCodec;
 import org.dpclust.kafka.TopicReader;
+import org.dpclust.ledger.KafkaLedgerClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -211,6 +212,8 @@ class RealClusterIT {
                         "--secret-file",
                         RealCluster.HOME.resolve("secret.hex").toString(),
                         "--create-topics",
+                        "--budget-partitions",
+                        "3",
                         "--bootstrap-servers",
                         cluster.bootstrapServers()));
     }
@@ -348,6 +351,19 @@ class RealClusterIT {
                 released.keySet().containsAll(expected(start, RELEASED_WINDOWS)),
                 "2 streams x windows 0..6 from the configured start, each once: "
                         + released.keySet());
+        // --budget-partitions 3: every stream's ledger on its own partition of the budget topic
+        Map<String, Set<Integer>> partitions = new TreeMap<>();
+        try (TopicReader r = new TopicReader(cluster.bootstrapServers(), c.kafka().budgetTopic())) {
+            for (ConsumerRecord<byte[], byte[]> rec : r.readToEnd(Duration.ofSeconds(60))) {
+                String stream = AvroCodec.budget().decode(rec.value()).getStreamId();
+                partitions.computeIfAbsent(stream, x -> new TreeSet<>()).add(rec.partition());
+            }
+        }
+        assertEquals(
+                Map.of(
+                        "a", Set.of(KafkaLedgerClient.partitionFor("a", 3)),
+                        "b", Set.of(KafkaLedgerClient.partitionFor("b", 3))),
+                partitions);
     }
 
     @Test
