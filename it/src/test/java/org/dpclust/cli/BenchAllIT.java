@@ -43,7 +43,8 @@ class BenchAllIT {
                         "pipeline-nonprivate",
                         "pipeline-hot-stream",
                         "pipeline-state",
-                        "ledger-year");
+                        "ledger-year",
+                        "fleet");
         int last = -1;
         for (String name : expectedOrder) {
             int at = names.indexOf(name);
@@ -57,6 +58,14 @@ class BenchAllIT {
                         BenchCommandTest.assertBoundRow(r, r.get("benchmark").asText());
                 case "lloyd-iteration" ->
                         assertTrue(r.get("iterations").asInt() >= 1, r.toString());
+                case "fleet" ->
+                        assertTrue(
+                                r.get("streams").asInt() == 10
+                                        && r.get("windows").asInt() >= 10
+                                        && r.get("released").asDouble() >= 0.9
+                                        && r.get("broker_connections").asInt() > 0
+                                        && "RUNNING".equals(r.get("job").asText()),
+                                r.toString());
                 case "ledger-year" ->
                         assertTrue(
                                 r.get("charge_ns").asLong() > 0

@@ -22,6 +22,7 @@ public final class Benchmarks {
         register(new StateSizeBenchmark());
         register(new SoakBenchmark());
         register(new LedgerYearBenchmark());
+        register(new FleetBenchmark());
     }
 
     private Benchmarks() {}

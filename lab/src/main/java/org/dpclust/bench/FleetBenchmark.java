@@ -1,0 +1,396 @@
+package org.dpclust.bench;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.configuration.TaskManagerOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.dpclust.avro.BudgetEventKind;
+import org.dpclust.avro.CentroidRelease;
+import org.dpclust.config.ConfigLoader;
+import org.dpclust.config.DpclustConfig;
+import org.dpclust.devkit.TelemetryProducer;
+import org.dpclust.io.AvroCodec;
+import org.dpclust.jobs.KafkaEndpoints;
+import org.dpclust.jobs.StreamingJob;
+import org.dpclust.kafka.TopicAdmin;
+import org.dpclust.kafka.TopicReader;
+
+/**
+ * {@code fleet}: one live streaming job for a fleet of N streams (a stream set, stats only, d = 2,
+ * 10-s windows, max_lateness 2 s, parallelism 2, exactly-once checkpoints every 2 s) on a
+ * MiniCluster in this JVM against a KRaft broker in a JVM of its own ({@link SoakBroker}); every
+ * stream gets one record per second on the log append-time clock. Per N (default 100 and 1,000;
+ * {@code -Ddpclust.fleet.streams=100,1000,10000}), for {@code -Ddpclust.fleet.minutes} (default 3):
+ *
+ * <ul>
+ *   <li>{@code startup_s}: from submission to the first completed checkpoint (every task running);
+ *   <li>{@code windows}: stream windows whose close (end + max_lateness) falls after start-up and
+ *       10 s before the end; {@code released} and {@code on_time} (read by a {@code read_committed}
+ *       consumer within 5 s of the close) as fractions of them; {@code lag_p50_ms}, {@code
+ *       lag_p99_ms}: from the close to the read, over the releases read (-1 if none);
+ *   <li>{@code charges_per_s}: CHARGE records on the budget topic per second of the run;
+ *   <li>{@code heap_per_stream_kb}: this JVM's heap after GC at the end (job, generator, reader)
+ *       minus before the job, over N; {@code threads}: this JVM's live threads minus before; {@code
+ *       broker_connections}: established TCP connections from this machine to the broker's port at
+ *       the end ({@code /proc/net/tcp}); {@code job}: RUNNING, or why it is not.
+ * </ul>
+ *
+ * Quick mode: 10 streams for 45 s. Fixed seeds and a fixed test secret.
+ */
+public final class FleetBenchmark implements Benchmark {
+    private static final long W = 10_000;
+    private static final long LATENESS = 2_000;
+    private static final long ON_TIME = 5_000;
+
+    @Override
+    public String name() {
+        return "fleet";
+    }
+
+    @Override
+    public String description() {
+        return "N streams in one live job (p = 2, 10-s windows): start-up, windows released on time,"
+                + " lag p50/p99, charges/s, heap per stream, threads, broker connections.";
+    }
+
+    @Override
+    public List<Map<String, Object>> run(boolean quick) {
+        int[] fleet =
+                quick
+                        ? new int[] {10}
+                        : Arrays.stream(
+                                        System.getProperty("dpclust.fleet.streams", "100,1000")
+                                                .split(","))
+                                .mapToInt(s -> Integer.parseInt(s.trim()))
+                                .toArray();
+        double minutes =
+                quick ? 0.75 : Double.parseDouble(System.getProperty("dpclust.fleet.minutes", "3"));
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (int n : fleet) {
+            rows.add(fleet(n, Math.round(minutes * 60_000)));
+            System.err.printf("fleet: %s%n", rows.get(rows.size() - 1));
+        }
+        return rows;
+    }
+
+    private Map<String, Object> fleet(int n, long runMillis) {
+        try (SoakBroker kafka = SoakBroker.start()) {
+            long start = Math.floorDiv(System.currentTimeMillis(), W) * W + W;
+            DpclustConfig c = config(kafka, start, n);
+            long heap0 = heapAfterGc();
+            int threads0 = ManagementFactory.getThreadMXBean().getThreadCount();
+            AtomicBoolean stop = new AtomicBoolean();
+            Thread producer = new Thread(() -> produce(kafka, c, n, stop), "fleet-producer");
+            producer.setDaemon(true);
+            producer.start();
+            Configuration conf = new Configuration();
+            conf.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.parse("32m"));
+            conf.set(TaskManagerOptions.NETWORK_MEMORY_MIN, MemorySize.parse("64m"));
+            conf.set(TaskManagerOptions.NETWORK_MEMORY_MAX, MemorySize.parse("64m"));
+            conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+            int restPort = freePort();
+            conf.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
+            conf.set(RestOptions.ADDRESS, "127.0.0.1");
+            conf.set(RestOptions.PORT, restPort);
+            Path checkpoints = Files.createTempDirectory("fleet-checkpoints");
+            conf.setString("execution.checkpointing.dir", checkpoints.toUri().toString());
+            StreamExecutionEnvironment env =
+                    StreamExecutionEnvironment.createLocalEnvironment(2, conf);
+            long submitted = System.currentTimeMillis();
+            System.err.printf("fleet: %d streams, submitting%n", n);
+            JobClient job =
+                    new StreamingJob(
+                                    KafkaEndpoints.source(c),
+                                    KafkaEndpoints.sink(c),
+                                    c,
+                                    PipelineBenchmark.benchSecret(),
+                                    Map.of())
+                            .executeAsync(env);
+            long end = submitted + runMillis;
+            long started = -1;
+            Map<String, Long> lags = new HashMap<>();
+            String status = "RUNNING";
+            try (TopicReader releases =
+                    new TopicReader(kafka.bootstrapServers(), c.kafka().centroidsTopic())) {
+                long progress = System.currentTimeMillis();
+                while (System.currentTimeMillis() < end) {
+                    releases.poll(
+                            Duration.ofMillis(200),
+                            r -> {
+                                CentroidRelease rel = decode(r.value());
+                                long close = rel.getWindowEnd().toEpochMilli() + LATENESS;
+                                lags.putIfAbsent(
+                                        rel.getStreamId() + "@" + close,
+                                        System.currentTimeMillis() - close);
+                            });
+                    if (started < 0
+                            && CheckpointStats.fetch(restPort, job.getJobID()).completed() > 0) {
+                        started = System.currentTimeMillis();
+                    }
+                    if (job.getJobStatus().get().isGloballyTerminalState()) {
+                        status = "ended: " + failure(job);
+                        break;
+                    }
+                    if (System.currentTimeMillis() - progress > 15_000) {
+                        progress = System.currentTimeMillis();
+                        System.err.printf(
+                                "fleet: %d streams, %d s, %d releases read%n",
+                                n, (progress - submitted) / 1000, lags.size());
+                    }
+                }
+            } finally {
+                stop.set(true);
+            }
+            long heap = heapAfterGc();
+            int threads = ManagementFactory.getThreadMXBean().getThreadCount();
+            int connections = connections(kafka.bootstrapServers());
+            long charges = charges(kafka, c);
+            try {
+                job.cancel().get();
+            } catch (Exception ignored) {
+                // already ended
+            }
+            producer.join(10_000);
+            return row(
+                    n,
+                    submitted,
+                    started,
+                    end,
+                    lags,
+                    charges,
+                    runMillis,
+                    heap - heap0,
+                    threads - threads0,
+                    connections,
+                    status);
+        } catch (Exception e) {
+            throw new IllegalStateException("fleet failed: " + e.getMessage(), e);
+        }
+    }
+
+    private Map<String, Object> row(
+            int n,
+            long submitted,
+            long started,
+            long end,
+            Map<String, Long> lags,
+            long charges,
+            long runMillis,
+            long heap,
+            int threads,
+            int connections,
+            String status) {
+        long from = started < 0 ? end : started;
+        int windows = 0;
+        int released = 0;
+        int onTime = 0;
+        List<Long> measured = new ArrayList<>();
+        for (long close = Math.floorDiv(from, W) * W + LATENESS;
+                close <= end - 10_000;
+                close += W) {
+            if (close < from) {
+                continue;
+            }
+            for (int s = 0; s < n; s++) {
+                windows++;
+                Long lag = lags.get(id(s) + "@" + close);
+                if (lag != null) {
+                    released++;
+                    measured.add(lag);
+                    if (lag <= ON_TIME) {
+                        onTime++;
+                    }
+                }
+            }
+        }
+        measured.sort(Long::compare);
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("benchmark", name());
+        row.put("streams", n);
+        row.put("startup_s", started < 0 ? -1 : round((started - submitted) / 1000.0));
+        row.put("windows", windows);
+        row.put("released", windows == 0 ? 0 : round((double) released / windows));
+        row.put("on_time", windows == 0 ? 0 : round((double) onTime / windows));
+        row.put("lag_p50_ms", percentile(measured, 0.50));
+        row.put("lag_p99_ms", percentile(measured, 0.99));
+        row.put("charges_per_s", round(charges * 1000.0 / runMillis));
+        row.put("heap_per_stream_kb", round(heap / 1024.0 / n));
+        row.put("threads", threads);
+        row.put("broker_connections", connections);
+        row.put("job", status);
+        return BenchEnvironment.withMachine(row);
+    }
+
+    private static long percentile(List<Long> sorted, double q) {
+        if (sorted.isEmpty()) {
+            return -1;
+        }
+        return sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(q * sorted.size()) - 1));
+    }
+
+    private static String id(int s) {
+        return String.format("s%05d", s);
+    }
+
+    private static CentroidRelease decode(byte[] value) {
+        try {
+            return AvroCodec.centroids().decode(value);
+        } catch (IOException e) {
+            throw new IllegalStateException("undecodable release", e);
+        }
+    }
+
+    private static String failure(JobClient job) {
+        try {
+            job.getJobExecutionResult().get();
+            return "finished";
+        } catch (Exception e) {
+            Throwable t = e;
+            while (t.getCause() != null) {
+                t = t.getCause();
+            }
+            return t.getClass().getSimpleName() + ": " + t.getMessage();
+        }
+    }
+
+    /** CHARGE records on the budget topic. */
+    private static long charges(SoakBroker kafka, DpclustConfig c) {
+        long[] n = {0};
+        try (TopicReader r = new TopicReader(kafka.bootstrapServers(), c.kafka().budgetTopic())) {
+            r.readToEnd(
+                    Duration.ofSeconds(120),
+                    rec -> {
+                        try {
+                            if (AvroCodec.budget().decode(rec.value()).getKind()
+                                    == BudgetEventKind.CHARGE) {
+                                n[0]++;
+                            }
+                        } catch (IOException e) {
+                            throw new IllegalStateException(e);
+                        }
+                    });
+        }
+        return n[0];
+    }
+
+    /** Established TCP connections to the broker's port ({@code /proc/net/tcp}, tcp6). */
+    static int connections(String bootstrap) throws IOException {
+        int port = Integer.parseInt(bootstrap.substring(bootstrap.lastIndexOf(':') + 1));
+        String hex = String.format(":%04X", port);
+        int n = 0;
+        for (String f : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
+            Path p = Path.of(f);
+            if (!Files.exists(p)) {
+                continue;
+            }
+            for (String line : Files.readAllLines(p)) {
+                String[] cols = line.trim().split("\\s+");
+                // sl local_address rem_address st ...: st 01 = ESTABLISHED
+                if (cols.length > 3 && cols[2].endsWith(hex) && "01".equals(cols[3])) {
+                    n++;
+                }
+            }
+        }
+        return n;
+    }
+
+    private static long heapAfterGc() {
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+        }
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+
+    private static int freePort() throws IOException {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    private static double round(double x) {
+        return Math.round(x * 100) / 100.0;
+    }
+
+    /** N streams s00000.. as one stream set, live on the append clock from {@code start}. */
+    private static DpclustConfig config(SoakBroker kafka, long start, int n) {
+        DpclustConfig c =
+                ConfigLoader.parse(
+                        """
+                        kafka:
+                          bootstrap_servers: "%s"
+                          topics: {input: fleet.in, centroids: fleet.centroids, sketches: fleet.sketches, budget: fleet.budget, dlq: fleet.dlq}
+                          group_id: fleet
+                          transactional_id_prefix: fleet
+                          transaction_timeout: PT5M
+                          starting_offsets: earliest
+                        job:
+                          checkpoint_interval: PT2S
+                          max_out_of_orderness: PT1S
+                          idle_timeout: PT5S
+                          bounded_input: false
+                          parallelism: 2
+                          max_lateness: PT2S
+                          max_future: PT2S
+                          start: "%s"
+                        streams:
+                          - ids: {prefix: s, from: 0, to: %d, digits: 5}
+                            dimension: 2
+                            lower: [0, 0]
+                            upper: [1, 1]
+                            k: 2
+                            window: PT10S
+                            epsilon_per_release: 0.5
+                            budget_cap: 1000000
+                            summaries: [stats]
+                        """
+                                .formatted(
+                                        kafka.bootstrapServers(),
+                                        Instant.ofEpochMilli(start),
+                                        n - 1));
+        TopicAdmin.ensureTopics(c.kafka(), 2);
+        return c;
+    }
+
+    /** One record per stream and second, event time now, until stopped. */
+    private static void produce(SoakBroker kafka, DpclustConfig c, int n, AtomicBoolean stop) {
+        SplittableRandom r = new SplittableRandom(7);
+        try (TelemetryProducer p =
+                new TelemetryProducer(kafka.bootstrapServers(), c.kafka().inputTopic())) {
+            long next = System.currentTimeMillis();
+            while (!stop.get()) {
+                long now = System.currentTimeMillis();
+                if (now < next) {
+                    Thread.sleep(Math.min(50, next - now));
+                    continue;
+                }
+                for (int s = 0; s < n; s++) {
+                    p.send(
+                            id(s),
+                            "d" + s,
+                            System.currentTimeMillis(),
+                            new double[] {0.3 + 0.05 * r.nextGaussian(), 0.6});
+                }
+                next += 1_000;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
