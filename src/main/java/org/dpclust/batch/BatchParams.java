@@ -58,13 +58,16 @@ public record BatchParams(
                 k, epsilon, bounds, seed, nInit, cells, countFraction, contributionBound, universe);
     }
 
+    /** The largest k (public): a release of more centroids is refused at start-up. */
+    public static final int MAX_K = 10_000;
+
     /** Restarts of the non-private reference, as in {@link org.dpclust.kmeans.Lloyd#BEST_OF}. */
     public static final int DEFAULT_N_INIT = Lloyd.BEST_OF;
 
     /** Validates the fields that every algorithm relies on. */
     public BatchParams {
-        if (k < 1) {
-            throw new IllegalArgumentException("--k must be >= 1, was " + k);
+        if (k < 1 || k > MAX_K) {
+            throw new IllegalArgumentException("--k must be between 1 and " + MAX_K + ", was " + k);
         }
         if (nInit < 1) {
             throw new IllegalArgumentException("--n-init must be >= 1, was " + nInit);

@@ -79,7 +79,7 @@ public record StreamSpec(
                     "upper[" + j + "]",
                     "must be greater than lower[" + j + "] = " + lower[j]);
         }
-        ConfigException.check(k >= 1, "k", "required, must be >= 1");
+        ConfigException.check(k >= 1 && k <= 10_000, "k", "required, between 1 and 10000");
         ConfigException.check(window != null, "window", "required");
         ConfigException.check(
                 !window.isZero() && !window.isNegative(),

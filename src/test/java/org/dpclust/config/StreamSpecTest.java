@@ -102,7 +102,8 @@ class StreamSpecTest {
         refused(
                 "upper[1]: must be greater than lower[1] = 0.0",
                 () -> with(a -> a.upper = new double[] {1, 0}));
-        refused("k: required, must be >= 1", () -> with(a -> a.k = 0));
+        refused("k: required, between 1 and 10000", () -> with(a -> a.k = 0));
+        refused("k: required, between 1 and 10000", () -> with(a -> a.k = 10_001));
         refused("window: required", () -> with(a -> a.window = null));
         refused(
                 "window: must be positive, was PT-1S",

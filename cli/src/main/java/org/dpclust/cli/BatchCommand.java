@@ -391,6 +391,17 @@ public final class BatchCommand implements Callable<Integer> {
         }
         Path csv = Path.of(input);
         FileSnapshot snapshot = FileSnapshot.load(csv, params.bounds(), everyNodeOf);
+        if (!alg.isPrivate() && params.k() > snapshot.points().length) {
+            // the record count of a non-private run is no secret; a private run's is
+            throw new IllegalArgumentException(
+                    "--k: "
+                            + params.k()
+                            + " centroids from the "
+                            + snapshot.points().length
+                            + " records of "
+                            + csv
+                            + " (a non-private run needs k <= records)");
+        }
         PrivacySecret secret = alg.isPrivate() ? secretFile.resolve() : null;
         OutputDirectory dir = new OutputDirectory(Path.of(output));
         Map<String, Object> summary = new FileRun(alg, params, csv, dir).execute(snapshot, secret);

@@ -73,6 +73,17 @@ class UserErrorsTest {
     }
 
     @Test
+    void anAbsurdKIsOneLineAtOnce(@TempDir Path dir) throws IOException {
+        Path csv = Files.writeString(dir.resolve("p.csv"), "x1,x2\n0.1,0.2\n0.3,0.4\n");
+        assertOneLine(
+                run("batch", "--algorithm", "lloyd", "--input", csv.toString(), "--k", "1000000"),
+                "dpclust batch: --k must be between 1 and 10000, was 1000000");
+        assertOneLine(
+                run("batch", "--algorithm", "lloyd", "--input", csv.toString(), "--k", "3"),
+                "dpclust batch: --k: 3 centroids from the 2 records of " + csv);
+    }
+
+    @Test
     void aBudgetPartitionCountOutOfRangeIsOneLine() {
         assertOneLine(
                 run("stream", "--budget-partitions", "0"),
