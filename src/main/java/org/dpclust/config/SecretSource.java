@@ -22,9 +22,16 @@ import org.dpclust.privacy.PrivacySecret;
  *
  * @param file absolute path of the secret file, or null to read {@code envVar}
  * @param envVar the environment variable holding the secret when {@code file} is null
+ * @param generated whether {@code file} is a temporary file this process wrote ({@link
+ *     #temporaryFile}: no option named it, and logs say so)
  */
-public record SecretSource(String file, String envVar) implements Serializable {
+public record SecretSource(String file, String envVar, boolean generated) implements Serializable {
     public static final String ENV = "DPCLUST_SECRET";
+
+    /** A secret the user named: a file ({@code --secret-file}) or the environment variable. */
+    public SecretSource(String file, String envVar) {
+        this(file, envVar, false);
+    }
 
     /** The secret in a file. */
     public static SecretSource ofFile(Path file) {
@@ -55,7 +62,7 @@ public record SecretSource(String file, String envVar) implements Serializable {
                                     PosixFilePermissions.fromString("rw-------")));
             f.toFile().deleteOnExit();
             Files.writeString(f, HexFormat.of().formatHex(key));
-            return ofFile(f);
+            return new SecretSource(f.toAbsolutePath().toString(), null, true);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write a temporary secret file", e);
         }
@@ -105,6 +112,9 @@ public record SecretSource(String file, String envVar) implements Serializable {
 
     @Override
     public String toString() {
+        if (generated) {
+            return "a secret generated for this run (temporary file " + file + ")";
+        }
         return file != null ? "--secret-file " + file : "env " + envVar;
     }
 }

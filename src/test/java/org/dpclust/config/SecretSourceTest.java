@@ -2,7 +2,9 @@ package org.dpclust.config;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,5 +37,22 @@ class SecretSourceTest {
         assertEquals(
                 "--secret-file " + f,
                 assertThrows(ConfigException.class, () -> SecretSource.resolve(f)).option());
+    }
+
+    @Test
+    void aGeneratedSecretIsNotLoggedAsAnOptionTheUserPassed() {
+        byte[] key = new byte[16];
+        key[0] = 7;
+        SecretSource generated = SecretSource.temporaryFile(key);
+        assertTrue(
+                generated.toString().startsWith("a secret generated for this run"),
+                generated.toString());
+        assertFalse(generated.toString().contains("--secret-file"), generated.toString());
+        assertArrayEquals(
+                PrivacySecret.of(key).hmacSha256(new byte[] {1}),
+                generated.load().hmacSha256(new byte[] {1}));
+        assertEquals(
+                "--secret-file " + dir.resolve("x").toAbsolutePath(),
+                SecretSource.ofFile(dir.resolve("x")).toString());
     }
 }
