@@ -105,6 +105,16 @@ public final class LocalCommand implements Callable<Integer> {
     int flinkPort;
 
     @Option(
+            names = "--metrics-port",
+            paramLabel = "PORT",
+            defaultValue = "0",
+            description =
+                    "Serve the job's metrics (records, rejections by reason, releases, budget per"
+                            + " stream) in the Prometheus text format at /metrics on PORT (Flink's"
+                            + " reporter listens on every interface; 0 = off, the default).")
+    int metricsPort;
+
+    @Option(
             names = "--with-generator",
             description =
                     "Also write synthetic telemetry for the configured streams to the input topic"
@@ -224,6 +234,11 @@ public final class LocalCommand implements Callable<Integer> {
         requirePort("--port", port, false);
         requirePort("--flink-port", flinkPort, true);
         requirePort("--dashboard-port", dashboardPort, true);
+        requirePort("--metrics-port", metricsPort, true);
+        if (metricsPort > 0 && !withJob) {
+            throw new IllegalArgumentException(
+                    "--metrics-port serves the job's metrics: add --with-job");
+        }
         if ((withJob || withGenerator) && !config.given()) {
             throw new IllegalArgumentException(
                     "--with-job and --with-generator need --config (for example --config"
@@ -240,6 +255,9 @@ public final class LocalCommand implements Callable<Integer> {
         }
         if (withDashboard) {
             requireFree("--dashboard-port", dashboardPort);
+        }
+        if (metricsPort > 0) {
+            requireFree("--metrics-port", metricsPort);
         }
     }
 
@@ -326,6 +344,16 @@ public final class LocalCommand implements Callable<Integer> {
         flink.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
         flink.set(RestOptions.ADDRESS, "127.0.0.1");
         flink.set(RestOptions.BIND_PORT, Integer.toString(flinkPort));
+        if (metricsPort > 0) {
+            // as the deployment kit configures it: stream ids as they are (b-3d, not b_3d)
+            flink.setString("metrics.reporters", "prom");
+            flink.setString(
+                    "metrics.reporter.prom.factory.class",
+                    "org.apache.flink.metrics.prometheus.PrometheusReporterFactory");
+            flink.setString("metrics.reporter.prom.port", Integer.toString(metricsPort));
+            flink.setString("metrics.reporter.prom.filterLabelValueCharacters", "false");
+            LOG.info("metrics: http://127.0.0.1:{}/metrics (Prometheus text format)", metricsPort);
+        }
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.createLocalEnvironment(1, flink);
         JobClient job = StreamingJob.fromKafka(jobCfg, secret).executeAsync(env);

@@ -84,6 +84,13 @@ class UserErrorsTest {
     }
 
     @Test
+    void metricsWithoutAJobIsOneLine() {
+        assertOneLine(
+                run("local", "--metrics-port", "9249"),
+                "dpclust local: --metrics-port serves the job's metrics: add --with-job");
+    }
+
+    @Test
     void aBudgetPartitionCountOutOfRangeIsOneLine() {
         assertOneLine(
                 run("stream", "--budget-partitions", "0"),

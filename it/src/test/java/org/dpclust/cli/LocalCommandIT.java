@@ -51,6 +51,7 @@ class LocalCommandIT {
         int kafkaPort = freePort();
         int flinkPort = freePort();
         int dashboardPort = freePort();
+        int metricsPort = freePort();
         String bootstrap = "127.0.0.1:" + kafkaPort;
         Path dataDir = tmp.resolve("kafka-data");
         File localErr = tmp.resolve("local.err").toFile();
@@ -69,7 +70,9 @@ class LocalCommandIT {
                                 Integer.toString(flinkPort),
                                 "--with-dashboard",
                                 "--dashboard-port",
-                                Integer.toString(dashboardPort))
+                                Integer.toString(dashboardPort),
+                                "--metrics-port",
+                                Integer.toString(metricsPort))
                         .redirectOutput(tmp.resolve("local.out").toFile())
                         .redirectError(localErr);
         localPb.environment().put("DPCLUST_SECRET", SECRET);
@@ -133,6 +136,39 @@ class LocalCommandIT {
                                     HttpResponse.BodyHandlers.ofString());
             assertEquals(200, state.statusCode());
 
+            // --metrics-port: the job's counters, stream ids as configured (sensors-2d, not
+            // sensors_2d), the generator's malformed records counted by reason
+            String metrics =
+                    HttpClient.newHttpClient()
+                            .send(
+                                    HttpRequest.newBuilder(
+                                                    URI.create(
+                                                            "http://127.0.0.1:"
+                                                                    + metricsPort
+                                                                    + "/metrics"))
+                                            .timeout(Duration.ofSeconds(10))
+                                            .build(),
+                                    HttpResponse.BodyHandlers.ofString())
+                            .body();
+            assertTrue(
+                    metrics.lines()
+                            .anyMatch(
+                                    l ->
+                                            l.startsWith(
+                                                            "flink_taskmanager_job_task_operator_dpclust_stream_releases{")
+                                                    && l.contains("stream=\"sensors-2d\"")),
+                    "releases of sensors-2d on /metrics");
+            double rejected =
+                    metrics.lines()
+                            .filter(
+                                    l ->
+                                            l.startsWith(
+                                                    "flink_taskmanager_job_task_operator_dpclust_rejected_"))
+                            .mapToDouble(
+                                    l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+                            .sum();
+            assertTrue(rejected >= 1, "malformed records counted on /metrics: " + rejected);
+
             Process kill =
                     new ProcessBuilder("kill", "-INT", Long.toString(local.pid()))
                             .inheritIO()
@@ -158,6 +194,7 @@ class LocalCommandIT {
                         "release schedule starts at job.start",
                         "Web frontend listening at http://127.0.0.1:" + flinkPort,
                         "dashboard: http://127.0.0.1:" + dashboardPort,
+                        "metrics: http://127.0.0.1:" + metricsPort + "/metrics",
                         "stopping (SIGINT received)",
                         "streaming job stopped with a savepoint",
                         "Flink MiniCluster stopped",
@@ -168,7 +205,7 @@ class LocalCommandIT {
         }
         assertFalse(log.contains(SECRET), "the secret is never logged");
         assertFalse(log.contains("Exception"), "no stack traces:\n" + log);
-        for (int port : new int[] {kafkaPort, flinkPort, dashboardPort}) {
+        for (int port : new int[] {kafkaPort, flinkPort, dashboardPort, metricsPort}) {
             assertTrue(isFree(port), "port " + port + " is free after dpclust local exited");
         }
         assertTrue(
