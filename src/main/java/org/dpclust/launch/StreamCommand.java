@@ -1,8 +1,11 @@
 package org.dpclust.launch;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.LocalStreamEnvironment;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.dpclust.config.ConfigException;
 import org.dpclust.config.DpclustConfig;
@@ -62,11 +65,15 @@ public final class StreamCommand implements Callable<Integer> {
      * Flink (HA clean-up, the job's final status for the Kubernetes operator), not by an exit(0).
      */
     public static void main(String[] args) {
-        int code = UserErrors.install(new CommandLine(new StreamCommand())).execute(args);
-        if (code != 0) {
+        StreamCommand command = new StreamCommand();
+        int code = UserErrors.install(new CommandLine(command)).execute(args);
+        if (code != 0 || command.ranInThisJvm) {
             System.exit(code);
         }
     }
+
+    /** Set when the job ran on a MiniCluster in this JVM (not submitted by {@code flink run}). */
+    private boolean ranInThisJvm;
 
     @Override
     public Integer call() throws Exception {
@@ -104,7 +111,41 @@ public final class StreamCommand implements Callable<Integer> {
                         StreamingJob.LEDGER_READ_TIMEOUT);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         StartupLog.flinkWebUi(LOG, env.getConfiguration());
-        StreamingJob.fromKafka(cfg, secret, charged).execute(env);
+        StreamingJob job = StreamingJob.fromKafka(cfg, secret, charged);
+        if (!(env instanceof LocalStreamEnvironment)) {
+            job.execute(env); // flink run: the cluster owns the job's life
+            return 0;
+        }
+        return runInThisJvm(job, env);
+    }
+
+    /**
+     * The job on a MiniCluster in this JVM until it ends or SIGTERM/SIGINT stops it cleanly (with a
+     * savepoint, so no Kafka transaction is left open): exit 0 after a clean stop, 1 if the job
+     * failed.
+     */
+    private int runInThisJvm(StreamingJob job, StreamExecutionEnvironment env) throws Exception {
+        ranInThisJvm = true;
+        CleanStop stop = CleanStop.onSignals(LOG);
+        JobClient client = job.executeAsync(env);
+        LOG.info(
+                "streaming job {} running in this JVM (a Flink MiniCluster); SIGTERM or Ctrl-C"
+                        + " stops it cleanly",
+                client.getJobID());
+        while (!stop.await(Duration.ofSeconds(1))) {
+            if (client.getJobStatus().get().isGloballyTerminalState()) {
+                try {
+                    client.getJobExecutionResult().get();
+                    return 0;
+                } catch (Exception e) {
+                    LOG.error("the streaming job failed: {}", CleanStop.rootMessage(e));
+                    return 1;
+                }
+            }
+        }
+        LOG.info("stopping ({} received) ...", stop.signal());
+        CleanStop.stopJob(client, LOG);
+        LOG.info("stopped cleanly");
         return 0;
     }
 }

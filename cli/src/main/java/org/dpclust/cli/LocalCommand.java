@@ -3,22 +3,15 @@ package org.dpclust.cli;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Comparator;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.stream.Stream;
-import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.dpclust.config.ConfigLoader;
 import org.dpclust.config.DpclustConfig;
@@ -32,6 +25,7 @@ import org.dpclust.devkit.TelemetryProducer;
 import org.dpclust.jobs.LocalCluster;
 import org.dpclust.jobs.StreamingJob;
 import org.dpclust.kafka.TopicAdmin;
+import org.dpclust.launch.CleanStop;
 import org.dpclust.launch.ConfigOption;
 import org.dpclust.launch.SecretFileOption;
 import org.dpclust.launch.StartupLog;
@@ -40,8 +34,6 @@ import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import sun.misc.Signal;
-import sun.misc.SignalHandler;
 
 /**
  * {@code dpclust local}: the whole stack on one machine without Docker. Starts a real Kafka broker
@@ -164,14 +156,13 @@ public final class LocalCommand implements Callable<Integer> {
             description = "Dashboard port; 0 picks a free one (default ${DEFAULT-VALUE}).")
     int dashboardPort;
 
-    private final CountDownLatch stopRequested = new CountDownLatch(1);
-    private final AtomicReference<String> stopSignal = new AtomicReference<>();
+    private CleanStop stop;
 
     @Override
     public Integer call() throws Exception {
         validate();
         DpclustConfig cfg = config.given() ? ConfigLoader.load(config.path()) : null;
-        handleSignals();
+        stop = CleanStop.onSignals(LOG);
         EmbeddedKafka broker = null;
         DashboardServer dashboard = null;
         JobClient job = null;
@@ -214,7 +205,7 @@ public final class LocalCommand implements Callable<Integer> {
                     "running; in another terminal: java -jar target/dpclust.jar consume"
                             + " --bootstrap-servers {} --follow   (Ctrl-C here stops everything)",
                     bootstrap);
-            while (!stopRequested.await(1, TimeUnit.SECONDS)) {
+            while (!stop.await(Duration.ofSeconds(1))) {
                 if (job != null && job.getJobStatus().get().isGloballyTerminalState()) {
                     LOG.error(
                             "the streaming job ended by itself ({}): {}",
@@ -289,31 +280,8 @@ public final class LocalCommand implements Callable<Integer> {
         }
     }
 
-    /** SIGINT (Ctrl-C) and SIGTERM request an orderly stop; a second one exits at once. */
-    private void handleSignals() {
-        for (String name : new String[] {"INT", "TERM"}) {
-            SignalHandler previous =
-                    Signal.handle(
-                            new Signal(name),
-                            s -> {
-                                if (!stopSignal.compareAndSet(null, "SIG" + s.getName())) {
-                                    LOG.warn("second SIG{}: exiting at once", s.getName());
-                                    Runtime.getRuntime().halt(130);
-                                }
-                                stopRequested.countDown();
-                            });
-            if (previous == SignalHandler.SIG_IGN) {
-                // the JVM keeps a signal ignored when the process started with it ignored
-                LOG.info(
-                        "SIG{} is ignored in this process (started in the background by a"
-                                + " script?): stop it with SIGTERM (kill <pid>)",
-                        name);
-            }
-        }
-    }
-
     private boolean stopping() {
-        return stopRequested.getCount() == 0;
+        return stop.requested();
     }
 
     private JobClient startJob(DpclustConfig cfg) throws Exception {
@@ -366,7 +334,7 @@ public final class LocalCommand implements Callable<Integer> {
             Generator generator, JobClient job, DashboardServer dashboard, EmbeddedKafka broker) {
         LOG.info(
                 "stopping ({}) ...",
-                stopSignal.get() != null ? stopSignal.get() + " received" : "start-up failed");
+                stop.signal() != null ? stop.signal() + " received" : "start-up failed");
         int exit = 0;
         if (generator != null) {
             exit |= step("generator stopped", generator::stop);
@@ -401,47 +369,8 @@ public final class LocalCommand implements Callable<Integer> {
         }
     }
 
-    /**
-     * Stop-with-savepoint: the job's sink commits the Kafka transactions of the savepoint and
-     * aborts the one it opened after, so a {@code read_committed} consumer is not left waiting for
-     * the broker's transaction timeout. The savepoint itself only serves that purpose and is
-     * deleted. If it fails, the job is cancelled (its open transactions are aborted).
-     */
     private static void stopJob(JobClient job) throws Exception {
-        JobStatus status = job.getJobStatus().get();
-        if (status.isGloballyTerminalState()) {
-            LOG.info("streaming job already ended ({})", status);
-            return;
-        }
-        Path savepoints = Files.createTempDirectory("dpclust-local-savepoint");
-        try {
-            String savepoint =
-                    job.stopWithSavepoint(
-                                    false,
-                                    savepoints.toUri().toString(),
-                                    SavepointFormatType.CANONICAL)
-                            .get(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-            LOG.info(
-                    "streaming job stopped with a savepoint ({}): its Kafka transactions are"
-                            + " committed, none is left open",
-                    savepoint);
-        } catch (Exception e) {
-            LOG.warn(
-                    "stop with savepoint failed ({}); cancelling the job: its open Kafka"
-                            + " transactions are aborted",
-                    rootMessage(e));
-            job.cancel().get(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-            LOG.info("streaming job cancelled");
-        } finally {
-            deleteRecursively(savepoints);
-        }
-        try {
-            // completes once the MiniCluster has shut down (its web UI port is free then)
-            job.getJobExecutionResult().get(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-        } catch (java.util.concurrent.ExecutionException e) {
-            // a cancelled job has no execution result; the cluster is shut down all the same
-        }
-        LOG.info("Flink MiniCluster stopped");
+        CleanStop.stopJob(job, LOG);
     }
 
     private static String failure(JobClient job) {
@@ -454,22 +383,7 @@ public final class LocalCommand implements Callable<Integer> {
     }
 
     private static String rootMessage(Throwable e) {
-        Throwable t = e;
-        while (t.getCause() != null && t.getCause() != t) {
-            t = t.getCause();
-        }
-        return t.getClass().getSimpleName() + ": " + t.getMessage();
-    }
-
-    private static void deleteRecursively(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> all = Files.walk(dir)) {
-            for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
-        }
+        return CleanStop.rootMessage(e);
     }
 
     private static KafkaSettings defaultKafka() {

@@ -25,6 +25,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import org.dpclust.config.ConfigLoader;
+import org.dpclust.config.DpclustConfig;
+import org.dpclust.devkit.EmbeddedKafka;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -213,6 +216,93 @@ class LocalCommandIT {
                 "the broker's data stays in --data-dir");
     }
 
+    /**
+     * Stand-alone {@code stream} (a MiniCluster in its own JVM) stopped with SIGTERM: it stops the
+     * job with a savepoint and exits 0, leaving no Kafka transaction open (the dead-letter topic's
+     * last stable offset equals its high watermark at once, not after the transaction timeout).
+     */
+    @Test
+    void aStandAloneStreamStopsCleanlyOnSigterm() throws Exception {
+        assertTrue(Files.exists(CLI_JAR), "run after `mvn package`");
+        try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
+            File err = tmp.resolve("stream-term.err").toFile();
+            ProcessBuilder pb =
+                    dpclust(
+                                    "-Xmx384m",
+                                    "stream",
+                                    "--config",
+                                    LOCAL_CONFIG.toString(),
+                                    "--bootstrap-servers",
+                                    kafka.bootstrapServers(),
+                                    "--create-topics",
+                                    "--start",
+                                    Instant.now().toString())
+                            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                            .redirectError(err);
+            pb.environment().put("DPCLUST_SECRET", SECRET);
+            Process stream = pb.start();
+            try {
+                awaitLog(stream, err, "SIGTERM or Ctrl-C stops it cleanly", Duration.ofMinutes(2));
+                // undecodable records, one every 100 ms: the sink writes dead letters in every
+                // checkpoint's transaction, so one is open when SIGTERM arrives
+                DpclustConfig c0 = ConfigLoader.load(LOCAL_CONFIG);
+                java.util.Properties pp = new java.util.Properties();
+                pp.put("bootstrap.servers", kafka.bootstrapServers());
+                pp.put(
+                        "key.serializer",
+                        org.apache.kafka.common.serialization.ByteArraySerializer.class.getName());
+                pp.put(
+                        "value.serializer",
+                        org.apache.kafka.common.serialization.ByteArraySerializer.class.getName());
+                try (org.apache.kafka.clients.producer.KafkaProducer<byte[], byte[]> garbage =
+                        new org.apache.kafka.clients.producer.KafkaProducer<>(pp)) {
+                    for (int i = 0; i < 50; i++) {
+                        garbage.send(
+                                new org.apache.kafka.clients.producer.ProducerRecord<>(
+                                        c0.kafka().inputTopic(), new byte[] {1, 2, 3}));
+                        garbage.flush();
+                        Thread.sleep(100);
+                    }
+                }
+                Process term =
+                        new ProcessBuilder("kill", "-TERM", Long.toString(stream.pid()))
+                                .inheritIO()
+                                .start();
+                assertTrue(term.waitFor(30, TimeUnit.SECONDS));
+                assertTrue(stream.waitFor(2, TimeUnit.MINUTES), "stream stops within 2 minutes");
+                assertEquals(0, stream.exitValue(), "exit code after SIGTERM");
+            } finally {
+                if (stream.isAlive()) {
+                    stream.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+                }
+            }
+            String log = Files.readString(err.toPath(), StandardCharsets.UTF_8);
+            for (String expected :
+                    List.of(
+                            "stopping (SIGTERM received)",
+                            "streaming job stopped with a savepoint",
+                            "stopped cleanly")) {
+                assertTrue(
+                        log.contains(expected), "stream's log lacks '" + expected + "':\n" + log);
+            }
+            DpclustConfig c = ConfigLoader.load(LOCAL_CONFIG);
+            java.util.Properties p = new java.util.Properties();
+            p.put("bootstrap.servers", kafka.bootstrapServers());
+            try (org.apache.kafka.clients.admin.Admin admin =
+                    org.apache.kafka.clients.admin.Admin.create(p)) {
+                org.apache.kafka.common.TopicPartition tp =
+                        new org.apache.kafka.common.TopicPartition(c.kafka().dlqTopic(), 0);
+                long stable =
+                        endOffset(admin, tp, org.apache.kafka.common.IsolationLevel.READ_COMMITTED);
+                long high =
+                        endOffset(
+                                admin, tp, org.apache.kafka.common.IsolationLevel.READ_UNCOMMITTED);
+                assertTrue(high > 0, "the job wrote dead letters");
+                assertEquals(high, stable, "no transaction left open on the dead-letter topic");
+            }
+        }
+    }
+
     @Test
     void anUnresolvableBrokerFailsWithOneLineNamingTheHost() throws Exception {
         assertTrue(Files.exists(CLI_JAR), "run after `mvn package`");
@@ -267,6 +357,19 @@ class LocalCommandIT {
             }
         }
         return perStream;
+    }
+
+    private static long endOffset(
+            org.apache.kafka.clients.admin.Admin admin,
+            org.apache.kafka.common.TopicPartition tp,
+            org.apache.kafka.common.IsolationLevel level)
+            throws Exception {
+        return admin.listOffsets(
+                        Map.of(tp, org.apache.kafka.clients.admin.OffsetSpec.latest()),
+                        new org.apache.kafka.clients.admin.ListOffsetsOptions(level))
+                .partitionResult(tp)
+                .get(30, TimeUnit.SECONDS)
+                .offset();
     }
 
     private static void awaitLog(Process p, File log, String line, Duration timeout)
