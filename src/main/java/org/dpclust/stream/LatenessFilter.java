@@ -13,6 +13,7 @@ import org.dpclust.config.StreamSpec;
 import org.dpclust.io.Publication;
 import org.dpclust.kafka.PublicationTypeInfo;
 import org.dpclust.window.EventTimePolicy;
+import org.dpclust.window.InputReport;
 import org.dpclust.window.Rejections;
 import org.dpclust.window.ValidRecord;
 
@@ -42,6 +43,7 @@ public class LatenessFilter extends ProcessFunction<ValidRecord, ValidRecord> {
     private transient Map<String, StreamSpec> byId;
     private transient Map<String, Counter> rejected;
     private transient LongCounter lateTotal;
+    private transient InputReport report;
 
     public LatenessFilter(List<StreamSpec> streams, EventTimePolicy policy) {
         this.streams = streams;
@@ -55,6 +57,11 @@ public class LatenessFilter extends ProcessFunction<ValidRecord, ValidRecord> {
         lateTotal = new LongCounter();
         getRuntimeContext().addAccumulator(ACC_LATE, lateTotal);
         var g = getRuntimeContext().getMetricGroup().addGroup("dpclust").addGroup("rejected");
+        report =
+                InputReport.of(
+                        "inclusion["
+                                + getRuntimeContext().getTaskInfo().getIndexOfThisSubtask()
+                                + "] (passed = counted)");
         rejected = new HashMap<>();
         for (String reason : Rejections.TIME) {
             rejected.put(reason, g.counter(reason));
@@ -82,6 +89,8 @@ public class LatenessFilter extends ProcessFunction<ValidRecord, ValidRecord> {
         if (reason != null) {
             rejected.get(reason).inc();
             lateTotal.add(1);
+            report.rejected(r.streamId, reason);
+            RecordValidator.log(report);
             ctx.output(
                     LATE,
                     Rejections.deadLetter(
@@ -95,6 +104,8 @@ public class LatenessFilter extends ProcessFunction<ValidRecord, ValidRecord> {
                             r.offset));
             return;
         }
+        report.passed(r.streamId);
+        RecordValidator.log(report);
         r.original = null;
         r.topic = null;
         out.collect(r);

@@ -16,6 +16,7 @@ import org.dpclust.io.AvroCodec;
 import org.dpclust.io.Publication;
 import org.dpclust.io.RawRecord;
 import org.dpclust.kafka.PublicationTypeInfo;
+import org.dpclust.window.InputReport;
 import org.dpclust.window.Rejections;
 import org.dpclust.window.ValidRecord;
 
@@ -43,6 +44,9 @@ public class RecordValidator extends ProcessFunction<RawRecord, ValidRecord> {
     private transient Map<String, Counter> rejected;
     private transient LongCounter recordsInTotal;
     private transient LongCounter rejectedTotal;
+    private transient InputReport report;
+    private static final org.slf4j.Logger LOG =
+            org.slf4j.LoggerFactory.getLogger(RecordValidator.class);
 
     public RecordValidator(List<StreamSpec> streams) {
         this.streams = streams;
@@ -59,6 +63,11 @@ public class RecordValidator extends ProcessFunction<RawRecord, ValidRecord> {
         rejectedTotal = new LongCounter();
         getRuntimeContext().addAccumulator(ACC_RECORDS_IN, recordsInTotal);
         getRuntimeContext().addAccumulator(ACC_REJECTED, rejectedTotal);
+        report =
+                InputReport.of(
+                        "validate-clamp["
+                                + getRuntimeContext().getTaskInfo().getIndexOfThisSubtask()
+                                + "]");
         rejected = new HashMap<>();
         for (String reason : Rejections.ALL) {
             rejected.put(reason, g.addGroup("rejected").counter(reason));
@@ -123,6 +132,8 @@ public class RecordValidator extends ProcessFunction<RawRecord, ValidRecord> {
                     decoded ? raw.eventTime : null);
             return;
         }
+        report.passed(raw.streamId);
+        log(report);
         DomainBounds b = bounds.get(raw.streamId);
         double[] x = raw.features.clone();
         if (b.clamp(x, x) > 0) {
@@ -142,6 +153,17 @@ public class RecordValidator extends ProcessFunction<RawRecord, ValidRecord> {
         out.collect(v);
     }
 
+    /** Logs the report's lines once a period has passed (operator-side, never published). */
+    static void log(InputReport report) {
+        for (InputReport.Line l : report.due(System.currentTimeMillis())) {
+            if (l.warn()) {
+                LOG.warn(l.text());
+            } else {
+                LOG.info(l.text());
+            }
+        }
+    }
+
     private void reject(
             Context ctx,
             RawRecord raw,
@@ -151,6 +173,8 @@ public class RecordValidator extends ProcessFunction<RawRecord, ValidRecord> {
             Long eventTime) {
         rejected.get(reason).inc();
         rejectedTotal.add(1);
+        report.rejected(streamId, reason);
+        log(report);
         ctx.output(
                 DEAD_LETTERS,
                 Rejections.deadLetter(

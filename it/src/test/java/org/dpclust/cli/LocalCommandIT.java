@@ -240,6 +240,8 @@ class LocalCommandIT {
                             .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                             .redirectError(err);
             pb.environment().put("DPCLUST_SECRET", SECRET);
+            // the operator's input report every 2 s instead of every minute
+            pb.environment().put("JAVA_TOOL_OPTIONS", "-Ddpclust.input.report.seconds=2");
             Process stream = pb.start();
             try {
                 awaitLog(stream, err, "SIGTERM or Ctrl-C stops it cleanly", Duration.ofMinutes(2));
@@ -281,7 +283,10 @@ class LocalCommandIT {
                     List.of(
                             "stopping (SIGTERM received)",
                             "streaming job stopped with a savepoint",
-                            "stopped cleanly")) {
+                            "stopped cleanly",
+                            // what an operator sees when everything is rejected
+                            "WARN  RecordValidator: stream (undecodable): ",
+                            "mostly undecodable: not dpclust TelemetryRecords")) {
                 assertTrue(
                         log.contains(expected), "stream's log lacks '" + expected + "':\n" + log);
             }
