@@ -247,7 +247,9 @@ public final class KafkaLedgerClient implements LedgerClient {
                 () -> {
                     w.catchUp(System.nanoTime() + settings.chargeTimeout().toNanos());
                     w.history.check(settings.topic(), topicId, LedgerMark.NONE);
-                    return w.history.recorded(chargeKey);
+                    BudgetStatus held = w.history.recorded(chargeKey);
+                    // older than the decisions held in memory: look it up on the partition
+                    return held != null ? held : w.lookUp(chargeKey);
                 });
     }
 

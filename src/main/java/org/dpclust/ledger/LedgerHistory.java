@@ -60,6 +60,8 @@ public final class LedgerHistory {
 
     private boolean anyZcdp;
     private long decisions;
+    private long duplicates;
+    private boolean evictedAny;
     private long maxSeq;
     private BitSet outOfOrderSeqs; // null while every decision came in sequence order
     private BudgetStatus marker;
@@ -116,6 +118,18 @@ public final class LedgerHistory {
             if (s.getKind() == BudgetEventKind.CHARGE) {
                 double before = legacy.getOrDefault(interval(s), 0.0);
                 double now = s.getWindowTotal();
+                if (!(now >= 0) || Double.isInfinite(now)) {
+                    // a NaN would hide every later total of the interval: refuse, never skip
+                    throw new LedgerHistoryException(
+                            "stream '"
+                                    + stream
+                                    + "': a version-1 ledger record of interval "
+                                    + interval(s).key()
+                                    + " has the total "
+                                    + now
+                                    + "; the budget topic must be restored (docs/operations.md,"
+                                    + " \"Restoring the budget topic\")");
+                }
                 legacy.put(interval(s), Math.max(before, now));
                 if (now > before) {
                     fold(
@@ -129,11 +143,21 @@ public final class LedgerHistory {
         if (decided.containsKey(key)) {
             return; // a key is decided once; a second copy (should not exist) changes nothing
         }
+        // with nothing evicted a copy would still be held (above): a new key under a number read
+        // before is then a corrupt history, left to the completeness check to refuse
+        boolean copy = evictedAny && alreadySequenced(s.getSeq());
         decided.put(key, s);
         if (decided.size() > MAX_DECIDED) {
             evict();
         }
-        sequence(s.getSeq());
+        if (copy) {
+            // a number already read, its key no longer held: most likely a second copy of an
+            // evicted decision (a restore copied twice). It is folded again below (over-counts,
+            // never under-counts) but not counted twice in the completeness check
+            duplicates++;
+        } else {
+            sequence(s.getSeq());
+        }
         if (s.getKind() == BudgetEventKind.CHARGE) {
             if (isZcdp(s)) {
                 anyZcdp = true;
@@ -142,6 +166,22 @@ public final class LedgerHistory {
                 fold(s, new BigDecimal(s.getEpsilon()), halfSquare(s.getEpsilon()));
             }
         }
+    }
+
+    /** Whether decision number {@code seq} was read already. */
+    private boolean alreadySequenced(long seq) {
+        if (seq < 1 || seq > maxSeq) {
+            return false;
+        }
+        return outOfOrderSeqs == null || (seq < Integer.MAX_VALUE && outOfOrderSeqs.get((int) seq));
+    }
+
+    /**
+     * Decisions read whose number was read before under a key no longer held (folded again: an
+     * over-count).
+     */
+    public long duplicates() {
+        return duplicates;
     }
 
     private void sequence(long seq) {
@@ -159,6 +199,7 @@ public final class LedgerHistory {
     }
 
     private void evict() {
+        evictedAny = true;
         Map.Entry<String, BudgetStatus> e = decided.entrySet().iterator().next();
         decided.remove(e.getKey());
         BudgetStatus old = e.getValue();

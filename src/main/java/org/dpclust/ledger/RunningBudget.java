@@ -24,15 +24,15 @@ import java.util.TreeMap;
  *   <li><b>collapsed</b>: instants of a retained period before the frontier. Only an upper bound of
  *       their coverage is kept per period ({@code collapsed}): a charge reaching back there (a
  *       batch run over an older interval) is decided as if it landed on the most-charged instant;
- *   <li><b>forgotten</b>: periods before the previous one of the latest period charged. One upper
- *       bound of any such period's spend is kept: a charge there is decided against it and raises
- *       it.
+ *   <li><b>forgotten</b>: periods older than the {@link #MAX_PERIODS} latest periods charged (a
+ *       day's period: two months). One upper bound of any such period's spend is kept: a charge
+ *       there is decided against it and raises it.
  * </ul>
  *
  * Outside the exact region the state over-counts, never under-counts: every decision it accepts,
  * {@link PrivacyLedger} fed the full history would accept too (tested against it on random
- * histories). State: at most two retained periods, {@link #MAX_STEPS} breakpoints and {@link
- * #MAX_TOTALS} interval totals, whatever the history's length.
+ * histories). State: at most {@link #MAX_PERIODS} periods' bounds, {@link #MAX_STEPS} breakpoints
+ * and {@link #MAX_TOTALS} interval totals, whatever the history's length.
  *
  * <p>Interval totals (the {@code window_total} a decision states) are exact for the {@link
  * #MAX_TOTALS} intervals charged first most recently and for intervals starting after every evicted
@@ -42,6 +42,9 @@ import java.util.TreeMap;
 public final class RunningBudget {
     /** Breakpoints of the exact coverage kept (record units). */
     public static final int MAX_STEPS = 256;
+
+    /** Periods that keep a spend bound of their own; older ones share one. */
+    public static final int MAX_PERIODS = 64;
 
     /** Interval totals kept exactly. */
     public static final int MAX_TOTALS = 128;
@@ -195,7 +198,7 @@ public final class RunningBudget {
             addSteps(Math.max(interval.start(), frontier), interval.end(), amount);
         }
         totals.put(interval, total);
-        compact(periodStart(interval.end() - 1));
+        compact();
     }
 
     /** The total charged to {@code interval}: exact if recent, else an upper bound. */
@@ -298,27 +301,30 @@ public final class RunningBudget {
     }
 
     /**
-     * Forgets periods before the previous one of {@code latest} and keeps the step function and the
-     * totals within their bounds, moving what it drops into the bounds above.
+     * Keeps the state within its bounds: the {@link #MAX_PERIODS} latest periods charged keep a
+     * spend bound each, older ones fold into the one {@code forgotten} bound (with the breakpoints
+     * in them); breakpoints beyond {@link #MAX_STEPS} collapse into their periods' bounds, and
+     * interval totals beyond {@link #MAX_TOTALS} are dropped (oldest first).
      */
-    private void compact(long latest) {
-        long keepFrom = latest - periodMillis;
-        if (keepFrom > horizon) {
-            for (Map.Entry<Long, BigDecimal> e : spend.headMap(keepFrom).entrySet()) {
-                forgotten = forgotten.max(e.getValue());
-            }
-            spend.headMap(keepFrom).clear();
-            collapsed.headMap(keepFrom).clear();
-            horizon = keepFrom;
-            if (!deviceUnits && frontier < keepFrom) {
-                split(keepFrom);
-                steps.headMap(keepFrom).clear();
-                frontier = keepFrom;
-            }
+    private void compact() {
+        while (spend.size() > MAX_PERIODS) {
+            Map.Entry<Long, BigDecimal> e = spend.pollFirstEntry();
+            forgotten = forgotten.max(e.getValue());
+            horizon = Math.max(horizon, e.getKey() + periodMillis);
+        }
+        collapsed.headMap(horizon).clear();
+        if (!deviceUnits && frontier < horizon) {
+            split(horizon);
+            steps.headMap(horizon).clear();
+            frontier = horizon;
         }
         while (steps.size() > MAX_STEPS) {
             Map.Entry<Long, BigDecimal> first = steps.pollFirstEntry();
             long to = steps.firstKey();
+            if (first.getValue().signum() == 0) {
+                frontier = to; // nothing charged there: no bound to keep
+                continue;
+            }
             for (long p = periodStart(first.getKey()); p < to; p += periodMillis) {
                 if (p >= horizon) {
                     collapsed.merge(p, first.getValue(), BigDecimal::max);

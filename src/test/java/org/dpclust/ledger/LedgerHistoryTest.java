@@ -288,4 +288,35 @@ class LedgerHistoryTest {
         h.add(three);
         h.checkComplete(TOPIC);
     }
+
+    /** Review: a NaN legacy total hid every later legacy total of its interval. */
+    @Test
+    void aNonFiniteOrNegativeLegacyTotalIsRefused() {
+        for (double bad : new double[] {Double.NaN, -0.5, Double.POSITIVE_INFINITY}) {
+            LedgerHistory h = new LedgerHistory("s");
+            BudgetStatus v1 =
+                    LedgerHistory.decisionRecord(stream("stats", 0.3), decision(bad), 0, "");
+            v1.setChargeKey("");
+            assertThrows(LedgerHistoryException.class, () -> h.add(v1), "total " + bad);
+        }
+    }
+
+    /** Review: a second copy of an evicted decision broke the completeness check. */
+    @Test
+    void aSecondCopyOfAnEvictedDecisionIsFoldedAgainButNotCountedTwice() {
+        LedgerHistory h = new LedgerHistory("s");
+        BudgetStatus first = null;
+        for (int i = 0; i < LedgerHistory.MAX_DECIDED + 5; i++) {
+            LedgerHistory.Pending p = h.decide(window(i), ID, k -> null);
+            if (i == 0) {
+                first = p.decision().status();
+            }
+            h.add(p.decision().status());
+            h.add(p.marker());
+        }
+        assertNull(h.recorded(first.getChargeKey()), "evicted");
+        h.add(first); // the copier ran twice
+        assertEquals(1, h.duplicates());
+        h.check(TOPIC, ID, new LedgerMark(ID, LedgerHistory.MAX_DECIDED + 5));
+    }
 }

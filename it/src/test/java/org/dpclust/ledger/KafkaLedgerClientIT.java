@@ -343,6 +343,44 @@ class KafkaLedgerClientIT {
         assertTrue(moved.getMessage().contains("not in its partition"), moved.getMessage());
     }
 
+    /**
+     * Review: a batch run learns its decision through {@link KafkaLedgerClient#decision} after more
+     * decisions than a history holds in memory; it is looked up on the partition, and a replayed
+     * window older than the held decisions gets its recorded decision too.
+     */
+    @Test
+    void decisionsOlderThanTheHeldOnesAreLookedUpOnThePartition() throws Exception {
+        String topic = "budget-evicted";
+        createTopic(topic, 1, TopicConfig.CLEANUP_POLICY_COMPACT);
+        LedgerMark mark = LedgerMark.NONE;
+        try (KafkaLedgerClient c = KafkaLedgerClient.open(settings(topic))) {
+            LedgerDecision batch = c.charge(batch("old", "r1", 0.001, 100.0), mark);
+            mark = batch.mark();
+            LedgerCharge firstWindow = null;
+            for (int i = 0; i < LedgerHistory.MAX_DECIDED + 8; i++) {
+                LedgerCharge w =
+                        new LedgerCharge(
+                                "old",
+                                LedgerCharge.Source.STREAM,
+                                "stats",
+                                new PrivacyLedger.Interval(
+                                        T0 + 60_000 + i * 10_000L, T0 + 70_000 + i * 10_000L),
+                                "",
+                                0.001,
+                                100.0,
+                                DAY,
+                                PrivacyUnit.RECORD);
+                firstWindow = firstWindow == null ? w : firstWindow;
+                mark = c.charge(w, mark).mark();
+            }
+            assertEquals(
+                    batch.status(), c.decision("old", batch.status().getChargeKey()), "batch run");
+            LedgerDecision replay = c.charge(firstWindow, mark);
+            assertTrue(replay.replayed(), "the first window's recorded decision");
+            assertEquals(mark, replay.mark(), "nothing written");
+        }
+    }
+
     @Test
     void reChargingTheSameKeyReturnsTheRecordedDecision() throws Exception {
         String topic = "budget-replay";
