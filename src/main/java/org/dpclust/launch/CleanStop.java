@@ -29,6 +29,7 @@ public final class CleanStop {
     public static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
 
     private final CountDownLatch requested = new CountDownLatch(1);
+    private final java.util.Map<String, SignalHandler> previous = new java.util.HashMap<>();
     private final AtomicReference<String> signal = new AtomicReference<>();
 
     private CleanStop() {}
@@ -37,7 +38,7 @@ public final class CleanStop {
     public static CleanStop onSignals(Logger log) {
         CleanStop stop = new CleanStop();
         for (String name : new String[] {"INT", "TERM"}) {
-            SignalHandler previous =
+            SignalHandler before =
                     Signal.handle(
                             new Signal(name),
                             s -> {
@@ -47,7 +48,8 @@ public final class CleanStop {
                                 }
                                 stop.requested.countDown();
                             });
-            if (previous == SignalHandler.SIG_IGN) {
+            stop.previous.put(name, before);
+            if (before == SignalHandler.SIG_IGN) {
                 // the JVM keeps a signal ignored when the process started with it ignored
                 log.info(
                         "SIG{} is ignored in this process (started in the background by a"
@@ -56,6 +58,11 @@ public final class CleanStop {
             }
         }
         return stop;
+    }
+
+    /** Puts back the handlers {@link #onSignals} replaced (a command run inside another JVM). */
+    public void restore() {
+        previous.forEach((name, handler) -> Signal.handle(new Signal(name), handler));
     }
 
     /** Waits up to {@code timeout} for a stop request; true once one came. */

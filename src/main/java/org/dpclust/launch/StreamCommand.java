@@ -127,25 +127,30 @@ public final class StreamCommand implements Callable<Integer> {
     private int runInThisJvm(StreamingJob job, StreamExecutionEnvironment env) throws Exception {
         ranInThisJvm = true;
         CleanStop stop = CleanStop.onSignals(LOG);
-        JobClient client = job.executeAsync(env);
-        LOG.info(
-                "streaming job {} running in this JVM (a Flink MiniCluster); SIGTERM or Ctrl-C"
-                        + " stops it cleanly",
-                client.getJobID());
-        while (!stop.await(Duration.ofSeconds(1))) {
-            if (client.getJobStatus().get().isGloballyTerminalState()) {
-                try {
-                    client.getJobExecutionResult().get();
-                    return 0;
-                } catch (Exception e) {
-                    LOG.error("the streaming job failed: {}", CleanStop.rootMessage(e));
-                    return 1;
+        try {
+            JobClient client = job.executeAsync(env);
+            LOG.info(
+                    "streaming job {} running in this JVM (a Flink MiniCluster); SIGTERM or Ctrl-C"
+                            + " stops it cleanly",
+                    client.getJobID());
+            // completes when the job ends (a bounded input read to its end, or a failure)
+            var result = client.getJobExecutionResult();
+            while (!stop.await(Duration.ofSeconds(1))) {
+                if (result.isDone()) {
+                    try {
+                        result.get();
+                        return 0;
+                    } catch (java.util.concurrent.ExecutionException e) {
+                        throw e.getCause() instanceof Exception c ? c : e;
+                    }
                 }
             }
+            LOG.info("stopping ({} received) ...", stop.signal());
+            CleanStop.stopJob(client, LOG);
+            LOG.info("stopped cleanly");
+            return 0;
+        } finally {
+            stop.restore();
         }
-        LOG.info("stopping ({} received) ...", stop.signal());
-        CleanStop.stopJob(client, LOG);
-        LOG.info("stopped cleanly");
-        return 0;
     }
 }

@@ -251,6 +251,21 @@ class BenchAllIT {
                     assertTrue(r.get("latency_ms_max").asDouble() >= mean, row);
                 }
             }
+            case "ledger-year" -> {
+                // a decision decides and folds a record: at least 100 ns, and a day's windows
+                assertAtLeast(r.get("charge_ns").asDouble(), 100, "charge_ns", row);
+                assertTrue(r.get("ratio_to_day1").asDouble() > 0, row);
+                assertTrue(r.get("heap_bytes").asLong() >= 0, row);
+            }
+            case "fleet" -> {
+                // fractions of the windows, lags after the close, counts of real resources
+                double released = r.get("released").asDouble();
+                double onTime = r.get("on_time").asDouble();
+                assertTrue(0 <= onTime && onTime <= released && released <= 1, row);
+                assertTrue(r.get("lag_p99_ms").asLong() >= r.get("lag_p50_ms").asLong(), row);
+                assertTrue(r.get("startup_s").asDouble() > 0, row);
+                assertTrue(r.get("threads").asInt() > 0, row);
+            }
             default -> fail("no plausibility rule for " + row);
         }
     }
