@@ -113,7 +113,17 @@ public final class TopicAdmin {
                                             TopicConfig.CLEANUP_POLICY_CONFIG,
                                             TopicConfig.CLEANUP_POLICY_COMPACT)));
             if (!create.isEmpty()) {
-                admin.createTopics(create).all().get(30, TimeUnit.SECONDS);
+                for (var created : admin.createTopics(create).values().values()) {
+                    try {
+                        created.get(30, TimeUnit.SECONDS);
+                    } catch (ExecutionException e) {
+                        // another process (a generator, a second job) created it meanwhile
+                        if (!(e.getCause()
+                                instanceof org.apache.kafka.common.errors.TopicExistsException)) {
+                            throw e;
+                        }
+                    }
+                }
             }
             awaitLeaders(
                     admin,

@@ -533,19 +533,7 @@ public final class KafkaLedgerClient implements LedgerClient {
         }
 
         private BudgetStatus decode(ConsumerRecord<byte[], byte[]> r) {
-            try {
-                return codec.decode(r.value());
-            } catch (IOException e) {
-                throw new LedgerHistoryException(
-                        "unreadable ledger entry at "
-                                + r.topic()
-                                + "/"
-                                + r.partition()
-                                + "@"
-                                + r.offset()
-                                + ": "
-                                + e.getMessage());
-            }
+            return KafkaLedgerClient.decode(codec, r);
         }
 
         private KafkaProducer<byte[], byte[]> newProducer() {
@@ -612,6 +600,26 @@ public final class KafkaLedgerClient implements LedgerClient {
     private static final class StepTimeout extends Exception {
         StepTimeout(String message) {
             super(message);
+        }
+    }
+
+    /**
+     * A budget record's value decoded, or {@link LedgerHistoryException} naming where it lies: an
+     * unreadable record is missing history, never skipped.
+     */
+    static BudgetStatus decode(AvroCodec<BudgetStatus> codec, ConsumerRecord<byte[], byte[]> r) {
+        try {
+            return codec.decode(r.value());
+        } catch (IOException e) {
+            throw new LedgerHistoryException(
+                    "unreadable ledger entry at "
+                            + r.topic()
+                            + "/"
+                            + r.partition()
+                            + "@"
+                            + r.offset()
+                            + ": "
+                            + e.getMessage());
         }
     }
 

@@ -1,6 +1,5 @@
 package org.dpclust.ledger;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Collection;
@@ -73,7 +72,7 @@ public final class LedgerScan {
                         if (r.partition() != expected) {
                             throw elsewhere(settings, h.stream(), r.partition(), expected);
                         }
-                        h.add(decode(codec, r));
+                        h.add(KafkaLedgerClient.decode(codec, r));
                     });
         } catch (KafkaException e) {
             throw new IllegalStateException(
@@ -107,23 +106,6 @@ public final class LedgerScan {
             }
         }
         return null;
-    }
-
-    private static BudgetStatus decode(
-            AvroCodec<BudgetStatus> codec, ConsumerRecord<byte[], byte[]> r) {
-        try {
-            return codec.decode(r.value());
-        } catch (IOException e) {
-            throw new LedgerHistoryException(
-                    "unreadable ledger entry at "
-                            + r.topic()
-                            + "/"
-                            + r.partition()
-                            + "@"
-                            + r.offset()
-                            + ": "
-                            + e.getMessage());
-        }
     }
 
     private static LedgerHistoryException elsewhere(

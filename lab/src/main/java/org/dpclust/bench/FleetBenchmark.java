@@ -15,10 +15,6 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.MemorySize;
-import org.apache.flink.configuration.RestOptions;
-import org.apache.flink.configuration.RestartStrategyOptions;
-import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.dpclust.avro.BudgetEventKind;
@@ -100,17 +96,8 @@ public final class FleetBenchmark implements Benchmark {
             Thread producer = new Thread(() -> produce(kafka, c, n, stop), "fleet-producer");
             producer.setDaemon(true);
             producer.start();
-            Configuration conf = new Configuration();
-            conf.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.parse("32m"));
-            conf.set(TaskManagerOptions.NETWORK_MEMORY_MIN, MemorySize.parse("64m"));
-            conf.set(TaskManagerOptions.NETWORK_MEMORY_MAX, MemorySize.parse("64m"));
-            conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
-            int restPort = freePort();
-            conf.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
-            conf.set(RestOptions.ADDRESS, "127.0.0.1");
-            conf.set(RestOptions.PORT, restPort);
-            Path checkpoints = Files.createTempDirectory("fleet-checkpoints");
-            conf.setString("execution.checkpointing.dir", checkpoints.toUri().toString());
+            int restPort = SoakBenchmark.freePort();
+            Configuration conf = SoakBenchmark.liveCluster(restPort, "64m", "fleet-checkpoints");
             StreamExecutionEnvironment env =
                     StreamExecutionEnvironment.createLocalEnvironment(2, conf);
             long submitted = System.currentTimeMillis();
@@ -316,12 +303,6 @@ public final class FleetBenchmark implements Benchmark {
             System.gc();
         }
         return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-    }
-
-    private static int freePort() throws IOException {
-        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
-            return s.getLocalPort();
-        }
     }
 
     private static double round(double x) {

@@ -76,18 +76,8 @@ public final class SoakBenchmark implements Benchmark {
                     new Thread(() -> produce(kafka, c, start, stop, written), "soak-producer");
             producer.setDaemon(true);
             producer.start();
-            Configuration conf = new Configuration();
-            conf.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.parse("32m"));
-            conf.set(TaskManagerOptions.NETWORK_MEMORY_MIN, MemorySize.parse("32m"));
-            conf.set(TaskManagerOptions.NETWORK_MEMORY_MAX, MemorySize.parse("32m"));
-            conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
             int restPort = freePort();
-            conf.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
-            conf.set(RestOptions.ADDRESS, "127.0.0.1");
-            conf.set(RestOptions.PORT, restPort);
-            java.nio.file.Path checkpoints =
-                    java.nio.file.Files.createTempDirectory("soak-checkpoints");
-            conf.setString("execution.checkpointing.dir", checkpoints.toUri().toString());
+            Configuration conf = liveCluster(restPort, "32m", "soak-checkpoints");
             StreamExecutionEnvironment env =
                     StreamExecutionEnvironment.createLocalEnvironment(1, conf);
             JobClient job =
@@ -342,7 +332,27 @@ public final class SoakBenchmark implements Benchmark {
         return BenchEnvironment.withMachine(row);
     }
 
-    private static int freePort() throws java.io.IOException {
+    /**
+     * A MiniCluster for a live job in this JVM: small managed memory, {@code network} of network
+     * memory, no restarts, its REST API on 127.0.0.1:{@code restPort}, checkpoints in a new
+     * temporary directory.
+     */
+    static Configuration liveCluster(int restPort, String network, String checkpointsPrefix)
+            throws java.io.IOException {
+        Configuration conf = new Configuration();
+        conf.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.parse("32m"));
+        conf.set(TaskManagerOptions.NETWORK_MEMORY_MIN, MemorySize.parse(network));
+        conf.set(TaskManagerOptions.NETWORK_MEMORY_MAX, MemorySize.parse(network));
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+        conf.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
+        conf.set(RestOptions.ADDRESS, "127.0.0.1");
+        conf.set(RestOptions.PORT, restPort);
+        java.nio.file.Path checkpoints = java.nio.file.Files.createTempDirectory(checkpointsPrefix);
+        conf.setString("execution.checkpointing.dir", checkpoints.toUri().toString());
+        return conf;
+    }
+
+    static int freePort() throws java.io.IOException {
         try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
             return s.getLocalPort();
         }
