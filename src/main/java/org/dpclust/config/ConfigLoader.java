@@ -122,7 +122,11 @@ public final class ConfigLoader {
                         p, "more than " + StreamSets.MAX_STREAMS + " streams in one configuration");
             }
         }
-        return new DpclustConfig(kafka, job, List.copyOf(specs), formats);
+        List<InputTopic> inputs =
+                InputsParser.parse(
+                        root.path("kafka").path("inputs"),
+                        root.path("kafka").path("topics").has("input"));
+        return new DpclustConfig(kafka, job, List.copyOf(specs), formats, inputs);
     }
 
     private static final Pattern YAML_MARK =
@@ -172,7 +176,8 @@ public final class ConfigLoader {
                         "transaction_timeout",
                         "starting_offsets",
                         "properties",
-                        "formats"));
+                        "formats",
+                        "inputs"));
         JsonNode t = n.path("topics");
         allowOnly(
                 t,

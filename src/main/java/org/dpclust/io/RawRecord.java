@@ -15,6 +15,12 @@ import org.dpclust.kafka.RawRecordDeserializer;
  */
 public class RawRecord {
     public byte[] value;
+
+    /**
+     * The Kafka record's key (null if it had none): a field mapping may read the stream id there.
+     */
+    public byte[] key;
+
     public String topic;
     public int partition;
     public long offset;

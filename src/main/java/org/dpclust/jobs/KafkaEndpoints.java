@@ -10,6 +10,7 @@ import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDe
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.config.KafkaSettings;
+import org.dpclust.io.InputDecoders;
 import org.dpclust.io.Publication;
 import org.dpclust.io.RawRecord;
 import org.dpclust.kafka.PublicationSerializer;
@@ -23,7 +24,7 @@ public final class KafkaEndpoints {
     private KafkaEndpoints() {}
 
     public static KafkaSource<RawRecord> source(DpclustConfig config) {
-        return source(config, new RawRecordDeserializer());
+        return source(config, new RawRecordDeserializer(InputDecoders.of(config.inputs())));
     }
 
     /** The source with another deserializer (tests inject failures through it). */
@@ -40,7 +41,7 @@ public final class KafkaEndpoints {
                 KafkaSource.<RawRecord>builder()
                         .setProperties(k.connection().clientProperties(Map.of()))
                         .setBootstrapServers(k.bootstrapServers())
-                        .setTopics(k.inputTopic())
+                        .setTopics(config.inputTopicNames())
                         .setGroupId(k.groupId())
                         .setStartingOffsets(start)
                         .setDeserializer(deserializer)

@@ -89,7 +89,7 @@ public final class StreamingJob {
         LOG.info(
                 "dpclust-stream: input {}, releases to {} / {} / {} / {} / {}, dead letters to {};"
                         + " secret from {}",
-                config.kafka().inputTopic(),
+                String.join(", ", config.inputTopicNames()),
                 config.kafka().centroidsTopic(),
                 config.kafka().sketchesTopic(),
                 config.kafka().cellsTopic(),

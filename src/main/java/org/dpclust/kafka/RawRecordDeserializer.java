@@ -5,19 +5,29 @@ import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDe
 import org.apache.flink.util.Collector;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.record.TimestampType;
-import org.dpclust.avro.TelemetryRecord;
-import org.dpclust.io.AvroCodec;
+import org.dpclust.io.InputDecoders;
 import org.dpclust.io.RawRecord;
 
 /**
  * Keeps the raw value, its coordinates and its Kafka timestamp (the broker's log append time, from
  * which the source generates watermarks per Kafka partition) and decodes the payload once ({@link
- * RawRecord#decode}): the decoded fields travel on to the validator, which does not decode again.
- * Never fails: a record that cannot be decoded passes with event time {@link Long#MIN_VALUE} and
- * its reason, and is routed to the dead-letter topic by the validator.
+ * RawRecord#decode}, or its topic's {@link InputDecoders decoder}): the decoded fields travel on to
+ * the validator, which does not decode again. Never fails: a record that cannot be decoded passes
+ * with event time {@link Long#MIN_VALUE} and its reason, and is routed to the dead-letter topic by
+ * the validator.
  */
 public final class RawRecordDeserializer implements KafkaRecordDeserializationSchema<RawRecord> {
-    private transient AvroCodec<TelemetryRecord> codec;
+    private final InputDecoders decoders;
+
+    /** dpclust's own Avro records on every topic. */
+    public RawRecordDeserializer() {
+        this(InputDecoders.avro());
+    }
+
+    /** Each topic decoded in its configured format ({@code kafka.inputs}). */
+    public RawRecordDeserializer(InputDecoders decoders) {
+        this.decoders = decoders;
+    }
 
     @Override
     public void deserialize(ConsumerRecord<byte[], byte[]> r, Collector<RawRecord> out) {
@@ -29,10 +39,8 @@ public final class RawRecordDeserializer implements KafkaRecordDeserializationSc
                         r.offset());
         raw.appendTime = r.timestamp();
         raw.logAppendTime = r.timestampType() == TimestampType.LOG_APPEND_TIME;
-        if (codec == null) {
-            codec = AvroCodec.telemetry();
-        }
-        raw.decode(codec);
+        raw.key = r.key();
+        decoders.decode(raw);
         out.collect(raw);
     }
 

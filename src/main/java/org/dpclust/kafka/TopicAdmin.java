@@ -15,6 +15,7 @@ import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.RetriableException;
 import org.dpclust.config.ConfigException;
+import org.dpclust.config.DpclustConfig;
 import org.dpclust.config.KafkaSettings;
 
 /**
@@ -36,8 +37,26 @@ public final class TopicAdmin {
      * their CreateTime and are dead-lettered as {@code not_append_time}).
      */
     public static void requireLogAppendTime(KafkaSettings k) {
+        requireLogAppendTime(k, List.of(k.inputTopic()), "kafka.topics.input");
+    }
+
+    /** {@link #requireLogAppendTime(KafkaSettings)} for every topic of {@code kafka.inputs}. */
+    public static void requireLogAppendTime(DpclustConfig c) {
+        requireLogAppendTime(
+                c.kafka(),
+                c.inputTopicNames(),
+                c.declaredInputs().isEmpty() ? "kafka.topics.input" : "kafka.inputs");
+    }
+
+    private static void requireLogAppendTime(KafkaSettings k, List<String> inputs, String option) {
+        for (String input : inputs) {
+            requireLogAppendTime(k, input, option);
+        }
+    }
+
+    private static void requireLogAppendTime(KafkaSettings k, String input, String option) {
         Properties p = adminProperties(k);
-        ConfigResource topic = new ConfigResource(ConfigResource.Type.TOPIC, k.inputTopic());
+        ConfigResource topic = new ConfigResource(ConfigResource.Type.TOPIC, input);
         String type;
         try (Admin admin = Admin.create(p)) {
             var entry =
@@ -50,7 +69,7 @@ public final class TopicAdmin {
         } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
             throw new IllegalStateException(
                     "cannot read the configuration of input topic '"
-                            + k.inputTopic()
+                            + input
                             + "' on "
                             + k.bootstrapServers()
                             + ": "
@@ -62,14 +81,14 @@ public final class TopicAdmin {
         }
         if (!LOG_APPEND_TIME.equals(type)) {
             throw new ConfigException(
-                    "kafka.topics.input",
+                    option,
                     "topic '"
-                            + k.inputTopic()
+                            + input
                             + "' has message.timestamp.type="
                             + type
                             + "; the streaming job needs LogAppendTime (kafka-configs.sh"
                             + " --alter --entity-type topics --entity-name "
-                            + k.inputTopic()
+                            + input
                             + " --add-config message.timestamp.type=LogAppendTime; records"
                             + " appended before are dead-lettered as not_append_time)");
         }
@@ -87,18 +106,30 @@ public final class TopicAdmin {
      * the others with one partition. Existing topics are left as they are.
      */
     public static void ensureTopics(KafkaSettings k, int inputPartitions, int budgetPartitions) {
+        ensureTopics(k, List.of(k.inputTopic()), inputPartitions, budgetPartitions);
+    }
+
+    /** {@link #ensureTopics(KafkaSettings, int, int)} with every input topic of {@code c}. */
+    public static void ensureTopics(DpclustConfig c, int inputPartitions, int budgetPartitions) {
+        ensureTopics(c.kafka(), c.inputTopicNames(), inputPartitions, budgetPartitions);
+    }
+
+    private static void ensureTopics(
+            KafkaSettings k, List<String> inputs, int inputPartitions, int budgetPartitions) {
         Properties p = adminProperties(k);
         try (Admin admin = Admin.create(p)) {
             Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
             List<NewTopic> create = new ArrayList<>();
-            add(
-                    create,
-                    existing,
-                    new NewTopic(k.inputTopic(), inputPartitions, (short) 1)
-                            .configs(
-                                    Map.of(
-                                            TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG,
-                                            LOG_APPEND_TIME)));
+            for (String input : inputs) {
+                add(
+                        create,
+                        existing,
+                        new NewTopic(input, inputPartitions, (short) 1)
+                                .configs(
+                                        Map.of(
+                                                TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG,
+                                                LOG_APPEND_TIME)));
+            }
             add(create, existing, new NewTopic(k.centroidsTopic(), 1, (short) 1));
             add(create, existing, new NewTopic(k.sketchesTopic(), 1, (short) 1));
             add(create, existing, new NewTopic(k.cellsTopic(), 1, (short) 1));
@@ -125,16 +156,16 @@ public final class TopicAdmin {
                     }
                 }
             }
-            awaitLeaders(
-                    admin,
+            List<String> all = new ArrayList<>(inputs);
+            all.addAll(
                     List.of(
-                            k.inputTopic(),
                             k.centroidsTopic(),
                             k.sketchesTopic(),
                             k.cellsTopic(),
                             k.runningTopic(),
                             k.dlqTopic(),
                             k.budgetTopic()));
+            awaitLeaders(admin, all);
         } catch (ExecutionException | TimeoutException e) {
             throw new IllegalStateException(
                     "cannot create topics on " + k.bootstrapServers() + ": " + e.getMessage(), e);

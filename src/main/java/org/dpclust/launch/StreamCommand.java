@@ -99,9 +99,9 @@ public final class StreamCommand implements Callable<Integer> {
             LOG.warn(weak);
         }
         if (createTopics) {
-            TopicAdmin.ensureTopics(cfg.kafka(), 1, budgetPartitions);
+            TopicAdmin.ensureTopics(cfg, 1, budgetPartitions);
         }
-        TopicAdmin.requireLogAppendTime(cfg.kafka());
+        TopicAdmin.requireLogAppendTime(cfg);
         // the budget topic must be compacted and hold every stream's ledger history intact; the
         // public schedule of a stream without state resumes after its last charged interval
         Map<String, Long> charged =

@@ -6,6 +6,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.dpclust.config.DpclustConfig;
+import org.dpclust.config.InputFormat;
+import org.dpclust.config.InputTopic;
 import org.dpclust.devkit.SyntheticTelemetry;
 import org.dpclust.devkit.TelemetryProducer;
 import org.dpclust.kafka.TopicAdmin;
@@ -74,15 +76,30 @@ public final class GenerateCommand implements Callable<Integer> {
             description = "Seed of the (public) synthetic data.")
     long seed;
 
+    @Option(
+            names = "--format",
+            defaultValue = "avro-single-object",
+            description =
+                    "Input format to write: avro-single-object (default) or json (the default"
+                            + " mapping's shape), to the first input topic of that format"
+                            + " (kafka.inputs), else to kafka.topics.input.")
+    String format;
+
     @Override
     public Integer call() throws Exception {
         DpclustConfig cfg = config.load(kafka);
+        InputFormat f = InputFormat.fromOption("--format", format);
+        String topic =
+                cfg.inputs().stream()
+                        .filter(t -> t.format() == f)
+                        .map(InputTopic::topic)
+                        .findFirst()
+                        .orElse(cfg.kafka().inputTopic());
         BrokerCheck.require(
                 kafka.optionName(), cfg.kafka().connection(), kafka.propertiesOptionName());
-        TopicAdmin.ensureTopics(cfg.kafka(), 1);
+        TopicAdmin.ensureTopics(cfg, 1, 1);
         SyntheticTelemetry.Written w;
-        try (TelemetryProducer p =
-                new TelemetryProducer(cfg.kafka().connection(), cfg.kafka().inputTopic())) {
+        try (TelemetryProducer p = new TelemetryProducer(cfg.kafka().connection(), topic, f)) {
             SyntheticTelemetry scenario =
                     new SyntheticTelemetry(
                             cfg.streams(),
@@ -95,7 +112,8 @@ public final class GenerateCommand implements Callable<Integer> {
             w = realtime ? scenario.writeRealtime(p) : scenario.write(p);
         }
         Map<String, Object> summary = new LinkedHashMap<>();
-        summary.put("topic", cfg.kafka().inputTopic());
+        summary.put("topic", topic);
+        summary.put("format", f.wireName());
         summary.put("records", w.records());
         summary.put("valid", w.valid());
         summary.put("malformed", w.malformedByReason());

@@ -1,5 +1,9 @@
 package org.dpclust.devkit;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -13,6 +17,8 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.dpclust.avro.TelemetryRecord;
+import org.dpclust.config.FieldMapping;
+import org.dpclust.config.InputFormat;
 import org.dpclust.config.KafkaConnection;
 import org.dpclust.io.AvroCodec;
 
@@ -27,6 +33,7 @@ public final class TelemetryProducer implements AutoCloseable {
     private final AtomicLong failed = new AtomicLong();
     private final AtomicReference<Exception> firstFailure = new AtomicReference<>();
     private final AvroCodec<TelemetryRecord> codec = AvroCodec.telemetry();
+    private final InputFormat format;
 
     /** A producer to a PLAINTEXT broker without client properties (the in-process one). */
     public TelemetryProducer(String bootstrapServers, String topic) {
@@ -35,6 +42,16 @@ public final class TelemetryProducer implements AutoCloseable {
 
     /** A producer connecting with {@code kafka}'s servers and client properties. */
     public TelemetryProducer(KafkaConnection kafka, String topic) {
+        this(kafka, topic, InputFormat.AVRO_SINGLE_OBJECT);
+    }
+
+    /**
+     * A producer writing {@code format}: Avro single-object {@code TelemetryRecord}s, or the same
+     * fields as one JSON object per record ({@link FieldMapping#DEFAULT_JSON}'s shape: stream_id,
+     * device_id, event_time in epoch milliseconds, features).
+     */
+    public TelemetryProducer(KafkaConnection kafka, String topic, InputFormat format) {
+        this.format = format;
         Map<String, Object> p = new HashMap<>();
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
         p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
@@ -55,6 +72,10 @@ public final class TelemetryProducer implements AutoCloseable {
     }
 
     public void send(String streamId, String deviceId, long eventTime, double[] features) {
+        if (format == InputFormat.JSON) {
+            sendRaw(streamId, json(streamId, deviceId, eventTime, features));
+            return;
+        }
         List<Double> f = new ArrayList<>(features.length);
         for (double x : features) {
             f.add(x);
@@ -68,6 +89,25 @@ public final class TelemetryProducer implements AutoCloseable {
                         .build();
         sendRaw(streamId, codec.encode(r));
     }
+
+    /** One record as JSON in the default mapping's shape. */
+    public static byte[] json(String streamId, String deviceId, long eventTime, double[] features) {
+        ObjectNode o = JSON.createObjectNode();
+        o.put("stream_id", streamId);
+        o.put("device_id", deviceId);
+        o.put("event_time", eventTime);
+        ArrayNode f = o.putArray("features");
+        for (double x : features) {
+            f.add(x);
+        }
+        try {
+            return JSON.writeValueAsBytes(o);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     /** Sends arbitrary bytes (malformed-input tests and demos). */
     public void sendRaw(String key, byte[] value) {
