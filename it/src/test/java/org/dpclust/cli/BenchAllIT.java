@@ -42,6 +42,7 @@ class BenchAllIT {
                         "pipeline-device",
                         "pipeline-nonprivate",
                         "pipeline-hot-stream",
+                        "pipeline-input",
                         "pipeline-state",
                         "ledger-year",
                         "fleet");
@@ -215,7 +216,8 @@ class BenchAllIT {
                     "pipeline-fast-long",
                     "pipeline-nonprivate",
                     "pipeline-nonprivate-long",
-                    "pipeline-hot-stream" -> {
+                    "pipeline-hot-stream",
+                    "pipeline-input" -> {
                 double records = r.get("records").asDouble();
                 double seconds = r.get("seconds").asDouble();
                 double rate = r.get("records_per_second").asDouble();
@@ -224,6 +226,10 @@ class BenchAllIT {
                         rate <= PIPELINE_RECORDS_PER_SECOND_CEILING, "rate above ceiling: " + row);
                 assertRateMatches(rate, records / seconds, row);
                 assertEquals(0, r.get("late_records").asInt(), row);
+                if (r.has("input_format") && r.get("input_format").asText().equals("json")) {
+                    double f = r.get("fraction_of_avro").asDouble();
+                    assertTrue(f > 0 && Double.isFinite(f), "fraction_of_avro: " + row);
+                }
                 if (r.has("fraction_of_record_units")) {
                     // device rows: the ratio of two positive rates of this run, each under the
                     // rate ceiling; device units do strictly more per record (hash, reservoir) but

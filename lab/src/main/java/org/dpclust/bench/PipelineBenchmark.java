@@ -23,11 +23,15 @@ import org.apache.flink.util.FileUtils;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.dpclust.config.ConfigLoader;
 import org.dpclust.config.DpclustConfig;
+import org.dpclust.config.InputFormat;
+import org.dpclust.config.InputTopic;
+import org.dpclust.config.KafkaConnection;
 import org.dpclust.config.SecretSource;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.devkit.EmbeddedKafka;
 import org.dpclust.devkit.SyntheticTelemetry;
 import org.dpclust.devkit.TelemetryProducer;
+import org.dpclust.io.InputDecoders;
 import org.dpclust.io.RawRecord;
 import org.dpclust.jobs.KafkaEndpoints;
 import org.dpclust.jobs.NonPrivateMeanTopology;
@@ -195,8 +199,67 @@ public final class PipelineBenchmark implements Benchmark {
                 row.put("subtasks_used", subtasksUsed(c.streams().get(0), 2));
                 rows.add(BenchEnvironment.withMachine(row));
             }
+            rows.addAll(inputFormatRows(kafka, size, records));
         }
         return rows;
+    }
+
+    /**
+     * {@code pipeline-input}: the stats-only pipeline at p = 2 on the same records written as
+     * dpclust's Avro and as JSON in the default mapping's shape, back to back; the JSON row's
+     * {@code fraction_of_avro} is its rate over the Avro row's.
+     */
+    private static List<Map<String, Object>> inputFormatRows(
+            EmbeddedKafka kafka, Size size, long avroRecords) {
+        Variant stats = new Variant("pipeline-input", "[stats]", "pivot", false);
+        String jsonInput = "bench.streams.json";
+        long jsonRecords =
+                fill(
+                        kafka,
+                        config(
+                                kafka,
+                                jsonInput,
+                                "json-fill",
+                                size.streams(),
+                                size,
+                                1,
+                                1,
+                                stats,
+                                InputFormat.JSON),
+                        size.windows(),
+                        size.perWindow());
+        List<Map<String, Object>> out = new ArrayList<>();
+        Map<String, Object> avro = null;
+        for (InputFormat f : InputFormat.values()) {
+            boolean json = f == InputFormat.JSON;
+            DpclustConfig c =
+                    config(
+                            kafka,
+                            json ? jsonInput : "bench.streams.in",
+                            "input-" + f.wireName(),
+                            size.streams(),
+                            size,
+                            2,
+                            1,
+                            stats,
+                            f);
+            Map<String, Object> row =
+                    run(
+                            kafka,
+                            c,
+                            stats.benchmark(),
+                            false,
+                            json ? jsonRecords : avroRecords,
+                            size.windows());
+            row.put("input_format", f.wireName());
+            if (json) {
+                putRatio(row, "fraction_of_avro", avro);
+            } else {
+                avro = row;
+            }
+            out.add(BenchEnvironment.withMachine(row));
+        }
+        return out;
     }
 
     /** Records of one device that count per window in the device-unit rows. */
@@ -309,6 +372,29 @@ public final class PipelineBenchmark implements Benchmark {
             int parallelism,
             int saltBuckets,
             Variant variant) {
+        return config(
+                kafka,
+                input,
+                run,
+                streams,
+                size,
+                parallelism,
+                saltBuckets,
+                variant,
+                InputFormat.AVRO_SINGLE_OBJECT);
+    }
+
+    /** The configuration reading {@code input} in {@code format} (JSON: the default mapping). */
+    static DpclustConfig config(
+            EmbeddedKafka kafka,
+            String input,
+            String run,
+            int streams,
+            Size size,
+            int parallelism,
+            int saltBuckets,
+            Variant variant,
+            InputFormat format) {
         StringBuilder yaml =
                 new StringBuilder(
                         """
@@ -383,17 +469,35 @@ public final class PipelineBenchmark implements Benchmark {
                                     saltBuckets,
                                     variant.unit()));
         }
-        DpclustConfig c = ConfigLoader.parse(yaml.toString());
-        TopicAdmin.ensureTopics(c.kafka(), 4);
+        String text = yaml.toString();
+        if (format != InputFormat.AVRO_SINGLE_OBJECT) {
+            text =
+                    text.replace("topics: {input: " + input + ", ", "topics: {")
+                            .replace(
+                                    "  group_id:",
+                                    "  inputs: [{topic: "
+                                            + input
+                                            + ", format: "
+                                            + format.wireName()
+                                            + "}]\n  group_id:");
+        }
+        DpclustConfig c = ConfigLoader.parse(text);
+        TopicAdmin.ensureTopics(c, 4, 1);
         return c;
     }
 
     private static long fill(EmbeddedKafka kafka, DpclustConfig c, int windows, int perWindow) {
+        InputTopic in = c.inputs().get(0);
         System.err.printf(
-                "pipeline: writing %d records to %s%n",
-                (long) c.streams().size() * windows * perWindow, c.kafka().inputTopic());
+                "pipeline: writing %d records to %s (%s)%n",
+                (long) c.streams().size() * windows * perWindow,
+                in.topic(),
+                in.format().wireName());
         try (TelemetryProducer p =
-                new TelemetryProducer(kafka.bootstrapServers(), c.kafka().inputTopic())) {
+                new TelemetryProducer(
+                        KafkaConnection.plaintext(kafka.bootstrapServers()),
+                        in.topic(),
+                        in.format())) {
             return new SyntheticTelemetry(c.streams(), START, windows, perWindow, 0, 1000, 7)
                     .write(p)
                     .valid();
@@ -427,7 +531,7 @@ public final class PipelineBenchmark implements Benchmark {
         }
         conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpoints.toURI().toString());
         StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(p, conf);
-        var source = KafkaEndpoints.source(c, new FirstRecordClock());
+        var source = KafkaEndpoints.source(c, new FirstRecordClock(InputDecoders.of(c.inputs())));
         var sink = KafkaEndpoints.sink(c);
         FIRST_RECORD.set(0);
         try {
@@ -519,7 +623,11 @@ public final class PipelineBenchmark implements Benchmark {
 
     /** The job's deserializer, noting when the first record arrives (MiniCluster: same JVM). */
     static final class FirstRecordClock implements KafkaRecordDeserializationSchema<RawRecord> {
-        private final RawRecordDeserializer delegate = new RawRecordDeserializer();
+        private final RawRecordDeserializer delegate;
+
+        FirstRecordClock(InputDecoders decoders) {
+            delegate = new RawRecordDeserializer(decoders);
+        }
 
         @Override
         public void deserialize(ConsumerRecord<byte[], byte[]> r, Collector<RawRecord> out)
