@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.LocalStreamEnvironment;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -57,6 +58,16 @@ public final class StreamCommand implements Callable<Integer> {
                             + " spread over N; never change it after the first charge).")
     int budgetPartitions = 1;
 
+    @Option(
+            names = "--metrics-port",
+            paramLabel = "PORT",
+            description =
+                    "When the job runs in this JVM: serve its metrics (records, rejections by"
+                            + " reason, releases, budget per stream) in the Prometheus text format"
+                            + " at /metrics on PORT (Flink's reporter; listens on every interface)."
+                            + " On a cluster, configure the reporter (docs/deploy.md).")
+    int metricsPort;
+
     /**
      * The entry point of target/dpclust-job.jar for {@code flink run}: {@code dpclust stream ARGS},
      * with the CLI's one-line error handling (only this command is loaded: the job jar carries
@@ -79,6 +90,9 @@ public final class StreamCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         if (budgetPartitions < 1 || budgetPartitions > 10_000) {
             throw new ConfigException("--budget-partitions", "must be between 1 and 10000");
+        }
+        if (metricsPort != 0) {
+            PrometheusEndpoint.require("--metrics-port", metricsPort);
         }
         DpclustConfig cfg = config.load(kafka);
         if (start != null) {
@@ -109,14 +123,36 @@ public final class StreamCommand implements Callable<Integer> {
                         LedgerSettings.of(cfg.kafka()),
                         cfg.streams().stream().map(StreamSpec::id).toList(),
                         StreamingJob.LEDGER_READ_TIMEOUT);
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        StreamExecutionEnvironment env = environment();
         StartupLog.flinkWebUi(LOG, env.getConfiguration());
         StreamingJob job = StreamingJob.fromKafka(cfg, secret, charged);
         if (!(env instanceof LocalStreamEnvironment)) {
             job.execute(env); // flink run: the cluster owns the job's life
             return 0;
         }
-        return runInThisJvm(job, env);
+        return runInThisJvm(job, env, cfg);
+    }
+
+    /**
+     * The execution environment: the cluster's under {@code flink run}, else a MiniCluster in this
+     * JVM, with the Prometheus reporter when {@code --metrics-port} is given (refused on a cluster,
+     * whose reporters are the cluster's configuration).
+     */
+    private StreamExecutionEnvironment environment() {
+        if (metricsPort == 0) {
+            return StreamExecutionEnvironment.getExecutionEnvironment();
+        }
+        Configuration flink = new Configuration();
+        PrometheusEndpoint.configure(flink, metricsPort);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flink);
+        if (!(env instanceof LocalStreamEnvironment)) {
+            throw new ConfigException(
+                    "--metrics-port",
+                    "serves the metrics of a job run in this JVM; under flink run the cluster's"
+                            + " metric reporters apply (docs/deploy.md)");
+        }
+        LOG.info("metrics: http://127.0.0.1:{}/metrics (Prometheus text format)", metricsPort);
+        return env;
     }
 
     /**
@@ -124,10 +160,13 @@ public final class StreamCommand implements Callable<Integer> {
      * savepoint, so no Kafka transaction is left open): exit 0 after a clean stop, 1 if the job
      * failed.
      */
-    private int runInThisJvm(StreamingJob job, StreamExecutionEnvironment env) throws Exception {
+    private int runInThisJvm(StreamingJob job, StreamExecutionEnvironment env, DpclustConfig cfg)
+            throws Exception {
         ranInThisJvm = true;
         CleanStop stop = CleanStop.onSignals(LOG);
-        try {
+        try (BrokerWatch watch =
+                BrokerWatch.start(
+                        cfg.kafka().connection(), Duration.ofSeconds(5), LOG::warn, LOG::info)) {
             JobClient client = job.executeAsync(env);
             LOG.info(
                     "streaming job {} running in this JVM (a Flink MiniCluster); SIGTERM or Ctrl-C"

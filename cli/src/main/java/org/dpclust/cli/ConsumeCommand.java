@@ -13,6 +13,7 @@ import org.dpclust.io.AvroJson;
 import org.dpclust.kafka.TopicReader;
 import org.dpclust.launch.BootstrapServersOption;
 import org.dpclust.launch.BrokerCheck;
+import org.dpclust.launch.BrokerWatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -84,7 +85,15 @@ public final class ConsumeCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         KafkaConnection connection = kafka.connection();
         BrokerCheck.require("--bootstrap-servers", connection, kafka.propertiesOptionName());
-        try (TopicReader reader = new TopicReader(connection, t)) {
+        try (TopicReader reader = new TopicReader(connection, t);
+                BrokerWatch watch =
+                        follow
+                                ? BrokerWatch.start(
+                                        connection,
+                                        Duration.ofSeconds(5),
+                                        line -> System.err.println("consume: " + line),
+                                        line -> System.err.println("consume: " + line))
+                                : null) {
             do {
                 reader.poll(
                         Duration.ofMillis(500),

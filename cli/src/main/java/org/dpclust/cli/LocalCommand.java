@@ -27,6 +27,7 @@ import org.dpclust.jobs.StreamingJob;
 import org.dpclust.kafka.TopicAdmin;
 import org.dpclust.launch.CleanStop;
 import org.dpclust.launch.ConfigOption;
+import org.dpclust.launch.PrometheusEndpoint;
 import org.dpclust.launch.SecretFileOption;
 import org.dpclust.launch.StartupLog;
 import org.slf4j.Logger;
@@ -248,7 +249,7 @@ public final class LocalCommand implements Callable<Integer> {
             requireFree("--dashboard-port", dashboardPort);
         }
         if (metricsPort > 0) {
-            requireFree("--metrics-port", metricsPort);
+            PrometheusEndpoint.require("--metrics-port", metricsPort);
         }
     }
 
@@ -313,13 +314,7 @@ public final class LocalCommand implements Callable<Integer> {
         flink.set(RestOptions.ADDRESS, "127.0.0.1");
         flink.set(RestOptions.BIND_PORT, Integer.toString(flinkPort));
         if (metricsPort > 0) {
-            // as the deployment kit configures it: stream ids as they are (b-3d, not b_3d)
-            flink.setString("metrics.reporters", "prom");
-            flink.setString(
-                    "metrics.reporter.prom.factory.class",
-                    "org.apache.flink.metrics.prometheus.PrometheusReporterFactory");
-            flink.setString("metrics.reporter.prom.port", Integer.toString(metricsPort));
-            flink.setString("metrics.reporter.prom.filterLabelValueCharacters", "false");
+            PrometheusEndpoint.configure(flink, metricsPort);
             LOG.info("metrics: http://127.0.0.1:{}/metrics (Prometheus text format)", metricsPort);
         }
         StreamExecutionEnvironment env =

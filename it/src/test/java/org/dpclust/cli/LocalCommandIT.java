@@ -224,6 +224,7 @@ class LocalCommandIT {
     @Test
     void aStandAloneStreamStopsCleanlyOnSigterm() throws Exception {
         assertTrue(Files.exists(CLI_JAR), "run after `mvn package`");
+        int metricsPort = freePort();
         try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
             File err = tmp.resolve("stream-term.err").toFile();
             ProcessBuilder pb =
@@ -236,7 +237,9 @@ class LocalCommandIT {
                                     kafka.bootstrapServers(),
                                     "--create-topics",
                                     "--start",
-                                    Instant.now().toString())
+                                    Instant.now().toString(),
+                                    "--metrics-port",
+                                    Integer.toString(metricsPort))
                             .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                             .redirectError(err);
             pb.environment().put("DPCLUST_SECRET", SECRET);
@@ -266,6 +269,15 @@ class LocalCommandIT {
                         Thread.sleep(100);
                     }
                 }
+                // --metrics-port: the rejections on /metrics of the stand-alone job
+                double undecodable = 0;
+                for (int i = 0; i < 60 && undecodable == 0; i++) {
+                    undecodable = metric(metricsPort, "dpclust_rejected_undecodable");
+                    if (undecodable == 0) {
+                        Thread.sleep(500);
+                    }
+                }
+                assertTrue(undecodable >= 1, "undecodable records counted on /metrics");
                 Process term =
                         new ProcessBuilder("kill", "-TERM", Long.toString(stream.pid()))
                                 .inheritIO()
@@ -281,6 +293,7 @@ class LocalCommandIT {
             String log = Files.readString(err.toPath(), StandardCharsets.UTF_8);
             for (String expected :
                     List.of(
+                            "metrics: http://127.0.0.1:" + metricsPort + "/metrics",
                             "stopping (SIGTERM received)",
                             "streaming job stopped with a savepoint",
                             "stopped cleanly",
@@ -305,6 +318,93 @@ class LocalCommandIT {
                 assertTrue(high > 0, "the job wrote dead letters");
                 assertEquals(high, stable, "no transaction left open on the dead-letter topic");
             }
+        }
+    }
+
+    /**
+     * A lost broker is not silent: a stand-alone {@code stream} and {@code consume --follow} each
+     * say within 20 s that Kafka does not answer (one line naming the servers).
+     */
+    @Test
+    void aLostBrokerIsReportedByStreamAndConsume() throws Exception {
+        assertTrue(Files.exists(CLI_JAR), "run after `mvn package`");
+        File streamErr = tmp.resolve("stream-lost.err").toFile();
+        File consumeErr = tmp.resolve("consume-lost.err").toFile();
+        Process stream = null;
+        Process consume = null;
+        try {
+            String servers;
+            try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
+                servers = kafka.bootstrapServers();
+                ProcessBuilder pb =
+                        dpclust(
+                                        "-Xmx384m",
+                                        "stream",
+                                        "--config",
+                                        LOCAL_CONFIG.toString(),
+                                        "--bootstrap-servers",
+                                        servers,
+                                        "--create-topics",
+                                        "--start",
+                                        Instant.now().toString())
+                                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                                .redirectError(streamErr);
+                pb.environment().put("DPCLUST_SECRET", SECRET);
+                stream = pb.start();
+                awaitLog(
+                        stream,
+                        streamErr,
+                        "SIGTERM or Ctrl-C stops it cleanly",
+                        Duration.ofMinutes(2));
+                consume =
+                        dpclust("-Xmx128m", "consume", "--bootstrap-servers", servers, "--follow")
+                                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                                .redirectError(consumeErr)
+                                .start();
+                Thread.sleep(3_000);
+            } // the broker stops here
+            awaitLog(
+                    stream,
+                    streamErr,
+                    "no answer from Kafka at " + servers,
+                    Duration.ofSeconds(20));
+            awaitLog(
+                    consume,
+                    consumeErr,
+                    "consume: no answer from Kafka at " + servers,
+                    Duration.ofSeconds(20));
+        } finally {
+            for (Process p : new Process[] {stream, consume}) {
+                if (p != null && p.isAlive()) {
+                    p.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+                }
+            }
+        }
+    }
+
+    /** The sum of the samples of Prometheus metric names containing {@code name}, 0 if none. */
+    private static double metric(int port, String name) {
+        try {
+            String text =
+                    java.net.http.HttpClient.newHttpClient()
+                            .send(
+                                    java.net.http.HttpRequest.newBuilder(
+                                                    java.net.URI.create(
+                                                            "http://127.0.0.1:"
+                                                                    + port
+                                                                    + "/metrics"))
+                                            .build(),
+                                    java.net.http.HttpResponse.BodyHandlers.ofString())
+                            .body();
+            return text.lines()
+                    .filter(l -> !l.startsWith("#") && l.contains(name))
+                    .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+                    .sum();
+        } catch (IOException e) {
+            return 0; // not serving yet
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 0;
         }
     }
 
