@@ -6,11 +6,14 @@ import java.util.Locale;
  * How an input topic's record values are encoded ({@code kafka.inputs[].format},
  * docs/wire-format.md#input-formats). AVRO_SINGLE_OBJECT: dpclust's own {@code TelemetryRecord} in
  * Avro single-object encoding (the default, no mapping). JSON: one UTF-8 JSON object per record,
- * read through a {@link FieldMapping}.
+ * read through a {@link FieldMapping}. AVRO_REGISTRY: Avro in the Confluent wire format (magic byte
+ * 0, a 4-byte schema id, the body), the writer schema looked up in a schema registry, read through
+ * a {@link FieldMapping}.
  */
 public enum InputFormat {
     AVRO_SINGLE_OBJECT,
-    JSON;
+    JSON,
+    AVRO_REGISTRY;
 
     /** The name in the configuration ({@code avro-single-object}, {@code json}). */
     public String wireName() {
@@ -29,13 +32,7 @@ public enum InputFormat {
                 return f;
             }
         }
-        if ("avro-registry".equals(value)) {
-            throw new ConfigException(
-                    option,
-                    "avro-registry is not supported by this version; use json or"
-                            + " avro-single-object");
-        }
         throw new ConfigException(
-                option, "must be avro-single-object or json, was '" + value + "'");
+                option, "must be avro-single-object, json or avro-registry, was '" + value + "'");
     }
 }

@@ -47,7 +47,7 @@ final class InputsParser {
     }
 
     private static InputTopic input(JsonNode n, String p) {
-        ConfigLoader.allowOnly(n, p, Set.of("topic", "format", "mapping"));
+        ConfigLoader.allowOnly(n, p, Set.of("topic", "format", "mapping", "registry_url"));
         if (!n.isObject()) {
             throw new ConfigException(p, "expected a mapping with topic and format");
         }
@@ -61,11 +61,21 @@ final class InputsParser {
                 throw new ConfigException(
                         p + ".mapping",
                         "avro-single-object records have dpclust's own fields; a mapping is for"
-                                + " json");
+                                + " json and avro-registry");
             }
             return InputTopic.avro(topic);
         }
-        return new InputTopic(topic, format, mapping(m, p + ".mapping"));
+        String registry = null;
+        if (format == InputFormat.AVRO_REGISTRY) {
+            registry = text(n.path("registry_url"), p + ".registry_url", null);
+            if (!registry.startsWith("http://") && !registry.startsWith("https://")) {
+                throw new ConfigException(
+                        p + ".registry_url", "must be an http:// or https:// URL");
+            }
+        } else if (n.has("registry_url")) {
+            throw new ConfigException(p + ".registry_url", "only for format avro-registry");
+        }
+        return new InputTopic(topic, format, mapping(m, p + ".mapping"), registry);
     }
 
     private static FieldMapping mapping(JsonNode n, String p) {

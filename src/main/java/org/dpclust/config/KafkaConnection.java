@@ -206,7 +206,12 @@ public record KafkaConnection(String bootstrapServers, Map<String, String> prope
     public Properties clientProperties(Map<String, ?> job) {
         Properties p = new Properties();
         job.forEach(p::put);
-        p.putAll(properties);
+        properties.forEach(
+                (k, v) -> {
+                    if (!k.startsWith(REGISTRY_PREFIX)) { // the registry's, not a Kafka client's
+                        p.put(k, v);
+                    }
+                });
         p.put("bootstrap.servers", bootstrapServers);
         boolean references =
                 properties.values().stream()
@@ -222,6 +227,43 @@ public record KafkaConnection(String bootstrapServers, Map<String, String> prope
                                     cls.getName()));
         }
         return p;
+    }
+
+    /** Client properties under this prefix are the schema registry's, not Kafka's. */
+    public static final String REGISTRY_PREFIX = "schema.registry.";
+
+    /** The schema registry's {@code user:password} (basic authentication), a client property. */
+    public static final String REGISTRY_USER_INFO = REGISTRY_PREFIX + "basic.auth.user.info";
+
+    /**
+     * The value of client property {@code key} with its secret reference resolved as a Kafka client
+     * would resolve it (environment, file, directory providers), or null if it is not set.
+     */
+    public String resolved(String key) {
+        String v = properties.get(key);
+        if (v == null || !ConfigTransformer.DEFAULT_PATTERN.matcher(v).find()) {
+            return v;
+        }
+        Properties p = new Properties();
+        p.put(key, v);
+        if (properties.containsKey(AbstractConfig.CONFIG_PROVIDERS_CONFIG)) {
+            properties.forEach(
+                    (k, x) -> {
+                        if (k.startsWith(AbstractConfig.CONFIG_PROVIDERS_CONFIG)) {
+                            p.put(k, x);
+                        }
+                    });
+        } else {
+            p.put(
+                    AbstractConfig.CONFIG_PROVIDERS_CONFIG,
+                    String.join(",", DEFAULT_PROVIDERS.keySet()));
+            DEFAULT_PROVIDERS.forEach(
+                    (alias, cls) ->
+                            p.put(
+                                    AbstractConfig.CONFIG_PROVIDERS_CONFIG + "." + alias + ".class",
+                                    cls.getName()));
+        }
+        return String.valueOf(new AbstractConfig(new ConfigDef(), p, false).originals().get(key));
     }
 
     /**

@@ -24,7 +24,7 @@ public final class KafkaEndpoints {
     private KafkaEndpoints() {}
 
     public static KafkaSource<RawRecord> source(DpclustConfig config) {
-        return source(config, new RawRecordDeserializer(InputDecoders.of(config.inputs())));
+        return source(config, new RawRecordDeserializer(InputDecoders.of(config)));
     }
 
     /** The source with another deserializer (tests inject failures through it). */

@@ -81,8 +81,8 @@ class InputsParserTest {
         assertEquals(
                 "kafka.inputs[1].topic", error("  inputs: [{topic: a}, {topic: a}]\n").option());
         ConfigException registry = error("  inputs: [{topic: a, format: avro-registry}]\n");
-        assertEquals("kafka.inputs[0].format", registry.option());
-        assertTrue(registry.getMessage().contains("not supported"), registry.getMessage());
+        assertEquals("kafka.inputs[0].registry_url", registry.option());
+        assertTrue(registry.getMessage().contains("registry_url"), registry.getMessage());
         assertEquals(
                 "kafka.inputs[0].format", error("  inputs: [{topic: a, format: xml}]\n").option());
         assertEquals(

@@ -202,7 +202,7 @@ class JsonInputIT {
             sites.sendRaw(null, site(data.get(0))); // the stream id is the key, which is absent
         }
         JobExecutionResult result =
-                runs.runBounded(c, new RawRecordDeserializer(InputDecoders.of(c.inputs())), "none");
+                runs.runBounded(c, new RawRecordDeserializer(InputDecoders.of(c)), "none");
 
         Map<String, Long> expected = new TreeMap<>();
         hostile.values().forEach(reason -> expected.merge(reason, 1L, Long::sum));

@@ -531,7 +531,7 @@ public final class PipelineBenchmark implements Benchmark {
         }
         conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpoints.toURI().toString());
         StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(p, conf);
-        var source = KafkaEndpoints.source(c, new FirstRecordClock(InputDecoders.of(c.inputs())));
+        var source = KafkaEndpoints.source(c, new FirstRecordClock(InputDecoders.of(c)));
         var sink = KafkaEndpoints.sink(c);
         FIRST_RECORD.set(0);
         try {
