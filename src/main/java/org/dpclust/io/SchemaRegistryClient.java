@@ -101,6 +101,57 @@ public final class SchemaRegistryClient {
         throw last;
     }
 
+    /**
+     * Registers {@code schema} under {@code subject} ({@code POST
+     * <url>/subjects/<subject>/versions}) and returns its id (the existing id when it is registered
+     * already): how {@code dpclust generate} writes the registry format.
+     *
+     * @throws IOException if the registry refuses or cannot be reached
+     */
+    public int register(String subject, Schema schema) throws IOException {
+        HttpRequest.Builder b =
+                HttpRequest.newBuilder(
+                                URI.create(
+                                        url
+                                                + "/subjects/"
+                                                + java.net.URLEncoder.encode(
+                                                        subject, StandardCharsets.UTF_8)
+                                                + "/versions"))
+                        .timeout(Duration.ofSeconds(10))
+                        .header("Content-Type", "application/vnd.schemaregistry.v1+json");
+        if (authorization != null) {
+            b.header("Authorization", authorization);
+        }
+        String body = JSON.writeValueAsString(Map.of("schema", schema.toString()));
+        HttpResponse<String> r;
+        try {
+            r =
+                    http.send(
+                            b.POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                            HttpResponse.BodyHandlers.ofString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        }
+        if (r.statusCode() != 200) {
+            throw new IOException(
+                    "the schema registry at "
+                            + url
+                            + " refused to register "
+                            + subject
+                            + ": HTTP "
+                            + r.statusCode());
+        }
+        int id = JSON.readTree(r.body()).path("id").asInt(-1);
+        if (id < 0) {
+            throw new IOException("the schema registry at " + url + " returned no id");
+        }
+        synchronized (this) {
+            cache.put(id, schema);
+        }
+        return id;
+    }
+
     private Schema fetch(int id) throws Unresolved {
         HttpRequest.Builder b =
                 HttpRequest.newBuilder(URI.create(url + "/schemas/ids/" + id))

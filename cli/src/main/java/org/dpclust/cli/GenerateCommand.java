@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.dpclust.config.ConfigException;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.config.InputFormat;
 import org.dpclust.config.InputTopic;
@@ -80,8 +81,9 @@ public final class GenerateCommand implements Callable<Integer> {
             names = "--format",
             defaultValue = "avro-single-object",
             description =
-                    "Input format to write: avro-single-object (default) or json (the default"
-                            + " mapping's shape), to the first input topic of that format"
+                    "Input format to write: avro-single-object (default), json (the default"
+                            + " mapping's shape) or avro-registry (TelemetryRecord registered in the"
+                            + " input's registry_url), to the first input topic of that format"
                             + " (kafka.inputs), else to kafka.topics.input.")
     String format;
 
@@ -89,12 +91,12 @@ public final class GenerateCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         DpclustConfig cfg = config.load(kafka);
         InputFormat f = InputFormat.fromOption("--format", format);
-        String topic =
-                cfg.inputs().stream()
-                        .filter(t -> t.format() == f)
-                        .map(InputTopic::topic)
-                        .findFirst()
-                        .orElse(cfg.kafka().inputTopic());
+        InputTopic in = cfg.inputs().stream().filter(t -> t.format() == f).findFirst().orElse(null);
+        if (in == null && f == InputFormat.AVRO_REGISTRY) {
+            throw new ConfigException(
+                    "--format", "avro-registry needs an input of that format in kafka.inputs");
+        }
+        String topic = in != null ? in.topic() : cfg.kafka().inputTopic();
         BrokerCheck.require(
                 kafka.optionName(), cfg.kafka().connection(), kafka.propertiesOptionName());
         TopicAdmin.ensureTopics(cfg, 1, 1);

@@ -21,6 +21,7 @@ import org.dpclust.config.FieldMapping;
 import org.dpclust.config.InputFormat;
 import org.dpclust.config.KafkaConnection;
 import org.dpclust.io.AvroCodec;
+import org.dpclust.io.SchemaRegistryClient;
 
 /**
  * Writes telemetry (or deliberately malformed bytes) to the input topic, keyed by stream id.
@@ -34,6 +35,7 @@ public final class TelemetryProducer implements AutoCloseable {
     private final AtomicReference<Exception> firstFailure = new AtomicReference<>();
     private final AvroCodec<TelemetryRecord> codec = AvroCodec.telemetry();
     private final InputFormat format;
+    private final int registryId;
 
     /** A producer to a PLAINTEXT broker without client properties (the in-process one). */
     public TelemetryProducer(String bootstrapServers, String topic) {
@@ -51,7 +53,31 @@ public final class TelemetryProducer implements AutoCloseable {
      * device_id, event_time in epoch milliseconds, features).
      */
     public TelemetryProducer(KafkaConnection kafka, String topic, InputFormat format) {
+        this(kafka, topic, format, null);
+    }
+
+    /**
+     * A producer writing {@code format}; with {@link InputFormat#AVRO_REGISTRY}, {@code
+     * TelemetryRecord}'s schema is registered under {@code <topic>-value} in the registry at {@code
+     * registryUrl} and every record framed with its id (magic byte 0, the 4-byte id, the Avro
+     * binary body).
+     */
+    public TelemetryProducer(
+            KafkaConnection kafka, String topic, InputFormat format, String registryUrl) {
         this.format = format;
+        if (format == InputFormat.AVRO_REGISTRY) {
+            try {
+                this.registryId =
+                        new SchemaRegistryClient(
+                                        registryUrl,
+                                        kafka.resolved(KafkaConnection.REGISTRY_USER_INFO))
+                                .register(topic + "-value", TelemetryRecord.getClassSchema());
+            } catch (java.io.IOException e) {
+                throw new IllegalStateException(e.getMessage(), e);
+            }
+        } else {
+            this.registryId = -1;
+        }
         Map<String, Object> p = new HashMap<>();
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
         p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
@@ -87,7 +113,23 @@ public final class TelemetryProducer implements AutoCloseable {
                         .setEventTime(Instant.ofEpochMilli(eventTime))
                         .setFeatures(f)
                         .build();
-        sendRaw(streamId, codec.encode(r));
+        sendRaw(streamId, format == InputFormat.AVRO_REGISTRY ? framed(r) : codec.encode(r));
+    }
+
+    /** The registry wire format: magic byte 0, the schema id, the Avro binary body. */
+    private byte[] framed(TelemetryRecord r) {
+        try {
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+            out.write(0);
+            out.write(java.nio.ByteBuffer.allocate(4).putInt(registryId).array());
+            org.apache.avro.io.BinaryEncoder e =
+                    org.apache.avro.io.EncoderFactory.get().binaryEncoder(out, null);
+            new org.apache.avro.specific.SpecificDatumWriter<>(TelemetryRecord.class).write(r, e);
+            e.flush();
+            return out.toByteArray();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     /** One record as JSON in the default mapping's shape. */

@@ -23,6 +23,8 @@ import org.dpclust.config.InputFormat;
 import org.dpclust.devkit.EmbeddedKafka;
 import org.dpclust.devkit.TelemetryProducer;
 import org.dpclust.io.InputDecoders;
+import org.dpclust.io.SchemaRegistryClient;
+import org.dpclust.io.StandInRegistry;
 import org.dpclust.kafka.RawRecordDeserializer;
 import org.dpclust.kafka.TopicAdmin;
 import org.dpclust.stream.LatenessFilter;
@@ -34,14 +36,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * JSON input on the real broker, through the job on a MiniCluster (restarts disabled): the same
- * telemetry as dpclust's own Avro records on one topic, and split over an Avro topic and two JSON
+ * Every input format on the real broker, through the job on a MiniCluster (restarts disabled): the
+ * same telemetry as dpclust's own Avro records on one topic, and split over an Avro topic, two JSON
  * topics of different shapes (dpclust's shape, and a user's shape mapped by configuration: stream
- * id from the Kafka key, nested device id, ISO-8601 time, named features) with hostile JSON mixed
- * in, publishes byte-identical releases; every hostile record is a dead letter with its reason and
- * records in = windowed + rejected.
+ * id from the Kafka key, nested device id, ISO-8601 time, named features) and a registry-framed
+ * Avro topic, with hostile records of each format mixed in, publishes byte-identical releases;
+ * every hostile record is a dead letter with its reason and records in = windowed + rejected.
  */
-class JsonInputIT {
+class InputFormatsIT {
     private static final long W = StreamingRuns.W;
     private static final long START = StreamingRuns.START;
     private static final int WINDOWS = 3;
@@ -81,7 +83,7 @@ class JsonInputIT {
         return c;
     }
 
-    private static DpclustConfig mixed() {
+    private static DpclustConfig mixed(String registryUrl) {
         String yaml =
                 runs.boundedYaml("json-mix", START, START + WINDOWS * W, STREAMS)
                         .replace("input: json-mix.in, ", "")
@@ -100,9 +102,11 @@ class JsonInputIT {
                                         event_time: at
                                         event_time_unit: iso
                                         features: [load.cpu, load.mem]
-                                """);
+                                    - {topic: json-mix.registry, format: avro-registry, registry_url: "%s"}
+                                """
+                                        .formatted(registryUrl));
         DpclustConfig c = ConfigLoader.parse(yaml);
-        assertEquals(3, c.inputs().size(), yaml);
+        assertEquals(4, c.inputs().size(), yaml);
         TopicAdmin.ensureTopics(c, 2, 1);
         return c;
     }
@@ -165,8 +169,19 @@ class JsonInputIT {
         return m;
     }
 
+    /** Hostile registry-framed values (ids of {@code registry}) with the reason each must get. */
+    private static Map<byte[], String> hostileFramed(int telemetryId, int otherId) {
+        Map<byte[], String> m = new java.util.LinkedHashMap<>();
+        m.put(new byte[] {0, 0, 0}, "undecodable"); // shorter than the header
+        m.put(new byte[] {1, 0, 0, 0, (byte) telemetryId, 2, 'a'}, "undecodable"); // wrong magic
+        m.put(new byte[] {0, 0, 0, 0x7F, 0x7F, 2, 'a'}, "undecodable"); // unknown schema id
+        m.put(new byte[] {0, 0, 0, 0, (byte) telemetryId, 2, 'a'}, "undecodable"); // truncated
+        m.put(new byte[] {0, 0, 0, 0, (byte) otherId, 2, 'a'}, "undecodable"); // not the mapping's
+        return m;
+    }
+
     @Test
-    void jsonAndAvroOfTheSameTelemetryPublishTheSameReleases() throws Exception {
+    void everyFormatOfTheSameTelemetryPublishesTheSameReleases() throws Exception {
         List<Rec> data = telemetry();
         DpclustConfig ref = avroOnly();
         try (TelemetryProducer p =
@@ -177,26 +192,56 @@ class JsonInputIT {
         Map<String, byte[]> reference = runs.byWindow(ref);
         assertEquals(2 * WINDOWS, reference.size(), "one release per stream and window");
 
-        DpclustConfig c = mixed();
+        try (StandInRegistry registry = new StandInRegistry()) {
+            mixedRun(data, reference, registry);
+        }
+    }
+
+    private static void mixedRun(
+            List<Rec> data, Map<String, byte[]> reference, StandInRegistry registry)
+            throws Exception {
+        DpclustConfig c = mixed(registry.url());
         var conn = c.kafka().connection();
+        int otherId =
+                new SchemaRegistryClient(registry.url(), null)
+                        .register(
+                                "other-value",
+                                new org.apache.avro.Schema.Parser()
+                                        .parse(
+                                                "{\"type\":\"record\",\"name\":\"O\",\"fields\":"
+                                                        + "[{\"name\":\"s\",\"type\":\"string\"}]}"));
         Map<String, String> hostile = hostile();
         byte[] invalidUtf8 =
                 ("{\"stream_id\":\"a\",\"device_id\":\"dX\",\"event_time\":1,\"features\":[0,0]}")
                         .getBytes(StandardCharsets.UTF_8);
         invalidUtf8[invalidUtf8.length - 34] = (byte) 0xC3; // 'X' → a lead byte before '"'
+        int telemetryId; // the producer's registration, looked up by registering again
         try (TelemetryProducer avro = new TelemetryProducer(conn, "json-mix.avro");
                 TelemetryProducer own =
                         new TelemetryProducer(conn, "json-mix.own", InputFormat.JSON);
                 TelemetryProducer sites =
-                        new TelemetryProducer(conn, "json-mix.sites", InputFormat.JSON)) {
+                        new TelemetryProducer(conn, "json-mix.sites", InputFormat.JSON);
+                TelemetryProducer framed =
+                        new TelemetryProducer(
+                                conn,
+                                "json-mix.registry",
+                                InputFormat.AVRO_REGISTRY,
+                                registry.url())) {
             for (int i = 0; i < data.size(); i++) {
                 Rec r = data.get(i);
-                switch (i % 3) {
+                switch (i % 4) {
                     case 0 -> avro.send(r.stream(), r.device(), r.time(), r.x());
                     case 1 -> own.send(r.stream(), r.device(), r.time(), r.x());
-                    default -> sites.sendRaw(r.stream(), site(r));
+                    case 2 -> sites.sendRaw(r.stream(), site(r));
+                    default -> framed.send(r.stream(), r.device(), r.time(), r.x());
                 }
             }
+            telemetryId =
+                    new SchemaRegistryClient(registry.url(), null)
+                            .register(
+                                    "json-mix.registry-value",
+                                    org.dpclust.avro.TelemetryRecord.getClassSchema());
+            hostileFramed(telemetryId, otherId).keySet().forEach(v -> framed.sendRaw("a", v));
             hostile.keySet().forEach(v -> own.sendRaw("a", v.getBytes(StandardCharsets.UTF_8)));
             own.sendRaw("a", invalidUtf8);
             sites.sendRaw(null, site(data.get(0))); // the stream id is the key, which is absent
@@ -207,6 +252,7 @@ class JsonInputIT {
         Map<String, Long> expected = new TreeMap<>();
         hostile.values().forEach(reason -> expected.merge(reason, 1L, Long::sum));
         expected.merge("undecodable", 2L, Long::sum); // invalid UTF-8, the absent key
+        expected.merge("undecodable", 5L, Long::sum); // the registry-framed ones
         Map<String, Long> reasons = new TreeMap<>();
         List<String> details = new ArrayList<>();
         for (RejectedRecord d : runs.deadLetters(c)) {
@@ -222,6 +268,11 @@ class JsonInputIT {
                 details.stream().anyMatch(x -> x.contains("'features[1]' is a string")),
                 "" + details);
         assertTrue(details.stream().anyMatch(x -> x.contains("record key")), "" + details);
+        assertTrue(
+                details.stream()
+                        .anyMatch(x -> x.contains("schema id 32639 is not in the registry")),
+                "" + details);
+        assertTrue(details.stream().anyMatch(x -> x.contains("truncated body")), "" + details);
 
         long in = result.<Long>getAccumulatorResult(RecordValidator.ACC_RECORDS_IN);
         long windowed = result.<Long>getAccumulatorResult(StreamClusteringFunction.ACC_WINDOWED);
@@ -238,7 +289,8 @@ class JsonInputIT {
             assertArrayEquals(reference.get(k), got.get(k), "release " + k);
         }
         System.out.printf(
-                "JsonInputIT: %d records over 1 Avro + 2 JSON topics (+%d hostile: %s); %d releases"
+                "InputFormatsIT: %d records over Avro, 2 JSON and a registry topic (+%d hostile: %s);"
+                        + " %d releases"
                         + " byte-identical to the Avro-only run%n",
                 data.size(), rejected, reasons, got.size());
     }
