@@ -226,7 +226,7 @@ class BenchAllIT {
                         rate <= PIPELINE_RECORDS_PER_SECOND_CEILING, "rate above ceiling: " + row);
                 assertRateMatches(rate, records / seconds, row);
                 assertEquals(0, r.get("late_records").asInt(), row);
-                if (r.has("input_format") && r.get("input_format").asText().equals("json")) {
+                if (r.has("fraction_of_avro")) {
                     double f = r.get("fraction_of_avro").asDouble();
                     assertTrue(f > 0 && Double.isFinite(f), "fraction_of_avro: " + row);
                 }

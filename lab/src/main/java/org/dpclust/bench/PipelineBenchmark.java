@@ -29,6 +29,7 @@ import org.dpclust.config.KafkaConnection;
 import org.dpclust.config.SecretSource;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.devkit.EmbeddedKafka;
+import org.dpclust.devkit.StandInRegistry;
 import org.dpclust.devkit.SyntheticTelemetry;
 import org.dpclust.devkit.TelemetryProducer;
 import org.dpclust.io.InputDecoders;
@@ -212,52 +213,55 @@ public final class PipelineBenchmark implements Benchmark {
     private static List<Map<String, Object>> inputFormatRows(
             EmbeddedKafka kafka, Size size, long avroRecords) {
         Variant stats = new Variant("pipeline-input", "[stats]", "pivot", false);
-        String jsonInput = "bench.streams.json";
-        long jsonRecords =
-                fill(
-                        kafka,
-                        config(
-                                kafka,
-                                jsonInput,
-                                "json-fill",
-                                size.streams(),
-                                size,
-                                1,
-                                1,
-                                stats,
-                                InputFormat.JSON),
-                        size.windows(),
-                        size.perWindow());
         List<Map<String, Object>> out = new ArrayList<>();
         Map<String, Object> avro = null;
-        for (InputFormat f : InputFormat.values()) {
-            boolean json = f == InputFormat.JSON;
-            DpclustConfig c =
-                    config(
-                            kafka,
-                            json ? jsonInput : "bench.streams.in",
-                            "input-" + f.wireName(),
-                            size.streams(),
-                            size,
-                            2,
-                            1,
-                            stats,
-                            f);
-            Map<String, Object> row =
-                    run(
-                            kafka,
-                            c,
-                            stats.benchmark(),
-                            false,
-                            json ? jsonRecords : avroRecords,
-                            size.windows());
-            row.put("input_format", f.wireName());
-            if (json) {
-                putRatio(row, "fraction_of_avro", avro);
-            } else {
-                avro = row;
+        try (StandInRegistry registry = new StandInRegistry()) {
+            for (InputFormat f : InputFormat.values()) {
+                boolean own = f == InputFormat.AVRO_SINGLE_OBJECT;
+                String input = own ? "bench.streams.in" : "bench.streams." + f.wireName();
+                long records = avroRecords;
+                if (!own) {
+                    records =
+                            fill(
+                                    kafka,
+                                    config(
+                                            kafka,
+                                            input,
+                                            f.wireName() + "-fill",
+                                            size.streams(),
+                                            size,
+                                            1,
+                                            1,
+                                            stats,
+                                            f,
+                                            registry.url()),
+                                    size.windows(),
+                                    size.perWindow());
+                }
+                DpclustConfig c =
+                        config(
+                                kafka,
+                                input,
+                                "input-" + f.wireName(),
+                                size.streams(),
+                                size,
+                                2,
+                                1,
+                                stats,
+                                f,
+                                registry.url());
+                Map<String, Object> row =
+                        run(kafka, c, stats.benchmark(), false, records, size.windows());
+                row.put("input_format", f.wireName());
+                if (own) {
+                    avro = row;
+                } else {
+                    putRatio(row, "fraction_of_avro", avro);
+                }
+                out.add(BenchEnvironment.withMachine(row));
             }
-            out.add(BenchEnvironment.withMachine(row));
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
         return out;
     }
@@ -381,7 +385,8 @@ public final class PipelineBenchmark implements Benchmark {
                 parallelism,
                 saltBuckets,
                 variant,
-                InputFormat.AVRO_SINGLE_OBJECT);
+                InputFormat.AVRO_SINGLE_OBJECT,
+                null);
     }
 
     /** The configuration reading {@code input} in {@code format} (JSON: the default mapping). */
@@ -394,7 +399,8 @@ public final class PipelineBenchmark implements Benchmark {
             int parallelism,
             int saltBuckets,
             Variant variant,
-            InputFormat format) {
+            InputFormat format,
+            String registryUrl) {
         StringBuilder yaml =
                 new StringBuilder(
                         """
@@ -479,6 +485,9 @@ public final class PipelineBenchmark implements Benchmark {
                                             + input
                                             + ", format: "
                                             + format.wireName()
+                                            + (format == InputFormat.AVRO_REGISTRY
+                                                    ? ", registry_url: \"" + registryUrl + "\""
+                                                    : "")
                                             + "}]\n  group_id:");
         }
         DpclustConfig c = ConfigLoader.parse(text);
@@ -497,7 +506,8 @@ public final class PipelineBenchmark implements Benchmark {
                 new TelemetryProducer(
                         KafkaConnection.plaintext(kafka.bootstrapServers()),
                         in.topic(),
-                        in.format())) {
+                        in.format(),
+                        in.registryUrl())) {
             return new SyntheticTelemetry(c.streams(), START, windows, perWindow, 0, 1000, 7)
                     .write(p)
                     .valid();

@@ -1,4 +1,4 @@
-package org.dpclust.io;
+package org.dpclust.devkit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -12,10 +12,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A stand-in for a schema registry, for the ITs only: the two calls of Confluent's REST API that
- * dpclust makes ({@code POST /subjects/<s>/versions} registering a schema, {@code GET
- * /schemas/ids/<id>} looking one up), on the JDK's HTTP server. It stands in for the framing and
- * look-up only; no registry semantics (compatibility, versions) are claimed.
+ * A stand-in for a schema registry, for tests and benchmarks only (never a deployment): the two
+ * calls of Confluent's REST API that dpclust makes ({@code POST /subjects/<s>/versions} registering
+ * a schema, {@code GET /schemas/ids/<id>} looking one up), on the JDK's HTTP server. It stands in
+ * for the framing and look-up only; no registry semantics (compatibility, versions) are claimed.
  */
 public final class StandInRegistry implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
