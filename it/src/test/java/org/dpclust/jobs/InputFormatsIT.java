@@ -7,13 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.apicurio.registry.serde.avro.AvroKafkaSerializer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.dpclust.avro.RejectedRecord;
@@ -21,8 +25,8 @@ import org.dpclust.config.ConfigLoader;
 import org.dpclust.config.DpclustConfig;
 import org.dpclust.config.InputFormat;
 import org.dpclust.devkit.EmbeddedKafka;
-import org.dpclust.devkit.StandInRegistry;
 import org.dpclust.devkit.TelemetryProducer;
+import org.dpclust.io.ApicurioRegistry;
 import org.dpclust.io.InputDecoders;
 import org.dpclust.io.SchemaRegistryClient;
 import org.dpclust.kafka.RawRecordDeserializer;
@@ -39,8 +43,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Every input format on the real broker, through the job on a MiniCluster (restarts disabled): the
  * same telemetry as dpclust's own Avro records on one topic, and split over an Avro topic, two JSON
  * topics of different shapes (dpclust's shape, and a user's shape mapped by configuration: stream
- * id from the Kafka key, nested device id, ISO-8601 time, named features) and a registry-framed
- * Avro topic, with hostile records of each format mixed in, publishes byte-identical releases;
+ * id from the Kafka key, nested device id, ISO-8601 time, named features) and two registry-framed
+ * Avro topics on a real Apicurio Registry (dpclust's records registered by {@code generate}'s
+ * producer; a user's own nested schema written by Apicurio's serializer and mapped by
+ * configuration), with hostile records of each format mixed in, publishes byte-identical releases;
  * every hostile record is a dead letter with its reason and records in = windowed + rejected.
  */
 class InputFormatsIT {
@@ -102,11 +108,19 @@ class InputFormatsIT {
                                         event_time: at
                                         event_time_unit: iso
                                         features: [load.cpu, load.mem]
-                                    - {topic: json-mix.registry, format: avro-registry, registry_url: "%s"}
+                                    - {topic: json-mix.registry, format: avro-registry, registry_url: "%1$s"}
+                                    - topic: json-mix.apicurio
+                                      format: avro-registry
+                                      registry_url: "%1$s"
+                                      mapping:
+                                        stream_id: site
+                                        device_id: host.id
+                                        event_time: ts
+                                        features: [load.cpu, load.mem]
                                 """
                                         .formatted(registryUrl));
         DpclustConfig c = ConfigLoader.parse(yaml);
-        assertEquals(4, c.inputs().size(), yaml);
+        assertEquals(5, c.inputs().size(), yaml);
         TopicAdmin.ensureTopics(c, 2, 1);
         return c;
     }
@@ -169,6 +183,37 @@ class InputFormatsIT {
         return m;
     }
 
+    private static final org.apache.avro.Schema READING =
+            new org.apache.avro.Schema.Parser()
+                    .parse(
+                            """
+                            {"type": "record", "name": "Reading", "namespace": "user.telemetry", "fields": [
+                              {"name": "site", "type": "string"},
+                              {"name": "host", "type": {"type": "record", "name": "Host", "fields": [
+                                {"name": "id", "type": "string"}, {"name": "rack", "type": "int"}]}},
+                              {"name": "ts", "type": {"type": "long", "logicalType": "timestamp-millis"}},
+                              {"name": "load", "type": {"type": "record", "name": "Load", "fields": [
+                                {"name": "cpu", "type": "double"}, {"name": "mem", "type": "double"},
+                                {"name": "net", "type": ["null", "double"], "default": null}]}}]}
+                            """);
+
+    /** A record in a user's own Avro schema (written by Apicurio's serializer). */
+    private static GenericRecord reading(Rec r) {
+        GenericRecord host = new GenericData.Record(READING.getField("host").schema());
+        host.put("id", r.device());
+        host.put("rack", 3);
+        org.apache.avro.Schema loadSchema = READING.getField("load").schema();
+        GenericRecord load = new GenericData.Record(loadSchema);
+        load.put("cpu", r.x()[0]);
+        load.put("mem", r.x()[1]);
+        GenericRecord g = new GenericData.Record(READING);
+        g.put("site", r.stream());
+        g.put("host", host);
+        g.put("ts", r.time());
+        g.put("load", load);
+        return g;
+    }
+
     /** Hostile registry-framed values (ids of {@code registry}) with the reason each must get. */
     private static Map<byte[], String> hostileFramed(int telemetryId, int otherId) {
         Map<byte[], String> m = new java.util.LinkedHashMap<>();
@@ -192,18 +237,19 @@ class InputFormatsIT {
         Map<String, byte[]> reference = runs.byWindow(ref);
         assertEquals(2 * WINDOWS, reference.size(), "one release per stream and window");
 
-        try (StandInRegistry registry = new StandInRegistry()) {
+        try (ApicurioRegistry registry =
+                ApicurioRegistry.start(Files.createTempFile("apicurio", ".log"))) {
             mixedRun(data, reference, registry);
         }
     }
 
     private static void mixedRun(
-            List<Rec> data, Map<String, byte[]> reference, StandInRegistry registry)
+            List<Rec> data, Map<String, byte[]> reference, ApicurioRegistry registry)
             throws Exception {
-        DpclustConfig c = mixed(registry.url());
+        DpclustConfig c = mixed(registry.ccompatUrl());
         var conn = c.kafka().connection();
         int otherId =
-                new SchemaRegistryClient(registry.url(), null)
+                new SchemaRegistryClient(registry.ccompatUrl(), null)
                         .register(
                                 "other-value",
                                 new org.apache.avro.Schema.Parser()
@@ -226,18 +272,25 @@ class InputFormatsIT {
                                 conn,
                                 "json-mix.registry",
                                 InputFormat.AVRO_REGISTRY,
-                                registry.url())) {
+                                registry.ccompatUrl());
+                TelemetryProducer apicurio = new TelemetryProducer(conn, "json-mix.apicurio");
+                AvroKafkaSerializer<GenericRecord> serializer = new AvroKafkaSerializer<>()) {
+            serializer.configure(registry.serializerConfig(), false);
             for (int i = 0; i < data.size(); i++) {
                 Rec r = data.get(i);
-                switch (i % 4) {
+                switch (i % 5) {
                     case 0 -> avro.send(r.stream(), r.device(), r.time(), r.x());
                     case 1 -> own.send(r.stream(), r.device(), r.time(), r.x());
                     case 2 -> sites.sendRaw(r.stream(), site(r));
-                    default -> framed.send(r.stream(), r.device(), r.time(), r.x());
+                    case 3 -> framed.send(r.stream(), r.device(), r.time(), r.x());
+                    default ->
+                            apicurio.sendRaw(
+                                    r.stream(),
+                                    serializer.serialize("json-mix.apicurio", reading(r)));
                 }
             }
             telemetryId =
-                    new SchemaRegistryClient(registry.url(), null)
+                    new SchemaRegistryClient(registry.ccompatUrl(), null)
                             .register(
                                     "json-mix.registry-value",
                                     org.dpclust.avro.TelemetryRecord.getClassSchema());
@@ -289,7 +342,7 @@ class InputFormatsIT {
             assertArrayEquals(reference.get(k), got.get(k), "release " + k);
         }
         System.out.printf(
-                "InputFormatsIT: %d records over Avro, 2 JSON and a registry topic (+%d hostile: %s);"
+                "InputFormatsIT: %d records over Avro, 2 JSON and 2 registry topics (+%d hostile: %s);"
                         + " %d releases"
                         + " byte-identical to the Avro-only run%n",
                 data.size(), rejected, reasons, got.size());
