@@ -1,38 +1,65 @@
 package org.dpclust.io;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
-import java.util.List;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
 import org.dpclust.config.FieldMapping;
 
 /**
- * Reads one UTF-8 JSON object per record through a {@link FieldMapping} (docs/wire-format.md#json-
- * input). Anything the mapping cannot read — malformed or non-UTF-8 JSON, a value that is not an
- * object, nesting deeper than {@link #MAX_DEPTH}, a missing field, a string or boolean where a
- * number is expected, an event time that is not one — leaves the record undecodable with a reason
- * naming the field, so it is dead-lettered. Numbers that overflow a double read as ±∞ and are
- * refused by the validator as non-finite; JSON has no NaN literal (Jackson refuses the token).
+ * Reads one UTF-8 JSON object per record through a {@link FieldMapping} in one streaming pass
+ * (Jackson's parser; fields the mapping does not name are skipped, never built)
+ * (docs/wire-format.md#json- input). Anything the mapping cannot read — malformed or non-UTF-8
+ * JSON, a value that is not an object, nesting deeper than {@link #MAX_DEPTH}, a missing field, a
+ * string or boolean where a number is expected, an event time that is not one — leaves the record
+ * undecodable with a reason naming the field, so it is dead-lettered. Numbers that overflow a
+ * double read as ±∞ and are refused by the validator as non-finite; JSON has no NaN literal
+ * (Jackson refuses the token).
  */
 public final class JsonRecordDecoder implements InputDecoder {
     private static final long serialVersionUID = 1L;
 
-    /** The deepest nesting read (deeper documents are refused before they are built). */
+    /** The deepest nesting read (deeper documents are refused as they are read). */
     public static final int MAX_DEPTH = 64;
 
+    private static final int STREAM = -1, DEVICE = -2, TIME = -3, ARRAY = -4;
+
     private final FieldMapping mapping;
-    private transient ObjectMapper json;
-    private transient String[][] featurePaths;
-    private transient String[] arrayPath, streamPath, devicePath, timePath;
+    private transient JsonFactory factory;
+    private transient Node root;
 
     public JsonRecordDecoder(FieldMapping mapping) {
         this.mapping = mapping;
+    }
+
+    /** A node of the mapped paths' trie: its children by field name (or array index). */
+    private static final class Node {
+        final Map<String, Node> children = new HashMap<>();
+        int[] targets = new int[0]; // STREAM, DEVICE, TIME, ARRAY or a feature's index
+        String path;
+
+        Node child(String seg) {
+            return children.computeIfAbsent(seg, k -> new Node());
+        }
+    }
+
+    /** What one record's pass has found. */
+    private static final class Found {
+        String stream, device;
+        long time = Long.MIN_VALUE;
+        boolean timeSet;
+        double[] x;
+        boolean[] set;
+        int setCount;
     }
 
     @Override
@@ -59,64 +86,51 @@ public final class JsonRecordDecoder implements InputDecoder {
     }
 
     private void read(RawRecord raw) throws IOException, Unreadable {
-        if (json == null) {
+        if (factory == null) {
             open();
         }
-        JsonNode root = json.readTree(raw.value);
-        if (root == null || !root.isObject()) {
-            throw new Unreadable("json: the value is not a JSON object");
+        Found f = new Found();
+        if (mapping.featureArray() == null) {
+            f.x = new double[mapping.features().size()];
+            f.set = new boolean[f.x.length];
         }
-        String stream = text(root, mapping.streamId(), streamPath, raw, "stream_id");
-        String device =
+        try (JsonParser p = factory.createParser(raw.value)) {
+            JsonToken t = p.nextToken();
+            if (t != JsonToken.START_OBJECT) {
+                throw new Unreadable("json: the value is not a JSON object");
+            }
+            walk(p, root, t, f);
+            if (p.nextToken() != null) {
+                throw new Unreadable("json: malformed (content after the object)");
+            }
+        }
+        raw.streamId = identity(mapping.streamId(), f.stream, raw, "stream_id");
+        raw.deviceId =
                 mapping.deviceId() == null
                         ? ""
-                        : text(root, mapping.deviceId(), devicePath, raw, "device_id");
-        long time = mapping.eventTime() == null ? raw.appendTime : eventTime(root);
-        double[] x;
-        if (arrayPath != null) {
-            JsonNode a = at(root, arrayPath, mapping.featureArray());
-            if (!a.isArray()) {
-                throw new Unreadable(
-                        "json: field '" + mapping.featureArray() + "' is not an array of numbers");
-            }
-            x = new double[a.size()];
-            for (int j = 0; j < x.length; j++) {
-                x[j] = number(a.get(j), mapping.featureArray() + "[" + j + "]");
-            }
+                        : identity(mapping.deviceId(), f.device, raw, "device_id");
+        if (mapping.eventTime() == null) {
+            raw.eventTime = raw.appendTime;
+        } else if (!f.timeSet) {
+            throw new Unreadable("json: field '" + mapping.eventTime().value() + "' is missing");
         } else {
-            List<String> names = mapping.features();
-            x = new double[names.size()];
-            for (int j = 0; j < x.length; j++) {
-                x[j] = number(at(root, featurePaths[j], names.get(j)), names.get(j));
+            raw.eventTime = f.time;
+        }
+        if (f.x == null) {
+            throw new Unreadable("json: field '" + mapping.featureArray() + "' is missing");
+        }
+        if (f.set != null && f.setCount < f.set.length) {
+            for (int j = 0; j < f.set.length; j++) {
+                if (!f.set[j]) {
+                    throw new Unreadable(
+                            "json: field '" + mapping.features().get(j) + "' is missing");
+                }
             }
         }
-        raw.streamId = stream;
-        raw.deviceId = device;
-        raw.eventTime = time;
-        raw.features = x;
+        raw.features = f.x;
     }
 
-    private void open() {
-        json = JsonMapper.builder().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION).build();
-        json.getFactory()
-                .setStreamReadConstraints(
-                        StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build());
-        streamPath = split(mapping.streamId());
-        devicePath = mapping.deviceId() == null ? null : split(mapping.deviceId());
-        timePath = mapping.eventTime() == null ? null : split(mapping.eventTime());
-        arrayPath = mapping.featureArray() == null ? null : mapping.featureArray().split("\\.");
-        featurePaths = new String[mapping.features().size()][];
-        for (int j = 0; j < featurePaths.length; j++) {
-            featurePaths[j] = mapping.features().get(j).split("\\.");
-        }
-    }
-
-    private static String[] split(FieldMapping.Source s) {
-        return s.kind() == FieldMapping.Source.Kind.FIELD ? s.value().split("\\.") : null;
-    }
-
-    private static String text(
-            JsonNode root, FieldMapping.Source s, String[] path, RawRecord raw, String what)
+    private static String identity(FieldMapping.Source s, String found, RawRecord raw, String what)
             throws Unreadable {
         String v =
                 switch (s.kind()) {
@@ -129,14 +143,10 @@ public final class JsonRecordDecoder implements InputDecoder {
                         yield new String(raw.key, StandardCharsets.UTF_8);
                     }
                     case FIELD -> {
-                        JsonNode n = at(root, path, s.value());
-                        if (!n.isTextual() && !n.isIntegralNumber()) {
-                            throw new Unreadable(
-                                    "json: field '"
-                                            + s.value()
-                                            + "' is not a string or an integer");
+                        if (found == null) {
+                            throw new Unreadable("json: field '" + s.value() + "' is missing");
                         }
-                        yield n.asText();
+                        yield found;
                     }
                 };
         if (v.isEmpty()) {
@@ -145,84 +155,163 @@ public final class JsonRecordDecoder implements InputDecoder {
         return v;
     }
 
-    private long eventTime(JsonNode root) throws Unreadable {
-        String name = mapping.eventTime().value();
-        JsonNode n = at(root, timePath, name);
+    /** Reads the value starting at token {@code t} against trie node {@code n} (null: skip it). */
+    private void walk(JsonParser p, Node n, JsonToken t, Found f) throws IOException, Unreadable {
+        if (n == null) {
+            p.skipChildren();
+            return;
+        }
+        if (n.targets.length > 0) {
+            for (int target : n.targets) {
+                take(p, n.path, target, t, f);
+            }
+            if (t.isStructStart()) {
+                if (n.targets[0] != ARRAY) {
+                    p.skipChildren();
+                }
+            }
+            return;
+        }
+        if (t == JsonToken.START_OBJECT) {
+            for (JsonToken k = p.nextToken(); k == JsonToken.FIELD_NAME; k = p.nextToken()) {
+                Node c = n.children.get(p.currentName());
+                walk(p, c, p.nextToken(), f);
+            }
+        } else if (t == JsonToken.START_ARRAY) {
+            int i = 0;
+            for (JsonToken v = p.nextToken(); v != JsonToken.END_ARRAY; v = p.nextToken()) {
+                walk(p, n.children.get(Integer.toString(i++)), v, f);
+            }
+        } // a scalar where the mapping goes deeper: its fields are missing (reported after)
+    }
+
+    private void take(JsonParser p, String path, int target, JsonToken t, Found f)
+            throws IOException, Unreadable {
+        switch (target) {
+            case STREAM, DEVICE -> {
+                if (t != JsonToken.VALUE_STRING && t != JsonToken.VALUE_NUMBER_INT) {
+                    throw new Unreadable(
+                            "json: field '" + path + "' is not a string or an integer");
+                }
+                if (target == STREAM) {
+                    f.stream = p.getText();
+                } else {
+                    f.device = p.getText();
+                }
+            }
+            case TIME -> {
+                f.time = time(p, path, t);
+                f.timeSet = true;
+            }
+            case ARRAY -> {
+                if (t != JsonToken.START_ARRAY) {
+                    throw new Unreadable("json: field '" + path + "' is not an array of numbers");
+                }
+                double[] x = new double[16];
+                int size = 0;
+                for (JsonToken v = p.nextToken(); v != JsonToken.END_ARRAY; v = p.nextToken()) {
+                    if (size == x.length) {
+                        x = Arrays.copyOf(x, size * 2);
+                    }
+                    x[size] = number(p, v, path + "[" + size + "]");
+                    size++;
+                }
+                f.x = Arrays.copyOf(x, size);
+            }
+            default -> {
+                f.x[target] = number(p, t, path);
+                if (!f.set[target]) {
+                    f.set[target] = true;
+                    f.setCount++;
+                }
+            }
+        }
+    }
+
+    private long time(JsonParser p, String name, JsonToken t) throws IOException, Unreadable {
         switch (mapping.eventTimeUnit()) {
             case "iso" -> {
-                if (!n.isTextual()) {
+                if (t != JsonToken.VALUE_STRING) {
                     throw new Unreadable("json: field '" + name + "' is not an ISO-8601 instant");
                 }
                 try {
-                    return Instant.parse(n.asText()).toEpochMilli();
+                    return Instant.parse(p.getText()).toEpochMilli();
                 } catch (DateTimeParseException | ArithmeticException e) {
                     throw new Unreadable("json: field '" + name + "' is not an ISO-8601 instant");
                 }
             }
             case "seconds" -> {
-                double s = number(n, name);
+                double s = number(p, t, name);
                 if (!Double.isFinite(s) || Math.abs(s) > 9.2e15) {
                     throw new Unreadable("json: field '" + name + "' is out of range");
                 }
                 return Math.round(s * 1000.0);
             }
             default -> {
-                if (!n.isIntegralNumber() || !n.canConvertToLong()) {
+                if (t != JsonToken.VALUE_NUMBER_INT
+                        || p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
                     throw new Unreadable(
                             "json: field '" + name + "' is not an integer of epoch milliseconds");
                 }
-                return n.asLong();
+                return p.getLongValue();
             }
         }
     }
 
-    private static double number(JsonNode n, String name) throws Unreadable {
-        if (!n.isNumber()) {
+    private static double number(JsonParser p, JsonToken t, String name)
+            throws IOException, Unreadable {
+        if (t != JsonToken.VALUE_NUMBER_INT && t != JsonToken.VALUE_NUMBER_FLOAT) {
+            if (t.isStructStart()) {
+                p.skipChildren();
+            }
             throw new Unreadable(
-                    "json: field '" + name + "' is " + kind(n) + ", expected a number");
+                    "json: field '" + name + "' is " + kind(t) + ", expected a number");
         }
-        return n.doubleValue();
+        return p.getDoubleValue();
     }
 
-    private static String kind(JsonNode n) {
-        return switch (n.getNodeType()) {
-            case STRING -> "a string";
-            case BOOLEAN -> "a boolean";
-            case NULL -> "null";
-            case ARRAY -> "an array";
-            case OBJECT -> "an object";
-            default -> n.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
+    private static String kind(JsonToken t) {
+        return switch (t) {
+            case VALUE_STRING -> "a string";
+            case VALUE_TRUE, VALUE_FALSE -> "a boolean";
+            case VALUE_NULL -> "null";
+            case START_ARRAY -> "an array";
+            case START_OBJECT -> "an object";
+            default -> t.name().toLowerCase(Locale.ROOT);
         };
     }
 
-    /** The node at {@code path} (object fields, or array indices), or a missing-field failure. */
-    private static JsonNode at(JsonNode root, String[] path, String name) throws Unreadable {
-        JsonNode n = root;
-        for (String seg : path) {
-            if (n.isObject()) {
-                n = n.get(seg);
-            } else if (n.isArray() && isIndex(seg)) {
-                n = n.get(Integer.parseInt(seg));
-            } else {
-                n = null;
-            }
-            if (n == null) {
-                throw new Unreadable("json: field '" + name + "' is missing");
-            }
+    private void open() {
+        factory =
+                JsonFactory.builder()
+                        .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+                        .streamReadConstraints(
+                                StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build())
+                        .build();
+        Node r = new Node();
+        add(r, mapping.streamId(), STREAM);
+        add(r, mapping.deviceId(), DEVICE);
+        add(r, mapping.eventTime(), TIME);
+        if (mapping.featureArray() != null) {
+            add(r, FieldMapping.Source.field(mapping.featureArray()), ARRAY);
         }
-        return n;
+        for (int j = 0; j < mapping.features().size(); j++) {
+            add(r, FieldMapping.Source.field(mapping.features().get(j)), j);
+        }
+        root = r;
     }
 
-    private static boolean isIndex(String seg) {
-        if (seg.isEmpty() || seg.length() > 9) {
-            return false;
+    private static void add(Node root, FieldMapping.Source s, int target) {
+        if (s == null || s.kind() != FieldMapping.Source.Kind.FIELD) {
+            return;
         }
-        for (int i = 0; i < seg.length(); i++) {
-            if (!Character.isDigit(seg.charAt(i))) {
-                return false;
-            }
+        Node n = root;
+        for (String seg : s.value().split("\\.")) {
+            n = n.child(seg);
         }
-        return true;
+        n.path = s.value();
+        n.targets = Arrays.copyOf(n.targets, n.targets.length + 1);
+        n.targets[n.targets.length - 1] = target;
     }
 
     /** A mapped value is missing or of the wrong type (the message names the field). */

@@ -125,6 +125,11 @@ class JsonRecordDecoderTest {
                 problem(d, ok.replace("{\"stream_id\"", "{\"features\":[0],\"stream_id\""))
                         .contains("Duplicate field"),
                 "a duplicated field is refused, not read as one of its values");
+        assertTrue(problem(d, ok + " {}").contains("content after the object"), "trailing");
+        assertTrue(
+                problem(d, ok.replace("}", ",\"x\":" + "[".repeat(80) + "]".repeat(80) + "}"))
+                        .startsWith("json: malformed"),
+                "nesting deeper than 64 in a field the mapping does not read");
         String deep = "{\"a\":".repeat(100) + "1" + "}".repeat(100);
         assertTrue(problem(d, deep).startsWith("json: malformed"), "nesting deeper than 64");
         byte[] bad = ok.replace("\"d\"", "\"dX\"").getBytes(StandardCharsets.UTF_8);
