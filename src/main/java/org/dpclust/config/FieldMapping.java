@@ -5,10 +5,11 @@ import java.util.List;
 
 /**
  * Where a user's record keeps what dpclust counts ({@code kafka.inputs[].mapping},
- * docs/configuration.md#inputs): the stream id, the device id, the feature vector in a declared
- * order and, optionally, the event time. Each is a {@link Source}: a field by dotted path ({@code
- * host.name}, {@code values.0} for an array element), the Kafka record's key, or a constant. The
- * features are either a list of numeric fields or one field holding a numeric array.
+ * docs/configuration.md#kafkainputs-json-and-several-input-topics): the stream id, the device id,
+ * the feature vector in a declared order and, optionally, the event time. Each is a {@link Source}:
+ * a field by dotted path ({@code host.name}, {@code values.0} for an array element), the Kafka
+ * record's key, or a constant. The features are either a list of numeric fields or one field
+ * holding a numeric array.
  *
  * <p>The mapping only reads: what counts is decided afterwards exactly as for dpclust's own records
  * (a configured stream, the declared dimension, finite values clamped into the declared box,

@@ -7,8 +7,9 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Reads {@code kafka.inputs} (docs/configuration.md#inputs): a list of input topics, each with its
- * {@code format} and, for JSON, its {@code mapping}. Every problem fails naming the option.
+ * Reads {@code kafka.inputs} (docs/configuration.md#kafkainputs-json-and-several-input-topics): a
+ * list of input topics, each with its {@code format} and, for JSON, its {@code mapping}. Every
+ * problem fails naming the option.
  */
 final class InputsParser {
     /** The most input topics one job reads. */

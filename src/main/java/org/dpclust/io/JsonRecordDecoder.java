@@ -18,7 +18,7 @@ import org.dpclust.config.FieldMapping;
 /**
  * Reads one UTF-8 JSON object per record through a {@link FieldMapping} in one streaming pass
  * (Jackson's parser; fields the mapping does not name are skipped, never built)
- * (docs/wire-format.md#json- input). Anything the mapping cannot read — malformed or non-UTF-8
+ * (docs/wire-format.md#input-formats). Anything the mapping cannot read — malformed or non-UTF-8
  * JSON, a value that is not an object, nesting deeper than {@link #MAX_DEPTH}, a missing field, a
  * string or boolean where a number is expected, an event time that is not one — leaves the record
  * undecodable with a reason naming the field, so it is dead-lettered. Numbers that overflow a
@@ -285,6 +285,7 @@ public final class JsonRecordDecoder implements InputDecoder {
         factory =
                 JsonFactory.builder()
                         .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+                        .enable(StreamReadFeature.USE_FAST_DOUBLE_PARSER)
                         .streamReadConstraints(
                                 StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build())
                         .build();

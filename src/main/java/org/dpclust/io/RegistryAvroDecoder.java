@@ -6,7 +6,9 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericDatumReader;
@@ -33,6 +35,8 @@ public final class RegistryAvroDecoder implements InputDecoder {
     private final InputTopic topic;
     private final KafkaConnection kafka;
     private transient SchemaRegistryClient registry;
+    private transient Map<Schema, GenericDatumReader<Object>> readers;
+    private transient Map<String, String[]> paths;
 
     /**
      * @param kafka the client properties, whose {@link KafkaConnection#REGISTRY_USER_INFO} (a value
@@ -87,7 +91,7 @@ public final class RegistryAvroDecoder implements InputDecoder {
                 throw new Unreadable("avro-registry: bytes left over after the record");
             }
             Object o =
-                    new GenericDatumReader<>(writer)
+                    reader(writer)
                             .read(
                                     null,
                                     DecoderFactory.get().binaryDecoder(v, 5, v.length - 5, null));
@@ -112,7 +116,18 @@ public final class RegistryAvroDecoder implements InputDecoder {
         raw.features = features(rec, m);
     }
 
-    private static double[] features(GenericRecord rec, FieldMapping m) throws Unreadable {
+    /** One reader per writer schema (as many as the registry client caches at most). */
+    private GenericDatumReader<Object> reader(Schema writer) {
+        if (readers == null) {
+            readers = new HashMap<>();
+        }
+        if (readers.size() > SchemaRegistryClient.MAX_CACHED) {
+            readers.clear();
+        }
+        return readers.computeIfAbsent(writer, GenericDatumReader::new);
+    }
+
+    private double[] features(GenericRecord rec, FieldMapping m) throws Unreadable {
         if (m.featureArray() != null) {
             Object a = at(rec, m.featureArray());
             if (!(a instanceof List<?> l)) {
@@ -133,7 +148,7 @@ public final class RegistryAvroDecoder implements InputDecoder {
         return x;
     }
 
-    private static String text(GenericRecord rec, FieldMapping.Source s, RawRecord raw, String what)
+    private String text(GenericRecord rec, FieldMapping.Source s, RawRecord raw, String what)
             throws Unreadable {
         String v =
                 switch (s.kind()) {
@@ -167,7 +182,7 @@ public final class RegistryAvroDecoder implements InputDecoder {
         return v;
     }
 
-    private static long eventTime(GenericRecord rec, FieldMapping m) throws Unreadable {
+    private long eventTime(GenericRecord rec, FieldMapping m) throws Unreadable {
         String name = m.eventTime().value();
         Object o = at(rec, name);
         switch (m.eventTimeUnit()) {
@@ -217,9 +232,12 @@ public final class RegistryAvroDecoder implements InputDecoder {
     }
 
     /** The value at a dotted path of nested records and arrays, or a missing-field failure. */
-    private static Object at(GenericRecord rec, String path) throws Unreadable {
+    private Object at(GenericRecord rec, String path) throws Unreadable {
+        if (paths == null) {
+            paths = new HashMap<>();
+        }
         Object n = rec;
-        for (String seg : path.split("\\.")) {
+        for (String seg : paths.computeIfAbsent(path, x -> x.split("\\."))) {
             if (n instanceof GenericRecord r && r.getSchema().getField(seg) != null) {
                 n = r.get(seg);
             } else if (n instanceof List<?> l

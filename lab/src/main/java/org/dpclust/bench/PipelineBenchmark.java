@@ -205,58 +205,80 @@ public final class PipelineBenchmark implements Benchmark {
         return rows;
     }
 
+    private static String input(InputFormat f) {
+        return f == InputFormat.AVRO_SINGLE_OBJECT
+                ? "bench.streams.in"
+                : "bench.streams." + f.wireName();
+    }
+
     /**
      * {@code pipeline-input}: the stats-only pipeline at p = 2 on the same records written as
-     * dpclust's Avro and as JSON in the default mapping's shape, back to back; the JSON row's
-     * {@code fraction_of_avro} is its rate over the Avro row's.
+     * dpclust's Avro, as JSON in the default mapping's shape and framed for a (stand-in) registry,
+     * in two alternating rounds; each format's row is its better run ({@code
+     * runs_records_per_second} lists both), the others' {@code fraction_of_avro} its rate over
+     * Avro's.
      */
     private static List<Map<String, Object>> inputFormatRows(
             EmbeddedKafka kafka, Size size, long avroRecords) {
         Variant stats = new Variant("pipeline-input", "[stats]", "pivot", false);
         List<Map<String, Object>> out = new ArrayList<>();
-        Map<String, Object> avro = null;
         try (StandInRegistry registry = new StandInRegistry()) {
+            Map<InputFormat, Long> records = new java.util.EnumMap<>(InputFormat.class);
             for (InputFormat f : InputFormat.values()) {
-                boolean own = f == InputFormat.AVRO_SINGLE_OBJECT;
-                String input = own ? "bench.streams.in" : "bench.streams." + f.wireName();
-                long records = avroRecords;
-                if (!own) {
-                    records =
-                            fill(
+                records.put(
+                        f,
+                        f == InputFormat.AVRO_SINGLE_OBJECT
+                                ? avroRecords
+                                : fill(
+                                        kafka,
+                                        config(
+                                                kafka,
+                                                input(f),
+                                                f.wireName() + "-fill",
+                                                size.streams(),
+                                                size,
+                                                1,
+                                                1,
+                                                stats,
+                                                f,
+                                                registry.url()),
+                                        size.windows(),
+                                        size.perWindow()));
+            }
+            // two rounds, formats alternating, the better run of each kept: one run's rate moves by
+            // a third with what else the host does
+            Map<InputFormat, Map<String, Object>> best = new java.util.EnumMap<>(InputFormat.class);
+            Map<InputFormat, List<Double>> rates = new java.util.EnumMap<>(InputFormat.class);
+            for (int round = 0; round < 2; round++) {
+                for (InputFormat f : InputFormat.values()) {
+                    DpclustConfig c =
+                            config(
                                     kafka,
-                                    config(
-                                            kafka,
-                                            input,
-                                            f.wireName() + "-fill",
-                                            size.streams(),
-                                            size,
-                                            1,
-                                            1,
-                                            stats,
-                                            f,
-                                            registry.url()),
-                                    size.windows(),
-                                    size.perWindow());
+                                    input(f),
+                                    "input-" + f.wireName() + "-" + round,
+                                    size.streams(),
+                                    size,
+                                    2,
+                                    1,
+                                    stats,
+                                    f,
+                                    registry.url());
+                    Map<String, Object> row =
+                            run(kafka, c, stats.benchmark(), false, records.get(f), size.windows());
+                    double rate = (double) row.get("records_per_second");
+                    rates.computeIfAbsent(f, k -> new ArrayList<>()).add(rate);
+                    Map<String, Object> kept = best.get(f);
+                    if (kept == null || rate > (double) kept.get("records_per_second")) {
+                        best.put(f, row);
+                    }
                 }
-                DpclustConfig c =
-                        config(
-                                kafka,
-                                input,
-                                "input-" + f.wireName(),
-                                size.streams(),
-                                size,
-                                2,
-                                1,
-                                stats,
-                                f,
-                                registry.url());
-                Map<String, Object> row =
-                        run(kafka, c, stats.benchmark(), false, records, size.windows());
+            }
+            for (InputFormat f : InputFormat.values()) {
+                Map<String, Object> row = best.get(f);
                 row.put("input_format", f.wireName());
-                if (own) {
-                    avro = row;
-                } else {
-                    putRatio(row, "fraction_of_avro", avro);
+                row.put("runs_records_per_second", rates.get(f));
+                if (f != InputFormat.AVRO_SINGLE_OBJECT) {
+                    putRatio(row, "fraction_of_avro", best.get(InputFormat.AVRO_SINGLE_OBJECT));
                 }
                 out.add(BenchEnvironment.withMachine(row));
             }
