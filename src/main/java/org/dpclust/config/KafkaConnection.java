@@ -217,16 +217,18 @@ public record KafkaConnection(String bootstrapServers, Map<String, String> prope
                 properties.values().stream()
                         .anyMatch(v -> ConfigTransformer.DEFAULT_PATTERN.matcher(v).find());
         if (references && !properties.containsKey(AbstractConfig.CONFIG_PROVIDERS_CONFIG)) {
-            p.put(
-                    AbstractConfig.CONFIG_PROVIDERS_CONFIG,
-                    String.join(",", DEFAULT_PROVIDERS.keySet()));
-            DEFAULT_PROVIDERS.forEach(
-                    (alias, cls) ->
-                            p.put(
-                                    AbstractConfig.CONFIG_PROVIDERS_CONFIG + "." + alias + ".class",
-                                    cls.getName()));
+            addDefaultProviders(p);
         }
         return p;
+    }
+
+    private static void addDefaultProviders(Properties p) {
+        p.put(AbstractConfig.CONFIG_PROVIDERS_CONFIG, String.join(",", DEFAULT_PROVIDERS.keySet()));
+        DEFAULT_PROVIDERS.forEach(
+                (alias, cls) ->
+                        p.put(
+                                AbstractConfig.CONFIG_PROVIDERS_CONFIG + "." + alias + ".class",
+                                cls.getName()));
     }
 
     /** Client properties under this prefix are the schema registry's, not Kafka's. */
@@ -254,14 +256,7 @@ public record KafkaConnection(String bootstrapServers, Map<String, String> prope
                         }
                     });
         } else {
-            p.put(
-                    AbstractConfig.CONFIG_PROVIDERS_CONFIG,
-                    String.join(",", DEFAULT_PROVIDERS.keySet()));
-            DEFAULT_PROVIDERS.forEach(
-                    (alias, cls) ->
-                            p.put(
-                                    AbstractConfig.CONFIG_PROVIDERS_CONFIG + "." + alias + ".class",
-                                    cls.getName()));
+            addDefaultProviders(p);
         }
         return String.valueOf(new AbstractConfig(new ConfigDef(), p, false).originals().get(key));
     }
@@ -277,6 +272,7 @@ public record KafkaConnection(String bootstrapServers, Map<String, String> prope
      */
     public void requireResolvable(String option) {
         Properties p = clientProperties(Map.of());
+        properties.forEach(p::putIfAbsent); // the registry's properties are checked too
         if (!p.containsKey(AbstractConfig.CONFIG_PROVIDERS_CONFIG)) {
             return;
         }

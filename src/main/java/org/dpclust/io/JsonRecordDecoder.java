@@ -1,12 +1,14 @@
 package org.dpclust.io;
 
+import static org.dpclust.io.MappedFields.fail;
+import static org.dpclust.io.MappedFields.identity;
+
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.Arrays;
@@ -14,6 +16,7 @@ import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import org.dpclust.config.FieldMapping;
+import org.dpclust.io.MappedFields.Unreadable;
 
 /**
  * Reads one UTF-8 JSON object per record through a {@link FieldMapping} in one streaming pass
@@ -77,14 +80,6 @@ public final class JsonRecordDecoder implements InputDecoder {
         }
     }
 
-    private static void fail(RawRecord raw, String why) {
-        raw.eventTime = Long.MIN_VALUE;
-        raw.streamId = null;
-        raw.deviceId = null;
-        raw.features = null;
-        raw.undecodable = why;
-    }
-
     private void read(RawRecord raw) throws IOException, Unreadable {
         if (factory == null) {
             open();
@@ -104,11 +99,11 @@ public final class JsonRecordDecoder implements InputDecoder {
                 throw new Unreadable("json: malformed (content after the object)");
             }
         }
-        raw.streamId = identity(mapping.streamId(), f.stream, raw, "stream_id");
+        raw.streamId = identity(mapping.streamId(), f.stream, raw, "stream_id", "json");
         raw.deviceId =
                 mapping.deviceId() == null
                         ? ""
-                        : identity(mapping.deviceId(), f.device, raw, "device_id");
+                        : identity(mapping.deviceId(), f.device, raw, "device_id", "json");
         if (mapping.eventTime() == null) {
             raw.eventTime = raw.appendTime;
         } else if (!f.timeSet) {
@@ -128,31 +123,6 @@ public final class JsonRecordDecoder implements InputDecoder {
             }
         }
         raw.features = f.x;
-    }
-
-    private static String identity(FieldMapping.Source s, String found, RawRecord raw, String what)
-            throws Unreadable {
-        String v =
-                switch (s.kind()) {
-                    case CONSTANT -> s.value();
-                    case KEY -> {
-                        if (raw.key == null) {
-                            throw new Unreadable(
-                                    "json: " + what + " is the record key, which is absent");
-                        }
-                        yield new String(raw.key, StandardCharsets.UTF_8);
-                    }
-                    case FIELD -> {
-                        if (found == null) {
-                            throw new Unreadable("json: field '" + s.value() + "' is missing");
-                        }
-                        yield found;
-                    }
-                };
-        if (v.isEmpty()) {
-            throw new Unreadable("json: " + what + " ('" + s.describe() + "') is empty");
-        }
-        return v;
     }
 
     /** Reads the value starting at token {@code t} against trie node {@code n} (null: skip it). */
@@ -313,12 +283,5 @@ public final class JsonRecordDecoder implements InputDecoder {
         n.path = s.value();
         n.targets = Arrays.copyOf(n.targets, n.targets.length + 1);
         n.targets[n.targets.length - 1] = target;
-    }
-
-    /** A mapped value is missing or of the wrong type (the message names the field). */
-    private static final class Unreadable extends Exception {
-        Unreadable(String message) {
-            super(message, null, false, false);
-        }
     }
 }

@@ -1,9 +1,11 @@
 package org.dpclust.io;
 
+import static org.dpclust.io.MappedFields.fail;
+import static org.dpclust.io.MappedFields.identity;
+
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.HashMap;
@@ -18,6 +20,7 @@ import org.apache.avro.io.DecoderFactory;
 import org.dpclust.config.FieldMapping;
 import org.dpclust.config.InputTopic;
 import org.dpclust.config.KafkaConnection;
+import org.dpclust.io.MappedFields.Unreadable;
 
 /**
  * Reads Avro records in the Confluent wire format (magic byte 0, a 4-byte big-endian schema id, the
@@ -58,14 +61,6 @@ public final class RegistryAvroDecoder implements InputDecoder {
         } catch (SchemaRegistryClient.Unresolved e) {
             fail(raw, "avro-registry: " + e.getMessage());
         }
-    }
-
-    private static void fail(RawRecord raw, String why) {
-        raw.eventTime = Long.MIN_VALUE;
-        raw.streamId = null;
-        raw.deviceId = null;
-        raw.features = null;
-        raw.undecodable = why;
     }
 
     private void read(RawRecord raw) throws Unreadable, SchemaRegistryClient.Unresolved {
@@ -150,36 +145,19 @@ public final class RegistryAvroDecoder implements InputDecoder {
 
     private String text(GenericRecord rec, FieldMapping.Source s, RawRecord raw, String what)
             throws Unreadable {
-        String v =
-                switch (s.kind()) {
-                    case CONSTANT -> s.value();
-                    case KEY -> {
-                        if (raw.key == null) {
-                            throw new Unreadable(
-                                    "avro-registry: "
-                                            + what
-                                            + " is the record key, which is absent");
-                        }
-                        yield new String(raw.key, StandardCharsets.UTF_8);
-                    }
-                    case FIELD -> {
-                        Object o = at(rec, s.value());
-                        if (o instanceof CharSequence
-                                || o instanceof Integer
-                                || o instanceof Long
-                                || o instanceof org.apache.avro.generic.GenericEnumSymbol<?>) {
-                            yield o.toString();
-                        }
-                        throw new Unreadable(
-                                "avro-registry: field '"
-                                        + s.value()
-                                        + "' is not a string or an integer");
-                    }
-                };
-        if (v.isEmpty()) {
-            throw new Unreadable("avro-registry: " + what + " ('" + s.describe() + "') is empty");
+        String field = null;
+        if (s.kind() == FieldMapping.Source.Kind.FIELD) {
+            Object o = at(rec, s.value());
+            if (!(o instanceof CharSequence
+                    || o instanceof Integer
+                    || o instanceof Long
+                    || o instanceof org.apache.avro.generic.GenericEnumSymbol<?>)) {
+                throw new Unreadable(
+                        "avro-registry: field '" + s.value() + "' is not a string or an integer");
+            }
+            field = o.toString();
         }
-        return v;
+        return identity(s, field, raw, what, "avro-registry");
     }
 
     private long eventTime(GenericRecord rec, FieldMapping m) throws Unreadable {
@@ -249,12 +227,5 @@ public final class RegistryAvroDecoder implements InputDecoder {
             }
         }
         return n;
-    }
-
-    /** A mapped value is missing or of the wrong type (the message names the field). */
-    private static final class Unreadable extends Exception {
-        Unreadable(String message) {
-            super(message, null, false, false);
-        }
     }
 }
