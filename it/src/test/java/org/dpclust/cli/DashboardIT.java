@@ -66,11 +66,24 @@ import org.junit.jupiter.api.io.TempDir;
  * target/dashboard.png (docs/results/dashboard.png is a committed copy).
  */
 class DashboardIT {
-    private static final int WINDOWS = 3;
+    private static final int WINDOWS = 13; // more bars than fit labels: the label test needs them
     private static final Pattern ATTR = Pattern.compile("([\\w:-]+)=\"([^\"]*)\"");
     private static final Pattern SCATTER =
             Pattern.compile("<svg\\b([^>]*\\bclass=\"scatter\"[^>]*)>(.*?)</svg>", Pattern.DOTALL);
     private static final Pattern CIRCLE = Pattern.compile("<circle\\b([^>]*)>");
+    private static final Pattern BUDGET_SVG =
+            Pattern.compile("<svg\\b([^>]*\\bclass=\"budget\"[^>]*)>(.*?)</svg>", Pattern.DOTALL);
+    private static final Pattern RECT_EPS = Pattern.compile("<rect\\b[^>]*class=\"epsilon\"");
+
+    private static int count(Pattern p, String s) {
+        Matcher m = p.matcher(s);
+        int n = 0;
+        while (m.find()) {
+            n++;
+        }
+        return n;
+    }
+
     private static final Pattern RECT = Pattern.compile("<rect\\b([^>]*)>");
 
     @TempDir Path tmp;
@@ -172,6 +185,17 @@ class DashboardIT {
 
                 String dom = runChromium(chromium, "--dump-dom", dashboard.url());
                 assertDrawn(dom, releases, json);
+                // 12 bars per budget chart, their value labels measured by Chromium's layout
+                Matcher budgets = BUDGET_SVG.matcher(dom);
+                int charts = 0;
+                while (budgets.find()) {
+                    Map<String, String> a = attrs(budgets.group(1));
+                    charts++;
+                    assertEquals("0", a.get("data-label-overlaps"), "bar labels overlap: " + a);
+                    assertTrue(Integer.parseInt(a.get("data-labels")) >= 1, "bars labelled: " + a);
+                    assertEquals(12, count(RECT_EPS, budgets.group(2)), "12 bars: " + a);
+                }
+                assertEquals(cfg.streams().size(), charts, "a budget chart per stream");
 
                 Path png =
                         Path.of(System.getProperty("basedir", "."))
@@ -190,8 +214,9 @@ class DashboardIT {
     }
 
     /**
-     * Every release drawn with its released values, placed by the declared domain; per release an
-     * epsilon bar, and a point of the window's cumulative spend with the cap.
+     * Every recent release drawn with its released values, placed by the declared domain (the
+     * latest and 8 before it); per release of the last 12 an epsilon bar, and a point of the
+     * window's cumulative spend with the cap.
      */
     private static void assertDrawn(String dom, List<CentroidRelease> releases, ObjectMapper json)
             throws IOException {
@@ -227,9 +252,22 @@ class DashboardIT {
                     r,
                     (a, b) -> a.getWindowStart().isAfter(b.getWindowStart()) ? a : b);
         }
-        int drawn = 0;
+        // the scatter shows a stream's latest release and 8 before it; the budget chart its last 12
+        Map<CentroidRelease, Integer> age = new HashMap<>();
+        for (String stream : streams) {
+            List<CentroidRelease> mine =
+                    releases.stream()
+                            .filter(r -> r.getStreamId().equals(stream))
+                            .sorted((a, b) -> b.getWindowStart().compareTo(a.getWindowStart()))
+                            .toList();
+            for (int i = 0; i < mine.size(); i++) {
+                age.put(mine.get(i), i);
+            }
+        }
+        int drawn = 0, expectedDrawn = 0;
         for (CentroidRelease r : releases) {
             String stream = r.getStreamId();
+            boolean inScatter = age.get(r) <= 8, inBars = age.get(r) < 12;
             List<Map<String, String>> mine =
                     circlesByStream.get(stream).stream()
                             .filter(
@@ -242,9 +280,10 @@ class DashboardIT {
                                                             .equals(r.getAlgorithm()))
                             .toList();
             assertEquals(
-                    r.getCentroids().size(),
+                    inScatter ? r.getCentroids().size() : 0,
                     mine.size(),
-                    stream + " " + r.getWindowStart() + ": one circle per centroid");
+                    stream + " " + r.getWindowStart() + ": one circle per centroid, if recent");
+            expectedDrawn += inScatter ? r.getCentroids().size() : 0;
             Map<String, String> domain = domainByStream.get(stream);
             assertNotNull(domain, stream + ": domain rectangle");
             double x0 = num(domain, "x"),
@@ -280,6 +319,10 @@ class DashboardIT {
                 drawn++;
             }
             List<Map<String, String>> bars = drawnFor(RECT, "epsilon", dom, stream, r);
+            if (!inBars) {
+                assertEquals(0, bars.size(), stream + " " + r.getWindowStart() + ": not charted");
+                continue;
+            }
             assertEquals(1, bars.size(), stream + " " + r.getWindowStart() + ": one epsilon bar");
             assertEquals(r.getEpsilon(), num(bars.get(0), "data-epsilon"), 0.0, "epsilon");
             List<Map<String, String>> spent = drawnFor(CIRCLE, "spent", dom, stream, r);
@@ -287,7 +330,7 @@ class DashboardIT {
             assertEquals(r.getSpent(), num(spent.get(0), "data-spent"), 0.0, "spent");
             assertEquals(r.getCap(), num(spent.get(0), "data-cap"), 0.0, "cap");
         }
-        assertEquals(releases.stream().mapToInt(r -> r.getCentroids().size()).sum(), drawn);
+        assertEquals(expectedDrawn, drawn);
         for (String stream : streams) {
             int d = latest.get(stream).getDomainLower().size();
             Matcher p =
