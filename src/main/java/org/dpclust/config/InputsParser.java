@@ -73,6 +73,21 @@ final class InputsParser {
                 throw new ConfigException(
                         p + ".registry_url", "must be an http:// or https:// URL");
             }
+            try {
+                if (java.net.URI.create(registry).getUserInfo() != null) {
+                    throw new ConfigException(
+                            p + ".registry_url",
+                            "holds credentials, and the configuration is public: put them in the"
+                                    + " client property "
+                                    + KafkaConnection.REGISTRY_USER_INFO
+                                    + " (--kafka-properties)");
+                }
+            } catch (IllegalArgumentException e) {
+                if (e instanceof ConfigException) {
+                    throw e;
+                }
+                throw new ConfigException(p + ".registry_url", "not a URL");
+            }
         } else if (n.has("registry_url")) {
             throw new ConfigException(p + ".registry_url", "only for format avro-registry");
         }

@@ -142,7 +142,7 @@ public final class AvroCodec<T extends SpecificRecordBase> implements Serializab
         try {
             BinaryDecoder check =
                     DecoderFactory.get().binaryDecoder(bytes, HEADER_BYTES, bodyLength, null);
-            GenericDatumReader.skip(reader.writer(), check);
+            AvroBoundsCheck.walk(reader.writer(), check); // every item read: no claimed counts
             if (!check.isEnd()) {
                 throw new IOException(
                         "malformed Avro body: bytes left over after the record ("

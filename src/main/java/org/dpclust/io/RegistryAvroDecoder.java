@@ -30,7 +30,9 @@ import org.dpclust.io.MappedFields.Unreadable;
  * does for JSON (paths through nested records and arrays; numbers of any Avro numeric type;
  * strings, integers or enum symbols as ids). A record with another framing, an unknown id, a body
  * the schema does not read exactly, or a mapped field missing or of the wrong type is left
- * undecodable with the reason, and dead-lettered.
+ * undecodable with the reason, and dead-lettered. A registry that cannot be asked fails the job
+ * ({@link SchemaRegistryClient.RegistryUnavailable}): it restarts from its checkpoint and reads the
+ * record again, so no record's fate depends on the schema cache.
  */
 public final class RegistryAvroDecoder implements InputDecoder {
     private static final long serialVersionUID = 1L;
@@ -81,7 +83,7 @@ public final class RegistryAvroDecoder implements InputDecoder {
         GenericRecord rec;
         try {
             BinaryDecoder check = DecoderFactory.get().binaryDecoder(v, 5, v.length - 5, null);
-            GenericDatumReader.skip(writer, check);
+            AvroBoundsCheck.walk(writer, check); // every item read: no claimed counts
             if (!check.isEnd()) {
                 throw new Unreadable("avro-registry: bytes left over after the record");
             }

@@ -23,10 +23,12 @@ import org.apache.avro.SchemaParseException;
  * Confluent's client, which is not on Maven Central, or Apicurio's, whose dependency tree would
  * enter the job jar for one GET request.
  *
- * <p>A lookup fails with {@link Unresolved}: {@code permanent} when the registry answered that the
- * id does not exist or is not an Avro schema (the record is dead-lettered at once), else after
- * {@link #ATTEMPTS} attempts over about a second each (registry unreachable or failing): the record
- * is dead-lettered too, so a registry outage never blocks a partition or moves time.
+ * <p>A lookup fails with {@link Unresolved} when the registry answered that the id does not exist,
+ * is not an Avro schema, or is one dpclust does not read (recursive, or an array or map whose items
+ * may take no bytes: a few bytes could claim billions of them): the record is dead-lettered. When
+ * the registry cannot be asked ({@link #ATTEMPTS} attempts over about a second), {@link
+ * RegistryUnavailable} fails the job instead, so whether a record counts never depends on which
+ * schemas earlier records put in the cache.
  */
 public final class SchemaRegistryClient {
     public static final int MAX_CACHED = 10_000;
@@ -90,6 +92,9 @@ public final class SchemaRegistryClient {
                     throw e;
                 }
                 last = e;
+                if (attempt == ATTEMPTS - 1) {
+                    break;
+                }
                 try {
                     Thread.sleep(200L << attempt);
                 } catch (InterruptedException ie) {
@@ -98,7 +103,19 @@ public final class SchemaRegistryClient {
                 }
             }
         }
-        throw last;
+        throw new RegistryUnavailable(last.getMessage());
+    }
+
+    /**
+     * The registry could not be asked (unreachable, failing, refusing the credentials) after {@link
+     * #ATTEMPTS} attempts. Unchecked: it fails the job, which restarts from its checkpoint and
+     * reads the record again. Dead-lettering instead would make whether a record counts depend on
+     * whether an earlier record with the same schema id filled the cache before the outage.
+     */
+    public static final class RegistryUnavailable extends RuntimeException {
+        RegistryUnavailable(String message) {
+            super(message);
+        }
     }
 
     /**
@@ -152,6 +169,60 @@ public final class SchemaRegistryClient {
         return id;
     }
 
+    /**
+     * Why dpclust does not read records of {@code s}, or null: a recursive schema (unbounded
+     * nesting), or an array or map of items that may take no bytes (unbounded items per byte).
+     */
+    static String refusal(Schema s, java.util.Set<String> open) {
+        switch (s.getType()) {
+            case RECORD -> {
+                if (!open.add(s.getFullName())) {
+                    return "recursive record " + s.getFullName();
+                }
+                for (Schema.Field f : s.getFields()) {
+                    String r = refusal(f.schema(), open);
+                    if (r != null) {
+                        return r;
+                    }
+                }
+                open.remove(s.getFullName());
+                return null;
+            }
+            case ARRAY, MAP -> {
+                Schema items =
+                        s.getType() == Schema.Type.ARRAY ? s.getElementType() : s.getValueType();
+                if (s.getType() == Schema.Type.ARRAY && mayBeEmpty(items)) {
+                    return "an array of "
+                            + items.getType().getName()
+                            + " items, which take no bytes";
+                }
+                return refusal(items, open);
+            }
+            case UNION -> {
+                for (Schema b : s.getTypes()) {
+                    String r = refusal(b, open);
+                    if (r != null) {
+                        return r;
+                    }
+                }
+                return null;
+            }
+            default -> {
+                return null;
+            }
+        }
+    }
+
+    /** Whether a value of {@code s} may be encoded in zero bytes. */
+    private static boolean mayBeEmpty(Schema s) {
+        return switch (s.getType()) {
+            case NULL -> true;
+            case FIXED -> s.getFixedSize() == 0;
+            case RECORD -> s.getFields().stream().allMatch(f -> mayBeEmpty(f.schema()));
+            default -> false; // numbers, strings, bytes, booleans, enums, unions: at least a byte
+        };
+    }
+
     private Schema fetch(int id) throws Unresolved {
         HttpRequest.Builder b =
                 HttpRequest.newBuilder(URI.create(url + "/schemas/ids/" + id))
@@ -182,7 +253,10 @@ public final class SchemaRegistryClient {
         }
         if (r.statusCode() == 401 || r.statusCode() == 403) {
             throw new Unresolved(
-                    "the schema registry refused the credentials (HTTP " + r.statusCode() + ")",
+                    "the schema registry refused the credentials (HTTP "
+                            + r.statusCode()
+                            + "): check "
+                            + org.dpclust.config.KafkaConnection.REGISTRY_USER_INFO,
                     false);
         }
         if (r.statusCode() != 200) {
@@ -195,7 +269,12 @@ public final class SchemaRegistryClient {
                 throw new Unresolved(
                         "schema id " + id + " is a " + type + " schema, not Avro", true);
             }
-            return new Schema.Parser().parse(body.path("schema").asText());
+            Schema schema = new Schema.Parser().parse(body.path("schema").asText());
+            String refused = refusal(schema, new java.util.HashSet<>());
+            if (refused != null) {
+                throw new Unresolved("schema id " + id + " is not read: " + refused, true);
+            }
+            return schema;
         } catch (IOException | SchemaParseException e) {
             throw new Unresolved("schema id " + id + " is not a readable Avro schema", true);
         }

@@ -12,9 +12,9 @@ import org.dpclust.io.RawRecord;
  * Keeps the raw value, its coordinates and its Kafka timestamp (the broker's log append time, from
  * which the source generates watermarks per Kafka partition) and decodes the payload once ({@link
  * RawRecord#decode}, or its topic's {@link InputDecoders decoder}): the decoded fields travel on to
- * the validator, which does not decode again. Never fails: a record that cannot be decoded passes
- * with event time {@link Long#MIN_VALUE} and its reason, and is routed to the dead-letter topic by
- * the validator.
+ * the validator, which does not decode again. A record that cannot be decoded passes with event
+ * time {@link Long#MIN_VALUE} and its reason, and is routed to the dead-letter topic by the
+ * validator; only an unreachable schema registry fails (the job restarts and reads it again).
  */
 public final class RawRecordDeserializer implements KafkaRecordDeserializationSchema<RawRecord> {
     private final InputDecoders decoders;

@@ -61,6 +61,9 @@ public final class BrokerWatch implements AutoCloseable {
             while (!closed) {
                 long t0 = System.nanoTime();
                 String problem = probe(admin, timeoutMs);
+                if (closed) {
+                    return; // a probe cut short by close() is no lost broker
+                }
                 long now = System.currentTimeMillis();
                 if (problem == null) {
                     if (downSince >= 0) {
@@ -80,9 +83,12 @@ public final class BrokerWatch implements AutoCloseable {
                     lost.accept(
                             "no answer from Kafka at "
                                     + kafka.bootstrapServers()
-                                    + " for "
-                                    + Duration.ofMillis(now - downSince + timeoutMs).toSeconds()
-                                    + " s ("
+                                    + (now > downSince
+                                            ? " for "
+                                                    + Duration.ofMillis(now - downSince).toSeconds()
+                                                    + " s"
+                                            : "")
+                                    + " ("
                                     + problem
                                     + "): the clients keep retrying; nothing is read, released or"
                                     + " charged until it is back");

@@ -80,6 +80,12 @@ class InputsParserTest {
         assertEquals("kafka.inputs[0].topic", error("  inputs: [{format: json}]\n").option());
         assertEquals(
                 "kafka.inputs[1].topic", error("  inputs: [{topic: a}, {topic: a}]\n").option());
+        assertEquals(
+                "kafka.inputs[0].registry_url",
+                error(
+                                "  inputs: [{topic: a, format: avro-registry, registry_url:"
+                                        + " \"http://u:secret@r:8080\"}]\n")
+                        .option());
         ConfigException registry = error("  inputs: [{topic: a, format: avro-registry}]\n");
         assertEquals("kafka.inputs[0].registry_url", registry.option());
         assertTrue(registry.getMessage().contains("registry_url"), registry.getMessage());

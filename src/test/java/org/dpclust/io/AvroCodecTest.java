@@ -16,6 +16,43 @@ import org.dpclust.avro.TelemetryRecord;
 import org.junit.jupiter.api.Test;
 
 class AvroCodecTest {
+    /**
+     * A block of 2^31 - 9 features said to fill 8 bytes, in a 30-byte record: Avro's own skip jumps
+     * over it by its byte size and Avro's reader would size the array by the claimed count (16 GiB)
+     * before reading an item; the codec walks every item and refuses the record at once.
+     */
+    @Test
+    void aBlockClaimingBillionsOfItemsIsRefusedWithoutAllocatingThem() throws IOException {
+        AvroCodec<TelemetryRecord> codec = AvroCodec.telemetry();
+        byte[] ok =
+                codec.encode(
+                        TelemetryRecord.newBuilder()
+                                .setStreamId("s")
+                                .setDeviceId("d")
+                                .setEventTime(Instant.ofEpochMilli(5))
+                                .setFeatures(List.of())
+                                .build());
+        java.io.ByteArrayOutputStream o = new java.io.ByteArrayOutputStream();
+        o.write(ok, 0, ok.length - 1); // without the empty array's terminator
+        org.apache.avro.io.BinaryEncoder b =
+                org.apache.avro.io.EncoderFactory.get().binaryEncoder(o, null);
+        b.writeLong(-(long) (Integer.MAX_VALUE - 8));
+        b.writeLong(8);
+        b.writeDouble(0.5);
+        b.writeLong(0);
+        b.flush();
+        long before = THREADS.getCurrentThreadAllocatedBytes();
+        IOException e = assertThrows(IOException.class, () -> codec.decode(o.toByteArray()));
+        assertTrue(e.getMessage().contains("truncated"), e.getMessage());
+        assertTrue(
+                THREADS.getCurrentThreadAllocatedBytes() - before < 64L << 20,
+                "allocation in proportion to the 30 bytes, not to the claimed count");
+    }
+
+    private static final com.sun.management.ThreadMXBean THREADS =
+            (com.sun.management.ThreadMXBean)
+                    java.lang.management.ManagementFactory.getThreadMXBean();
+
     private static TelemetryRecord record() {
         return TelemetryRecord.newBuilder()
                 .setStreamId("s")

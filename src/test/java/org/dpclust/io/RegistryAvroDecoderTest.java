@@ -3,6 +3,7 @@ package org.dpclust.io;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -167,8 +168,12 @@ class RegistryAvroDecoderTest {
                         + java.util.Base64.getEncoder()
                                 .encodeToString("reader:s3cret".getBytes(StandardCharsets.UTF_8));
         byte[] v = framed(7, site("a", "h", 1, 0, 0));
-        RawRecord refused = decode(decoder(KafkaConnection.plaintext("b:9092")), v);
-        assertTrue(refused.undecodable.contains("refused the credentials"), refused.undecodable);
+        RegistryAvroDecoder anonymous = decoder(KafkaConnection.plaintext("b:9092"));
+        SchemaRegistryClient.RegistryUnavailable refused =
+                assertThrows(
+                        SchemaRegistryClient.RegistryUnavailable.class,
+                        () -> anonymous.decode(new RawRecord(v, "t", 0, 1)));
+        assertTrue(refused.getMessage().contains("refused the credentials"), refused.getMessage());
         KafkaConnection withSecret =
                 new KafkaConnection(
                         "b:9092", Map.of(KafkaConnection.REGISTRY_USER_INFO, "reader:s3cret"));
@@ -213,12 +218,75 @@ class RegistryAvroDecoderTest {
                                 "http://127.0.0.1:" + server.getAddress().getPort()),
                         KafkaConnection.plaintext("b:9092"));
         assertTrue(decode(noHost, ok).undecodable.contains("'host.name' is missing"));
+    }
+
+    /**
+     * An unreachable registry fails (the job restarts and reads the record again) instead of
+     * dead-lettering: a decoder that cached the schema before the outage and a fresh one must not
+     * treat the same record differently.
+     */
+    @Test
+    void anUnreachableRegistryFailsInsteadOfDeadLettering() throws IOException {
+        byte[] ok = framed(7, site("a", "h", 1, 0, 0));
+        RegistryAvroDecoder warm = decoder(KafkaConnection.plaintext("b:9092"));
+        assertNull(decode(warm, ok).undecodable);
         server.stop(0);
-        RegistryAvroDecoder down = decoder(KafkaConnection.plaintext("b:9092"));
+        assertNull(decode(warm, ok).undecodable, "cached: decoded");
+        RegistryAvroDecoder fresh = decoder(KafkaConnection.plaintext("b:9092"));
         long t0 = System.nanoTime();
-        RawRecord r = decode(down, ok);
-        assertTrue(r.undecodable.contains("unreachable"), r.undecodable);
-        assertTrue(
-                System.nanoTime() - t0 < 30e9, "an unreachable registry gives up in bounded time");
+        SchemaRegistryClient.RegistryUnavailable e =
+                assertThrows(
+                        SchemaRegistryClient.RegistryUnavailable.class,
+                        () -> fresh.decode(new RawRecord(ok, "t", 0, 1)));
+        assertTrue(e.getMessage().contains("unreachable"), e.getMessage());
+        assertTrue(System.nanoTime() - t0 < 30e9, "gives up in bounded time");
+    }
+
+    /**
+     * Schemas whose records a few bytes could make unbounded are refused: recursive ones, arrays of
+     * items that take no bytes. A block claiming 2^31 items is read without allocating for them.
+     */
+    @Test
+    void schemasAndBlocksThatCouldBeUnboundedAreRefusedOrBounded() throws IOException {
+        schemas.put(
+                9,
+                "{\"type\":\"record\",\"name\":\"Z\",\"fields\":[{\"name\":\"site\",\"type\":\"string\"},"
+                        + "{\"name\":\"n\",\"type\":{\"type\":\"array\",\"items\":\"null\"}}]}");
+        schemas.put(
+                10,
+                "{\"type\":\"record\",\"name\":\"L\",\"fields\":[{\"name\":\"site\",\"type\":\"string\"},"
+                        + "{\"name\":\"next\",\"type\":[\"null\",\"L\"]}]}");
+        schemas.put(
+                11,
+                "{\"type\":\"record\",\"name\":\"A\",\"fields\":[{\"name\":\"site\",\"type\":\"string\"},"
+                        + "{\"name\":\"v\",\"type\":{\"type\":\"array\",\"items\":\"double\"}}]}");
+        RegistryAvroDecoder d = decoder(KafkaConnection.plaintext("b:9092"));
+        ByteArrayOutputStream zero = new ByteArrayOutputStream();
+        zero.write(new byte[] {0, 0, 0, 0, 9, 2, 'a'});
+        BinaryEncoder e = EncoderFactory.get().binaryEncoder(zero, null);
+        e.writeLong(Long.MAX_VALUE);
+        e.writeLong(0);
+        e.flush();
+        long t0 = System.nanoTime();
+        String why = decode(d, zero.toByteArray()).undecodable;
+        assertTrue(why.contains("take no bytes"), why);
+        assertTrue(System.nanoTime() - t0 < 5e9, "refused at once");
+        byte[] deep = new byte[7 + 200_001];
+        System.arraycopy(new byte[] {0, 0, 0, 0, 10, 2, 'a'}, 0, deep, 0, 7);
+        java.util.Arrays.fill(deep, 7, deep.length - 1, (byte) 2);
+        why = decode(d, deep).undecodable;
+        assertTrue(why.contains("recursive"), why);
+        // a block of 2^31 - 9 doubles said to fill 8 bytes, then 8 bytes and the end: the skip
+        // check passes it; the read allocates for what is there, not for what is claimed
+        ByteArrayOutputStream block = new ByteArrayOutputStream();
+        block.write(new byte[] {0, 0, 0, 0, 11, 2, 'a'});
+        BinaryEncoder b = EncoderFactory.get().binaryEncoder(block, null);
+        b.writeLong(-(long) (Integer.MAX_VALUE - 8));
+        b.writeLong(8);
+        b.writeDouble(0.5);
+        b.writeLong(0);
+        b.flush();
+        RawRecord r = decode(d, block.toByteArray()); // no OutOfMemoryError
+        assertTrue(r.undecodable != null || r.features != null);
     }
 }
