@@ -35,7 +35,10 @@ class PipelineBenchmarkIT {
                         "pipeline-fast-long",
                         "pipeline-nonprivate-long",
                         "pipeline-hot-stream",
-                        "pipeline-hot-stream"));
+                        "pipeline-hot-stream",
+                        "pipeline-input",
+                        "pipeline-input",
+                        "pipeline-input"));
         assertEquals(expected, rows.stream().map(r -> r.get("benchmark")).toList());
         for (Map<String, Object> r : rows) {
             assertEquals(0L, r.get("late_records"), "every record reached its window: " + r);
@@ -69,5 +72,28 @@ class PipelineBenchmarkIT {
         assertEquals(
                 List.of(1, 4),
                 rows.subList(24, 26).stream().map(r -> r.get("salt_buckets")).toList());
+        // the input formats, each its better of two runs, the others over Avro's
+        List<Map<String, Object>> input = rows.subList(26, 29);
+        assertEquals(
+                List.of("avro-single-object", "json", "avro-registry"),
+                input.stream().map(r -> r.get("input_format")).toList());
+        for (Map<String, Object> r : input) {
+            @SuppressWarnings("unchecked")
+            List<Double> runs = (List<Double>) r.get("runs_records_per_second");
+            assertEquals(2, runs.size(), r.toString());
+            assertEquals(Math.max(runs.get(0), runs.get(1)), (double) r.get("records_per_second"));
+            assertEquals(r.get("records"), rows.get(0).get("records"), "the same records: " + r);
+        }
+        for (Map<String, Object> r : input.subList(1, 3)) {
+            assertEquals(
+                    Math.round(
+                                    1000
+                                            * (double) r.get("records_per_second")
+                                            / (double) input.get(0).get("records_per_second"))
+                            / 1000.0,
+                    (double) r.get("fraction_of_avro"),
+                    1e-9,
+                    r.toString());
+        }
     }
 }
