@@ -121,8 +121,15 @@ final class InputsParser {
                     "required: a list of numeric fields in order, or one field holding an array");
         }
         if (f.isTextual()) {
-            return new FieldMapping(
-                    stream, device, time, unit, List.of(), path(f.asText(), p + ".features"));
+            return nested(
+                    new FieldMapping(
+                            stream,
+                            device,
+                            time,
+                            unit,
+                            List.of(),
+                            path(f.asText(), p + ".features")),
+                    p);
         }
         if (!f.isArray() || f.isEmpty() || f.size() > MAX_FEATURES) {
             throw new ConfigException(
@@ -133,7 +140,33 @@ final class InputsParser {
         for (int j = 0; j < f.size(); j++) {
             fields.add(path(text(f.get(j), p + ".features[" + j + "]", null), p + ".features"));
         }
-        return new FieldMapping(stream, device, time, unit, fields, null);
+        return nested(new FieldMapping(stream, device, time, unit, fields, null), p);
+    }
+
+    /**
+     * Refuses a mapping where one field's path lies inside another's ({@code v} and {@code v.0}): a
+     * value cannot be both a number or id and the container of another mapped value.
+     */
+    private static FieldMapping nested(FieldMapping m, String p) {
+        List<String> paths = new ArrayList<>(m.features());
+        for (FieldMapping.Source s :
+                new FieldMapping.Source[] {m.streamId(), m.deviceId(), m.eventTime()}) {
+            if (s != null && s.kind() == FieldMapping.Source.Kind.FIELD) {
+                paths.add(s.value());
+            }
+        }
+        if (m.featureArray() != null) {
+            paths.add(m.featureArray());
+        }
+        for (String a : paths) {
+            for (String b : paths) {
+                if (b.startsWith(a + ".")) {
+                    throw new ConfigException(
+                            p, "field '" + b + "' lies inside mapped field '" + a + "'");
+                }
+            }
+        }
+        return m;
     }
 
     /** A field path, {@code $key}, or {@code =constant}. */

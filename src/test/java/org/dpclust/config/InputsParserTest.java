@@ -86,6 +86,12 @@ class InputsParserTest {
                                 "  inputs: [{topic: a, format: avro-registry, registry_url:"
                                         + " \"http://u:secret@r:8080\"}]\n")
                         .option());
+        assertEquals(
+                "kafka.inputs[0].mapping",
+                error(
+                                "  inputs: [{topic: a, format: json, mapping: {device_id: v.0,"
+                                        + " features: v}}]\n")
+                        .option());
         ConfigException registry = error("  inputs: [{topic: a, format: avro-registry}]\n");
         assertEquals("kafka.inputs[0].registry_url", registry.option());
         assertTrue(registry.getMessage().contains("registry_url"), registry.getMessage());
