@@ -222,4 +222,63 @@ class DeploymentKitTest {
         }
         assertTrue(onVolume, "KAFKA_LOG_DIRS " + logDirs + " is the kafka-data volume");
     }
+
+    /**
+     * Compose gives Flink its settings the way the image expects them: FLINK_PROPERTIES, the same
+     * settings as flink-conf/config.yaml, for every service that runs Flink; nothing is mounted
+     * over the image's conf/ (its entrypoint rewrites conf/config.yaml at start).
+     */
+    @Test
+    void composeGivesFlinkTheSettingsOfFlinkConfThroughFlinkProperties() {
+        ComposeFile compose =
+                ComposeFile.load(
+                        DeploymentFiles.COMPOSE, Map.of("DPCLUST_SECRET", "ab".repeat(16)));
+        Map<String, String> expected = DeploymentFiles.flinkConf(DeploymentFiles.FLINK_CONF);
+        for (String service : List.of("jobmanager", "taskmanager", "submit")) {
+            Map<String, String> props =
+                    ComposeFile.flinkProperties(
+                            compose.environment(service).getOrDefault("FLINK_PROPERTIES", ""));
+            assertEquals(expected, new java.util.TreeMap<>(props), service + "'s FLINK_PROPERTIES");
+            for (String target : compose.mounts(service).keySet()) {
+                assertFalse(target.startsWith("/opt/flink/conf"), service + " mounts " + target);
+            }
+        }
+    }
+
+    /**
+     * Every named volume a Flink JVM writes is handed to the image's user (uid 9999) before the
+     * JobManager and the TaskManager start: Docker creates a new volume's directory owned by root.
+     */
+    @Test
+    void composeHandsFlinksVolumesToTheFlinkUserBeforeFlinkStarts() {
+        ComposeFile compose =
+                ComposeFile.load(
+                        DeploymentFiles.COMPOSE, Map.of("DPCLUST_SECRET", "ab".repeat(16)));
+        JsonNode init = compose.service("flink-volumes");
+        assertEquals("0:0", init.path("user").asText(), "the init service runs as root");
+        String script = init.path("entrypoint").get(2).asText();
+        Map<String, String> initMounts = compose.mounts("flink-volumes");
+        for (String service : List.of("jobmanager", "taskmanager")) {
+            compose.mounts(service)
+                    .forEach(
+                            (target, source) -> {
+                                if (!source.startsWith("volume:")) {
+                                    return;
+                                }
+                                assertEquals(source, initMounts.get(target), target);
+                                List<String> words = List.of(script.split(" "));
+                                assertEquals(List.of("chown", "flink:flink"), words.subList(0, 2));
+                                assertTrue(
+                                        words.subList(2, words.size()).contains(target),
+                                        "flink-volumes chowns " + target + ": " + script);
+                            });
+        }
+        assertEquals(
+                "service_completed_successfully",
+                compose.service("jobmanager").at("/depends_on/flink-volumes/condition").asText());
+        assertEquals(
+                "service_healthy",
+                compose.service("taskmanager").at("/depends_on/jobmanager/condition").asText(),
+                "the TaskManager starts after the JobManager, hence after flink-volumes");
+    }
 }

@@ -48,6 +48,7 @@ final class RealCluster implements AutoCloseable {
     private final int brokerPort;
     private final int restPort;
     private Process taskManager;
+    private Map<String, String> taskManagerEnv = Map.of();
     private int taskManagers;
     private Process kafka;
     private Path kafkaProps;
@@ -256,12 +257,41 @@ final class RealCluster implements AutoCloseable {
                     delay: 1s
                 """
                         .formatted(freePort(), restPort, tmp, checkpoints.toUri()));
-        Files.copy(log4jConfig(), flinkConf.resolve("log4j-console.properties"));
+        startFlinkProcesses(Map.of(), Map.of());
+    }
+
+    /**
+     * Writes {@code settings} (flat Flink keys, as a container's FLINK_PROPERTIES gives them) as
+     * the cluster's config.yaml, then starts the JobManager and one TaskManager with these
+     * environments (each JVM's Prometheus reporter, if configured, on a port of its own) and waits
+     * for its slots.
+     */
+    void startFlink(
+            Map<String, String> settings,
+            Map<String, String> jobManagerEnv,
+            Map<String, String> taskManagerEnv)
+            throws Exception {
+        Files.createDirectories(flinkConf);
+        StringBuilder yaml = new StringBuilder();
+        settings.forEach((k, v) -> yaml.append(k).append(": ").append(v).append('\n'));
+        Files.writeString(flinkConf.resolve("config.yaml"), yaml.toString());
+        startFlinkProcesses(jobManagerEnv, taskManagerEnv);
+    }
+
+    private void startFlinkProcesses(
+            Map<String, String> jobManagerEnv, Map<String, String> taskManagerEnv)
+            throws Exception {
+        this.taskManagerEnv = taskManagerEnv;
+        Files.copy(
+                log4jConfig(),
+                flinkConf.resolve("log4j-console.properties"),
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         List<String> jm = resourceParams("GET_JM_RESOURCE_PARAMS");
         List<String> jmArgs =
                 new ArrayList<>(
                         List.of("--configDir", flinkConf.toString(), "--executionMode", "cluster"));
         jmArgs.addAll(dynamicProperties(jm.get(1)));
+        jmArgs.addAll(List.of("-D", "metrics.reporter.prom.port=" + freePort()));
         start(
                 "jobmanager",
                 flinkClasspath,
@@ -269,7 +299,7 @@ final class RealCluster implements AutoCloseable {
                 flinkJvmOptions(jm.get(0), "jobmanager"),
                 "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint",
                 jmArgs,
-                Map.of());
+                jobManagerEnv);
         await("the JobManager's REST API", Duration.ofSeconds(90), () -> rest("/overview") != null);
         startTaskManager();
     }
@@ -283,6 +313,7 @@ final class RealCluster implements AutoCloseable {
         List<String> tm = resourceParams("GET_TM_RESOURCE_PARAMS");
         List<String> args = new ArrayList<>(List.of("--configDir", flinkConf.toString()));
         args.addAll(dynamicProperties(tm.get(1)));
+        args.addAll(List.of("-D", "metrics.reporter.prom.port=" + freePort()));
         taskManagers++;
         String name = "taskmanager-" + taskManagers;
         taskManager =
@@ -293,7 +324,7 @@ final class RealCluster implements AutoCloseable {
                         flinkJvmOptions(tm.get(0), name),
                         "org.apache.flink.runtime.taskexecutor.TaskManagerRunner",
                         args,
-                        Map.of());
+                        taskManagerEnv);
         Process started = taskManager;
         await(
                 name + " to register with the JobManager",
@@ -358,6 +389,59 @@ final class RealCluster implements AutoCloseable {
             throw new IllegalStateException("flink stop printed no savepoint path: " + out);
         }
         return m.group(1);
+    }
+
+    /**
+     * A directory holding {@code flink} (Flink's CLI on this cluster's classpath and configuration,
+     * as bin/flink is in the image) and {@code java} (this JVM's), to put first on a command's
+     * PATH.
+     */
+    Path binDirectory() throws IOException {
+        Path bin = HOME.resolve("bin");
+        Files.createDirectories(bin);
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Path flink = bin.resolve("flink");
+        Files.writeString(
+                flink,
+                "#!/usr/bin/env bash\nexport FLINK_CONF_DIR='"
+                        + flinkConf
+                        + "'\nexec '"
+                        + java
+                        + "' -Xmx256m "
+                        + String.join(" ", moduleOpens())
+                        + " -Dlog4j.configurationFile='"
+                        + flinkConf.resolve("log4j-console.properties")
+                        + "' -cp '"
+                        + flinkClasspath
+                        + "' org.apache.flink.client.cli.CliFrontend \"$@\"\n");
+        Files.deleteIfExists(bin.resolve("java"));
+        Files.createSymbolicLink(bin.resolve("java"), Path.of(java));
+        flink.toFile().setExecutable(true);
+        return bin;
+    }
+
+    /**
+     * Runs {@code command} with bash (as a container runs its command) with {@code bin} first on
+     * PATH and {@code env} added; output to target/real-cluster/NAME.log. Destroyed by {@link
+     * #close} with every process it started.
+     */
+    Process runShell(String name, String command, Path bin, Map<String, String> env)
+            throws IOException {
+        ProcessBuilder pb =
+                new ProcessBuilder("bash", "-c", command)
+                        .redirectErrorStream(true)
+                        .redirectOutput(HOME.resolve(name + ".log").toFile());
+        pb.environment().putAll(env);
+        pb.environment().put("PATH", bin + ":" + System.getenv("PATH"));
+        Process p = pb.start();
+        children.add(p);
+        return p;
+    }
+
+    /** The output so far of a child started as NAME. */
+    static String log(String name) throws IOException {
+        Path p = HOME.resolve(name + ".log");
+        return Files.exists(p) ? Files.readString(p) : "";
     }
 
     /** Runs Flink's CLI with {@code args} to its end; returns its output. */
@@ -518,8 +602,7 @@ final class RealCluster implements AutoCloseable {
         return p;
     }
 
-    private static void awaitExit(Process p, String name, Duration timeout)
-            throws InterruptedException {
+    static void awaitExit(Process p, String name, Duration timeout) throws InterruptedException {
         if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
             p.destroyForcibly();
             throw new IllegalStateException(name + " did not finish within " + timeout);
@@ -579,6 +662,7 @@ final class RealCluster implements AutoCloseable {
     @Override
     public void close() {
         for (Process p : children) {
+            p.descendants().forEach(ProcessHandle::destroy);
             p.destroy();
         }
         for (Process p : children) {
