@@ -49,9 +49,33 @@ public final class CkmAlgorithm implements BatchAlgorithm {
         return "ckm-sketch-geometric-v1";
     }
 
+    /**
+     * The largest k³·d² decoded: {@link ClOmpr} runs 2k steps whose joint fits cost m·k·d per
+     * gradient with m = 10·k·d, so its time grows about as k³·d² (measured on 2 cores: 14 s at k =
+     * 32, d = 10; 36 s at k = 32, d = 20; 81 s at k = 64, d = 10 — docs/algorithms.md#cl-ompr). The
+     * bound keeps a decode under about a minute; it is a function of the public k and d only (never
+     * of the snapshot's size, which a refusal would reveal).
+     */
+    public static final double MAX_DECODE_COST = 1.6e7;
+
     @Override
     public void checkParams(BatchParams params) {
         BaselineAlgorithm.requireBoundsAndEpsilon(this, params);
+        double k = params.k();
+        int d = params.bounds().dimension();
+        if (k * k * k * d * d > MAX_DECODE_COST) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            java.util.Locale.ROOT,
+                            "--k: ckm decodes in time growing as k^3*d^2, and k = %d at d = %d"
+                                    + " (%.2g) is above %.2g, about a minute on 2 cores: use a"
+                                    + " smaller --k, or stats-nested for many clusters in high"
+                                    + " dimension",
+                            params.k(),
+                            d,
+                            k * k * k * d * d,
+                            MAX_DECODE_COST));
+        }
     }
 
     @Override

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import org.dpclust.geometry.DomainBounds;
 import org.dpclust.ledger.PrivacyLedger;
 import org.dpclust.privacy.PrivacySecret;
@@ -70,6 +71,36 @@ class CkmAlgorithmTest {
         assertEquals(3000, total, 100, "weights should sum to the noisy count");
         assertEquals(60.0, a.result().parameters().get("m"), "m = 10·k·d");
         assertEquals(1.0, a.result().parameters().get("alpha_r"));
+    }
+
+    /**
+     * The decode-cost bound is on the public k and d alone: k = 11 at d = 100 (k³d² = 1.33·10⁷) and
+     * k = 54 at d = 10 (1.57·10⁷) pass the check, k = 12 (1.73·10⁷) and k = 64 at d = 10 (2.6·10⁷,
+     * 81 s measured) are refused naming --k, before anything is charged or sketched, whatever the
+     * snapshot's size.
+     */
+    @Test
+    void refusesAKAndDimensionWhoseDecodeWouldTakeMinutes() {
+        BatchAlgorithm ckm = BatchAlgorithms.get("ckm");
+        DomainBounds d100 = new DomainBounds(new double[100], filled(100, 1.0));
+        DomainBounds d10 = new DomainBounds(new double[10], filled(10, 1.0));
+        ckm.checkParams(new BatchParams(11, 1.0, d100, 11, 5, 64, Double.NaN, 1));
+        ckm.checkParams(new BatchParams(54, 1.0, d10, 11, 5, 64, Double.NaN, 1));
+        for (BatchParams tooCostly :
+                List.of(
+                        new BatchParams(12, 1.0, d100, 11, 5, 64, Double.NaN, 1),
+                        new BatchParams(64, 1.0, d10, 11, 5, 64, Double.NaN, 1))) {
+            IllegalArgumentException e =
+                    assertThrows(IllegalArgumentException.class, () -> ckm.checkParams(tooCostly));
+            assertTrue(e.getMessage().startsWith("--k: ckm"), e.getMessage());
+            assertTrue(e.getMessage().contains("stats-nested"), e.getMessage());
+        }
+    }
+
+    private static double[] filled(int n, double v) {
+        double[] x = new double[n];
+        java.util.Arrays.fill(x, v);
+        return x;
     }
 
     @Test
