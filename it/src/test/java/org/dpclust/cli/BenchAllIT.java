@@ -37,6 +37,7 @@ class BenchAllIT {
                         "hst-count",
                         "phase1-fold",
                         "lloyd-iteration",
+                        "csv-parse",
                         "dp_local_search_iteration",
                         "pipeline",
                         "pipeline-device",
@@ -139,6 +140,16 @@ class BenchAllIT {
                             NS_PER_UNIT_FLOOR * r.get("m").asInt() * r.get("k").asInt(),
                             "decode_seconds",
                             row);
+            case "csv-parse" -> {
+                // every byte of the file is read at least once, in at least the time of reading
+                // its lines alone (a few percent of timing noise allowed)
+                assertAtLeast(
+                        r.get("seconds").asDouble() * 1e9,
+                        NS_PER_UNIT_FLOOR * r.get("bytes").asLong(),
+                        "seconds",
+                        row);
+                assertTrue(r.get("fraction_of_bound").asDouble() < 1.1, row);
+            }
             case "lloyd-fit" ->
                     // every restart reads every point's coordinates at least once
                     assertAtLeast(

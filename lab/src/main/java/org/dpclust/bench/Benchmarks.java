@@ -17,6 +17,7 @@ public final class Benchmarks {
         register(new HstBenchmark());
         register(new FoldBenchmark());
         register(new LloydBenchmark());
+        register(new CsvBenchmark());
         register(new KMedianBenchmark());
         register(new PipelineBenchmark());
         register(new StateSizeBenchmark());
