@@ -1,6 +1,7 @@
 package org.dpclust.dashboard;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +19,9 @@ import org.dpclust.io.AvroJson;
  * a replayed window encodes byte-identically, so a later copy replaces an earlier one. Budget
  * events are kept per (kind, window start, algorithm), latest wins, as the compacted budget topic
  * would keep them. {@link #snapshot} returns a JSON-ready map with the schemas' snake_case field
- * names. Thread-safe.
+ * names, plus per release {@code colours}: one palette slot per centroid from {@link
+ * CentroidColours}, each release matched to the one before it in its stream (whatever its
+ * algorithm), so a cluster keeps its colour from window to window. Thread-safe.
  */
 public final class DashboardState {
     private final Map<String, Map<String, Map<String, Object>>> releases = new TreeMap<>();
@@ -61,7 +64,8 @@ public final class DashboardState {
 
     /**
      * {@code {records_read (decoded or not), undecodable, streams: [{stream_id, dimension,
-     * releases: [...], budget_events: [...]}]}}, streams by id, releases and events by window.
+     * releases: [...], budget_events: [...]}]}}, streams by id, releases and events by window; each
+     * release is its record's fields plus {@code colours} (see the class comment).
      */
     public synchronized Map<String, Object> snapshot() {
         TreeMap<String, Object> ids = new TreeMap<>();
@@ -70,8 +74,7 @@ public final class DashboardState {
         List<Map<String, Object>> streams = new ArrayList<>();
         for (String id : ids.keySet()) {
             Map<String, Object> s = new LinkedHashMap<>();
-            List<Map<String, Object>> rel =
-                    new ArrayList<>(releases.getOrDefault(id, Map.of()).values());
+            List<Map<String, Object>> rel = withColours(releases.getOrDefault(id, Map.of()));
             s.put("stream_id", id);
             s.put(
                     "dimension",
@@ -86,6 +89,32 @@ public final class DashboardState {
         out.put("records_read", recordsRead);
         out.put("undecodable", undecodable);
         out.put("streams", streams);
+        return out;
+    }
+
+    /** Copies of a stream's releases (in window order), each with its {@code colours}. */
+    @SuppressWarnings("unchecked")
+    private static List<Map<String, Object>> withColours(Map<String, Map<String, Object>> byKey) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        List<List<Double>> previous = null;
+        int[] previousColours = null;
+        for (Map<String, Object> r : byKey.values()) {
+            List<List<Double>> centroids = (List<List<Double>>) r.get("centroids");
+            int[] colours =
+                    previous == null
+                            ? CentroidColours.first(centroids.size())
+                            : CentroidColours.next(
+                                    previous,
+                                    previousColours,
+                                    centroids,
+                                    (List<Double>) r.get("domain_lower"),
+                                    (List<Double>) r.get("domain_upper"));
+            Map<String, Object> copy = new LinkedHashMap<>(r); // the stored map stays as read
+            copy.put("colours", Arrays.stream(colours).boxed().toList());
+            out.add(copy);
+            previous = centroids;
+            previousColours = colours;
+        }
         return out;
     }
 

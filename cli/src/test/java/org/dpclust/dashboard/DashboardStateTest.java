@@ -1,6 +1,7 @@
 package org.dpclust.dashboard;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import java.time.Instant;
 import java.util.List;
@@ -87,5 +88,40 @@ class DashboardStateTest {
         assertEquals(2.0, events.get(0).get("spent"));
         assertEquals("CHARGE", events.get(0).get("kind"));
         assertEquals(3, state.releaseCount());
+    }
+
+    private static CentroidRelease release(
+            String stream, int window, List<List<Double>> centroids, List<Double> weights) {
+        CentroidRelease r = release(stream, window, 0.0);
+        r.setK(centroids.size());
+        r.setCentroids(centroids);
+        r.setWeights(weights);
+        return r;
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void coloursFollowEachClusterAcrossReleasesNotTheCentroidIndex() {
+        DashboardState state = new DashboardState();
+        List<Double> a = List.of(1.0, 1.0, 1.0), b = List.of(9.0, 9.0, 9.0);
+        List<Double> a2 = List.of(1.5, 1.0, 1.0), b2 = List.of(8.5, 9.0, 9.0);
+        state.add(release("s", 0, List.of(a, b), List.of(3.0, 4.0)));
+        state.add(release("s", 2, List.of(a2, b2), List.of(3.0, 4.0)));
+        state.add(release("s", 1, List.of(b2, a2), List.of(4.0, 0.0))); // arrives late, swapped
+        Map<String, Object> s =
+                ((List<Map<String, Object>>) state.snapshot().get("streams")).get(0);
+        List<Map<String, Object>> rel = (List<Map<String, Object>>) s.get("releases");
+        List<List<Integer>> colours =
+                rel.stream().map(r -> (List<Integer>) r.get("colours")).toList();
+        int colourOfA = colours.get(0).get(0), colourOfB = colours.get(0).get(1);
+        assertNotEquals(colourOfA, colourOfB);
+        assertEquals(List.of(colourOfB, colourOfA), colours.get(1), "window 1 lists b first");
+        assertEquals(List.of(colourOfA, colourOfB), colours.get(2));
+        // the stored releases are not changed by a snapshot: a second one is the same
+        assertEquals(
+                rel,
+                ((List<Map<String, Object>>) state.snapshot().get("streams"))
+                        .get(0)
+                        .get("releases"));
     }
 }

@@ -62,8 +62,9 @@ import org.junit.jupiter.api.io.TempDir;
  * /usr/bin/chromium}; the test fails if it is missing) loads the page; the dumped DOM must draw
  * every release read back from the centroids topic with its exact released coordinates, at the
  * position the declared domain maps them to, each release's epsilon bar and its window's spent and
- * cap point (the few windows here all fit in the page's trail). Writes a screenshot to
- * target/dashboard.png (docs/results/dashboard.png is a committed copy).
+ * cap point (the few windows here all fit in the page's trail), each centroid in the colour the
+ * server matched it to. Writes a screenshot to target/dashboard.png (docs/results/dashboard.png is
+ * a committed copy).
  */
 class DashboardIT {
     private static final int WINDOWS = 13; // more bars than fit labels: the label test needs them
@@ -184,7 +185,7 @@ class DashboardIT {
                         "budget events served, one per ledger key: " + budgetKeys);
 
                 String dom = runChromium(chromium, "--dump-dom", dashboard.url());
-                assertDrawn(dom, releases, json);
+                assertDrawn(dom, releases, json, state);
                 // 12 bars per budget chart, their value labels measured by Chromium's layout
                 Matcher budgets = BUDGET_SVG.matcher(dom);
                 int charts = 0;
@@ -218,8 +219,22 @@ class DashboardIT {
      * latest and 8 before it); per release of the last 12 an epsilon bar, and a point of the
      * window's cumulative spend with the cap.
      */
-    private static void assertDrawn(String dom, List<CentroidRelease> releases, ObjectMapper json)
+    private static void assertDrawn(
+            String dom, List<CentroidRelease> releases, ObjectMapper json, JsonNode state)
             throws IOException {
+        Map<String, JsonNode> colours = new HashMap<>(); // stream|window start|algorithm
+        for (JsonNode s : state.get("streams")) {
+            for (JsonNode r : s.get("releases")) {
+                colours.put(
+                        r.get("stream_id").asText()
+                                + "|"
+                                + r.get("window_start").asText()
+                                + "|"
+                                + r.get("algorithm").asText(),
+                        r.get("colours"));
+            }
+        }
+        Map<String, String> fillOfColour = new HashMap<>();
         Map<String, List<Map<String, String>>> circlesByStream = new HashMap<>();
         Map<String, Map<String, String>> domainByStream = new HashMap<>();
         Matcher svg = SCATTER.matcher(dom);
@@ -316,6 +331,13 @@ class DashboardIT {
                         String.valueOf(r == latest.get(stream)),
                         a.get("data-latest"),
                         "latest flag");
+                // the colour the server matched, one fill per colour
+                JsonNode served =
+                        colours.get(stream + "|" + r.getWindowStart() + "|" + r.getAlgorithm());
+                assertNotNull(served, "colours served for " + r.getWindowStart());
+                assertEquals(served.get(j).asText(), a.get("data-colour"), "colour of " + j);
+                String other = fillOfColour.putIfAbsent(a.get("data-colour"), a.get("fill"));
+                assertEquals(other == null ? a.get("fill") : other, a.get("fill"), "fill: " + a);
                 drawn++;
             }
             List<Map<String, String>> bars = drawnFor(RECT, "epsilon", dom, stream, r);
@@ -331,6 +353,12 @@ class DashboardIT {
             assertEquals(r.getCap(), num(spent.get(0), "data-cap"), 0.0, "cap");
         }
         assertEquals(expectedDrawn, drawn);
+        Map<Integer, String> fillOfSlot = new HashMap<>(); // the page's palette has 10 colours
+        fillOfColour.forEach((c, f) -> fillOfSlot.put(Integer.parseInt(c) % 10, f));
+        assertEquals(
+                fillOfSlot.size(),
+                new TreeSet<>(fillOfSlot.values()).size(),
+                "distinct palette slots, distinct fills: " + fillOfColour);
         for (String stream : streams) {
             int d = latest.get(stream).getDomainLower().size();
             Matcher p =
