@@ -2,6 +2,7 @@ package org.dpclust.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -20,6 +21,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -63,8 +65,10 @@ import org.junit.jupiter.api.io.TempDir;
  * every release read back from the centroids topic with its exact released coordinates, at the
  * position the declared domain maps them to, each release's epsilon bar and its window's spent and
  * cap point (the few windows here all fit in the page's trail), each centroid in the colour the
- * server matched it to. Writes a screenshot to target/dashboard.png (docs/results/dashboard.png is
- * a committed copy).
+ * server matched it to and hollow if it has zero weight. Writes a screenshot to
+ * target/dashboard.png (docs/results/dashboard.png is a committed copy). A second test draws
+ * hand-made releases: a cluster keeps its colour when a release lists its centroids in another
+ * order, and a zero-weight centroid is drawn as a hollow ring.
  */
 class DashboardIT {
     private static final int WINDOWS = 13; // more bars than fit labels: the label test needs them
@@ -215,6 +219,78 @@ class DashboardIT {
     }
 
     /**
+     * Hand-made releases (added to the server's state; the follower finds no topics): window 1
+     * lists the clusters of window 0 in reverse order, moved a little, and one of them with zero
+     * weight. Chromium must draw each cluster in one colour across both windows, two clusters in
+     * two colours, and the zero-weight centroid as a hollow ring that the legend explains.
+     */
+    @Test
+    @Timeout(180)
+    void browserKeepsAClustersColourAcrossWindowsAndDrawsZeroWeightHollow() throws Exception {
+        Path chromium = chromium();
+        try (EmbeddedKafka kafka = EmbeddedKafka.start();
+                DashboardServer dashboard =
+                        new DashboardServer(kafka.bootstrapServers(), "c-none", "b-none", 0)
+                                .start()) {
+            Instant t0 = Instant.parse("2026-05-01T10:00:00Z");
+            List<List<Double>> w0 = List.of(List.of(10.0, 10.0), List.of(80.0, 70.0));
+            List<List<Double>> w1 = List.of(List.of(78.0, 73.0), List.of(12.0, 9.0));
+            dashboard.state().add(handMade(t0, w0, List.of(40.0, 55.0)));
+            dashboard.state().add(handMade(t0.plusSeconds(60), w1, List.of(0.0, 48.0)));
+            String dom = runChromium(chromium, "--dump-dom", dashboard.url());
+            Matcher svg = SCATTER.matcher(dom);
+            assertTrue(svg.find(), "a scatter plot:\n" + dom);
+            Map<String, Map<String, String>> byPoint = new HashMap<>();
+            Matcher c = CIRCLE.matcher(svg.group(2));
+            while (c.find()) {
+                Map<String, String> a = attrs(c.group(1));
+                byPoint.put(a.get("data-coords"), a);
+            }
+            assertEquals(4, byPoint.size(), "four centroids: " + byPoint.keySet());
+            Map<String, String> a0 = byPoint.get("[10,10]"), b0 = byPoint.get("[80,70]");
+            Map<String, String> b1 = byPoint.get("[78,73]"), a1 = byPoint.get("[12,9]");
+            // cluster a (near (10, 10)) and cluster b (near (80, 70)) keep their colours
+            assertEquals(a0.get("fill"), a1.get("fill"), "cluster a in window 1: " + a1);
+            assertNotEquals(a0.get("fill"), b0.get("fill"), "two clusters, two colours");
+            // b has no mass in window 1: a hollow dashed ring in b's colour
+            assertEquals("none", b1.get("fill"), "zero weight is hollow: " + b1);
+            assertEquals(b0.get("fill"), b1.get("stroke"), "in its cluster's colour: " + b1);
+            assertTrue(b1.get("class").contains("zero-weight"), b1.get("class"));
+            assertNotEquals("none", b1.get("stroke-dasharray"), "dashed: " + b1);
+            assertNotEquals("none", a1.get("fill"), "a weighted centroid is filled: " + a1);
+            assertFalse(a1.get("class").contains("zero-weight"), a1.get("class"));
+            Matcher legend =
+                    Pattern.compile("<p class=\"meta legend-note\">([^<]*)</p>").matcher(dom);
+            assertTrue(legend.find(), "legend:\n" + dom);
+            assertTrue(legend.group(1).contains("zero-weight"), legend.group(1));
+        }
+    }
+
+    private static CentroidRelease handMade(
+            Instant start, List<List<Double>> centroids, List<Double> weights) {
+        return CentroidRelease.newBuilder()
+                .setStreamId("hand-made")
+                .setWindowStart(start)
+                .setWindowEnd(start.plusSeconds(60))
+                .setAlgorithm("stats")
+                .setMode("stream")
+                .setK(centroids.size())
+                .setCentroids(centroids)
+                .setWeights(weights)
+                .setEpsilon(0.5)
+                .setSpent(0.5)
+                .setCap(5.0)
+                .setBudgetPeriodStart(start)
+                .setBudgetPeriodEnd(start.plusSeconds(86_400))
+                .setNeighbouring("add-remove")
+                .setPrivacyUnit("record")
+                .setGuarantee("dp")
+                .setDomainLower(List.of(0.0, 0.0))
+                .setDomainUpper(List.of(100.0, 100.0))
+                .build();
+    }
+
+    /**
      * Every recent release drawn with its released values, placed by the declared domain (the
      * latest and 8 before it); per release of the last 12 an epsilon bar, and a point of the
      * window's cumulative spend with the cap.
@@ -331,13 +407,20 @@ class DashboardIT {
                         String.valueOf(r == latest.get(stream)),
                         a.get("data-latest"),
                         "latest flag");
-                // the colour the server matched, one fill per colour
+                // the colour the server matched, one fill per colour; hollow if no mass
                 JsonNode served =
                         colours.get(stream + "|" + r.getWindowStart() + "|" + r.getAlgorithm());
                 assertNotNull(served, "colours served for " + r.getWindowStart());
                 assertEquals(served.get(j).asText(), a.get("data-colour"), "colour of " + j);
-                String other = fillOfColour.putIfAbsent(a.get("data-colour"), a.get("fill"));
-                assertEquals(other == null ? a.get("fill") : other, a.get("fill"), "fill: " + a);
+                boolean noMass = j < r.getWeights().size() && r.getWeights().get(j) <= 0;
+                assertEquals(noMass, a.get("class").contains("zero-weight"), "class: " + a);
+                if (noMass) {
+                    assertEquals("none", a.get("fill"), "a zero-weight centroid is hollow: " + a);
+                } else {
+                    String other = fillOfColour.putIfAbsent(a.get("data-colour"), a.get("fill"));
+                    assertEquals(
+                            other == null ? a.get("fill") : other, a.get("fill"), "fill: " + a);
+                }
                 drawn++;
             }
             List<Map<String, String>> bars = drawnFor(RECT, "epsilon", dom, stream, r);
