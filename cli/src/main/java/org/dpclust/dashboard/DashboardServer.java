@@ -31,11 +31,12 @@ import org.dpclust.kafka.TopicReader;
  * topics as a {@code read_committed} consumer, from the beginning, into a {@link DashboardState}.
  *
  * <p>Serves {@code /} (one self-contained HTML page: inline script and style, no external
- * resources) and {@code /api/state} (the state as JSON, snake_case). Only published-side topics are
- * read: centroid releases and budget events, never the input topic or the dead-letter queue. The
- * follower waits for the topics to exist (it never creates them: a consumer's metadata request
- * could auto-create the budget topic without compaction) and skips undecodable records, counting
- * them. {@link #start} binds and starts; {@link #close} stops both.
+ * resources; rendered per request with {@link DashboardPage#fill}, so without JavaScript it still
+ * lists the latest releases) and {@code /api/state} (the state as JSON, snake_case). Only
+ * published-side topics are read: centroid releases and budget events, never the input topic or the
+ * dead-letter queue. The follower waits for the topics to exist (it never creates them: a
+ * consumer's metadata request could auto-create the budget topic without compaction) and skips
+ * undecodable records, counting them. {@link #start} binds and starts; {@link #close} stops both.
  */
 public final class DashboardServer implements AutoCloseable {
     private static final String PAGE_RESOURCE = "dashboard.html";
@@ -72,13 +73,14 @@ public final class DashboardServer implements AutoCloseable {
 
     /** Binds the HTTP server and starts following the topics; returns this. */
     public DashboardServer start() throws IOException {
-        byte[] page;
+        String page;
         try (InputStream in = DashboardServer.class.getResourceAsStream(PAGE_RESOURCE)) {
             if (in == null) {
                 throw new IllegalStateException("missing resource " + PAGE_RESOURCE);
             }
-            page = in.readAllBytes();
+            page = new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
+        DashboardPage.fill(page, state.snapshot()); // fails now on a template without its marker
         http =
                 HttpServer.create(
                         new InetSocketAddress(InetAddress.getLoopbackAddress(), requestedPort), 0);
@@ -92,7 +94,12 @@ public final class DashboardServer implements AutoCloseable {
                                 "text/plain; charset=utf-8",
                                 "not found\n".getBytes(StandardCharsets.UTF_8));
                     } else {
-                        send(ex, 200, "text/html; charset=utf-8", page);
+                        send(
+                                ex,
+                                200,
+                                "text/html; charset=utf-8",
+                                DashboardPage.fill(page, state.snapshot())
+                                        .getBytes(StandardCharsets.UTF_8));
                     }
                 });
         http.createContext(

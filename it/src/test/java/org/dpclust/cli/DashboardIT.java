@@ -65,10 +65,11 @@ import org.junit.jupiter.api.io.TempDir;
  * every release read back from the centroids topic with its exact released coordinates, at the
  * position the declared domain maps them to, each release's epsilon bar and its window's spent and
  * cap point (the few windows here all fit in the page's trail), each centroid in the colour the
- * server matched it to and hollow if it has zero weight. Writes a screenshot to
- * target/dashboard.png (docs/results/dashboard.png is a committed copy). A second test draws
- * hand-made releases: a cluster keeps its colour when a release lists its centroids in another
- * order, and a zero-weight centroid is drawn as a hollow ring.
+ * server matched it to and hollow if it has zero weight. A plain HTTP GET (no script run) sees "no
+ * releases yet" before the job and then each stream's latest window and centroid values. Writes a
+ * screenshot to target/dashboard.png (docs/results/dashboard.png is a committed copy). A second
+ * test draws hand-made releases: a cluster keeps its colour when a release lists its centroids in
+ * another order, and a zero-weight centroid is drawn as a hollow ring.
  */
 class DashboardIT {
     private static final int WINDOWS = 13; // more bars than fit labels: the label test needs them
@@ -120,6 +121,9 @@ class DashboardIT {
                                     cfg.kafka().budgetTopic(),
                                     0)
                             .start()) {
+                // before any release, the page without JavaScript says so
+                String empty = withoutScripts(get(dashboard.url()));
+                assertTrue(empty.contains("no releases yet"), "before any release:\n" + empty);
                 // the demo: synthetic telemetry, then the streaming job in a MiniCluster, while the
                 // dashboard follows
                 SyntheticTelemetry scenario =
@@ -188,6 +192,7 @@ class DashboardIT {
                         events,
                         "budget events served, one per ledger key: " + budgetKeys);
 
+                assertServerRendered(withoutScripts(get(dashboard.url())), releases);
                 String dom = runChromium(chromium, "--dump-dom", dashboard.url());
                 assertDrawn(dom, releases, json, state);
                 // 12 bars per budget chart, their value labels measured by Chromium's layout
@@ -456,6 +461,52 @@ class DashboardIT {
                     p.group(1).contains("projection onto the first two coordinates"),
                     stream + ": " + p.group(1));
         }
+    }
+
+    /**
+     * The page as served, with no script run: each stream's latest window (start and end) and its
+     * first centroid's exact first coordinate; no "no releases yet".
+     */
+    private static void assertServerRendered(String html, List<CentroidRelease> releases) {
+        assertFalse(html.contains("no releases yet"), html);
+        Map<String, CentroidRelease> latest = new HashMap<>();
+        for (CentroidRelease r : releases) {
+            latest.merge(
+                    r.getStreamId(),
+                    r,
+                    (a, b) -> a.getWindowStart().isAfter(b.getWindowStart()) ? a : b);
+        }
+        for (CentroidRelease r : latest.values()) {
+            int section = html.indexOf("<h2>" + r.getStreamId() + "</h2>");
+            assertTrue(section >= 0, r.getStreamId() + " listed:\n" + html);
+            // the stream's own table: streams share window starts
+            int at = html.indexOf("<tr><td>" + r.getWindowStart() + "</td>", section);
+            assertTrue(at >= 0, r.getStreamId() + " latest window listed:\n" + html);
+            int next = html.indexOf("<h2>", section + 1);
+            assertTrue(next < 0 || at < next, r.getStreamId() + ": in its own table");
+            String row = html.substring(at, html.indexOf("</tr>", at));
+            assertTrue(row.contains(r.getWindowEnd().toString()), "window end: " + row);
+            assertTrue(
+                    row.contains(Double.toString(r.getCentroids().get(0).get(0))),
+                    "centroid value: " + row);
+        }
+    }
+
+    /** What a browser without JavaScript shows: the page minus its script. */
+    private static String withoutScripts(String html) {
+        assertTrue(html.contains("<script>"), "the page has its script");
+        return html.replaceAll("(?s)<script>.*?</script>", "");
+    }
+
+    private static String get(String url) throws Exception {
+        HttpResponse<String> r =
+                HttpClient.newHttpClient()
+                        .send(
+                                HttpRequest.newBuilder(URI.create(url)).build(),
+                                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, r.statusCode(), url);
+        assertTrue(r.headers().firstValue("Content-Type").orElse("").startsWith("text/html"));
+        return r.body();
     }
 
     /**
