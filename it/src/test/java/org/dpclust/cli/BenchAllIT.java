@@ -142,7 +142,7 @@ class BenchAllIT {
                             row);
             case "csv-parse" -> {
                 // every byte of the file is read at least once, in at least the time of reading
-                // its lines alone (a few percent of timing noise allowed)
+                // its lines alone
                 assertAtLeast(
                         r.get("seconds").asDouble() * 1e9,
                         NS_PER_UNIT_FLOOR * r.get("bytes").asLong(),
