@@ -19,7 +19,8 @@ public final class BootstrapServersOption {
     @Option(
             names = "--bootstrap-servers",
             description =
-                    "Kafka bootstrap servers (with --config, overrides its kafka.bootstrap_servers).")
+                    "Kafka bootstrap servers, host:port[,host:port...] (overrides the"
+                            + " kafka.bootstrap_servers of a configuration file).")
     String bootstrapServers;
 
     /** {@code config} with the override applied, or unchanged when the option was not given. */

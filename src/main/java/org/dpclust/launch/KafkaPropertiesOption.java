@@ -25,8 +25,8 @@ public final class KafkaPropertiesOption {
             paramLabel = "FILE",
             description =
                     "Kafka client properties file (security.protocol, sasl.*, ssl.*; secrets as"
-                            + " $${env:NAME} or $${dir:/path:file}); with --config, added to its"
-                            + " kafka.properties.")
+                            + " $${env:NAME} or $${dir:/path:file}); added to the kafka.properties of"
+                            + " a configuration file.")
     Path file;
 
     /** The option as messages name it: {@code --kafka-properties FILE}. */
