@@ -49,24 +49,35 @@ public final class StartupLog {
     }
 
     /** ε per release above which a stream's releases protect next to nothing (e^ε > 22,000). */
-    static final double LARGE_EPSILON = 10;
+    public static final double LARGE_EPSILON = 10;
 
     /** Configuration that is valid but protects next to nothing, as WARN lines. */
     static java.util.List<String> warnings(DpclustConfig cfg) {
         java.util.List<String> out = new java.util.ArrayList<>();
         for (StreamSpec s : cfg.streams()) {
-            if (s.epsilonPerRelease() > LARGE_EPSILON) {
-                out.add(
-                        "stream "
-                                + s.id()
-                                + ": epsilon_per_release "
-                                + s.epsilonPerRelease()
-                                + " is above "
-                                + LARGE_EPSILON
-                                + ": its releases protect next to nothing");
+            String w =
+                    epsilonWarning(
+                            "stream " + s.id() + ": epsilon_per_release", s.epsilonPerRelease());
+            if (w != null) {
+                out.add(w);
             }
         }
         return out;
+    }
+
+    /**
+     * The WARN line for an ε above {@link #LARGE_EPSILON} (valid, but it protects next to nothing),
+     * or null; {@code what} names the setting (e.g. {@code --epsilon}).
+     */
+    public static String epsilonWarning(String what, double epsilon) {
+        return epsilon > LARGE_EPSILON
+                ? what
+                        + " "
+                        + epsilon
+                        + " is above "
+                        + LARGE_EPSILON
+                        + ": its releases protect next to nothing"
+                : null;
     }
 
     /** The WARN line for a secret that is evidently not random, or null. */

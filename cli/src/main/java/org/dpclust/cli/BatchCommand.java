@@ -32,6 +32,7 @@ import org.dpclust.launch.BootstrapServersOption;
 import org.dpclust.launch.BrokerCheck;
 import org.dpclust.launch.ConfigOption;
 import org.dpclust.launch.SecretFileOption;
+import org.dpclust.launch.StartupLog;
 import org.dpclust.ledger.KafkaLedgerClient;
 import org.dpclust.ledger.LedgerSettings;
 import org.dpclust.ledger.PrivacyLedger;
@@ -249,6 +250,9 @@ public final class BatchCommand implements Callable<Integer> {
                 params.k(),
                 alg.isPrivate() ? params.epsilon() : "none",
                 output);
+        if (alg.isPrivate()) {
+            warn(StartupLog.epsilonWarning("--epsilon", params.epsilon()));
+        }
         if (input.startsWith(KAFKA_PREFIX)) {
             return runKafka(alg, spec, params, toKafka);
         }
@@ -323,7 +327,8 @@ public final class BatchCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--input: kafka:TOPIC needs a topic name");
         }
         SecretSource secret = secretFile.source();
-        secret.load(); // fails here, at start-up, naming the option; the operator loads it again
+        // fails here, at start-up, naming the option; the operator loads it again
+        warn(StartupLog.secretWarning(secret.load(), secretFile.describe()));
         BrokerCheck.require(
                 kafka.optionName(), cfg.kafka().connection(), kafka.propertiesOptionName());
         // BatchRun makes every check of the run before anything is read or started
@@ -403,6 +408,9 @@ public final class BatchCommand implements Callable<Integer> {
                             + " (a non-private run needs k <= records)");
         }
         PrivacySecret secret = alg.isPrivate() ? secretFile.resolve() : null;
+        if (secret != null) {
+            warn(StartupLog.secretWarning(secret, secretFile.describe()));
+        }
         OutputDirectory dir = new OutputDirectory(Path.of(output));
         Map<String, Object> summary = new FileRun(alg, params, csv, dir).execute(snapshot, secret);
         LOG.info(
@@ -419,6 +427,15 @@ public final class BatchCommand implements Callable<Integer> {
                     alg.name(), alg.guarantee(), params.k(), dir.centroidsFile());
         }
         return 0;
+    }
+
+    /**
+     * Logs {@code line} at WARN unless it is null (valid settings that protect next to nothing).
+     */
+    private static void warn(String line) {
+        if (line != null) {
+            LOG.warn(line);
+        }
     }
 
     /** The registered batch algorithms, for {@code --help}. */

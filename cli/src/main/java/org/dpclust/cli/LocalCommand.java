@@ -295,9 +295,11 @@ public final class LocalCommand implements Callable<Integer> {
         LOG.info("release schedule starts at job.start {}", jobCfg.job().start());
         SecretSource secret;
         String secretSource;
+        String weak = null;
         if (secretFile.given() || System.getenv(SecretSource.ENV) != null) {
             secret = secretFile.source();
-            secret.load(); // fails here, naming the option; the operators load it again
+            // fails here, naming the option; the operators load it again
+            weak = StartupLog.secretWarning(secret.load(), secretFile.describe());
             secretSource = secretFile.describe();
         } else {
             byte[] key = new byte[32];
@@ -309,6 +311,9 @@ public final class LocalCommand implements Callable<Integer> {
                             + ")";
         }
         StartupLog.configuration(LOG, jobCfg, secretSource);
+        if (weak != null) {
+            LOG.warn(weak);
+        }
         Configuration flink = LocalCluster.config();
         flink.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
         flink.set(RestOptions.ADDRESS, "127.0.0.1");
