@@ -120,7 +120,7 @@ public final class BatchJob {
                 "dpclust-batch: {} on stream {} over {} (epsilon {}), input {}; secret from {}",
                 run.algorithm(),
                 run.spec().id(),
-                run.interval().key(),
+                run.interval().iso(),
                 run.params().epsilon(),
                 run.config().kafka().inputTopic(),
                 run.secret());

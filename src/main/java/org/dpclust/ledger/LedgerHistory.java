@@ -124,7 +124,7 @@ public final class LedgerHistory {
                             "stream '"
                                     + stream
                                     + "': a version-1 ledger record of interval "
-                                    + interval(s).key()
+                                    + interval(s).iso()
                                     + " has the total "
                                     + now
                                     + "; the budget topic must be restored (docs/operations.md,"

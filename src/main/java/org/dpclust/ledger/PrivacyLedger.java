@@ -97,6 +97,18 @@ public final class PrivacyLedger {
             return start + ":" + end;
         }
 
+        /**
+         * The interval as log lines and reports give it: {@code [start, end)} in ISO-8601 (UTC),
+         * like every other time dpclust prints; {@link #key()} is the ledger's storage form.
+         */
+        public String iso() {
+            return "["
+                    + java.time.Instant.ofEpochMilli(start)
+                    + ", "
+                    + java.time.Instant.ofEpochMilli(end)
+                    + ")";
+        }
+
         public static Interval parse(String key) {
             int i = key.indexOf(':');
             return new Interval(

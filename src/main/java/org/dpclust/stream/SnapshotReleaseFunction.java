@@ -188,7 +188,7 @@ public class SnapshotReleaseFunction extends KeyedProcessFunction<String, ValidR
         LOG.info(
                 "stream {} interval {} batch {} {}: epsilon {}, spent {}/{}",
                 spec.id(),
-                interval.key(),
+                interval.iso(),
                 algorithm.name(),
                 o.refused() ? "REFUSED (cap reached)" : "released",
                 o.decision().epsilon(),

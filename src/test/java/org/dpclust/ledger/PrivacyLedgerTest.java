@@ -15,6 +15,15 @@ class PrivacyLedgerTest {
         return new Interval(i * W, (i + 1) * W);
     }
 
+    /** Log lines give an interval in ISO-8601, like every other time; the key stays epoch ms. */
+    @Test
+    void anIntervalIsPrintedInIso8601AndStoredInEpochMillis() {
+        Interval i = new Interval(1_767_225_600_000L, 1_767_225_610_000L);
+        assertEquals("[2026-01-01T00:00:00Z, 2026-01-01T00:00:10Z)", i.iso());
+        assertEquals("1767225600000:1767225610000", i.key());
+        assertEquals(i, Interval.parse(i.key()));
+    }
+
     @Test
     void recordUnitsSpendTheLargestWindowTotal() {
         PrivacyLedger l = new PrivacyLedger(10, DAY, false);

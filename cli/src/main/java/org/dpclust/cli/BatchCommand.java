@@ -337,7 +337,7 @@ public final class BatchCommand implements Callable<Integer> {
                 "batch {}: stream {}, interval {}, topic {}; ledger {}",
                 alg.name(),
                 spec.id(),
-                interval.key(),
+                interval.iso(),
                 topic,
                 cfg.kafka().budgetTopic());
         BatchJob job = BatchJob.fromKafka(topic, run);
@@ -349,7 +349,7 @@ public final class BatchCommand implements Callable<Integer> {
                 alg.name(),
                 change.charged() ? "CHARGE" : "REFUSED",
                 spec.id(),
-                interval.key(),
+                interval.iso(),
                 change.spent(),
                 spec.cap(),
                 change.charged() ? cfg.kafka().centroidsTopic() : "none");
