@@ -90,8 +90,6 @@ public final class ConfigLoader {
             throw new ConfigException(
                     source + " " + yamlPlace(e),
                     "not valid YAML: " + yamlProblem(e.getOriginalMessage()));
-        } catch (IOException e) {
-            throw new ConfigException(source, "not valid YAML: " + e.getMessage());
         }
         if (root == null || !root.isObject()) {
             throw new ConfigException("(file)", "expected a mapping with keys kafka, job, streams");

@@ -27,7 +27,12 @@ public final class KafkaEndpoints {
         return source(config, new RawRecordDeserializer(InputDecoders.of(config)));
     }
 
-    /** The source with another deserializer (tests inject failures through it). */
+    /**
+     * The source with another deserializer (tests inject failures through it). Flink's {@link
+     * OffsetsInitializer#committedOffsets} still takes Kafka's deprecated {@code
+     * OffsetResetStrategy} and has no replacement, hence the suppressed deprecation.
+     */
+    @SuppressWarnings("deprecation")
     public static KafkaSource<RawRecord> source(
             DpclustConfig config, KafkaRecordDeserializationSchema<RawRecord> deserializer) {
         KafkaSettings k = config.kafka();

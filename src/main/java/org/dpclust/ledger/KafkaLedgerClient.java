@@ -18,6 +18,7 @@ import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -585,7 +586,7 @@ public final class KafkaLedgerClient implements LedgerClient {
         void close() {
             closeProducer();
             if (consumer != null) {
-                consumer.close(Duration.ofSeconds(5));
+                consumer.close(CloseOptions.timeout(Duration.ofSeconds(5)));
                 consumer = null;
             }
         }

@@ -208,7 +208,7 @@ class PublicSpecificationTest {
                 at = (ObjectNode) root.get("job");
                 path = path.substring(4);
             } else if (path.contains(".")) {
-                at = stream.with(path.substring(0, path.indexOf('.')));
+                at = stream.withObjectProperty(path.substring(0, path.indexOf('.')));
                 path = path.substring(path.indexOf('.') + 1);
             }
             if (e.getValue() == null) {
