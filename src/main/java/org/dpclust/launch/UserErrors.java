@@ -115,7 +115,48 @@ public final class UserErrors {
                 return optionNaming(f.getFile(), parse) + f.getFile() + ": " + fileProblem(f);
             }
         }
+        for (Throwable t = ex; t != null; t = t.getCause()) {
+            if (t instanceof java.io.IOException) {
+                // reading a directory fails with a bare IOException ("Is a directory") that names
+                // no file: name the option whose value is one
+                String option = directoryOption(ex, parse);
+                if (option != null) {
+                    return option + ": a directory, not a file";
+                }
+            }
+        }
         return null;
+    }
+
+    /**
+     * "--secret-file DIR" for the option whose value is an existing directory: the one the messages
+     * of {@code ex} name, else the only one; null when there is none or no telling which.
+     */
+    private static String directoryOption(Throwable ex, ParseResult parse) {
+        if (parse == null) {
+            return null;
+        }
+        StringBuilder messages = new StringBuilder();
+        for (Throwable t = ex; t != null; t = t.getCause()) {
+            messages.append(t.getMessage()).append('\n');
+        }
+        List<String> directories = new ArrayList<>();
+        for (OptionSpec o : parse.matchedOptions()) {
+            for (String value : o.originalStringValues()) {
+                try {
+                    if (java.nio.file.Files.isDirectory(Path.of(value))) {
+                        String named = o.longestName() + " " + value;
+                        if (messages.indexOf(named) >= 0) {
+                            return named;
+                        }
+                        directories.add(named);
+                    }
+                } catch (RuntimeException notAPath) {
+                    // not a path value
+                }
+            }
+        }
+        return directories.size() == 1 ? directories.get(0) : null;
     }
 
     private static String fileProblem(FileSystemException f) {

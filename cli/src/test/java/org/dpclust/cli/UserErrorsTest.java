@@ -104,6 +104,39 @@ class UserErrorsTest {
                 "dpclust stream: --config " + dir + ": a directory, not a configuration file");
     }
 
+    /** Any file option given a directory is one line naming the option, not a stack trace. */
+    @Test
+    void aDirectoryForAnyFileOptionIsOneLine(@TempDir Path dir) throws IOException {
+        Path csv = Files.writeString(dir.resolve("p.csv"), "x1,x2\n0.1,0.2\n0.3,0.4\n");
+        Path sub = Files.createDirectory(dir.resolve("sub"));
+        assertOneLine(
+                run(
+                        "batch",
+                        "--algorithm",
+                        "stats",
+                        "--input",
+                        csv.toString(),
+                        "--k",
+                        "1",
+                        "--epsilon",
+                        "1",
+                        "--bounds",
+                        "0,0;1,1",
+                        "--secret-file",
+                        sub.toString(),
+                        "--output",
+                        dir.resolve("out").toString()),
+                "dpclust batch: --secret-file " + sub + ": a directory, not a file");
+        assertOneLine(
+                run(
+                        "consume",
+                        "--bootstrap-servers",
+                        "127.0.0.1:1",
+                        "--kafka-properties",
+                        sub.toString()),
+                "dpclust consume: --kafka-properties " + sub + ": a directory, not a file");
+    }
+
     /** A typo is named as the unknown option or command, with the closest known names. */
     @Test
     void aTypoIsNamedWithWhatWasMeant(@TempDir Path dir) throws IOException {
