@@ -15,9 +15,11 @@ import picocli.CommandLine.Option;
  * {@code dpclust dashboard}: serves a live local web page (127.0.0.1 only) that follows the
  * published-side topics, centroid releases and budget events, as a {@code read_committed} consumer
  * from the beginning, and plots per stream the latest DP centroids over the declared domain, their
- * movement across windows and spent against the cap. Never reads the input topic or the dead-letter
- * queue. Prints the URL on stderr and runs until interrupted. The work is in {@link
- * DashboardServer}; this command only wires options to it.
+ * movement across windows and spent against the cap; and, unless {@code --published-only}, how many
+ * records the job rejected per stream and reason, counted from the dead-letter topic
+ * (operator-side, marked as never published; only each dead letter's stream and reason are read).
+ * Never reads the input topic. Prints the URL on stderr and runs until interrupted. The work is in
+ * {@link DashboardServer}; this command only wires options to it.
  */
 @Command(
         name = "dashboard",
@@ -45,6 +47,19 @@ public final class DashboardCommand implements Callable<Integer> {
             description = "Default ${DEFAULT-VALUE}.")
     String budgetTopic;
 
+    @Option(
+            names = "--dlq-topic",
+            defaultValue = KafkaSettings.DEFAULT_DLQ,
+            description =
+                    "Dead-letter topic whose records are counted per stream and reason"
+                            + " (operator-side; default ${DEFAULT-VALUE}).")
+    String dlqTopic;
+
+    @Option(
+            names = "--published-only",
+            description = "Read only the published topics (no rejected-record counts).")
+    boolean publishedOnly;
+
     @Override
     public Integer call() throws Exception {
         if (port < 0 || port > 65535) {
@@ -53,7 +68,13 @@ public final class DashboardCommand implements Callable<Integer> {
         KafkaConnection connection = kafka.connection();
         BrokerCheck.require("--bootstrap-servers", connection, kafka.propertiesOptionName());
         DashboardServer server =
-                new DashboardServer(connection, centroidsTopic, budgetTopic, port).start();
+                new DashboardServer(
+                                connection,
+                                centroidsTopic,
+                                budgetTopic,
+                                publishedOnly ? null : dlqTopic,
+                                port)
+                        .start();
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime()
                 .addShutdownHook(
@@ -70,6 +91,7 @@ public final class DashboardCommand implements Callable<Integer> {
                         + centroidsTopic
                         + " and "
                         + budgetTopic
+                        + (publishedOnly ? "" : " and " + dlqTopic)
                         + " on "
                         + kafka.require()
                         + "; Ctrl-C to stop)");

@@ -188,9 +188,10 @@ public final class LocalCommand implements Callable<Integer> {
             if (withDashboard && !stopping()) {
                 dashboard =
                         new DashboardServer(
-                                        bootstrap,
+                                        KafkaConnection.plaintext(bootstrap),
                                         kafka.centroidsTopic(),
                                         kafka.budgetTopic(),
+                                        kafka.dlqTopic(),
                                         dashboardPort)
                                 .start();
                 LOG.info("dashboard: {}", dashboard.url());

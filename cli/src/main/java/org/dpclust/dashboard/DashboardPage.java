@@ -19,20 +19,67 @@ public final class DashboardPage {
     /** The template's marker that {@link #fill} replaces. */
     public static final String PLACEHOLDER = "<!--server-rendered-->";
 
+    /** Where the template takes {@link #rejections}. */
+    public static final String REJECTED_PLACEHOLDER = "<!--server-rendered-rejected-->";
+
     /** Releases listed per stream. */
     public static final int LATEST = 5;
 
     private DashboardPage() {}
 
-    /** The template with {@link #PLACEHOLDER} replaced by {@link #fallback}. */
+    /**
+     * The template with {@link #PLACEHOLDER} replaced by {@link #fallback} and {@link
+     * #REJECTED_PLACEHOLDER} by {@link #rejections}.
+     */
     public static String fill(String template, Map<String, Object> snapshot) {
-        int at = template.indexOf(PLACEHOLDER);
+        return replace(
+                replace(template, PLACEHOLDER, fallback(snapshot)),
+                REJECTED_PLACEHOLDER,
+                rejections(snapshot));
+    }
+
+    private static String replace(String template, String placeholder, String html) {
+        int at = template.indexOf(placeholder);
         if (at < 0) {
-            throw new IllegalArgumentException("the page template has no " + PLACEHOLDER);
+            throw new IllegalArgumentException("the page template has no " + placeholder);
         }
-        return template.substring(0, at)
-                + fallback(snapshot)
-                + template.substring(at + PLACEHOLDER.length());
+        return template.substring(0, at) + html + template.substring(at + placeholder.length());
+    }
+
+    /**
+     * The rejected records per stream and reason, marked operator-side and not published; empty
+     * when the dashboard does not follow the dead-letter topic.
+     */
+    @SuppressWarnings("unchecked")
+    public static String rejections(Map<String, Object> snapshot) {
+        Map<String, Object> rej = (Map<String, Object>) snapshot.get("rejected");
+        if (rej == null || !Boolean.TRUE.equals(rej.get("followed"))) {
+            return "";
+        }
+        StringBuilder h = new StringBuilder("<h2>Rejected records</h2>\n");
+        h.append("<p class=\"meta operator-side\">Operator-side, never published: counted from")
+                .append(" the dead-letter topic, ")
+                .append(esc(rej.get("records")))
+                .append(" records so far.</p>\n");
+        List<Map<String, Object>> byStream = (List<Map<String, Object>>) rej.get("by_stream");
+        if (byStream.isEmpty()) {
+            return h.append("<p class=\"meta none\">none rejected so far</p>\n").toString();
+        }
+        h.append("<table class=\"rejected\"><tr><th>stream</th><th>reason</th>")
+                .append("<th>records</th></tr>\n");
+        for (Map<String, Object> st : byStream) {
+            for (Map.Entry<String, Object> e :
+                    ((Map<String, Object>) st.get("reasons")).entrySet()) {
+                h.append("<tr><td>")
+                        .append(esc(st.get("stream_id")))
+                        .append("</td><td>")
+                        .append(esc(e.getKey()))
+                        .append("</td><td>")
+                        .append(esc(e.getValue()))
+                        .append("</td></tr>\n");
+            }
+        }
+        return h.append("</table>\n").toString();
     }
 
     /** The server-rendered view of a {@link DashboardState#snapshot}. */
@@ -109,7 +156,7 @@ public final class DashboardPage {
     }
 
     /** {@code v}'s text ({@link Double#toString} for a double), HTML-escaped. */
-    static String esc(Object v) {
+    public static String esc(Object v) {
         String s = String.valueOf(v);
         StringBuilder out = new StringBuilder(s.length());
         for (int i = 0; i < s.length(); i++) {

@@ -21,6 +21,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.dpclust.avro.BudgetStatus;
 import org.dpclust.avro.CentroidRelease;
+import org.dpclust.avro.RejectedRecord;
 import org.dpclust.config.KafkaConnection;
 import org.dpclust.io.AvroCodec;
 import org.dpclust.kafka.TopicReader;
@@ -33,10 +34,12 @@ import org.dpclust.kafka.TopicReader;
  * <p>Serves {@code /} (one self-contained HTML page: inline script and style, no external
  * resources; rendered per request with {@link DashboardPage#fill}, so without JavaScript it still
  * lists the latest releases) and {@code /api/state} (the state as JSON, snake_case). Only
- * published-side topics are read: centroid releases and budget events, never the input topic or the
- * dead-letter queue. The follower waits for the topics to exist (it never creates them: a
- * consumer's metadata request could auto-create the budget topic without compaction) and skips
- * undecodable records, counting them. {@link #start} binds and starts; {@link #close} stops both.
+ * published-side topics are read, centroid releases and budget events, plus — when given one — the
+ * dead-letter topic, operator-side, of which only each record's stream and reason are counted
+ * ({@link DashboardState#rejected}); never the input topic. The follower waits for the topics to
+ * exist (it never creates them: a consumer's metadata request could auto-create the budget topic
+ * without compaction) and skips undecodable records, counting them. {@link #start} binds and
+ * starts; {@link #close} stops both.
  */
 public final class DashboardServer implements AutoCloseable {
     private static final String PAGE_RESOURCE = "dashboard.html";
@@ -44,6 +47,7 @@ public final class DashboardServer implements AutoCloseable {
     private final KafkaConnection kafka;
     private final String centroidsTopic;
     private final String budgetTopic;
+    private final String dlqTopic;
     private final int requestedPort;
     private final DashboardState state = new DashboardState();
     private final ObjectMapper json = new ObjectMapper();
@@ -65,10 +69,28 @@ public final class DashboardServer implements AutoCloseable {
      */
     public DashboardServer(
             KafkaConnection kafka, String centroidsTopic, String budgetTopic, int port) {
+        this(kafka, centroidsTopic, budgetTopic, null, port);
+    }
+
+    /**
+     * @param dlqTopic the dead-letter topic whose records are counted per stream and reason
+     *     (operator-side), or null to read only the published topics
+     * @param port the port to bind on 127.0.0.1; 0 for a free one (see {@link #port()})
+     */
+    public DashboardServer(
+            KafkaConnection kafka,
+            String centroidsTopic,
+            String budgetTopic,
+            String dlqTopic,
+            int port) {
         this.kafka = kafka;
         this.centroidsTopic = centroidsTopic;
         this.budgetTopic = budgetTopic;
+        this.dlqTopic = dlqTopic;
         this.requestedPort = port;
+        if (dlqTopic != null) {
+            state.followingRejections();
+        }
     }
 
     /** Binds the HTTP server and starts following the topics; returns this. */
@@ -149,12 +171,28 @@ public final class DashboardServer implements AutoCloseable {
     private void follow() {
         AvroCodec<CentroidRelease> centroids = AvroCodec.centroids();
         AvroCodec<BudgetStatus> budget = AvroCodec.budget();
+        AvroCodec<RejectedRecord> deadLetters = AvroCodec.rejected();
         while (running) {
             try {
                 awaitTopics();
                 try (TopicReader releases = new TopicReader(kafka, centroidsTopic);
-                        TopicReader events = new TopicReader(kafka, budgetTopic)) {
+                        TopicReader events = new TopicReader(kafka, budgetTopic);
+                        TopicReader rejections =
+                                dlqTopic == null ? null : new TopicReader(kafka, dlqTopic)) {
                     while (running) {
+                        if (rejections != null) {
+                            rejections.poll(
+                                    Duration.ofMillis(100),
+                                    r -> {
+                                        try {
+                                            RejectedRecord d =
+                                                    deadLetters.decodePublished(r.value());
+                                            state.rejected(d.getStreamId(), d.getReason());
+                                        } catch (IOException e) {
+                                            state.rejected(null, "unreadable dead letter");
+                                        }
+                                    });
+                        }
                         releases.poll(
                                 Duration.ofMillis(200),
                                 r -> {
@@ -187,7 +225,7 @@ public final class DashboardServer implements AutoCloseable {
         }
     }
 
-    /** Blocks until both topics exist (or the server stops). */
+    /** Blocks until the followed topics exist (or the server stops). */
     private void awaitTopics() {
         Admin admin =
                 Admin.create(
@@ -201,13 +239,18 @@ public final class DashboardServer implements AutoCloseable {
             boolean told = false;
             while (running) {
                 Set<String> names = admin.listTopics().names().get(10, TimeUnit.SECONDS);
-                if (names.contains(centroidsTopic) && names.contains(budgetTopic)) {
+                if (names.contains(centroidsTopic)
+                        && names.contains(budgetTopic)
+                        && (dlqTopic == null || names.contains(dlqTopic))) {
                     return;
                 }
                 if (!told) {
                     System.err.printf(
-                            "dpclust dashboard: waiting for topics %s and %s on %s%n",
-                            centroidsTopic, budgetTopic, kafka.bootstrapServers());
+                            "dpclust dashboard: waiting for topics %s and %s%s on %s%n",
+                            centroidsTopic,
+                            budgetTopic,
+                            dlqTopic == null ? "" : " and " + dlqTopic,
+                            kafka.bootstrapServers());
                     told = true;
                 }
                 pause(1000);

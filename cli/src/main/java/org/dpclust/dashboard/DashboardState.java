@@ -11,9 +11,11 @@ import org.dpclust.avro.CentroidRelease;
 import org.dpclust.io.AvroJson;
 
 /**
- * What the dashboard shows, built only from published-side records: {@link CentroidRelease}s from
- * the centroids topic and {@link BudgetStatus} events from the budget topic (never the input or the
- * DLQ).
+ * What the dashboard shows: {@link CentroidRelease}s from the centroids topic and {@link
+ * BudgetStatus} events from the budget topic (published), and — when the server follows the
+ * dead-letter topic, an operator-side topic — how many records were rejected per stream and reason
+ * ({@link #rejected}): counts only, never a record's content (the page marks them as not
+ * published). Never the input topic.
  *
  * <p>Per stream, releases are kept in window order, one per (window start, window end, algorithm):
  * a replayed window encodes byte-identically, so a later copy replaces an earlier one. Budget
@@ -28,6 +30,30 @@ public final class DashboardState {
     private final Map<String, Map<String, Map<String, Object>>> budget = new TreeMap<>();
     private long recordsRead;
     private long undecodable;
+    private final Map<String, Map<String, Long>> rejected = new TreeMap<>();
+    private long rejectedRecords;
+    private boolean followsRejections;
+
+    /** Marks the state as fed from the dead-letter topic (its counts are then shown). */
+    public synchronized DashboardState followingRejections() {
+        followsRejections = true;
+        return this;
+    }
+
+    /**
+     * Counts one dead-lettered record under its stream ({@value #NO_STREAM} when it has none, e.g.
+     * an undecodable record) and its reason.
+     */
+    public synchronized void rejected(String streamId, String reason) {
+        rejectedRecords++;
+        rejected.computeIfAbsent(
+                        streamId == null || streamId.isEmpty() ? NO_STREAM : streamId,
+                        k -> new TreeMap<>())
+                .merge(reason, 1L, Long::sum);
+    }
+
+    /** The stream shown for a dead letter without one. */
+    public static final String NO_STREAM = "(no stream)";
 
     public synchronized void add(CentroidRelease r) {
         recordsRead++;
@@ -64,8 +90,9 @@ public final class DashboardState {
 
     /**
      * {@code {records_read (decoded or not), undecodable, streams: [{stream_id, dimension,
-     * releases: [...], budget_events: [...]}]}}, streams by id, releases and events by window; each
-     * release is its record's fields plus {@code colours} (see the class comment).
+     * releases: [...], budget_events: [...]}], rejected: {followed, records, by_stream:
+     * [{stream_id, reasons: {reason: records}}]}}}, streams by id, releases and events by window;
+     * each release is its record's fields plus {@code colours} (see the class comment).
      */
     public synchronized Map<String, Object> snapshot() {
         TreeMap<String, Object> ids = new TreeMap<>();
@@ -89,6 +116,19 @@ public final class DashboardState {
         out.put("records_read", recordsRead);
         out.put("undecodable", undecodable);
         out.put("streams", streams);
+        Map<String, Object> rej = new LinkedHashMap<>();
+        rej.put("followed", followsRejections);
+        rej.put("records", rejectedRecords);
+        List<Map<String, Object>> byStream = new ArrayList<>();
+        rejected.forEach(
+                (id, reasons) -> {
+                    Map<String, Object> r = new LinkedHashMap<>();
+                    r.put("stream_id", id);
+                    r.put("reasons", new TreeMap<>(reasons));
+                    byStream.add(r);
+                });
+        rej.put("by_stream", byStream);
+        out.put("rejected", rej);
         return out;
     }
 

@@ -100,7 +100,10 @@ class DashboardPageTest {
         state.add(release("<b>&\"x'", 0, 2.0, 1.0));
         String page =
                 DashboardPage.fill(
-                        "<div id=\"streams\">" + DashboardPage.PLACEHOLDER + "</div>",
+                        "<div id=\"streams\">"
+                                + DashboardPage.PLACEHOLDER
+                                + "</div>"
+                                + DashboardPage.REJECTED_PLACEHOLDER,
                         state.snapshot());
         assertTrue(page.contains("&lt;b&gt;&amp;&quot;x&#39;"), page);
         assertFalse(page.contains("<b>"), page);
@@ -109,5 +112,43 @@ class DashboardPageTest {
         assertThrows(
                 IllegalArgumentException.class,
                 () -> DashboardPage.fill("<html></html>", state.snapshot()));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> DashboardPage.fill(DashboardPage.PLACEHOLDER, state.snapshot()));
+    }
+
+    /**
+     * Rejected records are listed per stream and reason, marked operator-side and never published,
+     * only when the dashboard follows the dead-letter topic; stream ids and reasons are escaped.
+     */
+    @Test
+    void rejectedRecordsAreListedAsOperatorSideCounts() {
+        DashboardState published = new DashboardState();
+        published.rejected("sensors", "late");
+        assertEquals("", DashboardPage.rejections(published.snapshot()), "not followed: nothing");
+
+        DashboardState state = new DashboardState().followingRejections();
+        assertTrue(
+                DashboardPage.rejections(state.snapshot()).contains("none rejected so far"),
+                DashboardPage.rejections(state.snapshot()));
+        state.rejected("sensors", "late");
+        state.rejected("sensors", "late");
+        state.rejected("sensors", "out_of_bounds");
+        state.rejected("", "undecodable");
+        state.rejected("<i>", "late");
+        String html = DashboardPage.rejections(state.snapshot());
+        assertTrue(html.contains("Operator-side, never published"), html);
+        assertTrue(html.contains("5 records so far"), html);
+        assertTrue(html.contains("<tr><td>sensors</td><td>late</td><td>2</td></tr>"), html);
+        assertTrue(
+                html.contains("<tr><td>sensors</td><td>out_of_bounds</td><td>1</td></tr>"), html);
+        assertTrue(
+                html.contains(
+                        "<tr><td>"
+                                + DashboardPage.esc(DashboardState.NO_STREAM)
+                                + "</td><td>undecodable</td><td>1</td></tr>"),
+                html);
+        assertTrue(html.contains("<tr><td>&lt;i&gt;</td><td>late</td><td>1</td></tr>"), html);
+        assertFalse(html.contains("<i>"), html);
     }
 }

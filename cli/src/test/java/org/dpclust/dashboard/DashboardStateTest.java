@@ -124,4 +124,38 @@ class DashboardStateTest {
                         .get(0)
                         .get("releases"));
     }
+
+    /**
+     * Dead letters are counted per stream and reason, apart from the published records (they are
+     * not records read from the published topics), and marked as followed only when they are.
+     */
+    @Test
+    void countsRejectedRecordsPerStreamAndReason() {
+        DashboardState state = new DashboardState();
+        assertEquals(false, ((Map<?, ?>) state.snapshot().get("rejected")).get("followed"));
+        state.followingRejections();
+        state.rejected("b", "late");
+        state.rejected("a", "late");
+        state.rejected("b", "late");
+        state.rejected(null, "undecodable");
+        state.rejected("b", "out_of_bounds");
+        Map<?, ?> rej = (Map<?, ?>) state.snapshot().get("rejected");
+        assertEquals(true, rej.get("followed"));
+        assertEquals(5L, rej.get("records"));
+        assertEquals(
+                List.of(
+                        Map.of(
+                                "stream_id",
+                                DashboardState.NO_STREAM,
+                                "reasons",
+                                Map.of("undecodable", 1L)),
+                        Map.of("stream_id", "a", "reasons", Map.of("late", 1L)),
+                        Map.of(
+                                "stream_id",
+                                "b",
+                                "reasons",
+                                Map.of("late", 2L, "out_of_bounds", 1L))),
+                rej.get("by_stream"));
+        assertEquals(0L, state.snapshot().get("records_read"));
+    }
 }

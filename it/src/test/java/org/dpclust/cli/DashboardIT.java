@@ -28,6 +28,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -39,11 +40,15 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.dpclust.avro.BudgetEventKind;
 import org.dpclust.avro.BudgetStatus;
 import org.dpclust.avro.CentroidRelease;
+import org.dpclust.avro.RejectedRecord;
 import org.dpclust.config.DpclustConfig;
+import org.dpclust.config.KafkaConnection;
 import org.dpclust.config.SecretSource;
 import org.dpclust.config.TopicFormats;
 import org.dpclust.config.WireFormat;
+import org.dpclust.dashboard.DashboardPage;
 import org.dpclust.dashboard.DashboardServer;
+import org.dpclust.dashboard.DashboardState;
 import org.dpclust.devkit.EmbeddedKafka;
 import org.dpclust.devkit.SyntheticTelemetry;
 import org.dpclust.devkit.TelemetryProducer;
@@ -116,9 +121,10 @@ class DashboardIT {
             TopicAdmin.ensureTopics(cfg.kafka(), 2);
             try (DashboardServer dashboard =
                     new DashboardServer(
-                                    kafka.bootstrapServers(),
+                                    KafkaConnection.plaintext(kafka.bootstrapServers()),
                                     cfg.kafka().centroidsTopic(),
                                     cfg.kafka().budgetTopic(),
+                                    cfg.kafka().dlqTopic(),
                                     0)
                             .start()) {
                 // before any release, the page without JavaScript says so
@@ -192,8 +198,79 @@ class DashboardIT {
                         events,
                         "budget events served, one per ledger key: " + budgetKeys);
 
-                assertServerRendered(withoutScripts(get(dashboard.url())), releases);
+                // the dead-letter topic as it is: rejected records per stream and reason
+                Map<String, Map<String, Long>> dead = new TreeMap<>();
+                AvroCodec<RejectedRecord> rejected = AvroCodec.rejected();
+                try (TopicReader reader =
+                        new TopicReader(kafka.bootstrapServers(), cfg.kafka().dlqTopic())) {
+                    for (var r : reader.readToEnd(Duration.ofSeconds(30))) {
+                        RejectedRecord d = rejected.decodePublished(r.value());
+                        String id =
+                                d.getStreamId() == null || d.getStreamId().isEmpty()
+                                        ? DashboardState.NO_STREAM
+                                        : d.getStreamId();
+                        dead.computeIfAbsent(id, k -> new TreeMap<>())
+                                .merge(d.getReason(), 1L, Long::sum);
+                    }
+                }
+                assertTrue(
+                        dead.getOrDefault(DashboardState.NO_STREAM, Map.of())
+                                        .getOrDefault("undecodable", 0L)
+                                > 0,
+                        "the demo's malformed records: " + dead);
+                JsonNode rej = awaitRejected(dashboard, json, dead);
+                assertTrue(rej.get("followed").asBoolean());
+
+                String noScript = withoutScripts(get(dashboard.url()));
+                assertServerRendered(noScript, releases);
+                assertTrue(noScript.contains("Operator-side, never published"), noScript);
+                dead.forEach(
+                        (id, reasons) ->
+                                reasons.forEach(
+                                        (reason, n) ->
+                                                assertTrue(
+                                                        noScript.contains(
+                                                                "<tr><td>"
+                                                                        + DashboardPage.esc(id)
+                                                                        + "</td><td>"
+                                                                        + reason
+                                                                        + "</td><td>"
+                                                                        + n
+                                                                        + "</td></tr>"),
+                                                        id
+                                                                + " "
+                                                                + reason
+                                                                + " "
+                                                                + n
+                                                                + " listed:\n"
+                                                                + noScript)));
                 String dom = runChromium(chromium, "--dump-dom", dashboard.url());
+                assertTrue(
+                        dom.contains("Operator-side, never published"),
+                        "the live view marks the counts");
+                dead.forEach(
+                        (id, reasons) ->
+                                reasons.forEach(
+                                        (reason, n) -> {
+                                            Matcher row =
+                                                    Pattern.compile(
+                                                                    "<tr data-stream=\""
+                                                                            + Pattern.quote(
+                                                                                    DashboardPage
+                                                                                            .esc(
+                                                                                                    id))
+                                                                            + "\" data-reason=\""
+                                                                            + Pattern.quote(reason)
+                                                                            + "\"><td>[^<]*</td><td>[^<]*</td><td>(\\d+)</td></tr>")
+                                                            .matcher(dom);
+                                            assertTrue(
+                                                    row.find(),
+                                                    id + " " + reason + " drawn by the script");
+                                            assertEquals(
+                                                    n,
+                                                    Long.parseLong(row.group(1)),
+                                                    id + " " + reason);
+                                        }));
                 assertDrawn(dom, releases, json, state);
                 // 12 bars per budget chart, their value labels measured by Chromium's layout
                 Matcher budgets = BUDGET_SVG.matcher(dom);
@@ -493,19 +570,51 @@ class DashboardIT {
     }
 
     /** What a browser without JavaScript shows: the page minus its script. */
+    /**
+     * The served rejected counts once they equal the dead-letter topic's (the follower reads it
+     * while this test reads it too); fails with both after 60 s.
+     */
+    private static JsonNode awaitRejected(
+            DashboardServer dashboard, ObjectMapper json, Map<String, Map<String, Long>> expected)
+            throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (true) {
+            JsonNode rej =
+                    json.readTree(get(dashboard.url() + "api/state", "application/json"))
+                            .get("rejected");
+            Map<String, Map<String, Long>> served = new TreeMap<>();
+            for (JsonNode s : rej.get("by_stream")) {
+                Map<String, Long> reasons = new TreeMap<>();
+                s.get("reasons")
+                        .fields()
+                        .forEachRemaining(e -> reasons.put(e.getKey(), e.getValue().asLong()));
+                served.put(s.get("stream_id").asText(), reasons);
+            }
+            if (served.equals(expected)) {
+                return rej;
+            }
+            assertTrue(System.nanoTime() < deadline, "served " + served + ", topic " + expected);
+            Thread.sleep(200);
+        }
+    }
+
     private static String withoutScripts(String html) {
         assertTrue(html.contains("<script>"), "the page has its script");
         return html.replaceAll("(?s)<script>.*?</script>", "");
     }
 
     private static String get(String url) throws Exception {
+        return get(url, "text/html");
+    }
+
+    private static String get(String url, String type) throws Exception {
         HttpResponse<String> r =
                 HttpClient.newHttpClient()
                         .send(
                                 HttpRequest.newBuilder(URI.create(url)).build(),
                                 HttpResponse.BodyHandlers.ofString());
         assertEquals(200, r.statusCode(), url);
-        assertTrue(r.headers().firstValue("Content-Type").orElse("").startsWith("text/html"));
+        assertTrue(r.headers().firstValue("Content-Type").orElse("").startsWith(type));
         return r.body();
     }
 
