@@ -281,6 +281,31 @@ class DashboardIT {
                     assertEquals("0", a.get("data-label-overlaps"), "bar labels overlap: " + a);
                     assertTrue(Integer.parseInt(a.get("data-labels")) >= 1, "bars labelled: " + a);
                     assertEquals(12, count(RECT_EPS, budgets.group(2)), "12 bars: " + a);
+                    // ε and spend each on their own panel: every spend dot below every ε bar
+                    double lowestBar = Double.NEGATIVE_INFINITY;
+                    Matcher bars = Pattern.compile("<rect\\b([^>]*)>").matcher(budgets.group(2));
+                    while (bars.find()) {
+                        Map<String, String> r = attrs(bars.group(1));
+                        if ("epsilon".equals(r.get("class"))) {
+                            lowestBar = Math.max(lowestBar, num(r, "y") + num(r, "height"));
+                        }
+                    }
+                    Matcher dots = CIRCLE.matcher(budgets.group(2));
+                    int spent = 0;
+                    while (dots.find()) {
+                        Map<String, String> c = attrs(dots.group(1));
+                        if ("spent".equals(c.get("class"))) {
+                            spent++;
+                            assertTrue(
+                                    num(c, "cy") > lowestBar + 10,
+                                    "spend dot "
+                                            + c
+                                            + " in the ε panel (bars end at "
+                                            + lowestBar
+                                            + ")");
+                        }
+                    }
+                    assertEquals(12, spent, "a spend dot per shown window: " + a);
                 }
                 assertEquals(cfg.streams().size(), charts, "a budget chart per stream");
 
