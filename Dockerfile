@@ -1,7 +1,7 @@
 # The dpclust job image: the official Flink image with the job jar in usrlib/.
 # Build the jar first (mvn -B -DskipTests package), then: docker build -t dpclust:0.1.0 .
 # The image carries no configuration and no secret: the Flink Kubernetes Operator writes config.yaml from the
-# FlinkDeployment (deploy/kubernetes/), docker-compose.yml mounts flink-conf/config.yaml, and the HMAC secret
+# FlinkDeployment (deploy/kubernetes/), docker-compose.yml passes FLINK_PROPERTIES, and the HMAC secret
 # comes from the environment (DPCLUST_SECRET) at run time.
 FROM flink:2.2.1-scala_2.12-java17
 

@@ -116,7 +116,9 @@ public final class UserErrors {
             }
         }
         for (Throwable t = ex; t != null; t = t.getCause()) {
-            if (t instanceof java.io.IOException) {
+            if (t instanceof java.io.IOException
+                    && t.getMessage() != null
+                    && t.getMessage().contains("Is a directory")) {
                 // reading a directory fails with a bare IOException ("Is a directory") that names
                 // no file: name the option whose value is one
                 String option = directoryOption(ex, parse);
@@ -128,9 +130,13 @@ public final class UserErrors {
         return null;
     }
 
+    /** Options whose value is a directory by design (never blamed for reading one). */
+    private static final java.util.Set<String> DIRECTORY_OPTIONS =
+            java.util.Set.of("--output", "--out");
+
     /**
-     * "--secret-file DIR" for the option whose value is an existing directory: the one the messages
-     * of {@code ex} name, else the only one; null when there is none or no telling which.
+     * "--secret-file DIR" for the file option whose value is an existing directory: the one the
+     * messages of {@code ex} name, else the only one; null when there is none or no telling which.
      */
     private static String directoryOption(Throwable ex, ParseResult parse) {
         if (parse == null) {
@@ -142,6 +148,9 @@ public final class UserErrors {
         }
         List<String> directories = new ArrayList<>();
         for (OptionSpec o : parse.matchedOptions()) {
+            if (DIRECTORY_OPTIONS.contains(o.longestName())) {
+                continue;
+            }
             for (String value : o.originalStringValues()) {
                 try {
                     if (java.nio.file.Files.isDirectory(Path.of(value))) {
@@ -231,6 +240,9 @@ public final class UserErrors {
         }
         Path target = Path.of(file).toAbsolutePath().normalize();
         for (OptionSpec o : parse.matchedOptions()) {
+            if (DIRECTORY_OPTIONS.contains(o.longestName())) {
+                continue;
+            }
             for (String value : o.originalStringValues()) {
                 try {
                     if (Objects.equals(Path.of(value).toAbsolutePath().normalize(), target)) {

@@ -23,11 +23,21 @@ import org.dpclust.io.AvroJson;
  * would keep them. {@link #snapshot} returns a JSON-ready map with the schemas' snake_case field
  * names, plus per release {@code colours}: one palette slot per centroid from {@link
  * CentroidColours}, each release matched to the one before it in its stream (whatever its
- * algorithm), so a cluster keeps its colour from window to window. Thread-safe.
+ * algorithm), so a cluster keeps its colour from window to window; computed when a release arrives
+ * (then for the later ones only when it arrives out of order), by index above {@link
+ * #MAX_MATCHED_K} centroids. Memory is bounded: the latest {@link #MAX_PER_STREAM} releases and
+ * budget events per stream. Thread-safe.
  */
 public final class DashboardState {
-    private final Map<String, Map<String, Map<String, Object>>> releases = new TreeMap<>();
-    private final Map<String, Map<String, Map<String, Object>>> budget = new TreeMap<>();
+    /** Releases and budget events kept per stream: the latest ones (older ones are dropped). */
+    public static final int MAX_PER_STREAM = 256;
+
+    /** Above this k, a release's colours are its centroid indexes (no matching). */
+    public static final int MAX_MATCHED_K = 64;
+
+    private final Map<String, TreeMap<String, Map<String, Object>>> releases = new TreeMap<>();
+    private final Map<String, TreeMap<String, int[]>> colours = new TreeMap<>();
+    private final Map<String, TreeMap<String, Map<String, Object>>> budget = new TreeMap<>();
     private long recordsRead;
     private long undecodable;
     private final Map<String, Map<String, Long>> rejected = new TreeMap<>();
@@ -63,8 +73,53 @@ public final class DashboardState {
                         + r.getWindowEnd().toEpochMilli()
                         + "|"
                         + r.getAlgorithm();
-        releases.computeIfAbsent(r.getStreamId(), s -> new TreeMap<>(DashboardState::byWindow))
-                .put(key, AvroJson.toMap(r));
+        TreeMap<String, Map<String, Object>> rel =
+                releases.computeIfAbsent(
+                        r.getStreamId(), s -> new TreeMap<>(DashboardState::byWindow));
+        rel.put(key, AvroJson.toMap(r));
+        TreeMap<String, int[]> col =
+                colours.computeIfAbsent(
+                        r.getStreamId(), s -> new TreeMap<>(DashboardState::byWindow));
+        if (rel.size() > MAX_PER_STREAM) {
+            col.remove(rel.pollFirstEntry().getKey());
+        }
+        recolourFrom(rel, col, key);
+    }
+
+    /**
+     * The colours of the release at {@code key} and of every later one (usually none: releases
+     * arrive in window order), each matched to the release before it; work per release added is one
+     * matching, not the stream's history.
+     */
+    @SuppressWarnings("unchecked")
+    private static void recolourFrom(
+            TreeMap<String, Map<String, Object>> rel, TreeMap<String, int[]> col, String key) {
+        if (!rel.containsKey(key)) {
+            return; // dropped at once: older than every kept release
+        }
+        Map.Entry<String, Map<String, Object>> before = rel.lowerEntry(key);
+        List<List<Double>> previous =
+                before == null ? null : (List<List<Double>>) before.getValue().get("centroids");
+        int[] previousColours = before == null ? null : col.get(before.getKey());
+        for (Map.Entry<String, Map<String, Object>> e : rel.tailMap(key, true).entrySet()) {
+            Map<String, Object> r = e.getValue();
+            List<List<Double>> centroids = (List<List<Double>>) r.get("centroids");
+            int[] c =
+                    previous == null
+                                    || previousColours == null
+                                    || centroids.size() > MAX_MATCHED_K
+                                    || previous.size() > MAX_MATCHED_K
+                            ? CentroidColours.first(centroids.size())
+                            : CentroidColours.next(
+                                    previous,
+                                    previousColours,
+                                    centroids,
+                                    (List<Double>) r.get("domain_lower"),
+                                    (List<Double>) r.get("domain_upper"));
+            col.put(e.getKey(), c);
+            previous = centroids;
+            previousColours = c;
+        }
     }
 
     public synchronized void add(BudgetStatus b) {
@@ -73,8 +128,13 @@ public final class DashboardState {
             return; // the ledger's high-water mark, not a budget event
         }
         String key = b.getWindowStart().toEpochMilli() + "|" + b.getKind() + "|" + b.getAlgorithm();
-        budget.computeIfAbsent(b.getStreamId(), s -> new TreeMap<>(DashboardState::byWindow))
-                .put(key, AvroJson.toMap(b));
+        TreeMap<String, Map<String, Object>> events =
+                budget.computeIfAbsent(
+                        b.getStreamId(), s -> new TreeMap<>(DashboardState::byWindow));
+        events.put(key, AvroJson.toMap(b));
+        if (events.size() > MAX_PER_STREAM) {
+            events.pollFirstEntry();
+        }
     }
 
     /** Counts a record that could not be decoded (it is skipped, but counts as read). */
@@ -101,7 +161,10 @@ public final class DashboardState {
         List<Map<String, Object>> streams = new ArrayList<>();
         for (String id : ids.keySet()) {
             Map<String, Object> s = new LinkedHashMap<>();
-            List<Map<String, Object>> rel = withColours(releases.getOrDefault(id, Map.of()));
+            List<Map<String, Object>> rel =
+                    withColours(
+                            releases.getOrDefault(id, new TreeMap<>()),
+                            colours.getOrDefault(id, new TreeMap<>()));
             s.put("stream_id", id);
             s.put(
                     "dimension",
@@ -109,7 +172,9 @@ public final class DashboardState {
                             ? null
                             : ((List<?>) rel.get(rel.size() - 1).get("domain_lower")).size());
             s.put("releases", rel);
-            s.put("budget_events", new ArrayList<>(budget.getOrDefault(id, Map.of()).values()));
+            s.put(
+                    "budget_events",
+                    new ArrayList<>(budget.getOrDefault(id, new TreeMap<>()).values()));
             streams.add(s);
         }
         Map<String, Object> out = new LinkedHashMap<>();
@@ -133,34 +198,18 @@ public final class DashboardState {
     }
 
     /** Copies of a stream's releases (in window order), each with its {@code colours}. */
-    @SuppressWarnings("unchecked")
-    private static List<Map<String, Object>> withColours(Map<String, Map<String, Object>> byKey) {
-        List<Map<String, Object>> out = new ArrayList<>();
-        List<List<Double>> previous = null;
-        int[] previousColours = null;
-        for (Map<String, Object> r : byKey.values()) {
-            List<List<Double>> centroids = (List<List<Double>>) r.get("centroids");
-            int[] colours =
-                    previous == null
-                            ? CentroidColours.first(centroids.size())
-                            : CentroidColours.next(
-                                    previous,
-                                    previousColours,
-                                    centroids,
-                                    (List<Double>) r.get("domain_lower"),
-                                    (List<Double>) r.get("domain_upper"));
-            Map<String, Object> copy = new LinkedHashMap<>(r); // the stored map stays as read
-            copy.put("colours", Arrays.stream(colours).boxed().toList());
+    private static List<Map<String, Object>> withColours(
+            TreeMap<String, Map<String, Object>> byKey, TreeMap<String, int[]> colours) {
+        List<Map<String, Object>> out = new ArrayList<>(byKey.size());
+        for (Map.Entry<String, Map<String, Object>> e : byKey.entrySet()) {
+            Map<String, Object> copy =
+                    new LinkedHashMap<>(e.getValue()); // stored maps stay as read
+            copy.put("colours", Arrays.stream(colours.get(e.getKey())).boxed().toList());
             out.add(copy);
-            previous = centroids;
-            previousColours = colours;
         }
         return out;
     }
 
-    /**
-     * Keys start with the window start in epoch millis: order numerically by it, then by the rest.
-     */
     private static int byWindow(String a, String b) {
         long wa = Long.parseLong(a.substring(0, a.indexOf('|')));
         long wb = Long.parseLong(b.substring(0, b.indexOf('|')));

@@ -91,6 +91,6 @@ class BatchWarningsTest {
     void anOrdinaryRunWarnsAboutNothing(@TempDir Path dir) throws Exception {
         assertEquals(
                 List.of(),
-                warnings(batch(dir, "1", "00112233445566778899aabbccddeeff0123456789abcdef")));
+                warnings(batch(dir, "1", "9f3c0e71a48b25d6e0c4b7a193f58d2e6a01c7f4b9d3e852")));
     }
 }

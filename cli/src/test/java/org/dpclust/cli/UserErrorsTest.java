@@ -109,6 +109,8 @@ class UserErrorsTest {
     void aDirectoryForAnyFileOptionIsOneLine(@TempDir Path dir) throws IOException {
         Path csv = Files.writeString(dir.resolve("p.csv"), "x1,x2\n0.1,0.2\n0.3,0.4\n");
         Path sub = Files.createDirectory(dir.resolve("sub"));
+        // an existing output directory is a directory by design: never the one blamed
+        Path out = Files.createDirectory(dir.resolve("out"));
         assertOneLine(
                 run(
                         "batch",
@@ -125,7 +127,7 @@ class UserErrorsTest {
                         "--secret-file",
                         sub.toString(),
                         "--output",
-                        dir.resolve("out").toString()),
+                        out.toString()),
                 "dpclust batch: --secret-file " + sub + ": a directory, not a file");
         assertOneLine(
                 run(
@@ -135,6 +137,27 @@ class UserErrorsTest {
                         "--kafka-properties",
                         sub.toString()),
                 "dpclust consume: --kafka-properties " + sub + ": a directory, not a file");
+    }
+
+    /**
+     * An I/O error that is not a file option naming a directory is never blamed on one: an existing
+     * --output directory is one by design, and an unrelated failure (a full disk) is not a user
+     * mistake.
+     */
+    @Test
+    void anOutputDirectoryIsNeverBlamedForAnIoError(@TempDir Path dir) throws IOException {
+        Path out = Files.createDirectory(dir.resolve("out"));
+        CommandLine.ParseResult parse =
+                new CommandLine(new BatchCommand())
+                        .parseArgs(
+                                "--algorithm",
+                                "stats",
+                                "--input",
+                                "x.csv",
+                                "--output",
+                                out.toString());
+        assertNull(UserErrors.describe(new IOException("No space left on device"), parse));
+        assertNull(UserErrors.describe(new IOException("Is a directory"), parse));
     }
 
     /** A typo is named as the unknown option or command, with the closest known names. */

@@ -158,4 +158,36 @@ class DashboardStateTest {
                 rej.get("by_stream"));
         assertEquals(0L, state.snapshot().get("records_read"));
     }
+
+    /**
+     * Memory stays bounded: of 300 windows the latest {@link DashboardState#MAX_PER_STREAM}
+     * releases and budget events are kept, each release still coloured (k = 1: slot 0 throughout).
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void keepsTheLatestReleasesAndEventsOfAStream() {
+        DashboardState state = new DashboardState();
+        for (int w = 0; w < 300; w++) {
+            state.add(release("s", w, 1.0 + w % 7));
+            state.add(charge("s", w, 1.0));
+        }
+        Map<String, Object> stream =
+                ((List<Map<String, Object>>) state.snapshot().get("streams")).get(0);
+        List<Map<String, Object>> rel = (List<Map<String, Object>>) stream.get("releases");
+        assertEquals(DashboardState.MAX_PER_STREAM, rel.size());
+        assertEquals(
+                T0.plusSeconds(10L * (300 - DashboardState.MAX_PER_STREAM)).toString(),
+                String.valueOf(rel.get(0).get("window_start")));
+        assertEquals(DashboardState.MAX_PER_STREAM, ((List<?>) stream.get("budget_events")).size());
+        rel.forEach(r -> assertEquals(List.of(0), r.get("colours")));
+        // a release older than every kept one is dropped at once
+        state.add(release("s", 0, 3.0));
+        assertEquals(
+                DashboardState.MAX_PER_STREAM,
+                ((List<?>)
+                                ((List<Map<String, Object>>) state.snapshot().get("streams"))
+                                        .get(0)
+                                        .get("releases"))
+                        .size());
+    }
 }

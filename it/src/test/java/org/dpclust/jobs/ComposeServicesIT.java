@@ -24,8 +24,14 @@ import org.junit.jupiter.api.Test;
  * containers' network and volumes give: service names and ports to this machine's loopback
  * addresses and free ports, container paths to the files and directories they mount. The run passes
  * when the consumer service prints releases of both streams — which needs the secret on the
- * TaskManager (the operators load it there), writable checkpoint directories and the shipped
- * dpclust.yaml's schedule.
+ * TaskManager (the operators load it there; no child inherits one from the test's environment) and
+ * the shipped dpclust.yaml's schedule.
+ *
+ * <p>Not reproduced: the image's own default config.yaml and its entrypoint script (the settings go
+ * in as dynamic properties, the same for the JobManager and the TaskManager; DeploymentKitTest
+ * checks submit's are equal, which the client here does not use), and the volumes' ownership
+ * (processes here run as the test's user; DeploymentKitTest checks that flink-volumes hands them to
+ * uid 9999 before Flink starts).
  */
 @Tag("cluster")
 class ComposeServicesIT {

@@ -431,6 +431,7 @@ final class RealCluster implements AutoCloseable {
                 new ProcessBuilder("bash", "-c", command)
                         .redirectErrorStream(true)
                         .redirectOutput(HOME.resolve(name + ".log").toFile());
+        pb.environment().remove("DPCLUST_SECRET"); // only what the test passes
         pb.environment().putAll(env);
         pb.environment().put("PATH", bin + ":" + System.getenv("PATH"));
         Process p = pb.start();
@@ -596,6 +597,8 @@ final class RealCluster implements AutoCloseable {
                 new ProcessBuilder(cmd)
                         .redirectErrorStream(true)
                         .redirectOutput(HOME.resolve(name + ".log").toFile());
+        // a secret exported in the developer's shell must not stand in for one the test omits
+        pb.environment().remove("DPCLUST_SECRET");
         pb.environment().putAll(env);
         Process p = pb.start();
         children.add(p);
