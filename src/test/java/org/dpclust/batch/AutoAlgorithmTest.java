@@ -56,6 +56,20 @@ class AutoAlgorithmTest {
         AutoAlgorithm.Choice high = AutoAlgorithm.choose(d13, 1, 500);
         assertEquals("stats", high.algorithm());
         assertEquals(BatchParams.defaultCells(3), high.params().cells());
+        // many clusters: stats-nested with the default coarse cells from k = 48, whatever the
+        // signal, unless the data are too thin for anything but the data-free answer
+        for (int k : new int[] {AutoAlgorithm.K_NESTED, 64, 200}) {
+            BatchParams many =
+                    new BatchParams(
+                            k, 1, box(10), 7, 5, BatchParams.defaultCells(k), Double.NaN, 1);
+            AutoAlgorithm.Choice c = AutoAlgorithm.choose(many, 1, 100_000);
+            assertEquals("stats-nested", c.algorithm(), "k = " + k);
+            assertEquals(BatchParams.defaultCells(k), c.params().cells());
+            assertEquals("public-centre", AutoAlgorithm.choose(many, 1, 50).algorithm());
+        }
+        BatchParams k47 =
+                new BatchParams(AutoAlgorithm.K_NESTED - 1, 1, box(10), 7, 5, 64, Double.NaN, 1);
+        assertEquals("stats-refine", AutoAlgorithm.choose(k47, 1, 100_000).algorithm());
     }
 
     @Test
