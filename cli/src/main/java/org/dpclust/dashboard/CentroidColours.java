@@ -3,6 +3,7 @@ package org.dpclust.dashboard;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
+import org.dpclust.quality.MinCostMatching;
 
 /**
  * Colours that follow a cluster from one release to the next, so the dashboard shows movement.
@@ -115,53 +116,18 @@ public final class CentroidColours {
 
     /**
      * The minimum-cost assignment of each of {@code n} rows to a distinct one of {@code m >= n}
-     * columns (Hungarian method with potentials, O(n²m)); returns, per column, its row or -1.
+     * columns: {@link MinCostMatching} on the matrix padded with m − n zero-cost rows; returns, per
+     * column, its row or -1.
      */
     static int[] assign(double[][] cost, int n, int m) {
-        double[] u = new double[n + 1], v = new double[m + 1];
-        int[] p = new int[m + 1], way = new int[m + 1]; // p[j]: the row (1-based) in column j
-        for (int i = 1; i <= n; i++) {
-            p[0] = i;
-            int j0 = 0;
-            double[] minv = new double[m + 1];
-            Arrays.fill(minv, Double.POSITIVE_INFINITY);
-            boolean[] used = new boolean[m + 1];
-            do {
-                used[j0] = true;
-                int i0 = p[j0], j1 = -1;
-                double delta = Double.POSITIVE_INFINITY;
-                for (int j = 1; j <= m; j++) {
-                    if (!used[j]) {
-                        double cur = cost[i0 - 1][j - 1] - u[i0] - v[j];
-                        if (cur < minv[j]) {
-                            minv[j] = cur;
-                            way[j] = j0;
-                        }
-                        if (minv[j] < delta) {
-                            delta = minv[j];
-                            j1 = j;
-                        }
-                    }
-                }
-                for (int j = 0; j <= m; j++) {
-                    if (used[j]) {
-                        u[p[j]] += delta;
-                        v[j] -= delta;
-                    } else {
-                        minv[j] -= delta;
-                    }
-                }
-                j0 = j1;
-            } while (p[j0] != 0);
-            do {
-                int j1 = way[j0];
-                p[j0] = p[j1];
-                j0 = j1;
-            } while (j0 != 0);
+        double[][] square = new double[m][m];
+        for (int i = 0; i < n; i++) {
+            System.arraycopy(cost[i], 0, square[i], 0, m);
         }
+        int[] match = MinCostMatching.solve(square);
         int[] rowOf = new int[m];
-        for (int j = 1; j <= m; j++) {
-            rowOf[j - 1] = p[j] - 1;
+        for (int i = 0; i < m; i++) {
+            rowOf[match[i]] = i < n ? i : -1;
         }
         return rowOf;
     }
