@@ -265,10 +265,39 @@ public final class ConfigLoader {
         if (ooo.isNegative()) {
             throw new ConfigException(p + ".max_out_of_orderness", "must not be negative");
         }
+        JobSettings.ReleaseClock clock =
+                switch (text(n, p, "release_clock", "ticks")) {
+                    case "ticks" -> JobSettings.ReleaseClock.TICKS;
+                    case "records" -> JobSettings.ReleaseClock.RECORDS;
+                    default ->
+                            throw new ConfigException(
+                                    p + ".release_clock",
+                                    "must be ticks or records, was '"
+                                            + n.path("release_clock").asText()
+                                            + "'");
+                };
+        boolean bounded = n.path("bounded_input").asBoolean(false);
+        if (clock == JobSettings.ReleaseClock.TICKS && !bounded && n.has("idle_timeout")) {
+            throw new ConfigException(
+                    p + ".idle_timeout",
+                    "only with job.release_clock: records or bounded_input: true; the release"
+                            + " clock's ticks keep every partition's watermark moving, so no"
+                            + " partition is declared idle (docs/event-time.md#the-release-clock)");
+        }
         Duration idle =
                 positive(
                         p + ".idle_timeout",
                         duration(n, p, "idle_timeout", Duration.ofSeconds(30)));
+        Duration tick =
+                positive(p + ".tick_interval", duration(n, p, "tick_interval", TICK_INTERVAL));
+        if (tick.compareTo(Duration.ofMinutes(1)) > 0) {
+            throw new ConfigException(
+                    p + ".tick_interval",
+                    "must be at most PT1M (it delays every release), was " + tick);
+        }
+        if (clock == JobSettings.ReleaseClock.RECORDS && n.has("tick_interval")) {
+            throw new ConfigException(p + ".tick_interval", "only with job.release_clock: ticks");
+        }
         int parallelism = integer(n, p, "parallelism", 0);
         if (parallelism < 0) {
             throw new ConfigException(p + ".parallelism", "must be >= 0 (0 = Flink default)");
@@ -278,7 +307,6 @@ public final class ConfigLoader {
             throw new ConfigException(
                     p + ".decode_parallelism", "must be >= 0 (0 = the job parallelism)");
         }
-        boolean bounded = n.path("bounded_input").asBoolean(false);
         Duration lateness = duration(n, p, "max_lateness", Duration.ofMinutes(10));
         if (lateness.isNegative()) {
             throw new ConfigException(p + ".max_lateness", "must not be negative, was " + lateness);
@@ -305,8 +333,13 @@ public final class ConfigLoader {
                 lateness,
                 future,
                 start,
-                end);
+                end,
+                clock,
+                tick);
     }
+
+    /** Default {@code job.tick_interval}. */
+    static final Duration TICK_INTERVAL = Duration.ofSeconds(1);
 
     /** An optional ISO-8601 instant (e.g. 2026-01-01T00:00:00Z); null if absent. */
     private static Instant instant(JsonNode n, String p, String f) {
@@ -434,7 +467,9 @@ public final class ConfigLoader {
                     "max_lateness",
                     "max_future",
                     "start",
-                    "end");
+                    "end",
+                    "release_clock",
+                    "tick_interval");
 
     /**
      * Every option of a stream, sections as {@code section.option} (the public-specification test

@@ -11,7 +11,8 @@ import java.time.Instant;
  * @param maxOutOfOrderness the fixed, public lag of the watermark behind the largest Kafka log
  *     append time seen on a partition (covers append times that go back: broker clock steps,
  *     partitions led by brokers with skewed clocks); it no longer concerns event times
- * @param idleTimeout a source partition silent this long stops holding back the watermark
+ * @param idleTimeout with {@link ReleaseClock#RECORDS} only: a source partition silent this long
+ *     stops holding back the watermark
  * @param boundedInput read the input topic only up to its end offsets at start (tests, demo,
  *     replays)
  * @param parallelism job parallelism (0 = Flink default)
@@ -27,6 +28,10 @@ import java.time.Instant;
  * @param end optional public instant: windows that do not end by it are not scheduled (their
  *     records are dead-lettered as {@code after_end}); required with bounded input, where the end
  *     of the input releases every scheduled window
+ * @param releaseClock what moves the watermark when no records arrive: the job's own clock ticks
+ *     (public release instants) or records only (docs/event-time.md#the-release-clock)
+ * @param tickInterval with {@link ReleaseClock#TICKS}: how often the job appends a tick to every
+ *     input partition (the release instants' granularity)
  */
 public record JobSettings(
         Duration checkpointInterval,
@@ -38,8 +43,34 @@ public record JobSettings(
         Duration maxLateness,
         Duration maxFuture,
         Instant start,
-        Instant end)
+        Instant end,
+        ReleaseClock releaseClock,
+        Duration tickInterval)
         implements Serializable {
+
+    /** What moves an input partition's watermark forward (docs/event-time.md#the-release-clock). */
+    public enum ReleaseClock {
+        /**
+         * The job appends a tick to every input partition every {@code job.tick_interval}; a tick's
+         * log append time moves its partition's watermark like a record that counts, so windows
+         * close on the broker's clock whatever the traffic, and no partition is ever idle.
+         */
+        TICKS,
+        /**
+         * Only records that count move time; a partition silent for {@code job.idle_timeout} stops
+         * holding the watermark back. Release instants then depend on the data.
+         */
+        RECORDS;
+
+        public String wireName() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    /** Whether the job runs the release clock (ticks, on unbounded input). */
+    public boolean ticks() {
+        return releaseClock == ReleaseClock.TICKS && !boundedInput;
+    }
 
     public JobSettings withBoundedInput(boolean bounded) {
         return new JobSettings(
@@ -52,7 +83,9 @@ public record JobSettings(
                 maxLateness,
                 maxFuture,
                 start,
-                end);
+                end,
+                releaseClock,
+                tickInterval);
     }
 
     /** These settings with another public release schedule ({@code end} may be null). */
@@ -67,7 +100,9 @@ public record JobSettings(
                 maxLateness,
                 maxFuture,
                 newStart,
-                newEnd);
+                newEnd,
+                releaseClock,
+                tickInterval);
     }
 
     /** These settings with other bounds on a record's event time around its append time. */
@@ -82,7 +117,9 @@ public record JobSettings(
                 lateness,
                 future,
                 start,
-                end);
+                end,
+                releaseClock,
+                tickInterval);
     }
 
     /**

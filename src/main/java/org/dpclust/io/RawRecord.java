@@ -43,6 +43,13 @@ public class RawRecord {
     public boolean logAppendTime;
 
     /**
+     * Whether this is a tick of the job's release clock ({@link org.dpclust.kafka.ClockTick}), not
+     * telemetry: it moves its partition's watermark and is then dropped, never decoded, counted or
+     * dead-lettered.
+     */
+    public boolean tick;
+
+    /**
      * Whether {@link #decode} has run: then either the fields below are set or {@link #undecodable}
      * is.
      */

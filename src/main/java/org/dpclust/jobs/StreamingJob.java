@@ -97,7 +97,17 @@ public final class StreamingJob {
                 config.kafka().budgetTopic(),
                 config.kafka().dlqTopic(),
                 secret);
-        StreamingTopology.build(env, source, sink, config, secret, resumeAfter);
+        int sourceParallelism = 0;
+        if (config.job().ticks()) {
+            sourceParallelism = ReleaseClock.sourceParallelism(config, env.getParallelism());
+            ReleaseClock.wire(env, config);
+            LOG.info(
+                    "release clock: a tick to every partition of {} every {}; source parallelism {}",
+                    String.join(", ", config.inputTopicNames()),
+                    config.job().tickInterval(),
+                    sourceParallelism);
+        }
+        StreamingTopology.build(env, source, sink, config, secret, resumeAfter, sourceParallelism);
     }
 
     /**

@@ -46,9 +46,25 @@ public final class StreamingTopology {
             DpclustConfig config,
             SecretSource secret,
             Map<String, Long> resumeAfter) {
+        build(env, source, sink, config, secret, resumeAfter, 0);
+    }
+
+    /**
+     * As above, the source (and the validation chained to it) at {@code sourceParallelism} subtasks
+     * (0 = the job's); with the release clock, at most the fewest partitions of an input topic, so
+     * that every source subtask reads a partition's ticks ({@link ReleaseClock}).
+     */
+    public static void build(
+            StreamExecutionEnvironment env,
+            Source<RawRecord, ?, ?> source,
+            Sink<Publication> sink,
+            DpclustConfig config,
+            SecretSource secret,
+            Map<String, Long> resumeAfter,
+            int sourceParallelism) {
         var streams = config.streams();
         EventTimePolicy policy = EventTimePolicy.of(config.job());
-        Ingest in = ingest(env, source, config);
+        Ingest in = ingest(env, source, config, sourceParallelism);
         // two-phase window aggregation: phase 1 keyed by (stream, salt) folds records into exact
         // partial
         // summaries in memory; phase 2 keyed by stream merges a window's partials, then noises and
@@ -115,6 +131,17 @@ public final class StreamingTopology {
      */
     public static Ingest ingest(
             StreamExecutionEnvironment env, Source<RawRecord, ?, ?> source, DpclustConfig config) {
+        return ingest(env, source, config, 0);
+    }
+
+    /**
+     * {@link #ingest(StreamExecutionEnvironment, Source, DpclustConfig)} at a source parallelism.
+     */
+    public static Ingest ingest(
+            StreamExecutionEnvironment env,
+            Source<RawRecord, ?, ?> source,
+            DpclustConfig config,
+            int sourceParallelism) {
         var streams = config.streams();
         EventTimePolicy policy = EventTimePolicy.of(config.job());
         // watermarks per Kafka partition, in the source, from the broker's log append time of the
@@ -125,8 +152,8 @@ public final class StreamingTopology {
                         streams,
                         policy,
                         config.job().maxOutOfOrderness(),
-                        config.job().idleTimeout());
-        DataStream<RawRecord> raw =
+                        config.job().ticks() ? null : config.job().idleTimeout());
+        SingleOutputStreamOperator<RawRecord> raw =
                 env.fromSource(source, watermarks, "telemetry-source").uid("telemetry-source");
         SingleOutputStreamOperator<ValidRecord> valid =
                 raw.process(new RecordValidator(streams))
@@ -134,6 +161,11 @@ public final class StreamingTopology {
                         .uid("validate-clamp");
         SingleOutputStreamOperator<ValidRecord> onTime =
                 valid.process(new LatenessFilter(streams, policy)).name("lateness").uid("lateness");
+        if (sourceParallelism > 0) {
+            raw.setParallelism(sourceParallelism);
+            valid.setParallelism(sourceParallelism);
+            onTime.setParallelism(sourceParallelism);
+        }
         return new Ingest(valid, onTime);
     }
 }

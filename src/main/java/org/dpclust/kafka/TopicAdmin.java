@@ -213,6 +213,37 @@ public final class TopicAdmin {
         }
     }
 
+    /**
+     * The fewest partitions of any input topic (at least 1): the release clock runs the source at
+     * no more subtasks than this, so every source subtask owns a partition and so reads ticks
+     * (Flink's Kafka enumerator spreads each topic's partitions round-robin over the readers).
+     */
+    public static int fewestInputPartitions(DpclustConfig c) {
+        try (Admin admin = Admin.create(adminProperties(c.kafka()))) {
+            int fewest = Integer.MAX_VALUE;
+            for (var d :
+                    admin.describeTopics(c.inputTopicNames())
+                            .allTopicNames()
+                            .get(30, TimeUnit.SECONDS)
+                            .values()) {
+                fewest = Math.min(fewest, d.partitions().size());
+            }
+            return Math.max(1, fewest == Integer.MAX_VALUE ? 1 : fewest);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException(
+                    "cannot describe the input topics "
+                            + c.inputTopicNames()
+                            + " on "
+                            + c.kafka().bootstrapServers()
+                            + ": "
+                            + e.getMessage(),
+                    e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while describing the input topics", e);
+        }
+    }
+
     private static Properties adminProperties(KafkaSettings k) {
         return k.connection()
                 .clientProperties(Map.of(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30_000));

@@ -1,6 +1,7 @@
 package org.dpclust.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -43,6 +44,39 @@ class ConfigLoaderTest {
                 ConfigLoader.parse(VALID + "    stats: {update: expdp-zone}\n").stream("s1")
                         .orElseThrow()
                         .statsUpdate());
+    }
+
+    @Test
+    void theReleaseClockIsTheDefaultAndIdlenessOnlyGoesWithoutIt() {
+        JobSettings j = ConfigLoader.parse(VALID).job();
+        assertEquals(JobSettings.ReleaseClock.TICKS, j.releaseClock());
+        assertEquals(java.time.Duration.ofSeconds(1), j.tickInterval());
+        assertTrue(j.ticks());
+        assertFalse(j.withBoundedInput(true).ticks(), "bounded input ends with its own watermark");
+        String job = "job: {start: \"2026-01-01T00:00:00Z\", %s}\n";
+        assertEquals("job.idle_timeout", option(VALID + job.formatted("idle_timeout: PT5S")));
+        assertEquals(
+                "job.tick_interval",
+                option(VALID + job.formatted("release_clock: records, tick_interval: PT2S")));
+        assertEquals("job.tick_interval", option(VALID + job.formatted("tick_interval: PT2M")));
+        assertEquals("job.tick_interval", option(VALID + job.formatted("tick_interval: PT0S")));
+        assertEquals("job.release_clock", option(VALID + job.formatted("release_clock: wall")));
+        JobSettings records =
+                ConfigLoader.parse(
+                                VALID + job.formatted("release_clock: records, idle_timeout: PT5S"))
+                        .job();
+        assertFalse(records.ticks());
+        assertEquals(java.time.Duration.ofSeconds(5), records.idleTimeout());
+        assertEquals(
+                java.time.Duration.ofSeconds(5),
+                ConfigLoader.parse(
+                                VALID
+                                        + job.formatted(
+                                                "bounded_input: true, end:"
+                                                        + " \"2026-01-02T00:00:00Z\","
+                                                        + " idle_timeout: PT5S"))
+                        .job()
+                        .idleTimeout());
     }
 
     @Test

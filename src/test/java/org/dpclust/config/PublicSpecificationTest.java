@@ -157,7 +157,15 @@ class PublicSpecificationTest {
         c("job.max_future", P, "job.max_future", "PT50S");
         c("job.checkpoint_interval", Kind.OPERATOR_SIDE, "job.checkpoint_interval", "PT5S");
         c("job.max_out_of_orderness", Kind.OPERATOR_SIDE, "job.max_out_of_orderness", "PT5S");
-        c("job.idle_timeout", Kind.OPERATOR_SIDE, "job.idle_timeout", "PT5S");
+        m(
+                "job.idle_timeout",
+                Kind.OPERATOR_SIDE,
+                new Object[] {"job.release_clock", "records"},
+                "job.idle_timeout",
+                "PT5S");
+        // release instants only (docs/event-time.md#the-release-clock): what counts is per record
+        c("job.release_clock", Kind.OPERATOR_SIDE, "job.release_clock", "records");
+        c("job.tick_interval", Kind.OPERATOR_SIDE, "job.tick_interval", "PT5S");
         c("job.bounded_input", Kind.OPERATOR_SIDE, "job.bounded_input", true);
         c("job.parallelism", Kind.OPERATOR_SIDE, "job.parallelism", 4);
         c("job.decode_parallelism", Kind.OPERATOR_SIDE, "job.decode_parallelism", 2);

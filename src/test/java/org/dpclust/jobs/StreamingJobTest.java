@@ -39,7 +39,7 @@ class StreamingJobTest {
               properties:
                 security.protocol: SASL_SSL
                 sasl.jaas.config: 'm required password="${env:KAFKA_PASSWORD}";'
-            job: {start: "2026-01-01T00:00:00Z"}
+            job: {start: "2026-01-01T00:00:00Z", release_clock: records}
             streams:
               - id: a
                 dimension: 2
@@ -84,6 +84,7 @@ class StreamingJobTest {
                     env, KafkaEndpoints.source(CONFIG), KafkaEndpoints.sink(CONFIG), CONFIG);
         } else {
             StreamingJob.fromKafka(CONFIG, TestRandoms.secretSource()).wire(env);
+            ReleaseClock.wire(env, CONFIG); // as wire() adds it under release_clock: ticks
         }
         return env;
     }

@@ -51,6 +51,33 @@ class RawRecordDeserializerTest {
     }
 
     @Test
+    void aTickPassesUndecodedMarkedAsATick() {
+        var tick = ClockTick.to("in", 3);
+        List<RawRecord> out = new ArrayList<>();
+        new RawRecordDeserializer()
+                .deserialize(
+                        new ConsumerRecord<>(
+                                "in",
+                                3,
+                                9,
+                                1_000L,
+                                org.apache.kafka.common.record.TimestampType.LOG_APPEND_TIME,
+                                0,
+                                0,
+                                tick.key(),
+                                tick.value(),
+                                tick.headers(),
+                                java.util.Optional.empty()),
+                        new ListCollector<>(out));
+        RawRecord r = out.get(0);
+        assertTrue(r.tick);
+        assertTrue(r.logAppendTime);
+        assertEquals(1_000L, r.appendTime);
+        assertEquals(false, r.decoded, "never decoded: it is not telemetry");
+        assertEquals(false, deserialized("garbage".getBytes()).tick);
+    }
+
+    @Test
     void undecodableBytesPassWithTheirReasonAndNoEventTime() {
         RawRecord bad = deserialized("garbage".getBytes());
         assertTrue(bad.decoded);

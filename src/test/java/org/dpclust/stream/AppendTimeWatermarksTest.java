@@ -12,7 +12,10 @@ import org.dpclust.io.RawRecord;
 import org.dpclust.window.EventTimePolicy;
 import org.junit.jupiter.api.Test;
 
-/** Only records that count move a partition's append-time watermark; payload times never do. */
+/**
+ * Only records that count (and, with the release clock, its ticks) move a partition's append-time
+ * watermark; payload times never do.
+ */
 class AppendTimeWatermarksTest {
     private static final StreamSpec S = StreamTestRecords.spec("");
     private static final EventTimePolicy P = new EventTimePolicy(0, Long.MAX_VALUE, 5_000, 1_000);
@@ -46,7 +49,11 @@ class AppendTimeWatermarksTest {
     }
 
     private static long watermarkAfter(List<RawRecord> records) {
-        AppendTimeWatermarks g = new AppendTimeWatermarks(List.of(S), P, 1_000);
+        return watermarkAfter(records, true);
+    }
+
+    private static long watermarkAfter(List<RawRecord> records, boolean ticks) {
+        AppendTimeWatermarks g = new AppendTimeWatermarks(List.of(S), P, 1_000, ticks);
         Out out = new Out();
         for (RawRecord r : records) {
             g.onEvent(r, r.appendTime, out);
@@ -89,6 +96,30 @@ class AppendTimeWatermarksTest {
         bytes.appendTime = 20_000;
         bytes.logAppendTime = true;
         assertEquals(20_000 - 1_000 - 1, watermarkAfter(List.of(d.get(0), bytes)));
+    }
+
+    private static RawRecord tick(long appendTime) {
+        RawRecord t = new RawRecord(new byte[0], "t", 0, 0);
+        t.tick = true;
+        t.appendTime = appendTime;
+        t.logAppendTime = true;
+        return t;
+    }
+
+    /** With the release clock a tick moves the watermark like a record that counts, alone too. */
+    @Test
+    void aTickMovesTheWatermarkByItsAppendTimeWithTheClockOnly() {
+        assertEquals(30_000 - 1_000 - 1, watermarkAfter(List.of(tick(30_000)), true));
+        List<RawRecord> d = List.of(raw("s", 10_000, 10_500, 0.5, 0.5), tick(30_000));
+        assertEquals(30_000 - 1_000 - 1, watermarkAfter(d, true));
+        // without the clock (release_clock: records) a tick is nothing
+        assertEquals(10_500 - 1_000 - 1, watermarkAfter(d, false));
+        // a tick whose timestamp is not a log append time is nothing either
+        RawRecord createTime = tick(40_000);
+        createTime.logAppendTime = false;
+        assertEquals(
+                10_500 - 1_000 - 1,
+                watermarkAfter(List.of(raw("s", 10_000, 10_500, 0.5, 0.5), createTime), true));
     }
 
     private static org.dpclust.avro.TelemetryRecord telemetry() {

@@ -181,7 +181,7 @@ class MetricsScrapeIT {
                           transactional_id_prefix: prom
                           transaction_timeout: PT2M
                           starting_offsets: earliest
-                        job: {checkpoint_interval: PT0.3S, max_out_of_orderness: PT1S, idle_timeout: PT2S, bounded_input: false, parallelism: 1,
+                        job: {checkpoint_interval: PT0.3S, max_out_of_orderness: PT1S, release_clock: records, idle_timeout: PT2S, bounded_input: false, parallelism: 1,
                               max_lateness: PT2S, max_future: PT2S, start: "%s"}
                         streams:
                           - {id: a, dimension: 2, lower: [0, 0], upper: [1, 1], k: 2, window: PT1S,

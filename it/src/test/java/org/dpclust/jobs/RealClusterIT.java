@@ -47,9 +47,10 @@ import org.junit.jupiter.api.Timeout;
  * The deployed topology with real processes: a Kafka broker JVM, a standalone Flink cluster
  * (JobManager and TaskManager JVMs, RocksDB state backend) and target/dpclust-job.jar submitted
  * with {@code flink run -d}. The job runs unbounded on the broker's log append-time clock
- * (docs/event-time.md): data is written in real time, each 2 s window's records at that window's
- * start, and a "tick" record per stream written later moves the watermark past the last data
- * windows and some empty ones.
+ * (docs/event-time.md) with {@code release_clock: records}, so that the test decides when windows
+ * close: data is written in real time, each 2 s window's records at that window's start, and a
+ * "tick" record per stream written later moves the watermark past the last data windows and some
+ * empty ones (the job's own release clock runs in real processes in {@code ComposeServicesIT}).
  *
  * <p>First an undisturbed live run. Then a live run on fresh topics whose TaskManager process is
  * killed (SIGKILL) while windows 2.. are open, after checkpoints, and a new TaskManager started;
@@ -125,6 +126,7 @@ class RealClusterIT {
                 job:
                   checkpoint_interval: PT1S
                   max_out_of_orderness: PT1S
+                  release_clock: records
                   idle_timeout: PT5S
                   bounded_input: false
                   parallelism: %4$d

@@ -145,7 +145,6 @@ class StreamingJobIT {
                 job:
                   checkpoint_interval: PT0.3S
                   max_out_of_orderness: PT1S
-                  idle_timeout: PT2S
                   bounded_input: %s
                   parallelism: %d
                   max_lateness: PT1H

@@ -324,7 +324,6 @@ public final class FleetBenchmark implements Benchmark {
                         job:
                           checkpoint_interval: PT2S
                           max_out_of_orderness: PT1S
-                          idle_timeout: PT5S
                           bounded_input: false
                           parallelism: 2
                           max_lateness: PT2S

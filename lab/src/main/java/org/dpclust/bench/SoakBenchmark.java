@@ -377,7 +377,6 @@ public final class SoakBenchmark implements Benchmark {
                         job:
                           checkpoint_interval: PT1S
                           max_out_of_orderness: PT1S
-                          idle_timeout: PT5S
                           bounded_input: false
                           parallelism: 1
                           max_lateness: PT1S
