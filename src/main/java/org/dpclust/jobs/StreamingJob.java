@@ -73,7 +73,14 @@ public final class StreamingJob {
 
     public void wire(StreamExecutionEnvironment env) {
         configure(env, config);
+        int logged = 0;
         for (StreamSpec s : config.streams()) {
+            if (++logged > STREAMS_LOGGED) {
+                LOG.info(
+                        "... and {} more streams (dpclust stream logs each set of parameters)",
+                        config.streams().size() - STREAMS_LOGGED);
+                break;
+            }
             LOG.info(
                     "stream {}: summaries {}, window {}, epsilon {} per release, cap {} per {},"
                             + " {} unit (c = {})",
@@ -143,6 +150,9 @@ public final class StreamingJob {
         wire(env);
         return env.executeAsync("dpclust-stream");
     }
+
+    /** Streams logged one per line by {@link #wire}; a fleet's others are counted. */
+    static final int STREAMS_LOGGED = 20;
 
     /** How long start-up waits for the budget topic before failing. */
     public static final Duration LEDGER_READ_TIMEOUT = Duration.ofSeconds(60);

@@ -33,19 +33,66 @@ public final class StartupLog {
         log.info(topics(k));
         log.info(formats(cfg.formats()));
         JobSettings j = cfg.job();
-        log.info(
-                "job: checkpoint every {}, max out-of-orderness {}, idle timeout {}, parallelism {},"
-                        + " {} input",
-                j.checkpointInterval(),
-                j.maxOutOfOrderness(),
-                j.idleTimeout(),
-                j.parallelism() > 0 ? Integer.toString(j.parallelism()) : "default",
-                j.boundedInput() ? "bounded" : "unbounded");
-        for (StreamSpec s : cfg.streams()) {
-            log.info(stream(s));
-        }
+        log.info(job(j));
+        streams(cfg.streams()).forEach(log::info);
         log.info("privacy secret: {} (never logged)", secretSource);
         warnings(cfg).forEach(log::warn);
+    }
+
+    /** The job line: checkpoints, the time rules' lag, what moves time, parallelism, input. */
+    static String job(JobSettings j) {
+        String clock =
+                j.ticks()
+                        ? "release clock: a tick every " + j.tickInterval()
+                        : j.boundedInput()
+                                ? "bounded: the end of input releases, idle timeout "
+                                        + j.idleTimeout()
+                                : "release_clock records: releases wait for records, idle timeout "
+                                        + j.idleTimeout();
+        return "job: checkpoint every "
+                + j.checkpointInterval()
+                + ", max out-of-orderness "
+                + j.maxOutOfOrderness()
+                + ", "
+                + clock
+                + ", parallelism "
+                + (j.parallelism() > 0 ? Integer.toString(j.parallelism()) : "default")
+                + ", "
+                + (j.boundedInput() ? "bounded" : "unbounded")
+                + " input";
+    }
+
+    /** Ids named in one grouped stream line before "…". */
+    static final int IDS_SHOWN = 5;
+
+    /**
+     * One line per distinct set of public parameters, in configuration order: a stream alone as
+     * {@link #stream}, streams sharing every parameter but the id (a fleet's stream set) as one
+     * line naming how many and the first and last ids, so 10,000 streams log a handful of lines.
+     */
+    static java.util.List<String> streams(java.util.List<StreamSpec> streams) {
+        java.util.Map<String, java.util.List<String>> ids = new java.util.LinkedHashMap<>();
+        for (StreamSpec s : streams) {
+            String line = stream(s);
+            String parameters = line.substring(("stream " + s.id()).length());
+            ids.computeIfAbsent(parameters, k -> new java.util.ArrayList<>()).add(s.id());
+        }
+        java.util.List<String> out = new java.util.ArrayList<>();
+        ids.forEach(
+                (parameters, group) -> {
+                    if (group.size() == 1) {
+                        out.add("stream " + group.get(0) + parameters);
+                    } else {
+                        String named =
+                                group.size() <= IDS_SHOWN
+                                        ? String.join(", ", group)
+                                        : String.join(", ", group.subList(0, IDS_SHOWN - 1))
+                                                + ", …, "
+                                                + group.get(group.size() - 1);
+                        out.add(group.size() + " streams " + named + parameters);
+                    }
+                });
+        return out;
     }
 
     /** ε per release above which a stream's releases protect next to nothing (e^ε > 22,000). */

@@ -44,6 +44,50 @@ class StartupLogTest {
     }
 
     @Test
+    void aStreamSetIsOneLineAndTheJobLineNamesTheClock() {
+        var c =
+                ConfigLoader.parse(
+                        """
+                        kafka: {bootstrap_servers: "b:9092"}
+                        job: {tick_interval: PT2S}
+                        streams:
+                          - ids: {prefix: site-, from: 1, to: 10000, digits: 5}
+                            dimension: 2
+                            lower: [0, 0]
+                            upper: [1, 2]
+                            k: 3
+                            window: PT10S
+                            epsilon_per_release: 0.5
+                            budget_cap: 10
+                          - id: other
+                            dimension: 2
+                            lower: [0, 0]
+                            upper: [1, 2]
+                            k: 3
+                            window: PT10S
+                            epsilon_per_release: 0.5
+                            budget_cap: 10
+                          - {id: wide, dimension: 1, lower: [0], upper: [1], k: 1,
+                             window: PT10S, epsilon_per_release: 0.5, budget_cap: 10}
+                        """);
+        var lines = StartupLog.streams(c.streams());
+        assertEquals(2, lines.size(), lines.toString());
+        assertTrue(
+                lines.get(0)
+                        .startsWith(
+                                "10001 streams site-00001, site-00002, site-00003, site-00004, …,"
+                                        + " other: d=2"),
+                lines.get(0));
+        assertEquals(StartupLog.stream(c.stream("wide").orElseThrow()), lines.get(1));
+        assertTrue(
+                StartupLog.job(c.job()).contains("release clock: a tick every PT2S"),
+                StartupLog.job(c.job()));
+        assertTrue(
+                StartupLog.job(c.job().withBoundedInput(true)).contains("bounded"),
+                StartupLog.job(c.job()));
+    }
+
+    @Test
     void theKafkaLineNamesClientPropertiesButNeverTheirValues() {
         String secret = "Literal-Pa55word-in-the-file";
         var k =
