@@ -39,6 +39,7 @@ public final class BatchAlgorithms {
         register(new PublicCentreAlgorithm());
         register(new StatsRefineAlgorithm());
         register(new StatsNestedAlgorithm());
+        register(new StatsProjAlgorithm());
         register(new AutoAlgorithm());
     }
 
