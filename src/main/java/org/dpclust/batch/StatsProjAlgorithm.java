@@ -11,13 +11,13 @@ import org.dpclust.privacy.PrivacyRandom;
  * {@code stats-proj}: for high dimension and many clusters ({@link ProjectedStatistics}): the
  * records' images under a public random projection to m = {@link
  * ProjectedStatistics#defaultDimension}(k, d) dimensions are partitioned privately by nested cells
- * ({@link BatchParams#cells()} coarse cells of the image box), k centres are fitted to the noisy
+ * ({@link BatchParams#cells()} coarse cells of the image box), 2k centres are fitted to the noisy
  * cells, and the records grouped by their image's nearest centre get noisy counts and sums in all d
- * dimensions. Guarantee {@value BatchAlgorithm#DP}: ε-DP under add/remove of one unit of at most c
- * records — {@value ProjectedStatistics#DEFAULT_PROJECTION_SHARE} of ε on the projected nested
- * cells (coarse counts L1 c; frontier counts L1 c and image sums L1 c·m·2^31 units), the rest on
- * the k groups' counts (L1 c) and sums (L1 c·d·2^31 units); see {@link ProjectedStatistics}.
- * Declared bounds are required.
+ * dimensions, from which weighted Lloyd finds k centroids. Guarantee {@value BatchAlgorithm#DP}:
+ * ε-DP under add/remove of one unit of at most c records — a share {@link
+ * ProjectedStatistics#defaultShare}(m, d) of ε on the projected nested cells (coarse counts L1 c;
+ * frontier counts L1 c and image sums L1 c·m·2^31 units), the rest on the 2k groups' counts (L1 c)
+ * and sums (L1 c·d·2^31 units); see {@link ProjectedStatistics}. Declared bounds are required.
  */
 public final class StatsProjAlgorithm implements BatchAlgorithm {
     @Override
@@ -53,7 +53,8 @@ public final class StatsProjAlgorithm implements BatchAlgorithm {
                         plan,
                         SnapshotStatistics.publicInitialCentroids(b, params.k(), params.seed()),
                         params.epsilon(),
-                        ProjectedStatistics.DEFAULT_PROJECTION_SHARE,
+                        ProjectedStatistics.defaultShare(
+                                plan.projection().dimension(), b.dimension()),
                         params.contributionBound(),
                         rng);
         return new BatchResult(r.centroids(), r.weights(), r.parameters());

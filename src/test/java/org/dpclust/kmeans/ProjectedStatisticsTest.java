@@ -58,7 +58,7 @@ class ProjectedStatisticsTest {
                 plan,
                 SnapshotStatistics.publicInitialCentroids(BOX, K, 5),
                 epsilon,
-                ProjectedStatistics.DEFAULT_PROJECTION_SHARE,
+                ProjectedStatistics.defaultShare(plan.projection().dimension(), D),
                 1,
                 TestRandoms.stream(stream));
     }
