@@ -72,10 +72,23 @@ class ProjectedStatisticsDpTest {
         ProjectedStatistics.Noisy nominal =
                 ProjectedStatistics.noise(
                         base, CODEC, PLAN, 1.0, share, 1, TestRandoms.stream("nominal"));
-        double cellCountScale = nominal.projected().cells().countScale();
-        double cellSumScale = nominal.projected().cells().sumScale();
-        double groupCountScale = nominal.groups().countScale();
-        double groupSumScale = nominal.groups().sumScale();
+        // the calibrated scales, derived from the claimed split (not read from the mechanism):
+        // step 1's frontier at (1 - split share)·share·ε in m = 1, step 3 at (1 - share)·ε in d = 2
+        double eps1Frontier = share * (1 - NestedCellStatistics.DEFAULT_SPLIT_SHARE);
+        double fm = DpClusterStatistics.defaultCountFraction(1);
+        double fd = DpClusterStatistics.defaultCountFraction(2);
+        double cellCountScale = 1 / (eps1Frontier * fm);
+        double cellSumScale = 0x1p31 / (eps1Frontier * (1 - fm));
+        double groupCountScale = 1 / ((1 - share) * fd);
+        double groupSumScale = 2 * 0x1p31 / ((1 - share) * (1 - fd));
+        // the mechanism uses them. A wrong split fails here: the bucketed test below resolves a
+        // loss doubled by halved noise but not an excess of 15 % (a mutant with step 3 at the
+        // whole ε passed it, worst violation 0.0050, and fails these checks)
+        assertEquals(
+                cellCountScale, nominal.projected().cells().countScale(), 1e-9 * cellCountScale);
+        assertEquals(cellSumScale, nominal.projected().cells().sumScale(), 1e-9 * cellSumScale);
+        assertEquals(groupCountScale, nominal.groups().countScale(), 1e-9 * groupCountScale);
+        assertEquals(groupSumScale, nominal.groups().sumScale(), 1e-9 * groupSumScale);
         DpTester.assertCalibratedPassesAndHalvedFails(
                 "projected-cells",
                 1.0,
