@@ -40,6 +40,7 @@ public final class BatchAlgorithms {
         register(new StatsRefineAlgorithm());
         register(new StatsNestedAlgorithm());
         register(new StatsProjAlgorithm());
+        register(new StatsProjRefineAlgorithm());
         register(new AutoAlgorithm());
     }
 
