@@ -67,15 +67,20 @@ class AutoAlgorithmTest {
             assertEquals(BatchParams.defaultCells(k), c.params().cells());
             assertEquals("public-centre", AutoAlgorithm.choose(many, 1, 50).algorithm());
         }
-        // high dimension and more than a few clusters: stats-proj, from d = 32 and k = 16
+        // high dimension: stats-proj-refine from y = (n/k) eps / d >= 14.5, else stats-proj from
+        // k = 16
         for (int d : new int[] {AutoAlgorithm.D_PROJ, 100}) {
             for (int k : new int[] {AutoAlgorithm.K_PROJ, 64}) {
                 BatchParams wide =
                         new BatchParams(
                                 k, 1, box(d), 7, 5, BatchParams.defaultCells(k), Double.NaN, 1);
-                AutoAlgorithm.Choice c = AutoAlgorithm.choose(wide, 1, 100_000);
-                assertEquals("stats-proj", c.algorithm(), "d = " + d + ", k = " + k);
+                long strong = (long) Math.ceil(AutoAlgorithm.Y_PROJ_REFINE * k * d);
+                AutoAlgorithm.Choice c = AutoAlgorithm.choose(wide, 1, strong);
+                assertEquals("stats-proj-refine", c.algorithm(), "d = " + d + ", k = " + k);
                 assertEquals(BatchParams.defaultCells(k), c.params().cells());
+                AutoAlgorithm.Choice weak = AutoAlgorithm.choose(wide, 1, strong - 1);
+                assertEquals("stats-proj", weak.algorithm(), "d = " + d + ", k = " + k);
+                assertEquals(BatchParams.defaultCells(k), weak.params().cells());
                 assertEquals("public-centre", AutoAlgorithm.choose(wide, 1, 50).algorithm());
             }
         }
@@ -84,7 +89,9 @@ class AutoAlgorithmTest {
         assertEquals("stats-nested", AutoAlgorithm.choose(d31, 1, 100_000).algorithm());
         BatchParams k15 =
                 new BatchParams(AutoAlgorithm.K_PROJ - 1, 1, box(100), 7, 5, 240, Double.NaN, 1);
-        assertEquals("stats-refine", AutoAlgorithm.choose(k15, 3, 100_000).algorithm());
+        assertEquals("stats-proj-refine", AutoAlgorithm.choose(k15, 3, 100_000).algorithm());
+        // few clusters below the signal: the rule for lower dimension (x = 100, y = 6.7: stats)
+        assertEquals("stats", AutoAlgorithm.choose(k15, 1, 10_000).algorithm());
         BatchParams k47 =
                 new BatchParams(AutoAlgorithm.K_NESTED - 1, 1, box(10), 7, 5, 64, Double.NaN, 1);
         assertEquals("stats-refine", AutoAlgorithm.choose(k47, 1, 100_000).algorithm());
