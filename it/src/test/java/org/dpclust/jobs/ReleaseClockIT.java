@@ -49,10 +49,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * window 2; {@code quiet} none in job A and, in job B only, one record in window 6, when the whole
  * job is otherwise silent. Every release of both jobs is visible within the tolerance of its close
  * (so the extra record moves no publication instant beyond it), and B's releases are byte-identical
- * to A's but for the window that counts the extra record. Without the clock ({@code release_clock:
- * records}) nothing after the burst is released and windows before it wait for it. Finally a
- * bounded replay of A's input (ticks included, ignored) on fresh output topics publishes
- * byte-identical releases: what a window counts never depended on the clock.
+ * to A's but for the window that counts the extra record (and quiet's window 7, which starts from
+ * the centroids window 6 released). Without the clock ({@code release_clock: records}) nothing
+ * after the burst is released and windows before it wait for it. Finally a bounded replay of A's
+ * input (ticks included, ignored) on fresh output topics publishes byte-identical releases: what a
+ * window counts never depended on the clock.
  */
 class ReleaseClockIT {
     private static final long W = 2_000;
@@ -161,7 +162,7 @@ class ReleaseClockIT {
             send(p, "clock-a.in", "single", 0.25);
             send(p, "clock-b.in", "single", 0.25);
             p.flush();
-            sleepUntil(start + 6 * W + 700); // window 6, job B only: the neighbouring record
+            sleepUntil(start + 6 * W + 300); // window 6, job B only: the neighbouring record
             send(p, "clock-b.in", "quiet", 0.75);
             p.flush();
             long deadline = start + WINDOWS * W + LATENESS + OUT_OF_ORDER + TOLERANCE + 10_000;
@@ -201,8 +202,15 @@ class ReleaseClockIT {
         Map<String, byte[]> releasesB = runs.byWindow(b);
         assertEquals(3 * WINDOWS, releasesA.size());
         assertEquals(releasesA.keySet(), releasesB.keySet());
+        // B's extra record counts in quiet's window 6: that release differs; every other stream's
+        // releases and quiet's earlier ones are byte-identical. quiet's window 7 starts from the
+        // centroids window 6 released (post-processing of a release), so it may differ.
         String neighbour = "quiet@" + Instant.ofEpochMilli(start + 6 * W) + "/stats";
+        String after = "quiet@" + Instant.ofEpochMilli(start + 7 * W) + "/stats";
         for (String k : releasesA.keySet()) {
+            if (k.equals(after)) {
+                continue;
+            }
             boolean same = java.util.Arrays.equals(releasesA.get(k), releasesB.get(k));
             assertEquals(!k.equals(neighbour), same, k + ": identical iff it is not " + neighbour);
         }
