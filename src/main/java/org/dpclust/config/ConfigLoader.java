@@ -290,6 +290,13 @@ public final class ConfigLoader {
                         duration(n, p, "idle_timeout", Duration.ofSeconds(30)));
         Duration tick =
                 positive(p + ".tick_interval", duration(n, p, "tick_interval", TICK_INTERVAL));
+        if (tick.compareTo(Duration.ofMillis(100)) < 0) {
+            throw new ConfigException(
+                    p + ".tick_interval",
+                    "must be at least PT0.1S (each tick is a record on every input partition),"
+                            + " was "
+                            + tick);
+        }
         if (tick.compareTo(Duration.ofMinutes(1)) > 0) {
             throw new ConfigException(
                     p + ".tick_interval",

@@ -35,6 +35,11 @@ public final class NonPrivateMeanTopology {
             Source<RawRecord, ?, ?> source,
             Sink<Publication> sink,
             DpclustConfig config) {
+        if (config.job().ticks()) {
+            throw new IllegalArgumentException(
+                    "the non-private baseline runs on bounded input or with release_clock: records"
+                            + " (it does not wire the release clock)");
+        }
         var first = config.streams().get(0);
         StreamingTopology.Ingest in = StreamingTopology.ingest(env, source, config);
         long lateness = config.job().maxLateness().toMillis();

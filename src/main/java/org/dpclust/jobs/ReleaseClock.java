@@ -21,7 +21,7 @@ public final class ReleaseClock {
 
     /** Adds the clock to {@code env}. */
     public static void wire(StreamExecutionEnvironment env, DpclustConfig config) {
-        double perSecond = 1000.0 / config.job().tickInterval().toMillis();
+        double perSecond = 1e9 / config.job().tickInterval().toNanos();
         var ticks =
                 new DataGeneratorSource<>(
                         i -> i,
@@ -35,6 +35,24 @@ public final class ReleaseClock {
                 .name("release-clock-ticks")
                 .uid("release-clock-ticks")
                 .setParallelism(1);
+    }
+
+    /**
+     * Appends one tick to every input topic and waits for it: a job whose clock cannot write (no
+     * Write ACL on an input topic) fails at start-up with one line naming {@code
+     * job.release_clock}, instead of never releasing.
+     */
+    public static void probe(DpclustConfig config) {
+        try {
+            ClockTicker.of(config).probe(java.time.Duration.ofSeconds(30));
+        } catch (IllegalStateException e) {
+            throw new org.dpclust.config.ConfigException(
+                    "job.release_clock",
+                    e.getMessage()
+                            + "; the release clock needs Write on the input topics"
+                            + " (docs/deploy.md#acls-the-principal-needs), or set"
+                            + " job.release_clock: records");
+        }
     }
 
     /**

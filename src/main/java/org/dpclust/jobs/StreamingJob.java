@@ -106,6 +106,7 @@ public final class StreamingJob {
                 secret);
         int sourceParallelism = 0;
         if (config.job().ticks()) {
+            ReleaseClock.probe(config);
             sourceParallelism = ReleaseClock.sourceParallelism(config, env.getParallelism());
             ReleaseClock.wire(env, config);
             LOG.info(

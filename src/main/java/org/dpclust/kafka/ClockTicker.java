@@ -22,17 +22,22 @@ import org.slf4j.LoggerFactory;
 /**
  * The release clock's writer (docs/event-time.md#the-release-clock): each element it receives (one
  * per {@code job.tick_interval}, from a rate-limited generator) appends a {@link ClockTick} to
- * every partition of every input topic, partitions as the producer's metadata knows them (new
- * partitions are picked up). Ticks need no exactly-once: a tick only says "the broker's clock has
- * passed this append time here", so duplicates and gaps only change how soon a window closes, never
- * what it counts. A failed send is logged (at most once a minute) and the next tick catches up; if
- * ticks stop, releases wait (the watermark never passes unread ticks), they are never released
- * early. One producer per writer (the sink runs at parallelism 1): connections and threads do not
- * grow with the number of streams. Writes nothing private.
+ * every partition of every input topic, partitions as the producer's metadata knows them (refreshed
+ * every 10 s, so new partitions get ticks). Ticks need no exactly-once: a tick only says "the
+ * broker's clock has passed this append time here", so duplicates and gaps only change how soon a
+ * window closes, never what it counts. A failed send is counted ({@code
+ * dpclust.clock_tick_failures}) and logged (at most once a minute), and the next tick catches up;
+ * if ticks stop, releases wait (the watermark never passes unread ticks), they never come early.
+ * {@link #probe} checks at start-up that ticks can be written at all. One producer per writer (the
+ * sink runs at parallelism 1): connections and threads do not grow with the number of streams.
+ * Writes nothing private.
  */
 public final class ClockTicker implements Sink<Long> {
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(ClockTicker.class);
+
+    /** At most one WARN line per this long. */
+    static final Duration WARN_EVERY = Duration.ofMinutes(1);
 
     private final KafkaConnection connection;
     private final List<String> topics;
@@ -46,19 +51,58 @@ public final class ClockTicker implements Sink<Long> {
         return new ClockTicker(config.kafka().connection(), config.inputTopicNames());
     }
 
+    private Producer<byte[], byte[]> producer() {
+        return new KafkaProducer<>(
+                connection.clientProperties(
+                        Map.of(
+                                ProducerConfig.ACKS_CONFIG, "all",
+                                ProducerConfig.LINGER_MS_CONFIG, 0,
+                                ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000,
+                                // new input partitions get ticks within 10 s
+                                ProducerConfig.METADATA_MAX_AGE_CONFIG, 10_000,
+                                ProducerConfig.CLIENT_ID_CONFIG, "dpclust-release-clock")),
+                new ByteArraySerializer(),
+                new ByteArraySerializer());
+    }
+
+    /**
+     * Appends one tick to partition 0 of every input topic and waits for it: throws with the
+     * broker's reason (e.g. no Write ACL on the topic) if a tick cannot be written, so a job that
+     * could never release fails at start-up instead of waiting silently.
+     */
+    public void probe(Duration timeout) {
+        try (Producer<byte[], byte[]> p = producer()) {
+            for (String topic : topics) {
+                try {
+                    p.send(ClockTick.to(topic, 0))
+                            .get(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+                } catch (java.util.concurrent.ExecutionException e) {
+                    throw new IllegalStateException(
+                            "cannot append a release-clock tick to input topic '"
+                                    + topic
+                                    + "': "
+                                    + e.getCause().getMessage(),
+                            e.getCause());
+                } catch (java.util.concurrent.TimeoutException e) {
+                    throw new IllegalStateException(
+                            "cannot append a release-clock tick to input topic '"
+                                    + topic
+                                    + "' within "
+                                    + timeout,
+                            e);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while probing the clock", e);
+                }
+            }
+        }
+    }
+
     @Override
     public SinkWriter<Long> createWriter(WriterInitContext context) throws IOException {
-        Producer<byte[], byte[]> producer =
-                new KafkaProducer<>(
-                        connection.clientProperties(
-                                Map.of(
-                                        ProducerConfig.ACKS_CONFIG, "all",
-                                        ProducerConfig.LINGER_MS_CONFIG, 0,
-                                        ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000)),
-                        new ByteArraySerializer(),
-                        new ByteArraySerializer());
-        Counter ticks = context.metricGroup().addGroup("dpclust").counter("clock_ticks");
-        return new Writer(producer, topics, ticks);
+        var g = context.metricGroup().addGroup("dpclust");
+        return new Writer(
+                producer(), topics, g.counter("clock_ticks"), g.counter("clock_tick_failures"));
     }
 
     /** Sends one tick per input partition per element. */
@@ -66,13 +110,21 @@ public final class ClockTicker implements Sink<Long> {
         private final Producer<byte[], byte[]> producer;
         private final List<String> topics;
         private final Counter ticks;
+        private final Counter failures;
         private final AtomicReference<Exception> failure = new AtomicReference<>();
-        private long lastWarning = Long.MIN_VALUE;
+        private long lastWarning;
+        private long warnings;
 
-        Writer(Producer<byte[], byte[]> producer, List<String> topics, Counter ticks) {
+        Writer(
+                Producer<byte[], byte[]> producer,
+                List<String> topics,
+                Counter ticks,
+                Counter failures) {
             this.producer = producer;
             this.topics = topics;
             this.ticks = ticks;
+            this.failures = failures;
+            this.lastWarning = System.currentTimeMillis() - WARN_EVERY.toMillis();
         }
 
         @Override
@@ -83,34 +135,53 @@ public final class ClockTicker implements Sink<Long> {
                 try {
                     partitions = producer.partitionsFor(topic);
                 } catch (RuntimeException e) {
-                    failure.compareAndSet(null, e);
+                    failed(e);
                     continue;
                 }
                 for (PartitionInfo p : partitions) {
-                    producer.send(
-                            ClockTick.to(topic, p.partition()),
-                            (metadata, e) -> {
-                                if (e != null) {
-                                    failure.compareAndSet(null, e);
-                                } else {
-                                    ticks.inc();
-                                }
-                            });
+                    try {
+                        producer.send(
+                                ClockTick.to(topic, p.partition()),
+                                (metadata, e) -> {
+                                    if (e != null) {
+                                        failed(e);
+                                    } else {
+                                        ticks.inc();
+                                    }
+                                });
+                    } catch (RuntimeException e) {
+                        failed(e);
+                    }
                 }
             }
         }
 
-        private void warnOfFailure() {
-            Exception e = failure.getAndSet(null);
+        private void failed(Exception e) {
+            failures.inc();
+            failure.compareAndSet(null, e);
+        }
+
+        /** Logs the first failure kept since the last WARN line, at most once a minute. */
+        void warnOfFailure() {
             long now = System.currentTimeMillis();
-            if (e != null && now - lastWarning >= Duration.ofMinutes(1).toMillis()) {
+            if (now - lastWarning < WARN_EVERY.toMillis()) {
+                return; // the failure waits for the next line
+            }
+            Exception e = failure.getAndSet(null);
+            if (e != null) {
                 lastWarning = now;
+                warnings++;
                 LOG.warn(
-                        "release clock: could not append a tick to the input topics {} ({}); releases"
-                                + " wait until ticks are appended again",
+                        "release clock: could not append a tick to the input topics {} ({});"
+                                + " releases wait until ticks are appended again",
                         topics,
                         e.getMessage());
             }
+        }
+
+        /** WARN lines logged so far. */
+        long warnings() {
+            return warnings;
         }
 
         @Override

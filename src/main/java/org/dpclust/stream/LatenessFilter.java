@@ -25,11 +25,11 @@ import org.dpclust.window.ValidRecord;
  * reason. The decision is a function of the record alone. Runs right after validation, before
  * keyBy.
  *
- * <p>A record that counts arrives before the append-time watermark closes its window unless its
- * source partition has just resumed from idle behind the others (the watermark is the minimum over
- * the partitions that are not idle): such a record is dead-lettered as {@code late} too, here or,
- * after the shuffle, by {@link WindowPreAggregator}. Strips the original bytes from records that
- * pass.
+ * <p>A record that counts arrives before the append-time watermark closes its window unless the
+ * broker's clock stepped back by more than {@code max_out_of_orderness}, its partition was found
+ * after the others had moved on, or (without the release clock) its partition resumed from idle
+ * behind the others: such a record is dead-lettered as {@code late} too, here or, after the
+ * shuffle, by {@link WindowPreAggregator}. Strips the original bytes from records that pass.
  */
 public class LatenessFilter extends ProcessFunction<ValidRecord, ValidRecord> {
     public static final OutputTag<Publication> LATE =
@@ -84,7 +84,9 @@ public class LatenessFilter extends ProcessFunction<ValidRecord, ValidRecord> {
                             + (windowStart + s.windowMillis())
                             + ") closed at append-time watermark "
                             + watermark
-                            + " (the record's partition resumed from idle behind the others)";
+                            + " (a broker clock step beyond max_out_of_orderness, a partition"
+                            + " found after the others moved on, or, without the release clock, a"
+                            + " partition resumed from idle)";
         }
         if (reason != null) {
             rejected.get(reason).inc();

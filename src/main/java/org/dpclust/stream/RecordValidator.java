@@ -41,6 +41,7 @@ public class RecordValidator extends ProcessFunction<RawRecord, ValidRecord> {
     private transient AvroCodec<TelemetryRecord> codec;
     private transient Counter recordsIn;
     private transient Counter clamped;
+    private transient Counter ticksIn;
     private transient Map<String, Counter> rejected;
     private transient LongCounter recordsInTotal;
     private transient LongCounter rejectedTotal;
@@ -59,6 +60,7 @@ public class RecordValidator extends ProcessFunction<RawRecord, ValidRecord> {
         var g = getRuntimeContext().getMetricGroup().addGroup("dpclust");
         recordsIn = g.counter("records_in");
         clamped = g.counter("records_clamped");
+        ticksIn = g.counter("clock_ticks_in");
         recordsInTotal = new LongCounter();
         rejectedTotal = new LongCounter();
         getRuntimeContext().addAccumulator(ACC_RECORDS_IN, recordsInTotal);
@@ -115,7 +117,8 @@ public class RecordValidator extends ProcessFunction<RawRecord, ValidRecord> {
     @Override
     public void processElement(RawRecord raw, Context ctx, Collector<ValidRecord> out) {
         if (raw.tick) {
-            return; // the release clock's tick has moved its partition's watermark: not input
+            ticksIn.inc(); // the release clock's tick has moved its partition's watermark
+            return; // not input: never counted as a record nor dead-lettered
         }
         recordsIn.inc();
         recordsInTotal.add(1);

@@ -392,7 +392,8 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
                         + (windowStart + size)
                         + ") closed at append-time watermark "
                         + watermark
-                        + " after the shuffle (a source partition resumed from idle); "
+                        + " after the shuffle (a source partition resumed from idle or found"
+                        + " late); "
                         + "original bytes not kept past validation: features re-encoded as clamped",
                 r.streamId,
                 r.eventTime,

@@ -60,6 +60,8 @@ class ConfigLoaderTest {
                 option(VALID + job.formatted("release_clock: records, tick_interval: PT2S")));
         assertEquals("job.tick_interval", option(VALID + job.formatted("tick_interval: PT2M")));
         assertEquals("job.tick_interval", option(VALID + job.formatted("tick_interval: PT0S")));
+        assertEquals(
+                "job.tick_interval", option(VALID + job.formatted("tick_interval: PT0.0005S")));
         assertEquals("job.release_clock", option(VALID + job.formatted("release_clock: wall")));
         JobSettings records =
                 ConfigLoader.parse(
