@@ -6,6 +6,7 @@ import java.util.Map;
 import org.dpclust.kmeans.CellRule;
 import org.dpclust.privacy.BudgetSplit;
 import org.dpclust.privacy.GeometricMechanism;
+import org.dpclust.privacy.Guarantee;
 import org.dpclust.privacy.PrivacyRandom;
 
 /**
@@ -103,8 +104,8 @@ public final class AutoAlgorithm implements BatchAlgorithm {
     }
 
     @Override
-    public String guarantee() {
-        return DP;
+    public Guarantee guarantee() {
+        return Guarantee.DP;
     }
 
     @Override

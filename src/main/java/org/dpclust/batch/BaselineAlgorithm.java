@@ -3,6 +3,7 @@ package org.dpclust.batch;
 import java.util.Map;
 import org.dpclust.kmeans.NoisyLloyd;
 import org.dpclust.kmeans.SnapshotStatistics;
+import org.dpclust.privacy.Guarantee;
 import org.dpclust.privacy.PrivacyRandom;
 
 /**
@@ -30,8 +31,8 @@ public final class BaselineAlgorithm implements BatchAlgorithm {
     }
 
     @Override
-    public String guarantee() {
-        return DP;
+    public Guarantee guarantee() {
+        return Guarantee.DP;
     }
 
     @Override

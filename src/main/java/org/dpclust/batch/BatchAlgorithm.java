@@ -1,5 +1,6 @@
 package org.dpclust.batch;
 
+import org.dpclust.privacy.Guarantee;
 import org.dpclust.privacy.PrivacyRandom;
 
 /**
@@ -22,20 +23,15 @@ import org.dpclust.privacy.PrivacyRandom;
  * released; an empty cluster keeps its public initial centroid).
  */
 public interface BatchAlgorithm {
-    String DP = "dp";
-    String PAPER_CLAIMED = "paper-claimed";
-    String EPP = "epp";
-    String NONE = "none";
-
     /** Registry name, e.g. {@code lloyd}, {@code stats}. */
     String name();
 
-    /** One of {@value #DP}, {@value #PAPER_CLAIMED}, {@value #EPP}, {@value #NONE}. */
-    String guarantee();
+    /** The guarantee its releases state. */
+    Guarantee guarantee();
 
-    /** Whether the output is a privacy mechanism's output (anything but {@value #NONE}). */
+    /** Whether the output is a privacy mechanism's output (anything but {@link Guarantee#NONE}). */
     default boolean isPrivate() {
-        return !NONE.equals(guarantee());
+        return guarantee() != Guarantee.NONE;
     }
 
     /**

@@ -4,6 +4,7 @@ import java.util.List;
 import org.dpclust.config.NamedRegistry;
 import org.dpclust.kmeans.BagBound;
 import org.dpclust.kmeans.ZoneOrientation;
+import org.dpclust.privacy.Guarantee;
 
 /**
  * The registry of batch algorithms by name. The built-ins are registered here; an algorithm issue
@@ -83,8 +84,8 @@ public final class BatchAlgorithms {
                 return base + "-paper";
             }
             case "strict" -> {
-                String guarantee = get(base).guarantee();
-                if (!BatchAlgorithm.DP.equals(guarantee)) {
+                Guarantee guarantee = get(base).guarantee();
+                if (guarantee != Guarantee.DP) {
                     throw new IllegalArgumentException(
                             "--mode strict: algorithm '"
                                     + base

@@ -3,6 +3,7 @@ package org.dpclust.batch;
 import java.util.HashMap;
 import java.util.Map;
 import org.dpclust.geometry.DomainBounds;
+import org.dpclust.privacy.Guarantee;
 import org.dpclust.privacy.PrivacyRandom;
 import org.dpclust.sketch.ClOmpr;
 import org.dpclust.sketch.DpSketchRelease;
@@ -40,8 +41,8 @@ public final class CkmAlgorithm implements BatchAlgorithm {
     }
 
     @Override
-    public String guarantee() {
-        return DP;
+    public Guarantee guarantee() {
+        return Guarantee.DP;
     }
 
     @Override

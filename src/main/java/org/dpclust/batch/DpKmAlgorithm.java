@@ -4,6 +4,7 @@ import java.util.Map;
 import org.dpclust.kmeans.Lloyd;
 import org.dpclust.kmeans.LloydResult;
 import org.dpclust.kmeans.NoisyFinalCentroids;
+import org.dpclust.privacy.Guarantee;
 import org.dpclust.privacy.PrivacyRandom;
 
 /**
@@ -21,8 +22,8 @@ public final class DpKmAlgorithm implements BatchAlgorithm {
     }
 
     @Override
-    public String guarantee() {
-        return PAPER_CLAIMED;
+    public Guarantee guarantee() {
+        return Guarantee.PAPER_CLAIMED;
     }
 
     @Override

@@ -6,6 +6,7 @@ import org.dpclust.kmeans.EppKMeans;
 import org.dpclust.kmeans.ExcludedErrorVariance;
 import org.dpclust.kmeans.Lloyd;
 import org.dpclust.kmeans.LloydResult;
+import org.dpclust.privacy.Guarantee;
 import org.dpclust.privacy.PrivacyRandom;
 
 /**
@@ -35,8 +36,8 @@ public final class EppAlgorithm implements BatchAlgorithm {
     }
 
     @Override
-    public String guarantee() {
-        return EPP;
+    public Guarantee guarantee() {
+        return Guarantee.EPP;
     }
 
     @Override

@@ -6,6 +6,7 @@ import java.util.SplittableRandom;
 import org.dpclust.kmeans.ExpDpKMeans;
 import org.dpclust.kmeans.SnapshotStatistics;
 import org.dpclust.kmeans.ZoneOrientation;
+import org.dpclust.privacy.Guarantee;
 import org.dpclust.privacy.PrivacyRandom;
 
 /**
@@ -49,8 +50,8 @@ public final class ExpDpAlgorithm implements BatchAlgorithm {
     }
 
     @Override
-    public String guarantee() {
-        return strict ? DP : PAPER_CLAIMED;
+    public Guarantee guarantee() {
+        return strict ? Guarantee.DP : Guarantee.PAPER_CLAIMED;
     }
 
     @Override

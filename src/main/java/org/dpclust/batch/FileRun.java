@@ -36,7 +36,7 @@ public record FileRun(
                         secret);
         Map<String, Object> summary = new LinkedHashMap<>();
         summary.put("algorithm", algorithm.name());
-        summary.put("guarantee", algorithm.guarantee());
+        summary.put("guarantee", algorithm.guarantee().wireName());
         summary.put("input", input.toString());
         summary.put("records", snapshot.points().length);
         summary.put("dimension", snapshot.dimension());

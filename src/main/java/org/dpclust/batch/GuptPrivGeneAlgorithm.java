@@ -4,6 +4,7 @@ import java.util.Map;
 import org.dpclust.kmeans.GuptKMeans;
 import org.dpclust.kmeans.PrivGeneKMeans;
 import org.dpclust.kmeans.SnapshotStatistics;
+import org.dpclust.privacy.Guarantee;
 import org.dpclust.privacy.PrivacyRandom;
 
 /**
@@ -43,8 +44,8 @@ public final class GuptPrivGeneAlgorithm implements BatchAlgorithm {
     }
 
     @Override
-    public String guarantee() {
-        return strict ? DP : PAPER_CLAIMED;
+    public Guarantee guarantee() {
+        return strict ? Guarantee.DP : Guarantee.PAPER_CLAIMED;
     }
 
     @Override

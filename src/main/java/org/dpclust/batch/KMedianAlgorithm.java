@@ -12,6 +12,7 @@ import org.dpclust.kmedian.DpLocalSearch;
 import org.dpclust.kmedian.Hst;
 import org.dpclust.kmedian.KMedianPlusPlus;
 import org.dpclust.kmedian.LocalSearch;
+import org.dpclust.privacy.Guarantee;
 import org.dpclust.privacy.PrivacyRandom;
 
 /**
@@ -51,27 +52,27 @@ public final class KMedianAlgorithm implements BatchAlgorithm {
     public static final int DP_TREE_LEVELS = 8;
 
     private final String name;
-    private final String guarantee;
+    private final Guarantee guarantee;
 
-    private KMedianAlgorithm(String name, String guarantee) {
+    private KMedianAlgorithm(String name, Guarantee guarantee) {
         this.name = name;
         this.guarantee = guarantee;
     }
 
     public static KMedianAlgorithm kmedianPlusPlus() {
-        return new KMedianAlgorithm("kmedian++", NONE);
+        return new KMedianAlgorithm("kmedian++", Guarantee.NONE);
     }
 
     public static KMedianAlgorithm localSearch() {
-        return new KMedianAlgorithm("local-search", NONE);
+        return new KMedianAlgorithm("local-search", Guarantee.NONE);
     }
 
     public static KMedianAlgorithm dpLocalSearch() {
-        return new KMedianAlgorithm("dp-local-search", DP);
+        return new KMedianAlgorithm("dp-local-search", Guarantee.DP);
     }
 
     public static KMedianAlgorithm dpHstLocalSearch() {
-        return new KMedianAlgorithm("dp-hst-local-search", DP);
+        return new KMedianAlgorithm("dp-hst-local-search", Guarantee.DP);
     }
 
     @Override
@@ -80,7 +81,7 @@ public final class KMedianAlgorithm implements BatchAlgorithm {
     }
 
     @Override
-    public String guarantee() {
+    public Guarantee guarantee() {
         return guarantee;
     }
 

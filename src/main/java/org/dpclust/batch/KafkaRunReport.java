@@ -34,7 +34,7 @@ public record KafkaRunReport(
         Map<String, Object> s = new LinkedHashMap<>();
         s.put("status", change.charged() ? "charged" : "refused");
         s.put("algorithm", algorithm.name());
-        s.put("guarantee", algorithm.guarantee());
+        s.put("guarantee", algorithm.guarantee().wireName());
         s.put("stream_id", spec.id());
         s.put("from", Instant.ofEpochMilli(interval.start()).toString());
         s.put("to", Instant.ofEpochMilli(interval.end()).toString());

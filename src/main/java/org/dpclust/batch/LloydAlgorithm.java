@@ -3,6 +3,7 @@ package org.dpclust.batch;
 import java.util.Map;
 import org.dpclust.kmeans.Lloyd;
 import org.dpclust.kmeans.LloydResult;
+import org.dpclust.privacy.Guarantee;
 import org.dpclust.privacy.PrivacyRandom;
 
 /**
@@ -19,8 +20,8 @@ public final class LloydAlgorithm implements BatchAlgorithm {
     }
 
     @Override
-    public String guarantee() {
-        return NONE;
+    public Guarantee guarantee() {
+        return Guarantee.NONE;
     }
 
     @Override

@@ -3,6 +3,7 @@ package org.dpclust.batch;
 import java.util.Arrays;
 import java.util.Map;
 import org.dpclust.geometry.DomainBounds;
+import org.dpclust.privacy.Guarantee;
 import org.dpclust.privacy.PrivacyRandom;
 
 /**
@@ -25,8 +26,8 @@ public final class PublicCentreAlgorithm implements BatchAlgorithm {
     }
 
     @Override
-    public String guarantee() {
-        return DP;
+    public Guarantee guarantee() {
+        return Guarantee.DP;
     }
 
     @Override

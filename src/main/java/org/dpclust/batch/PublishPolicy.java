@@ -1,5 +1,7 @@
 package org.dpclust.batch;
 
+import org.dpclust.privacy.Guarantee;
+
 /**
  * Which batch output may reach a stream's published topics and charge its {@code dp} ledger: only
  * output whose guarantee is {@value BatchAlgorithm#DP}. This is the ONE check for it; the CLI calls
@@ -22,7 +24,7 @@ public final class PublishPolicy {
 
     /** Whether output of {@code algorithm} may be published to Kafka and charged to a ledger. */
     public static boolean publishable(BatchAlgorithm algorithm) {
-        return BatchAlgorithm.DP.equals(algorithm.guarantee());
+        return algorithm.guarantee() == Guarantee.DP;
     }
 
     /**
@@ -37,13 +39,12 @@ public final class PublishPolicy {
         }
         String why =
                 switch (algorithm.guarantee()) {
-                    case BatchAlgorithm.EPP ->
-                            "gives error-preserving privacy (epp), not differential privacy";
-                    case BatchAlgorithm.PAPER_CLAIMED ->
+                    case EPP -> "gives error-preserving privacy (epp), not differential privacy";
+                    case PAPER_CLAIMED ->
                             "is paper-claimed (the paper's algorithm as written, not differential"
                                     + " privacy: its real privacy loss is unbounded)";
-                    case BatchAlgorithm.NONE -> "is non-private (guarantee none)";
-                    default -> "has guarantee " + algorithm.guarantee() + ", not dp";
+                    case NONE -> "is non-private (guarantee none)";
+                    case DP -> throw new IllegalStateException("dp is publishable");
                 };
         throw new IllegalArgumentException(
                 "--output kafka: algorithm '"
@@ -52,7 +53,7 @@ public final class PublishPolicy {
                         + why
                         + "; only dp output is published to a stream's topics or charged to its"
                         + " ledger, use --output DIR"
-                        + (BatchAlgorithm.PAPER_CLAIMED.equals(algorithm.guarantee())
+                        + (algorithm.guarantee() == Guarantee.PAPER_CLAIMED
                                 ? " (or --mode strict where the algorithm has a strict form)"
                                 : ""));
     }

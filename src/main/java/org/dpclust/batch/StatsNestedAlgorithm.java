@@ -10,6 +10,7 @@ import org.dpclust.kmeans.DpClusterStatistics;
 import org.dpclust.kmeans.NestedCellStatistics;
 import org.dpclust.kmeans.SnapshotStatistics;
 import org.dpclust.privacy.FixedPointCodec;
+import org.dpclust.privacy.Guarantee;
 import org.dpclust.privacy.PrivacyRandom;
 
 /**
@@ -29,8 +30,8 @@ public final class StatsNestedAlgorithm implements BatchAlgorithm {
     }
 
     @Override
-    public String guarantee() {
-        return DP;
+    public Guarantee guarantee() {
+        return Guarantee.DP;
     }
 
     @Override

@@ -5,6 +5,7 @@ import org.dpclust.kmeans.DpClusterStatistics;
 import org.dpclust.kmeans.ProjectedStatistics;
 import org.dpclust.kmeans.SnapshotStatistics;
 import org.dpclust.privacy.FixedPointCodec;
+import org.dpclust.privacy.Guarantee;
 import org.dpclust.privacy.PrivacyRandom;
 
 /**
@@ -26,8 +27,8 @@ public final class StatsProjAlgorithm implements BatchAlgorithm {
     }
 
     @Override
-    public String guarantee() {
-        return DP;
+    public Guarantee guarantee() {
+        return Guarantee.DP;
     }
 
     @Override

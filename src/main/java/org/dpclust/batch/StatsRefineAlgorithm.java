@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.Map;
 import org.dpclust.kmeans.ClippedRefinement;
 import org.dpclust.privacy.BudgetSplit;
+import org.dpclust.privacy.Guarantee;
 import org.dpclust.privacy.PrivacyRandom;
 
 /**
@@ -34,8 +35,8 @@ public final class StatsRefineAlgorithm implements BatchAlgorithm {
     }
 
     @Override
-    public String guarantee() {
-        return DP;
+    public Guarantee guarantee() {
+        return Guarantee.DP;
     }
 
     @Override

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.TreeSet;
 import org.dpclust.kmeans.DpClusterStatistics;
+import org.dpclust.privacy.ReleaseBudget;
 
 /**
  * Public, validated configuration of one stream. Everything here is public: the bounds and the
@@ -206,15 +207,29 @@ public record StreamSpec(
     }
 
     /**
+     * The budget of each summary's release in a window, from which both its ledger charge and its
+     * mechanism's noise are derived: {@link ReleaseBudget.Pure} ({@link #epsilonPerRelease}) under
+     * pure accounting, {@link ReleaseBudget.Zcdp} ({@link #rhoPerRelease}) under zcdp.
+     */
+    public ReleaseBudget releaseBudget() {
+        return zcdp()
+                ? new ReleaseBudget.Zcdp(rhoPerRelease())
+                : new ReleaseBudget.Pure(epsilonPerRelease());
+    }
+
+    /**
      * The ρ of each summary's discrete Gaussian release under {@code accounting: zcdp} ({@link
-     * BudgetAccounting#releaseRho}); NaN under pure accounting. With {@code running.mode: tree} the
-     * tree is one more release per window: it is charged this ρ too (ρ_tree = rho_per_release), and
-     * the even split counts it among the window's releases, so a window's summaries and its tree
-     * charge fit the cap together.
+     * BudgetAccounting#releaseRho}). With {@code running.mode: tree} the tree is one more release
+     * per window: it is charged this ρ too (ρ_tree = rho_per_release), and the even split counts it
+     * among the window's releases, so a window's summaries and its tree charge fit the cap
+     * together.
+     *
+     * @throws IllegalStateException under pure accounting
      */
     public double rhoPerRelease() {
-        if (accounting.mode() != org.dpclust.privacy.Accounting.ZCDP) {
-            return Double.NaN;
+        if (!zcdp()) {
+            throw new IllegalStateException(
+                    "stream '" + id + "' is pure: its releases have no rho");
         }
         return accounting.releaseRho(
                 cap(),

@@ -82,12 +82,12 @@ public final class StreamingJob {
                 break;
             }
             LOG.info(
-                    "stream {}: summaries {}, window {}, epsilon {} per release, cap {} per {},"
+                    "stream {}: summaries {}, window {}, {} per release, cap {} per {},"
                             + " {} unit (c = {})",
                     s.id(),
                     s.summaries(),
                     s.window(),
-                    s.epsilonPerRelease(),
+                    s.releaseBudget(),
                     s.cap(),
                     s.budgetPeriod(),
                     s.privacyUnit().wireName(),

@@ -5,6 +5,7 @@ import org.dpclust.geometry.PublicPointSet;
 import org.dpclust.privacy.BudgetSplit;
 import org.dpclust.privacy.GeometricMechanism;
 import org.dpclust.privacy.PrivacyRandom;
+import org.dpclust.privacy.ReleaseBudget;
 
 /**
  * One clipped, centred "noisy sums and counts" Lloyd step against public centroids: the refinement
@@ -83,9 +84,7 @@ public final class ClippedRefinement {
             DomainBounds bounds,
             double epsilon,
             PrivacyRandom rng) {
-        if (!(epsilon > 0) || Double.isInfinite(epsilon)) {
-            throw new IllegalArgumentException("epsilon must be finite and > 0, was " + epsilon);
-        }
+        ReleaseBudget.requireEpsilon(epsilon);
         int k = centroids.length;
         int d = bounds.dimension();
         double epsRadius = epsilon * RADIUS_SHARE;

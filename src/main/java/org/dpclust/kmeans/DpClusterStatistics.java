@@ -13,6 +13,7 @@ import org.dpclust.privacy.FixedPointCodec;
 import org.dpclust.privacy.GaussianMechanism;
 import org.dpclust.privacy.GeometricMechanism;
 import org.dpclust.privacy.PrivacyRandom;
+import org.dpclust.privacy.ReleaseBudget;
 
 /**
  * The DP release of one window's {@link ClusterStatistics}: noisy per-cell counts and sums over a
@@ -147,26 +148,18 @@ public final class DpClusterStatistics {
      * The public parameters of one {@link #release}, validated here so that a release built in code
      * gets the same checks as one from configuration.
      *
-     * @param epsilon ε of this release, finite and &gt; 0
-     * @param countFraction share of ε for the counts, in (0, 1), or NaN for {@link
-     *     #defaultCountFraction}
+     * @param budget the release's budget: pure ε (geometric noise, {@link #noise}) or zCDP ρ
+     *     (discrete Gaussian noise, {@link #noiseGaussian}); the mechanism is calibrated from it
+     * @param countFraction share of the budget for the counts, in (0, 1), or NaN for the derived
+     *     default ({@link #defaultCountFraction} under pure ε, {@link #gaussianCountFraction} under
+     *     zCDP)
      * @param contributionBound c, the records one privacy unit may contribute (1 for record units)
      * @param update the post-processing of the noisy cells (the noise does not depend on it)
      */
     public record ReleaseParams(
-            double epsilon,
-            double countFraction,
-            int contributionBound,
-            Update update,
-            double rho) {
+            ReleaseBudget budget, double countFraction, int contributionBound, Update update) {
         public ReleaseParams {
-            if (!Double.isNaN(rho) && (!(rho > 0) || Double.isInfinite(rho))) {
-                throw new IllegalArgumentException("rho must be finite and > 0, was " + rho);
-            }
-            if (!(epsilon > 0) || Double.isInfinite(epsilon)) {
-                throw new IllegalArgumentException(
-                        "epsilon must be finite and > 0, was " + epsilon);
-            }
+            Objects.requireNonNull(budget, "budget");
             if (!Double.isNaN(countFraction) && !(countFraction > 0 && countFraction < 1)) {
                 throw new IllegalArgumentException(
                         "count fraction must be in (0, 1) or NaN (default), was " + countFraction);
@@ -181,22 +174,27 @@ public final class DpClusterStatistics {
         /** A pure ε-DP release (geometric noise). */
         public ReleaseParams(
                 double epsilon, double countFraction, int contributionBound, Update update) {
-            this(epsilon, countFraction, contributionBound, update, Double.NaN);
+            this(new ReleaseBudget.Pure(epsilon), countFraction, contributionBound, update);
         }
 
-        /** The parameters with the default post-processing, {@link Update#MEAN}. */
+        /** A pure ε-DP release with the default post-processing, {@link Update#MEAN}. */
         public ReleaseParams(double epsilon, double countFraction, int contributionBound) {
             this(epsilon, countFraction, contributionBound, Update.MEAN);
         }
 
-        /**
-         * A ρ-zCDP release (discrete Gaussian noise, {@link #noiseGaussian}); {@code epsilon} is
-         * then only the ExpDP zone update's sampling parameter, √(2ρ).
-         */
+        /** A ρ-zCDP release (discrete Gaussian noise, {@link #noiseGaussian}). */
         public static ReleaseParams zcdp(
                 double rho, double countFraction, int contributionBound, Update update) {
             return new ReleaseParams(
-                    Math.sqrt(2 * rho), countFraction, contributionBound, update, rho);
+                    new ReleaseBudget.Zcdp(rho), countFraction, contributionBound, update);
+        }
+
+        /**
+         * The ε of the ExpDP zone update's sampling: the release's ε when pure, √(2ρ) under zCDP (a
+         * pure ε release is ε²/2-zCDP).
+         */
+        public double epsilon() {
+            return budget.match(eps -> eps, rho -> Math.sqrt(2 * rho));
         }
     }
 
@@ -228,21 +226,24 @@ public final class DpClusterStatistics {
             FixedPointCodec codec,
             ReleaseParams params,
             PrivacyRandom rng) {
-        return Double.isNaN(params.rho())
-                ? noise(
-                        stats,
-                        codec,
-                        params.epsilon(),
-                        params.countFraction(),
-                        params.contributionBound(),
-                        rng)
-                : noiseGaussian(
-                        stats,
-                        codec,
-                        params.rho(),
-                        params.countFraction(),
-                        params.contributionBound(),
-                        rng);
+        return params.budget()
+                .match(
+                        eps ->
+                                noise(
+                                        stats,
+                                        codec,
+                                        eps,
+                                        params.countFraction(),
+                                        params.contributionBound(),
+                                        rng),
+                        rho ->
+                                noiseGaussian(
+                                        stats,
+                                        codec,
+                                        rho,
+                                        params.countFraction(),
+                                        params.contributionBound(),
+                                        rng));
     }
 
     /** The post-processing of a release with {@code params} ({@link ReleaseParams#update()}). */
@@ -311,9 +312,7 @@ public final class DpClusterStatistics {
             double countFraction,
             int contributionBound,
             PrivacyRandom rng) {
-        if (!(rho > 0) || Double.isInfinite(rho)) {
-            throw new IllegalArgumentException("rho must be finite and > 0, was " + rho);
-        }
+        ReleaseBudget.requireRho(rho);
         int d = stats.dimension();
         double rhoCount = rho * gaussianCountFraction(countFraction, d);
         double rhoSum = BudgetSplit.remainder(rho, rhoCount);
@@ -341,9 +340,7 @@ public final class DpClusterStatistics {
             double countFraction,
             int contributionBound,
             PrivacyRandom rng) {
-        if (!(epsilon > 0) || Double.isInfinite(epsilon)) {
-            throw new IllegalArgumentException("epsilon must be finite and > 0, was " + epsilon);
-        }
+        ReleaseBudget.requireEpsilon(epsilon);
         double fraction =
                 Double.isNaN(countFraction)
                         ? defaultCountFraction(stats.dimension())

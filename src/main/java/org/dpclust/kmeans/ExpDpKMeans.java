@@ -4,6 +4,7 @@ import java.util.Arrays;
 import org.dpclust.geometry.DomainBounds;
 import org.dpclust.geometry.PublicPointSet;
 import org.dpclust.privacy.BudgetSplit;
+import org.dpclust.privacy.Guarantee;
 import org.dpclust.privacy.LaplaceMechanism;
 import org.dpclust.privacy.PrivacyRandom;
 
@@ -11,7 +12,7 @@ import org.dpclust.privacy.PrivacyRandom;
  * Lu &amp; Shen's convergent ExpDP k-means (Algorithms 1, 2; docs/algorithms.md#expdp-k-means), in
  * two modes.
  *
- * <h2>{@link #paper} — as written, label {@value #PAPER_CLAIMED}</h2>
+ * <h2>{@link #paper} — as written, label {@link Guarantee#PAPER_CLAIMED}</h2>
  *
  * S^(0) = k records of the data (the caller samples them); then, until an assignment step changes
  * no record's cluster or the iteration cap is reached: assign every record to its nearest centroid,
@@ -31,7 +32,7 @@ import org.dpclust.privacy.PrivacyRandom;
  * is not guaranteed: hence the cap, and {@link Result#hitCap()}) apply; 4 and 11 concern the
  * paper's experiments and its Thm 3, not this code.
  *
- * <h2>{@link #strict} — label {@value #DP}</h2>
+ * <h2>{@link #strict} — label {@link Guarantee#DP}</h2>
  *
  * <b>Private:</b> the points. <b>Neighbouring relation:</b> add/remove one record; the points are
  * clamped into the declared {@code bounds} and every sensitivity comes from them. The centroids
@@ -47,9 +48,6 @@ import org.dpclust.privacy.PrivacyRandom;
  * ε-DP by sequential composition. Drawn centroids are clamped into the box (post-processing).
  */
 public final class ExpDpKMeans {
-    public static final String PAPER_CLAIMED = "paper-claimed";
-    public static final String DP = "dp";
-
     private ExpDpKMeans() {}
 
     /**
@@ -63,7 +61,7 @@ public final class ExpDpKMeans {
      *     (strict)
      * @param projectedZones PAST_FUTURE zones whose X = S^(t+1) lay outside the convergent zone and
      *     was projected
-     * @param guarantee {@value #PAPER_CLAIMED} or {@value #DP}
+     * @param guarantee {@link Guarantee#PAPER_CLAIMED} or {@link Guarantee#DP}
      * @param weights the final step's noisy counts (k)
      */
     public record Result(
@@ -73,7 +71,7 @@ public final class ExpDpKMeans {
             boolean hitCap,
             double epsilon,
             int projectedZones,
-            String guarantee) {}
+            Guarantee guarantee) {}
 
     /**
      * Paper mode (see the class comment); {@code init} is k records drawn from the data by the
@@ -137,7 +135,13 @@ public final class ExpDpKMeans {
             }
         }
         return new Result(
-                out, weights, t, hitCap, epsilonFinal + t * epsilonStep, projected, PAPER_CLAIMED);
+                out,
+                weights,
+                t,
+                hitCap,
+                epsilonFinal + t * epsilonStep,
+                projected,
+                Guarantee.PAPER_CLAIMED);
     }
 
     /**
@@ -188,7 +192,8 @@ public final class ExpDpKMeans {
         }
         PartitionRelease.Step last =
                 PartitionRelease.noisyMeans(points, c, bounds, share, Double.NaN, rng);
-        return new Result(last.means(), last.counts(), iterations, false, epsilon, projected, DP);
+        return new Result(
+                last.means(), last.counts(), iterations, false, epsilon, projected, Guarantee.DP);
     }
 
     /** Nearest-centroid assignment (squared Euclidean, ties to the lowest index). */

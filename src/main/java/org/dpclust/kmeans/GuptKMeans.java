@@ -5,6 +5,7 @@ import java.util.SplittableRandom;
 import org.dpclust.geometry.DomainBounds;
 import org.dpclust.privacy.BudgetSplit;
 import org.dpclust.privacy.GeometricMechanism;
+import org.dpclust.privacy.Guarantee;
 import org.dpclust.privacy.PrivacyRandom;
 
 /**
@@ -35,7 +36,7 @@ import org.dpclust.privacy.PrivacyRandom;
  * public and the block of every OTHER record unchanged by the neighbour; the two forms differ
  * exactly there:
  *
- * <h2>{@link #strict} — label {@value ExpDpKMeans#DP}</h2>
+ * <h2>{@link #strict} — label {@link Guarantee#DP}</h2>
  *
  * Private: the points, clamped into the declared bounds; add/remove one record. ℓ is derived from N
  * released with two-sided geometric noise (sensitivity 1, {@value NoisyLloyd#SU_SIZE_FRACTION} of
@@ -44,7 +45,7 @@ import org.dpclust.privacy.PrivacyRandom;
  * block as it was. The remaining ε goes to {@link #aggregate}; the run is ε-DP by sequential
  * composition. The initial centroids must be public.
  *
- * <h2>{@link #paper} — label {@value ExpDpKMeans#PAPER_CLAIMED}</h2>
+ * <h2>{@link #paper} — label {@link Guarantee#PAPER_CLAIMED}</h2>
  *
  * The paper's form: ℓ from the exact N, blocks from a random permutation (public seed) cut into ℓ
  * equal parts, all of ε on the aggregation, initial centroids as the caller gives them (in Lu &amp;
@@ -75,7 +76,7 @@ public final class GuptKMeans {
      *     quotient by ℓ·2^{@value #FRACTION_BITS})
      * @param noisySize the released noisy N the strict form derived ℓ from, or -1 (ℓ given, or the
      *     paper form's exact N)
-     * @param guarantee {@value ExpDpKMeans#DP} or {@value ExpDpKMeans#PAPER_CLAIMED}
+     * @param guarantee {@link Guarantee#DP} or {@link Guarantee#PAPER_CLAIMED}
      */
     public record Result(
             double[][] centroids,
@@ -84,7 +85,7 @@ public final class GuptKMeans {
             double noiseScale,
             long[] noisySums,
             long noisySize,
-            String guarantee) {}
+            Guarantee guarantee) {}
 
     /** ℓ = max(1, round(n^(1 − {@value #BLOCK_SIZE_EXPONENT}))): blocks of size n^0.4. */
     public static int blockCount(double n) {
@@ -119,7 +120,7 @@ public final class GuptKMeans {
                 r.noiseScale(),
                 r.noisySums(),
                 noisyN,
-                ExpDpKMeans.DP);
+                Guarantee.DP);
     }
 
     /**
@@ -176,7 +177,7 @@ public final class GuptKMeans {
                 r.noiseScale(),
                 r.noisySums(),
                 -1,
-                ExpDpKMeans.PAPER_CLAIMED);
+                Guarantee.PAPER_CLAIMED);
     }
 
     /** A copy of the points clamped into the box. */
@@ -300,6 +301,6 @@ public final class GuptKMeans {
                 GeometricMechanism.scale(sensitivity, epsilon) / ONE / blocks,
                 noisy,
                 -1,
-                ExpDpKMeans.DP);
+                Guarantee.DP);
     }
 }

@@ -5,6 +5,7 @@ import org.dpclust.privacy.BudgetSplit;
 import org.dpclust.privacy.FixedPointCodec;
 import org.dpclust.privacy.GeometricMechanism;
 import org.dpclust.privacy.PrivacyRandom;
+import org.dpclust.privacy.ReleaseBudget;
 
 /**
  * The DP release of exact fine-cell statistics over a {@link NestedPointSet}: the partition is
@@ -89,9 +90,7 @@ public final class NestedCellStatistics {
             double splitShare,
             int contributionBound,
             PrivacyRandom rng) {
-        if (!(epsilon > 0) || Double.isInfinite(epsilon)) {
-            throw new IllegalArgumentException("epsilon must be finite and > 0, was " + epsilon);
-        }
+        ReleaseBudget.requireEpsilon(epsilon);
         if (!(splitShare > 0 && splitShare < 1)) {
             throw new IllegalArgumentException("split share must be in (0, 1), was " + splitShare);
         }

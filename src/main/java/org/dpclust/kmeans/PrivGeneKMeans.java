@@ -7,6 +7,7 @@ import org.dpclust.geometry.DomainBounds;
 import org.dpclust.geometry.PublicPointSet;
 import org.dpclust.privacy.BudgetSplit;
 import org.dpclust.privacy.ExponentialMechanism;
+import org.dpclust.privacy.Guarantee;
 import org.dpclust.privacy.PrivacyRandom;
 
 /**
@@ -53,12 +54,12 @@ import org.dpclust.privacy.PrivacyRandom;
  *
  * <h2>Forms</h2>
  *
- * {@link #strict} — label {@value ExpDpKMeans#DP}: r is computed from N released with two-sided
+ * {@link #strict} — label {@link Guarantee#DP}: r is computed from N released with two-sided
  * geometric noise (sensitivity 1, {@value NoisyLloyd#SU_SIZE_FRACTION} of ε) and the rest of ε is
  * scheduled as above; public initial centroids; ε-DP under add/remove of one record. {@link #paper}
- * — label {@value ExpDpKMeans#PAPER_CLAIMED}: r from the exact N (which it therefore reveals), all
- * of ε on the selections, initial centroids as the caller gives them (records of the data in Lu
- * &amp; Shen's experiments).
+ * — label {@link Guarantee#PAPER_CLAIMED}: r from the exact N (which it therefore reveals), all of
+ * ε on the selections, initial centroids as the caller gives them (records of the data in Lu &amp;
+ * Shen's experiments).
  */
 public final class PrivGeneKMeans {
     public static final int POPULATION = 200;
@@ -85,7 +86,7 @@ public final class PrivGeneKMeans {
 
     /** Outcome of a run: the output, the schedule, ε spent in total and the label. */
     public record Result(
-            double[][] centroids, Schedule schedule, double epsilon, String guarantee) {}
+            double[][] centroids, Schedule schedule, double epsilon, Guarantee guarantee) {}
 
     /** r = max(2, ⌊c·n·ε/m′⌋). */
     public static int generations(double n, double epsilon) {
@@ -164,7 +165,7 @@ public final class PrivGeneKMeans {
                 run(GuptKMeans.clampedCopy(points, bounds), publicInit, bounds, s, publicSeed, rng),
                 s,
                 epsSize + s.total(),
-                ExpDpKMeans.DP);
+                Guarantee.DP);
     }
 
     /**
@@ -183,7 +184,7 @@ public final class PrivGeneKMeans {
                 run(points, init, bounds, s, publicSeed, rng),
                 s,
                 s.total(),
-                ExpDpKMeans.PAPER_CLAIMED);
+                Guarantee.PAPER_CLAIMED);
     }
 
     /**

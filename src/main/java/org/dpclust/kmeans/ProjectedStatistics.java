@@ -9,6 +9,7 @@ import org.dpclust.geometry.RandomProjection;
 import org.dpclust.privacy.BudgetSplit;
 import org.dpclust.privacy.FixedPointCodec;
 import org.dpclust.privacy.PrivacyRandom;
+import org.dpclust.privacy.ReleaseBudget;
 
 /**
  * The {@code stats} summary for high dimension and many clusters: partition privately in a public
@@ -167,9 +168,7 @@ public final class ProjectedStatistics {
             double share,
             int contributionBound,
             PrivacyRandom rng) {
-        if (!(epsilon > 0) || Double.isInfinite(epsilon)) {
-            throw new IllegalArgumentException("epsilon must be finite and > 0, was " + epsilon);
-        }
+        ReleaseBudget.requireEpsilon(epsilon);
         if (!(share > 0 && share < 1)) {
             throw new IllegalArgumentException("projection share must be in (0, 1), was " + share);
         }

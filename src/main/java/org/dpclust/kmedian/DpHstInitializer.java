@@ -4,6 +4,7 @@ import java.math.BigInteger;
 import org.dpclust.privacy.GaussianMechanism;
 import org.dpclust.privacy.GeometricMechanism;
 import org.dpclust.privacy.PrivacyRandom;
+import org.dpclust.privacy.ReleaseBudget;
 
 /**
  * DP-HST initialisation (docs/algorithms.md#dp-hst) with the budget constant fixed so that the
@@ -76,9 +77,7 @@ public final class DpHstInitializer {
      */
     public static long[] noisyNodeCounts(
             Hst tree, long[] exact, long sensitivity, double epsilon, PrivacyRandom rng) {
-        if (!(epsilon > 0) || Double.isInfinite(epsilon)) {
-            throw new IllegalArgumentException("epsilon must be finite and > 0, got " + epsilon);
-        }
+        ReleaseBudget.requireEpsilon(epsilon);
         if (exact.length != tree.nodeCount()) {
             throw new IllegalArgumentException(
                     "expected " + tree.nodeCount() + " node counts, got " + exact.length);

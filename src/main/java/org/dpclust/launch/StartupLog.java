@@ -103,8 +103,11 @@ public final class StartupLog {
         java.util.List<String> out = new java.util.ArrayList<>();
         for (StreamSpec s : cfg.streams()) {
             String w =
-                    epsilonWarning(
-                            "stream " + s.id() + ": epsilon_per_release", s.epsilonPerRelease());
+                    s.zcdp()
+                            ? null // no epsilon_per_release: its releases spend rho
+                            : epsilonWarning(
+                                    "stream " + s.id() + ": epsilon_per_release",
+                                    s.epsilonPerRelease());
             if (w != null) {
                 out.add(w);
             }
@@ -205,8 +208,8 @@ public final class StartupLog {
                 + s.window()
                 + ", summaries "
                 + s.summaries().stream().map(Summary::wireName).collect(Collectors.joining(","))
-                + ", epsilon "
-                + s.epsilonPerRelease()
+                + ", "
+                + s.releaseBudget()
                 + " per release, cap "
                 + s.cap()
                 + " per "

@@ -4,6 +4,7 @@ import org.dpclust.config.BudgetAccounting;
 import org.dpclust.config.PrivacyUnit;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.privacy.Accounting;
+import org.dpclust.privacy.ReleaseBudget;
 import org.dpclust.privacy.Zcdp;
 
 /**
@@ -97,6 +98,11 @@ public record LedgerCharge(
         return with(epsilon, fp, accounting, rho);
     }
 
+    /** This charge as a pure ε release of {@code eps} (finite, &gt; 0). */
+    public LedgerCharge withEpsilon(double eps) {
+        return with(eps, fingerprint, accounting, Double.NaN);
+    }
+
     private LedgerCharge with(double eps, String fp, BudgetAccounting a, double r) {
         return new LedgerCharge(
                 stream, source, summary, interval, runId, eps, cap, periodMillis, unit, fp, a, r);
@@ -113,9 +119,7 @@ public record LedgerCharge(
         if (accounting.mode() != Accounting.ZCDP) {
             throw new IllegalArgumentException("a rho charge needs accounting: zcdp");
         }
-        if (!(r > 0) || Double.isInfinite(r)) {
-            throw new IllegalArgumentException("rho must be finite and > 0, was " + r);
-        }
+        ReleaseBudget.requireRho(r);
         return with(Zcdp.epsilon(r, accounting.delta()), fingerprint, accounting, r);
     }
 
@@ -136,9 +140,25 @@ public record LedgerCharge(
         } else if (runId != null && !runId.isEmpty()) {
             throw new IllegalArgumentException("a stream charge has no run id");
         }
-        if (!(epsilon > 0) || Double.isInfinite(epsilon)) {
-            throw new IllegalArgumentException("epsilon must be finite and > 0, was " + epsilon);
-        }
+        ReleaseBudget.requireEpsilon(epsilon);
+    }
+
+    /**
+     * The release budget this charge pays for: {@link ReleaseBudget.Zcdp} with {@link #rho} when
+     * set, else {@link ReleaseBudget.Pure} with {@link #epsilon}.
+     */
+    public ReleaseBudget budget() {
+        return Double.isNaN(rho) ? new ReleaseBudget.Pure(epsilon) : new ReleaseBudget.Zcdp(rho);
+    }
+
+    /**
+     * The charge for one summary's release of a streaming window, paying {@code budget}: the budget
+     * the release's mechanism is calibrated from (a zCDP budget needs {@code accounting: zcdp}).
+     */
+    public static LedgerCharge stream(
+            StreamSpec s, String summary, PrivacyLedger.Interval interval, ReleaseBudget budget) {
+        LedgerCharge c = stream(s, summary, interval.start(), interval.end());
+        return budget.match(c::withEpsilon, c::withRho);
     }
 
     /** The charge for one summary's release of a streaming window [start, end). */

@@ -322,11 +322,10 @@ public final class LedgerHistory {
                             + " units (a changed public parameter needs a new stream id)");
         }
         BigDecimal amount =
-                !Double.isNaN(c.rho())
-                        ? new BigDecimal(c.rho())
-                        : zcdp
-                                ? new BigDecimal(PrivacyLedger.rhoOfPure(c.epsilon()))
-                                : new BigDecimal(c.epsilon());
+                c.budget()
+                        .match(
+                                eps -> new BigDecimal(zcdp ? PrivacyLedger.rhoOfPure(eps) : eps),
+                                BigDecimal::new);
         return (zcdp ? rho : pure).decide(l, c.interval(), amount);
     }
 
@@ -485,7 +484,7 @@ public final class LedgerHistory {
         if (recorded != null) {
             // a replay is the same charge: the same ε, and on a zcdp record the same ρ (a ρ release
             // and a pure release of equal ε cost different ρ)
-            double rho = Double.isNaN(c.rho()) ? PrivacyLedger.rhoOfPure(c.epsilon()) : c.rho();
+            double rho = c.budget().match(PrivacyLedger::rhoOfPure, r -> r);
             if (Double.compare(recorded.getEpsilon(), c.epsilon()) != 0
                     || (isZcdp(recorded) && Double.compare(recorded.getRho(), rho) != 0)) {
                 throw new IllegalStateException(

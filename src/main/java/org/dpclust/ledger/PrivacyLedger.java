@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.dpclust.config.BudgetAccounting;
 import org.dpclust.privacy.Accounting;
+import org.dpclust.privacy.ReleaseBudget;
 import org.dpclust.privacy.Zcdp;
 
 /**
@@ -299,9 +300,7 @@ public final class PrivacyLedger {
      * (rounded up to a double).
      */
     public Decision charge(Interval interval, double epsilon) {
-        if (!(epsilon > 0) || Double.isInfinite(epsilon)) {
-            throw new IllegalArgumentException("epsilon must be finite and > 0, was " + epsilon);
-        }
+        ReleaseBudget.requireEpsilon(epsilon);
         if (accounting == Accounting.ZCDP) {
             return chargeAmount(interval, rhoOfPure(epsilon));
         }
@@ -329,9 +328,7 @@ public final class PrivacyLedger {
             throw new IllegalStateException(
                     "a zCDP (rho) release cannot be charged to a pure-accounting ledger");
         }
-        if (!(rho > 0) || Double.isInfinite(rho)) {
-            throw new IllegalArgumentException("rho must be finite and > 0, was " + rho);
-        }
+        ReleaseBudget.requireRho(rho);
         return chargeAmount(interval, rho);
     }
 

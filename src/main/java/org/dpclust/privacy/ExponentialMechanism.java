@@ -188,9 +188,7 @@ public final class ExponentialMechanism {
             throw new IllegalArgumentException(
                     "sensitivity must be finite and > 0, got " + sensitivity);
         }
-        if (!(epsilon > 0) || Double.isInfinite(epsilon)) {
-            throw new IllegalArgumentException("epsilon must be finite and > 0, got " + epsilon);
-        }
+        ReleaseBudget.requireEpsilon(epsilon);
         if (!(sensitivity >= 0x1.0p-1000)) {
             throw new IllegalArgumentException("sensitivity too small (< 2^-1000): " + sensitivity);
         }

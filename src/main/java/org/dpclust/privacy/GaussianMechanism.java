@@ -57,9 +57,7 @@ public final class GaussianMechanism {
             throw new IllegalArgumentException(
                     "l2SensitivitySquared must be >= 1, got " + l2SensitivitySquared);
         }
-        if (!(rho > 0) || Double.isInfinite(rho)) {
-            throw new IllegalArgumentException("rho must be finite and > 0, got " + rho);
-        }
+        ReleaseBudget.requireRho(rho);
         BigDecimal exact =
                 new BigDecimal(l2SensitivitySquared)
                         .divide(

@@ -54,9 +54,7 @@ public final class GeometricMechanism {
         if (l1Sensitivity < 1) {
             throw new IllegalArgumentException("l1Sensitivity must be >= 1, got " + l1Sensitivity);
         }
-        if (!(epsilon > 0) || Double.isInfinite(epsilon)) {
-            throw new IllegalArgumentException("epsilon must be finite and > 0, got " + epsilon);
-        }
+        ReleaseBudget.requireEpsilon(epsilon);
         double approx = l1Sensitivity / epsilon;
         int e = Double.isInfinite(approx) ? 1024 : Math.getExponent(approx);
         int k = Math.max(0, Math.min(62, 40 - e));

@@ -61,9 +61,7 @@ public final class LaplaceMechanism {
             throw new IllegalArgumentException(
                     "sensitivity must be finite and > 0, got " + l1Sensitivity);
         }
-        if (!(epsilon > 0) || Double.isInfinite(epsilon)) {
-            throw new IllegalArgumentException("epsilon must be finite and > 0, got " + epsilon);
-        }
+        ReleaseBudget.requireEpsilon(epsilon);
         double b = l1Sensitivity / epsilon;
         if (!(b >= 0x1.0p-980) || !(b <= 0x1.0p900)) {
             throw new IllegalArgumentException(

@@ -7,6 +7,7 @@ import org.dpclust.privacy.BudgetSplit;
 import org.dpclust.privacy.GaussianMechanism;
 import org.dpclust.privacy.GeometricMechanism;
 import org.dpclust.privacy.PrivacyRandom;
+import org.dpclust.privacy.ReleaseBudget;
 
 /**
  * The DP release of one {@link MaskedSketch}: a noisy real-stacked sum of the masked features and
@@ -220,9 +221,7 @@ public final class DpSketchRelease {
             double countFraction,
             int contributionBound,
             PrivacyRandom rng) {
-        if (!(rho > 0) || Double.isInfinite(rho)) {
-            throw new IllegalArgumentException("rho must be finite and > 0, got " + rho);
-        }
+        ReleaseBudget.requireRho(rho);
         int m = sketch.frequencies().size();
         double fraction =
                 Double.isNaN(countFraction) ? defaultGaussianCountFraction(m) : countFraction;
@@ -326,8 +325,6 @@ public final class DpSketchRelease {
     }
 
     private static void checkEpsilon(double epsilon) {
-        if (!(epsilon > 0) || Double.isInfinite(epsilon)) {
-            throw new IllegalArgumentException("epsilon must be finite and > 0, got " + epsilon);
-        }
+        ReleaseBudget.requireEpsilon(epsilon);
     }
 }

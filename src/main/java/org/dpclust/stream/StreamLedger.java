@@ -5,6 +5,7 @@ import org.dpclust.ledger.LedgerCharge;
 import org.dpclust.ledger.LedgerClient;
 import org.dpclust.ledger.LedgerDecision;
 import org.dpclust.ledger.PrivacyLedger;
+import org.dpclust.privacy.ReleaseBudget;
 import org.dpclust.window.WindowRelease;
 
 /**
@@ -22,26 +23,35 @@ final class StreamLedger implements AutoCloseable {
         this.state = state;
     }
 
-    /** The stream's charges: a pure ε release when {@code rho} is NaN, else its zCDP ρ. */
+    /** The stream's charges, each for exactly the budget its release is calibrated from. */
     WindowRelease.Charger charger(StreamSpec s) {
-        return (summary, interval, epsilon, rho, fingerprint) ->
-                charge(s, summary, interval, rho, fingerprint);
+        return (summary, interval, budget, fingerprint) ->
+                charge(s, summary, interval, budget, fingerprint);
     }
 
     private WindowRelease.Charged charge(
             StreamSpec s,
             String summary,
             PrivacyLedger.Interval interval,
-            double rho,
+            ReleaseBudget budget,
             String fingerprint)
             throws Exception {
         LedgerCharge c =
-                LedgerCharge.stream(s, summary, interval.start(), interval.end())
-                        .withFingerprint(fingerprint);
-        LedgerDecision d =
-                client.charge(Double.isNaN(rho) ? c : c.withRho(rho), state.ledgerMark());
+                LedgerCharge.stream(s, summary, interval, budget).withFingerprint(fingerprint);
+        LedgerDecision d = client.charge(c, state.ledgerMark());
         state.ledgerMark(d.mark());
-        return WindowRelease.Charged.of(d);
+        WindowRelease.Charged charged = WindowRelease.Charged.of(d);
+        if (!charged.pays(budget)) {
+            throw new IllegalStateException(
+                    "stream '"
+                            + s.id()
+                            + "': the ledger's decision on "
+                            + c.key()
+                            + " is not for "
+                            + budget
+                            + " (the budget the release is calibrated from)");
+        }
+        return charged;
     }
 
     @Override

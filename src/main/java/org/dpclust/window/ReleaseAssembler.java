@@ -15,6 +15,7 @@ import org.dpclust.kmeans.DpClusterStatistics;
 import org.dpclust.ledger.PrivacyLedger;
 import org.dpclust.privacy.Accounting;
 import org.dpclust.privacy.FixedPointCodec;
+import org.dpclust.privacy.Guarantee;
 import org.dpclust.sketch.DpSketchRelease;
 import org.dpclust.sketch.FrequencyMatrix;
 
@@ -39,7 +40,7 @@ public final class ReleaseAssembler {
             StreamSpec s,
             String algorithm,
             String mode,
-            String guarantee,
+            Guarantee guarantee,
             long windowStart,
             long windowEnd,
             int windowsCovered,
@@ -67,7 +68,7 @@ public final class ReleaseAssembler {
             StreamSpec s,
             String algorithm,
             String mode,
-            String guarantee,
+            Guarantee guarantee,
             long windowStart,
             long windowEnd,
             int windowsCovered,
@@ -106,7 +107,7 @@ public final class ReleaseAssembler {
                 .setNeighbouring("add-remove")
                 .setPrivacyUnit(s.privacyUnit().wireName())
                 .setContributionBound(s.unitContribution())
-                .setGuarantee(guarantee)
+                .setGuarantee(guarantee.wireName())
                 .setDomainLower(boxed(s.lower()))
                 .setDomainUpper(boxed(s.upper()))
                 .setMechanismParams(new TreeMap<>(r.parameters()))
@@ -150,7 +151,7 @@ public final class ReleaseAssembler {
                 .setSketch(boxed(noisy.sketch()))
                 .setNoisyCount(noisy.noisyCount())
                 .setEpsilon(d.epsilon())
-                .setGuarantee("dp")
+                .setGuarantee(Guarantee.DP.wireName())
                 .setNeighbouring(noisy.neighbouring().label())
                 .setPrivacyUnit(s.privacyUnit().wireName())
                 .setDomainLower(boxed(s.lower()))

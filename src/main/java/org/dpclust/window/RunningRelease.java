@@ -8,6 +8,7 @@ import org.dpclust.config.StreamSpec;
 import org.dpclust.kmeans.DpClusterStatistics;
 import org.dpclust.ledger.PrivacyLedger;
 import org.dpclust.privacy.AccumulatorDigest;
+import org.dpclust.privacy.Guarantee;
 import org.dpclust.privacy.PrivacyRandom;
 import org.dpclust.privacy.PrivacySecret;
 import org.dpclust.privacy.ReleaseContext;
@@ -216,7 +217,7 @@ public final class RunningRelease {
                         s,
                         "stats",
                         MODE,
-                        WindowRelease.GUARANTEE_DP,
+                        Guarantee.DP,
                         from,
                         windowEnd,
                         n,

@@ -6,6 +6,7 @@ import org.dpclust.config.CkmSettings;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.config.Summary;
 import org.dpclust.geometry.DomainBounds;
+import org.dpclust.privacy.Guarantee;
 import org.dpclust.sketch.ClOmpr;
 import org.dpclust.sketch.FrequencyMatrix;
 
@@ -68,7 +69,7 @@ public final class SketchDecoding {
                         s,
                         Summary.CKM.wireName(),
                         WindowRelease.MODE,
-                        WindowRelease.GUARANTEE_DP,
+                        Guarantee.DP,
                         r.windowStart,
                         r.windowEnd,
                         1,

@@ -13,6 +13,7 @@ import org.dpclust.privacy.BinaryTreeAggregation;
 import org.dpclust.privacy.BudgetSplit;
 import org.dpclust.privacy.PrivacyRandom;
 import org.dpclust.privacy.PrivacySecret;
+import org.dpclust.privacy.ReleaseBudget;
 import org.dpclust.privacy.ReleaseContext;
 
 /**
@@ -202,8 +203,7 @@ public final class TreeRunningRelease {
                 ledger.charge(
                         SUMMARY,
                         new PrivacyLedger.Interval(windowStart, windowStart + s.windowMillis()),
-                        s.epsilonPerRelease(),
-                        rho,
+                        new ReleaseBudget.Zcdp(rho),
                         WindowRelease.fingerprint(
                                 secret,
                                 new ReleaseContext(

@@ -15,8 +15,10 @@ import org.dpclust.ledger.LedgerDecision;
 import org.dpclust.ledger.PrivacyLedger;
 import org.dpclust.privacy.Accounting;
 import org.dpclust.privacy.AccumulatorDigest;
+import org.dpclust.privacy.Guarantee;
 import org.dpclust.privacy.PrivacyRandom;
 import org.dpclust.privacy.PrivacySecret;
+import org.dpclust.privacy.ReleaseBudget;
 import org.dpclust.privacy.ReleaseContext;
 import org.dpclust.sketch.DpSketchRelease;
 
@@ -53,9 +55,6 @@ public final class WindowRelease {
     /** Mode of stream releases in {@code CentroidRelease.mode}. */
     public static final String MODE = "stream";
 
-    /** Guarantee of every stream release. */
-    public static final String GUARANTEE_DP = "dp";
-
     private static final byte[] FINGERPRINT_DOMAIN =
             "dpclust/ledger-fingerprint/v1".getBytes(StandardCharsets.UTF_8);
 
@@ -69,15 +68,13 @@ public final class WindowRelease {
         /**
          * @param summary the summary's wire name
          * @param interval the window's PUBLIC interval
-         * @param epsilon the epsilon of a pure release (the stream's ε per release)
-         * @param rho the ρ of a zCDP (discrete Gaussian) release, NaN for a pure one
+         * @param budget what the release costs: the same value its mechanism is calibrated from
          * @param fingerprint keyed hash of the release's noise key (hex; see the class comment)
          */
         Charged charge(
                 String summary,
                 PrivacyLedger.Interval interval,
-                double epsilon,
-                double rho,
+                ReleaseBudget budget,
                 String fingerprint)
                 throws Exception;
     }
@@ -112,6 +109,17 @@ public final class WindowRelease {
         /** Whether this is a zCDP charge (releases then carry ρ and δ). */
         public boolean zcdp() {
             return !Double.isNaN(rho);
+        }
+
+        /**
+         * Whether this decision charged exactly {@code budget}: the ε of a pure charge, the ρ of a
+         * zCDP one. The operator refuses to release on any other decision, so a release's noise is
+         * always calibrated from the amount its charge committed.
+         */
+        public boolean pays(ReleaseBudget budget) {
+            return budget.match(
+                    eps -> !zcdp() && Double.compare(decision.epsilon(), eps) == 0,
+                    r -> zcdp() && Double.compare(rho, r) == 0);
         }
     }
 
@@ -179,16 +187,12 @@ public final class WindowRelease {
         List<PrivacyLedger.Decision> decisions = new ArrayList<>();
         double[] centroids = null;
         RunningRelease.StatsCells stats = null;
-        double rho = s.rhoPerRelease(); // NaN for a pure stream
+        // one value is charged and calibrates every mechanism below: charged = noised
+        ReleaseBudget budget = s.releaseBudget();
         for (Summary summary : s.summaries()) {
             ReleaseContext key = noiseKey(w, summary);
             Charged decision =
-                    ledger.charge(
-                            summary.wireName(),
-                            interval,
-                            s.epsilonPerRelease(),
-                            rho,
-                            fingerprint(secret, key));
+                    ledger.charge(summary.wireName(), interval, budget, fingerprint(secret, key));
             decisions.add(decision.decision());
             if (!decision.decision().accepted()) {
                 continue;
@@ -196,7 +200,7 @@ public final class WindowRelease {
             PrivacyRandom rng = PrivacyRandom.forRelease(secret, key);
             switch (summary) {
                 case STATS -> {
-                    DpClusterStatistics.ReleaseParams params = statsParams(rho);
+                    DpClusterStatistics.ReleaseParams params = statsParams(budget);
                     DpClusterStatistics.NoisyCells cells =
                             DpClusterStatistics.noisyCells(w.stats, rt.codec(), params, rng);
                     DpClusterStatistics.Release r =
@@ -226,7 +230,7 @@ public final class WindowRelease {
                     }
                 }
                 case CKM -> {
-                    DpSketchRelease.Result noisy = releaseCkm(w, rho, rng);
+                    DpSketchRelease.Result noisy = releaseCkm(w, budget, rng);
                     out.add(
                             new Publication.Sketch(
                                     ReleaseAssembler.sketch(
@@ -241,7 +245,7 @@ public final class WindowRelease {
                             ReleasedSketch.of(s.id(), windowStart, windowEnd, noisy, decision));
                 }
                 case DP_HST -> {
-                    HstWindowSummary.Release h = releaseHst(w, rho, rng);
+                    HstWindowSummary.Release h = releaseHst(w, budget, rng);
                     out.add(
                             centroids(
                                     summary,
@@ -297,7 +301,7 @@ public final class WindowRelease {
                         rt.spec(),
                         summary.wireName(),
                         MODE,
-                        GUARANTEE_DP,
+                        Guarantee.DP,
                         windowStart,
                         windowEnd,
                         1,
@@ -305,38 +309,32 @@ public final class WindowRelease {
                         decision));
     }
 
-    /** {@code rho}: NaN for the pure (geometric) release, else the Gaussian release's ρ. */
-    private DpClusterStatistics.ReleaseParams statsParams(double rho) {
+    /** The {@code stats} release's parameters, calibrated from the charged {@code budget}. */
+    private DpClusterStatistics.ReleaseParams statsParams(ReleaseBudget budget) {
         StreamSpec s = rt.spec();
-        return Double.isNaN(rho)
-                ? new DpClusterStatistics.ReleaseParams(
-                        s.epsilonPerRelease(),
-                        s.statsCountFraction(),
-                        s.unitContribution(),
-                        s.statsUpdate())
-                : DpClusterStatistics.ReleaseParams.zcdp(
-                        rho, s.statsCountFraction(), s.unitContribution(), s.statsUpdate());
+        return new DpClusterStatistics.ReleaseParams(
+                budget, s.statsCountFraction(), s.unitContribution(), s.statsUpdate());
     }
 
-    private DpSketchRelease.Result releaseCkm(WindowSummaries w, double rho, PrivacyRandom rng) {
+    private DpSketchRelease.Result releaseCkm(
+            WindowSummaries w, ReleaseBudget budget, PrivacyRandom rng) {
         StreamSpec s = rt.spec();
         CkmSettings c = s.ckm();
-        return Double.isNaN(rho)
-                ? DpSketchRelease.addRemove(
-                        w.sketch,
-                        s.epsilonPerRelease(),
-                        c.countFraction(),
-                        s.unitContribution(),
-                        rng)
-                : DpSketchRelease.addRemoveGaussian(
-                        w.sketch, rho, c.countFraction(), s.unitContribution(), rng);
+        return budget.match(
+                eps ->
+                        DpSketchRelease.addRemove(
+                                w.sketch, eps, c.countFraction(), s.unitContribution(), rng),
+                rho ->
+                        DpSketchRelease.addRemoveGaussian(
+                                w.sketch, rho, c.countFraction(), s.unitContribution(), rng));
     }
 
-    private HstWindowSummary.Release releaseHst(WindowSummaries w, double rho, PrivacyRandom rng) {
+    private HstWindowSummary.Release releaseHst(
+            WindowSummaries w, ReleaseBudget budget, PrivacyRandom rng) {
         StreamSpec s = rt.spec();
-        return Double.isNaN(rho)
-                ? rt.hst().release(w.hst, s.k(), s.epsilonPerRelease(), s.unitContribution(), rng)
-                : rt.hst().releaseGaussian(w.hst, s.k(), rho, s.unitContribution(), rng);
+        return budget.match(
+                eps -> rt.hst().release(w.hst, s.k(), eps, s.unitContribution(), rng),
+                rho -> rt.hst().releaseGaussian(w.hst, s.k(), rho, s.unitContribution(), rng));
     }
 
     /** Row-major k·d centroids as k rows; null: the stream's public initial centroids. */

@@ -38,9 +38,9 @@ class BatchAlgorithmsTest {
 
     @Test
     void registryKnowsTheBuiltInsAndTheirGuarantees() {
-        assertEquals("none", BatchAlgorithms.get("lloyd").guarantee());
+        assertEquals("none", BatchAlgorithms.get("lloyd").guarantee().wireName());
         assertFalse(BatchAlgorithms.get("lloyd").isPrivate());
-        assertEquals("dp", BatchAlgorithms.get("stats").guarantee());
+        assertEquals("dp", BatchAlgorithms.get("stats").guarantee().wireName());
         assertTrue(BatchAlgorithms.get("stats").isPrivate());
         assertTrue(BatchAlgorithms.names().containsAll(java.util.List.of("lloyd", "stats")));
     }
@@ -89,7 +89,7 @@ class BatchAlgorithmsTest {
                 a.result().weights()[0],
                 c.result().weights()[0],
                 "different snapshots, same noise");
-        assertEquals("dp", stats.guarantee());
+        assertEquals("dp", stats.guarantee().wireName());
         assertNull(a.decision());
     }
 

@@ -42,7 +42,7 @@ class CkmAlgorithmTest {
     @Test
     void registeredAsDp() {
         BatchAlgorithm ckm = BatchAlgorithms.get("ckm");
-        assertEquals("dp", ckm.guarantee());
+        assertEquals("dp", ckm.guarantee().wireName());
         assertTrue(ckm.isPrivate());
     }
 

@@ -60,7 +60,7 @@ class DegenerateSnapshotTest {
         List<BatchAlgorithm> out = new ArrayList<>();
         for (String name : BatchAlgorithms.names()) {
             BatchAlgorithm a = BatchAlgorithms.get(name);
-            if (BatchAlgorithm.DP.equals(a.guarantee())) {
+            if (org.dpclust.privacy.Guarantee.DP.equals(a.guarantee())) {
                 out.add(a);
             }
         }

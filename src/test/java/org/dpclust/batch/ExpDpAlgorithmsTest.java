@@ -51,7 +51,7 @@ class ExpDpAlgorithmsTest {
         LABELS.forEach(
                 (name, label) -> {
                     BatchAlgorithm a = BatchAlgorithms.get(name);
-                    assertEquals(label, a.guarantee(), name);
+                    assertEquals(label, a.guarantee().wireName(), name);
                     BatchResult r =
                             SnapshotRelease.run(
                                             a,

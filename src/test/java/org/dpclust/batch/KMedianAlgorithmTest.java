@@ -70,10 +70,10 @@ public class KMedianAlgorithmTest {
 
     @Test
     void theFourAlgorithmsAreRegisteredWithTheirGuarantees() {
-        assertEquals("none", BatchAlgorithms.get("kmedian++").guarantee());
-        assertEquals("none", BatchAlgorithms.get("local-search").guarantee());
-        assertEquals("dp", BatchAlgorithms.get("dp-local-search").guarantee());
-        assertEquals("dp", BatchAlgorithms.get("dp-hst-local-search").guarantee());
+        assertEquals("none", BatchAlgorithms.get("kmedian++").guarantee().wireName());
+        assertEquals("none", BatchAlgorithms.get("local-search").guarantee().wireName());
+        assertEquals("dp", BatchAlgorithms.get("dp-local-search").guarantee().wireName());
+        assertEquals("dp", BatchAlgorithms.get("dp-hst-local-search").guarantee().wireName());
     }
 
     @Test

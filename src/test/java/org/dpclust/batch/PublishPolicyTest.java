@@ -14,7 +14,9 @@ class PublishPolicyTest {
         for (String name : BatchAlgorithms.names()) {
             BatchAlgorithm a = BatchAlgorithms.get(name);
             assertEquals(
-                    BatchAlgorithm.DP.equals(a.guarantee()), PublishPolicy.publishable(a), name);
+                    org.dpclust.privacy.Guarantee.DP.equals(a.guarantee()),
+                    PublishPolicy.publishable(a),
+                    name);
             if (PublishPolicy.publishable(a)) {
                 PublishPolicy.requirePublishable(a);
                 continue;

@@ -348,13 +348,15 @@ class ConfigLoaderTest {
     @Test
     void zcdpReleasesSpendRhoPerReleaseOrTheEvenSplitOfTheRhoCap() {
         String zcdp = VALID + "    accounting: zcdp\n    budget_delta: 1.0e-9\n";
-        assertTrue(Double.isNaN(ConfigLoader.parse(VALID).streams().get(0).rhoPerRelease()));
+        StreamSpec pure = ConfigLoader.parse(VALID).streams().get(0);
+        assertThrows(IllegalStateException.class, pure::rhoPerRelease);
         assertEquals(
-                0.25,
-                ConfigLoader.parse(zcdp + "    rho_per_release: 0.25\n")
-                        .streams()
-                        .get(0)
-                        .rhoPerRelease());
+                new org.dpclust.privacy.ReleaseBudget.Pure(pure.epsilonPerRelease()),
+                pure.releaseBudget());
+        StreamSpec fixed =
+                ConfigLoader.parse(zcdp + "    rho_per_release: 0.25\n").streams().get(0);
+        assertEquals(0.25, fixed.rhoPerRelease());
+        assertEquals(new org.dpclust.privacy.ReleaseBudget.Zcdp(0.25), fixed.releaseBudget());
         double cap = org.dpclust.privacy.Zcdp.rhoCap(10, 1e-9);
         // record units: the per-window maximum composes, one summary may take the whole cap
         assertEquals(

@@ -53,7 +53,7 @@ class ExpDpKMeansTest {
             ExpDpKMeans.Result r =
                     ExpDpKMeans.paper(
                             pts, init, o, 1.0, 1.0, 300, TestRandoms.stream("paper-" + o));
-            assertEquals(ExpDpKMeans.PAPER_CLAIMED, r.guarantee());
+            assertEquals(org.dpclust.privacy.Guarantee.PAPER_CLAIMED, r.guarantee());
             assertFalse(r.hitCap(), o + " did not converge");
             assertTrue(r.iterations() >= 1);
             assertEquals(1.0 + r.iterations(), r.epsilon(), 1e-12, "bottom-up claimed total");
@@ -71,7 +71,7 @@ class ExpDpKMeansTest {
             ExpDpKMeans.Result r =
                     ExpDpKMeans.strict(
                             pts, init, BOX, o, 5.0, 5, TestRandoms.stream("strict-" + o));
-            assertEquals(ExpDpKMeans.DP, r.guarantee());
+            assertEquals(org.dpclust.privacy.Guarantee.DP, r.guarantee());
             assertEquals(5, r.iterations());
             assertEquals(5.0, r.epsilon());
             for (double[] c : r.centroids()) {

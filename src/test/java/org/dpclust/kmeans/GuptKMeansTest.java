@@ -70,11 +70,13 @@ class GuptKMeansTest {
         GuptKMeans.Result r =
                 GuptKMeans.strict(pts, INIT, UNIT, 0.8, 1, TestRandoms.stream("strict"));
         assertEquals(0.8, r.epsilon(), 0.0);
-        assertEquals("dp", r.guarantee());
+        assertEquals("dp", r.guarantee().wireName());
         assertEquals(GuptKMeans.blockCount(150), r.blocks(), 2);
         assertEquals(
                 "paper-claimed",
-                GuptKMeans.paper(pts, INIT, UNIT, 0.8, 1, TestRandoms.stream("paper")).guarantee());
+                GuptKMeans.paper(pts, INIT, UNIT, 0.8, 1, TestRandoms.stream("paper"))
+                        .guarantee()
+                        .wireName());
     }
 
     /**

@@ -82,11 +82,11 @@ class PrivGeneKMeansTest {
         PrivGeneKMeans.Result strict =
                 PrivGeneKMeans.strict(pts, init, BOX, 0.7, 1, TestRandoms.stream("pg"));
         assertEquals(0.7, strict.epsilon(), 1e-12);
-        assertEquals("dp", strict.guarantee());
+        assertEquals("dp", strict.guarantee().wireName());
         PrivGeneKMeans.Result paper =
                 PrivGeneKMeans.paper(pts, init, BOX, 0.7, 1, TestRandoms.stream("pg-paper"));
         assertEquals(0.7, paper.epsilon(), 1e-12);
-        assertEquals("paper-claimed", paper.guarantee());
+        assertEquals("paper-claimed", paper.guarantee().wireName());
     }
 
     private static double[][] blobs(int n) {

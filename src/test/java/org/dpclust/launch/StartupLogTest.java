@@ -35,12 +35,14 @@ class StartupLogTest {
         String pure = StartupLog.stream(spec(""));
         assertFalse(pure.contains("zcdp"), pure);
         assertFalse(pure.contains("lifetime"), pure);
-        String z =
-                StartupLog.stream(
-                        spec(
-                                "    accounting: zcdp\n    budget_delta: 1.0e-9\n"
-                                        + "    lifetime_cap: 100\n"));
+        assertTrue(pure.contains(", epsilon 0.5 per release, "), pure);
+        StreamSpec zs =
+                spec("    accounting: zcdp\n    budget_delta: 1.0e-9\n    lifetime_cap: 100\n");
+        String z = StartupLog.stream(zs);
         assertTrue(z.contains("cap 10.0 per PT24H (zcdp at delta 1.0E-9, lifetime cap 100.0)"), z);
+        // the budget its releases are charged and noised with, not the unused epsilon_per_release
+        assertTrue(z.contains(", rho " + zs.rhoPerRelease() + " per release, "), z);
+        assertFalse(z.contains("epsilon 0.5"), z);
     }
 
     @Test

@@ -150,7 +150,7 @@ class SketchDecoderTest {
                                 s,
                                 Summary.CKM.wireName(),
                                 "stream",
-                                "dp",
+                                org.dpclust.privacy.Guarantee.DP,
                                 start,
                                 end,
                                 1,

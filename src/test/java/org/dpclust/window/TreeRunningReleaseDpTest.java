@@ -10,6 +10,7 @@ import org.dpclust.config.StreamSpec;
 import org.dpclust.kmeans.ClusterStatistics;
 import org.dpclust.ledger.PrivacyLedger;
 import org.dpclust.privacy.FixedPointCodec;
+import org.dpclust.privacy.ReleaseBudget;
 import org.dpclust.privacy.testing.DpTester;
 import org.dpclust.privacy.testing.TestRandoms;
 import org.junit.jupiter.api.Tag;
@@ -126,8 +127,10 @@ class TreeRunningReleaseDpTest {
                                                     state,
                                                     period + w * W,
                                                     leaf,
-                                                    (summary, interval, e, r, fp) ->
-                                                            accept(interval, r))
+                                                    (summary, interval, b, fp) ->
+                                                            accept(
+                                                                    interval,
+                                                                    ((ReleaseBudget.Zcdp) b).rho()))
                                             .state();
                         } catch (Exception e) {
                             throw new IllegalStateException(e);

@@ -15,6 +15,7 @@ import java.util.List;
 import org.dpclust.avro.CentroidRelease;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.ledger.PrivacyLedger;
+import org.dpclust.privacy.ReleaseBudget;
 import org.dpclust.privacy.Zcdp;
 import org.dpclust.privacy.testing.TestRandoms;
 import org.junit.jupiter.api.Test;
@@ -125,10 +126,10 @@ class TreeRunningReleaseTest {
         WindowReleaseZcdpTest.Ledger a = new WindowReleaseZcdpTest.Ledger(S);
         Run refusing =
                 new Run(
-                        (summary, interval, epsilon, rho, fp) ->
+                        (summary, interval, budget, fp) ->
                                 interval.start() == 2 * W
-                                        ? refused(interval, rho)
-                                        : a.charge(summary, interval, epsilon, rho, fp));
+                                        ? refused(interval, ((ReleaseBudget.Zcdp) budget).rho())
+                                        : a.charge(summary, interval, budget, fp));
         Run empty = new Run(new WindowReleaseZcdpTest.Ledger(S));
         for (int w = 0; w < 6; w++) {
             TreeRunningRelease.Step r = refusing.window(w * W, 80);
@@ -183,9 +184,9 @@ class TreeRunningReleaseTest {
         List<String> fingerprints = new ArrayList<>();
         WindowReleaseZcdpTest.Ledger inner = new WindowReleaseZcdpTest.Ledger(S);
         WindowRelease.Charger recording =
-                (summary, interval, epsilon, rho, fingerprint) -> {
+                (summary, interval, budget, fingerprint) -> {
                     fingerprints.add(fingerprint);
-                    return inner.charge(summary, interval, epsilon, rho, fingerprint);
+                    return inner.charge(summary, interval, budget, fingerprint);
                 };
         Run run = new Run(recording);
         for (int w = 0; w < 3; w++) {
@@ -213,11 +214,11 @@ class TreeRunningReleaseTest {
         assertEquals(1.0, s.release().published().getMechanismParams().get("tree_nodes"));
         Run refused =
                 new Run(
-                        (summary, interval, epsilon, rho, fp) ->
+                        (summary, interval, budget, fp) ->
                                 interval.start() < 3 * W
-                                        ? refused(interval, rho)
+                                        ? refused(interval, ((ReleaseBudget.Zcdp) budget).rho())
                                         : new WindowReleaseZcdpTest.Ledger(S)
-                                                .charge(summary, interval, epsilon, rho, fp));
+                                                .charge(summary, interval, budget, fp));
         for (int w = 0; w < 4; w++) {
             refused.window(w * W, w < 3 ? 90 : 40);
         }

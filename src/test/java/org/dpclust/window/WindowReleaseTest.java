@@ -15,6 +15,7 @@ import java.util.List;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.io.Publication;
 import org.dpclust.ledger.PrivacyLedger;
+import org.dpclust.privacy.ReleaseBudget;
 import org.dpclust.privacy.testing.TestRandoms;
 import org.junit.jupiter.api.Test;
 
@@ -34,13 +35,10 @@ class WindowReleaseTest {
 
         @Override
         public WindowRelease.Charged charge(
-                String summary,
-                PrivacyLedger.Interval interval,
-                double epsilon,
-                double rho,
-                String fp) {
-            assertTrue(Double.isNaN(rho), "a pure stream charges no rho");
-            PrivacyLedger.Decision d = ledger.charge(interval, epsilon);
+                String summary, PrivacyLedger.Interval interval, ReleaseBudget budget, String fp) {
+            assertTrue(budget instanceof ReleaseBudget.Pure, "a pure stream charges epsilon");
+            PrivacyLedger.Decision d =
+                    ledger.charge(interval, ((ReleaseBudget.Pure) budget).epsilon());
             charges.add((d.accepted() ? "CHARGE " : "REFUSED ") + summary);
             fingerprints.add(fp);
             return WindowRelease.Charged.pure(d);

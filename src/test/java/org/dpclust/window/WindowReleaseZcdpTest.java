@@ -19,6 +19,7 @@ import org.dpclust.ledger.LedgerCharge;
 import org.dpclust.ledger.LedgerDecision;
 import org.dpclust.ledger.LedgerMark;
 import org.dpclust.ledger.PrivacyLedger;
+import org.dpclust.privacy.ReleaseBudget;
 import org.dpclust.privacy.Zcdp;
 import org.dpclust.privacy.testing.TestRandoms;
 import org.junit.jupiter.api.Test;
@@ -45,17 +46,11 @@ class WindowReleaseZcdpTest {
 
         @Override
         public WindowRelease.Charged charge(
-                String summary,
-                PrivacyLedger.Interval interval,
-                double epsilon,
-                double rho,
-                String fp) {
-            rhos.add(rho);
+                String summary, PrivacyLedger.Interval interval, ReleaseBudget budget, String fp) {
+            rhos.add(((ReleaseBudget.Zcdp) budget).rho());
             LedgerDecision d =
                     client.charge(
-                            LedgerCharge.stream(s, summary, interval.start(), interval.end())
-                                    .withFingerprint(fp)
-                                    .withRho(rho),
+                            LedgerCharge.stream(s, summary, interval, budget).withFingerprint(fp),
                             mark);
             mark = d.mark();
             return WindowRelease.Charged.of(d);
@@ -220,10 +215,13 @@ class WindowReleaseZcdpTest {
                 new WindowRelease(StreamRuntime.of(pure), TestRandoms.SECRET)
                         .release(
                                 window(StreamRuntime.of(pure), W, 400),
-                                (summary, interval, epsilon, rho, fp) ->
+                                (summary, interval, budget, fp) ->
                                         WindowRelease.Charged.pure(
                                                 new PrivacyLedger(10, 86_400_000L, false)
-                                                        .charge(interval, epsilon)),
+                                                        .charge(
+                                                                interval,
+                                                                ((ReleaseBudget.Pure) budget)
+                                                                        .epsilon())),
                                 null);
         org.dpclust.avro.CellsRelease pc = ((Publication.Cells) p.published().get(1)).value();
         assertEquals("pure", pc.getAccounting());

@@ -9,7 +9,6 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.dpclust.batch.BatchAlgorithm;
 import org.dpclust.batch.BatchAlgorithms;
 import org.dpclust.io.Dataset;
 import org.dpclust.io.DatasetLoader;
@@ -35,9 +34,11 @@ class EppBatchCommandTest {
 
     @Test
     void registryLabelsEppAndPaperClaimed() {
-        assertEquals(BatchAlgorithm.EPP, BatchAlgorithms.get("epp-1").guarantee());
-        assertEquals(BatchAlgorithm.EPP, BatchAlgorithms.get("epp-2").guarantee());
-        assertEquals(BatchAlgorithm.PAPER_CLAIMED, BatchAlgorithms.get("dp-km").guarantee());
+        assertEquals(org.dpclust.privacy.Guarantee.EPP, BatchAlgorithms.get("epp-1").guarantee());
+        assertEquals(org.dpclust.privacy.Guarantee.EPP, BatchAlgorithms.get("epp-2").guarantee());
+        assertEquals(
+                org.dpclust.privacy.Guarantee.PAPER_CLAIMED,
+                BatchAlgorithms.get("dp-km").guarantee());
     }
 
     @Test

@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
-import org.dpclust.batch.BatchAlgorithm;
 import org.dpclust.batch.BatchAlgorithms;
 import org.dpclust.io.DatasetLoader;
 import org.junit.jupiter.api.Test;
@@ -33,7 +32,7 @@ public class StrictBatchCommandTest {
     public static List<String> strictAlgorithms() {
         List<String> out = new ArrayList<>();
         for (String name : BatchAlgorithms.names()) {
-            if (BatchAlgorithm.DP.equals(BatchAlgorithms.get(name).guarantee())) {
+            if (org.dpclust.privacy.Guarantee.DP.equals(BatchAlgorithms.get(name).guarantee())) {
                 out.add(name);
             }
         }

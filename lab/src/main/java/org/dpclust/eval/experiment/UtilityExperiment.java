@@ -28,6 +28,7 @@ import org.dpclust.io.DatasetLoader;
 import org.dpclust.io.DomainScaling;
 import org.dpclust.kmeans.CellRule;
 import org.dpclust.kmeans.Lloyd;
+import org.dpclust.privacy.Guarantee;
 import org.dpclust.privacy.PrivacyRandom;
 import org.dpclust.privacy.PrivacySecret;
 import org.dpclust.quality.ClusteringMetrics;
@@ -170,7 +171,7 @@ public final class UtilityExperiment implements Experiment {
         List<String> out = new ArrayList<>();
         for (String name : BatchAlgorithms.names()) {
             BatchAlgorithm a = BatchAlgorithms.get(name);
-            if (!BatchAlgorithm.DP.equals(a.guarantee())) {
+            if (a.guarantee() != Guarantee.DP) {
                 continue;
             }
             try {
