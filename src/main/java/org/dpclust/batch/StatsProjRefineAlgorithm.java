@@ -47,12 +47,7 @@ public final class StatsProjRefineAlgorithm implements BatchAlgorithm {
 
     @Override
     public void checkParams(BatchParams params) {
-        BaselineAlgorithm.requireBoundsAndEpsilon(this, params);
-        if (params.contributionBound() != 1) {
-            throw new IllegalArgumentException(
-                    "--contribution-bound: stats-proj-refine supports record units (1) only, was "
-                            + params.contributionBound());
-        }
+        RefinementSteps.checkParams(this, params);
     }
 
     @Override
@@ -64,23 +59,9 @@ public final class StatsProjRefineAlgorithm implements BatchAlgorithm {
         BatchResult start =
                 new StatsProjAlgorithm()
                         .run(snapshot, StatsRefineAlgorithm.withEpsilon(params, epsProj), rng);
-        double[][] centroids = start.centroids();
-        double[] weights = start.weights();
-        double epsStep = BudgetSplit.equalShare(BudgetSplit.remainder(eps, epsProj), STEPS);
         Map<String, Double> p = new HashMap<>(start.parameters());
-        for (int t = 0; t < STEPS; t++) {
-            ClippedRefinement.Step s =
-                    ClippedRefinement.step(snapshot, centroids, params.bounds(), epsStep, rng);
-            centroids = s.means();
-            weights = new double[s.counts().length];
-            for (int i = 0; i < weights.length; i++) {
-                weights[i] = s.counts()[i];
-            }
-            p.put("radius_" + (t + 1), s.radius());
-        }
         p.put("epsilon_proj", epsProj);
-        p.put("epsilon_per_step", epsStep);
-        p.put("steps", (double) STEPS);
-        return new BatchResult(centroids, weights, p);
+        return RefinementSteps.run(
+                snapshot, params, start, BudgetSplit.remainder(eps, epsProj), STEPS, p, rng);
     }
 }

@@ -46,12 +46,7 @@ public final class StatsRefineAlgorithm implements BatchAlgorithm {
 
     @Override
     public void checkParams(BatchParams params) {
-        BaselineAlgorithm.requireBoundsAndEpsilon(this, params);
-        if (params.contributionBound() != 1) {
-            throw new IllegalArgumentException(
-                    "--contribution-bound: stats-refine supports record units (1) only, was "
-                            + params.contributionBound());
-        }
+        RefinementSteps.checkParams(this, params);
     }
 
     @Override
@@ -61,25 +56,11 @@ public final class StatsRefineAlgorithm implements BatchAlgorithm {
         double eps = params.epsilon();
         double epsStats = eps * STATS_SHARE;
         BatchResult start = new StatsAlgorithm().run(snapshot, withEpsilon(params, epsStats), rng);
-        double[][] centroids = start.centroids();
-        double[] weights = start.weights();
-        double epsStep = BudgetSplit.equalShare(BudgetSplit.remainder(eps, epsStats), STEPS);
         Map<String, Double> p = new HashMap<>();
-        for (int t = 0; t < STEPS; t++) {
-            ClippedRefinement.Step s =
-                    ClippedRefinement.step(snapshot, centroids, params.bounds(), epsStep, rng);
-            centroids = s.means();
-            weights = new double[s.counts().length];
-            for (int i = 0; i < weights.length; i++) {
-                weights[i] = s.counts()[i];
-            }
-            p.put("radius_" + (t + 1), s.radius());
-        }
         p.put("epsilon_stats", epsStats);
-        p.put("epsilon_per_step", epsStep);
-        p.put("steps", (double) STEPS);
         p.put("cells", (double) params.cells());
-        return new BatchResult(centroids, weights, p);
+        return RefinementSteps.run(
+                snapshot, params, start, BudgetSplit.remainder(eps, epsStats), STEPS, p, rng);
     }
 
     /** {@code params} with ε replaced (the other public parameters unchanged). */
