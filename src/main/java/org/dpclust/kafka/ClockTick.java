@@ -22,13 +22,23 @@ public final class ClockTick {
 
     private ClockTick() {}
 
-    /** Whether a record with these headers is a tick. */
+    /** Whether these headers carry the tick's marking header. */
     public static boolean isTick(Headers headers) {
         if (headers == null) {
             return false;
         }
         Header h = headers.lastHeader(HEADER);
         return h != null;
+    }
+
+    /**
+     * Whether a record is a tick: the marking header and an empty (or null) value, as {@link #to}
+     * writes it. A record with the header and a payload is not a tick — it is decoded as telemetry,
+     * counted if valid and dead-lettered with its reason otherwise — so a producer that copies
+     * headers (or forges this one) cannot make data disappear uncounted.
+     */
+    public static boolean isTick(Headers headers, byte[] value) {
+        return (value == null || value.length == 0) && isTick(headers);
     }
 
     /** A tick for one partition: no key, an empty value, the marking header. */

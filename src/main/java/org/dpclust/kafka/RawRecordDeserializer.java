@@ -41,7 +41,7 @@ public final class RawRecordDeserializer implements KafkaRecordDeserializationSc
         raw.appendTime = r.timestamp();
         raw.logAppendTime = r.timestampType() == TimestampType.LOG_APPEND_TIME;
         raw.key = r.key();
-        if (ClockTick.isTick(r.headers())) {
+        if (ClockTick.isTick(r.headers(), r.value())) {
             raw.tick = true; // the release clock's: moves time, never decoded
             out.collect(raw);
             return;

@@ -77,6 +77,56 @@ class RawRecordDeserializerTest {
         assertEquals(false, deserialized("garbage".getBytes()).tick);
     }
 
+    /**
+     * Adversarial: a record carrying the tick header but a payload (a producer copying headers, or
+     * forging the clock's) is telemetry, not a tick: valid, it is decoded and counts; invalid, it
+     * keeps its reason for the dead-letter topic. Only an empty record with the header is a tick.
+     */
+    @Test
+    void aRecordWithTheTickHeaderAndAPayloadIsTelemetryNotATick() {
+        var header = ClockTick.to("in", 0).headers();
+        byte[] good =
+                AvroCodec.telemetry()
+                        .encode(
+                                TelemetryRecord.newBuilder()
+                                        .setStreamId("s")
+                                        .setDeviceId("d")
+                                        .setEventTime(Instant.ofEpochMilli(5))
+                                        .setFeatures(List.of(0.5, 0.25))
+                                        .build());
+        RawRecord valid = withHeaders(good, header);
+        assertEquals(false, valid.tick);
+        assertTrue(valid.decoded);
+        assertNull(valid.undecodable);
+        assertEquals("s", valid.streamId);
+        RawRecord garbage = withHeaders("garbage".getBytes(), header);
+        assertEquals(false, garbage.tick);
+        assertTrue(garbage.undecodable.startsWith("not Avro single-object encoding"));
+        assertTrue(withHeaders(new byte[0], header).tick);
+        assertTrue(withHeaders(null, header).tick);
+    }
+
+    private static RawRecord withHeaders(
+            byte[] value, org.apache.kafka.common.header.Headers headers) {
+        List<RawRecord> out = new ArrayList<>();
+        new RawRecordDeserializer()
+                .deserialize(
+                        new ConsumerRecord<>(
+                                "in",
+                                0,
+                                1,
+                                1_000L,
+                                org.apache.kafka.common.record.TimestampType.LOG_APPEND_TIME,
+                                0,
+                                value == null ? 0 : value.length,
+                                null,
+                                value,
+                                headers,
+                                java.util.Optional.empty()),
+                        new ListCollector<>(out));
+        return out.get(0);
+    }
+
     @Test
     void undecodableBytesPassWithTheirReasonAndNoEventTime() {
         RawRecord bad = deserialized("garbage".getBytes());
