@@ -6,11 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.dpclust.window.EventTimePolicy;
+import org.dpclust.window.Mechanisms;
 import org.dpclust.window.PublicParameters;
 import org.junit.jupiter.api.Test;
 
@@ -236,6 +239,62 @@ class PublicSpecificationTest {
         }
         assertEquals(
                 options, CASES.keySet(), "classify every option in " + getClass().getSimpleName());
+    }
+
+    /**
+     * Options that are not in the noise key's mechanism ids ({@link Mechanisms}), each with why no
+     * released noise depends on it beyond what the key already holds (stream id, window start,
+     * summary, the contents' digest). Every other option must move a mechanism id, so two
+     * configurations that calibrate noise differently never share a noise key.
+     */
+    private static final Map<String, String> NOT_IN_NOISE_KEY =
+            Map.ofEntries(
+                    Map.entry("id", "in the noise key itself"),
+                    Map.entry("window", "the window start is in the noise key"),
+                    Map.entry("budget_cap", "ledger policy; the release's own budget is keyed"),
+                    Map.entry("budget_period", "ledger policy"),
+                    Map.entry("lifetime_cap", "ledger policy"),
+                    Map.entry("running.windows", "sums released noisy cells: post-processing"),
+                    Map.entry("salt_buckets", "sub-keys merged before noise: same digest for any"),
+                    Map.entry("initial_centroids", "post-processing start"),
+                    Map.entry("stats.update", "post-processing of the noisy cells"),
+                    Map.entry("stats.publish_cells", "publishes the noisy cells as drawn"),
+                    Map.entry("ckm.replicates", "decoding of the noisy sketch"),
+                    Map.entry("ckm.warm_start", "decoding of the noisy sketch"),
+                    Map.entry("ckm.decode_every", "decoding of the noisy sketch"));
+
+    @Test
+    void everyOptionThatCalibratesNoiseMovesTheNoiseKey() throws Exception {
+        List<String> wrong = new ArrayList<>();
+        for (Map.Entry<String, Case> e : CASES.entrySet()) {
+            String option = e.getKey();
+            Case c = e.getValue();
+            if (option.startsWith("job.") || c.change().isEmpty() || option.equals("summaries")) {
+                continue; // job options reach no mechanism (the time rules are pinned above); the
+                // summary is in the noise key itself
+            }
+            String base = mechanisms(with(base(), c.mode()));
+            String other = mechanisms(changed(c));
+            if (NOT_IN_NOISE_KEY.containsKey(option) != base.equals(other)) {
+                wrong.add(
+                        option
+                                + (base.equals(other)
+                                        ? " calibrates noise: it must move the noise key"
+                                        : " moved the noise key, yet is declared: "
+                                                + NOT_IN_NOISE_KEY.get(option)));
+            }
+        }
+        assertEquals(List.of(), wrong);
+    }
+
+    /** The mechanism ids of the configured summaries (part of every release's noise key). */
+    private static String mechanisms(ObjectNode root) throws Exception {
+        StreamSpec s = ConfigLoader.parse(YAML.writeValueAsString(root)).streams().get(0);
+        return Mechanisms.stats(s)
+                + " "
+                + (s.summaries().contains(Summary.CKM) ? Mechanisms.ckm(s) : "-")
+                + " "
+                + (s.summaries().contains(Summary.DP_HST) ? Mechanisms.hst(s) : "-");
     }
 
     @Test
