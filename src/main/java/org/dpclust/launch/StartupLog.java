@@ -1,6 +1,10 @@
 package org.dpclust.launch;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 import org.apache.flink.configuration.DeploymentOptions;
 import org.apache.flink.configuration.ReadableConfig;
@@ -70,14 +74,14 @@ public final class StartupLog {
      * {@link #stream}, streams sharing every parameter but the id (a fleet's stream set) as one
      * line naming how many and the first and last ids, so 10,000 streams log a handful of lines.
      */
-    static java.util.List<String> streams(java.util.List<StreamSpec> streams) {
-        java.util.Map<String, java.util.List<String>> ids = new java.util.LinkedHashMap<>();
+    static List<String> streams(List<StreamSpec> streams) {
+        Map<String, List<String>> ids = new LinkedHashMap<>();
         for (StreamSpec s : streams) {
             String line = stream(s);
             String parameters = line.substring(("stream " + s.id()).length());
-            ids.computeIfAbsent(parameters, k -> new java.util.ArrayList<>()).add(s.id());
+            ids.computeIfAbsent(parameters, k -> new ArrayList<>()).add(s.id());
         }
-        java.util.List<String> out = new java.util.ArrayList<>();
+        List<String> out = new ArrayList<>();
         ids.forEach(
                 (parameters, group) -> {
                     if (group.size() == 1) {
@@ -99,8 +103,8 @@ public final class StartupLog {
     public static final double LARGE_EPSILON = 10;
 
     /** Configuration that is valid but protects next to nothing, as WARN lines. */
-    static java.util.List<String> warnings(DpclustConfig cfg) {
-        java.util.List<String> out = new java.util.ArrayList<>();
+    static List<String> warnings(DpclustConfig cfg) {
+        List<String> out = new ArrayList<>();
         for (StreamSpec s : cfg.streams()) {
             String w =
                     s.zcdp()
