@@ -35,6 +35,15 @@ public interface BatchAlgorithm {
     }
 
     /**
+     * Whether a run needs declared bounds (or a public universe): every private algorithm but EPP,
+     * which calibrates nothing to bounds (its number of bags comes from the partition's own
+     * moments). Bounds computed from the data would void the guarantee.
+     */
+    default boolean needsDeclaredBounds() {
+        return isPrivate() && guarantee() != Guarantee.EPP;
+    }
+
+    /**
      * Name of the noise mechanism, part of the release's noise key ({@link
      * org.dpclust.privacy.ReleaseContext}).
      */

@@ -36,7 +36,6 @@ import org.dpclust.launch.StartupLog;
 import org.dpclust.ledger.KafkaLedgerClient;
 import org.dpclust.ledger.LedgerSettings;
 import org.dpclust.ledger.PrivacyLedger;
-import org.dpclust.privacy.Guarantee;
 import org.dpclust.privacy.PrivacySecret;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -217,9 +216,8 @@ public final class BatchCommand implements Callable<Integer> {
         }
         UniverseSpec universeSpec = new UniverseSpec(metric, universe, graph);
         KMedianUniverse u = universeSpec.load(Path.of(input));
-        // EPP calibrates nothing to bounds (its number of bags comes from the partition's own
-        // moments); k-median algorithms take their sensitivity from the public universe's diameter
-        if (alg.isPrivate() && alg.guarantee() != Guarantee.EPP && b == null && u == null) {
+        // k-median algorithms take their sensitivity from the public universe's diameter
+        if (alg.needsDeclaredBounds() && b == null && u == null) {
             throw new IllegalArgumentException(
                     "--bounds: algorithm "
                             + alg.name()
