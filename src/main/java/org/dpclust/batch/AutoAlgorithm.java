@@ -10,16 +10,16 @@ import org.dpclust.privacy.Guarantee;
 import org.dpclust.privacy.PrivacyRandom;
 
 /**
- * {@code auto}: chooses a {@value BatchAlgorithm#DP} algorithm and its public parameters from
- * public information only — d, k, ε and a noisy record count — by the rule {@link #choose}, learned
- * from {@code evaluate utility} (docs/results/utility), and runs it.
+ * {@code auto}: chooses a {@link org.dpclust.privacy.Guarantee#DP} algorithm and its public
+ * parameters from public information only — d, k, ε and a noisy record count — by the rule {@link
+ * #choose}, learned from {@code evaluate utility} (docs/results/utility), and runs it.
  *
- * <p>Privacy ({@value BatchAlgorithm#DP}, ε-DP under add/remove of one unit of at most c records):
- * a share {@value #SIZE_SHARE} of ε releases the record count with two-sided geometric noise (L1
- * sensitivity c); the choice is a function of that noisy count and public parameters only
- * (post-processing); the chosen algorithm runs at the remaining ε·(1 − {@value #SIZE_SHARE}), which
- * is ε-DP by its own contract. Sequential composition gives ε. The decision never reads the
- * snapshot except through the noisy count: {@link #choose} takes no data.
+ * <p>Privacy ({@link org.dpclust.privacy.Guarantee#DP}, ε-DP under add/remove of one unit of at
+ * most c records): a share {@value #SIZE_SHARE} of ε releases the record count with two-sided
+ * geometric noise (L1 sensitivity c); the choice is a function of that noisy count and public
+ * parameters only (post-processing); the chosen algorithm runs at the remaining ε·(1 − {@value
+ * #SIZE_SHARE}), which is ε-DP by its own contract. Sequential composition gives ε. The decision
+ * never reads the snapshot except through the noisy count: {@link #choose} takes no data.
  *
  * <p>Candidates: {@code public-centre} (the data-free answer, 0-DP: chosen when the data are too
  * thin for the budget, so {@code auto} does not do worse than a release that ignores the data),

@@ -10,10 +10,10 @@ import org.dpclust.privacy.PrivacyRandom;
  * The {@code dp} variants of Lu &amp; Shen's "noisy sums and counts" baselines ({@link
  * NoisyLloyd}): {@code dplloyd} (T = 5, ε/T), {@code dwork} (ε/2^i) and {@code su} (Su et al. 2016,
  * T and the count:dimension split ∛(4dρ²):1 as stated, N released with {@value
- * NoisyLloyd#SU_SIZE_FRACTION} of ε). Guarantee {@value BatchAlgorithm#DP}: ε-DP under add/remove
- * of one record, sensitivities from the declared bounds (count 1, centred sum width_j/2 per
- * dimension), partition by public centroids, starting from the public initial centroids {@link
- * SnapshotStatistics#publicInitialCentroids} of the public seed.
+ * NoisyLloyd#SU_SIZE_FRACTION} of ε). Guarantee {@link org.dpclust.privacy.Guarantee#DP}: ε-DP
+ * under add/remove of one record, sensitivities from the declared bounds (count 1, centred sum
+ * width_j/2 per dimension), partition by public centroids, starting from the public initial
+ * centroids {@link SnapshotStatistics#publicInitialCentroids} of the public seed.
  */
 public final class BaselineAlgorithm implements BatchAlgorithm {
     private final String name;

@@ -8,10 +8,11 @@ import org.dpclust.privacy.PrivacyRandom;
  * Flink), are registered in {@link BatchAlgorithms} by {@link #name()}, and state in their Javadoc
  * which output is private, for which neighbouring relation and with which sensitivity.
  *
- * <p>Labels (docs/privacy.md#guarantee-labels): {@value #DP} — ε-DP end to end, declared bounds;
- * {@value #PAPER_CLAIMED} — the paper's algorithm as written, whose own privacy argument is weak;
- * {@value #EPP} — batch-only EPP output; {@value #NONE} — a non-private reference, whose output
- * must never reach the published centroids topic and never charges the ledger.
+ * <p>Labels (docs/privacy.md#guarantee-labels): {@link Guarantee#DP} — ε-DP end to end, declared
+ * bounds; {@link Guarantee#PAPER_CLAIMED} — the paper's algorithm as written, whose own privacy
+ * argument is weak; {@link Guarantee#EPP} — batch-only EPP output; {@link Guarantee#NONE} — a
+ * non-private reference, whose output must never reach the published centroids topic and never
+ * charges the ledger.
  *
  * <p>No data-dependent failure after a charge. A run is charged to the ledger BEFORE the algorithm
  * sees the snapshot ({@link SnapshotRelease}); so every check that can fail is a check of public

@@ -19,10 +19,11 @@ import org.dpclust.sketch.MaskedSketch;
  * DpSketchRelease#addRemove} (the default count share of ε, {@link
  * DpSketchRelease#defaultCountFraction}; {@link BatchParams#countFraction()} belongs to {@code
  * stats} and is not used) and {@link ClOmpr} decodes k centroids from it with its default options,
- * seeded by the public seed. Guarantee {@value BatchAlgorithm#DP}: ε-DP under add/remove of one
- * unit of at most {@link BatchParams#contributionBound()} records — sum L1 sensitivity c·r·⌊√2·2^24
- * + 1⌋ fixed-point units, count sensitivity c — because the frequencies, the bounds and the
- * decoder's inputs are public; the decode is post-processing. Declared bounds are required.
+ * seeded by the public seed. Guarantee {@link org.dpclust.privacy.Guarantee#DP}: ε-DP under
+ * add/remove of one unit of at most {@link BatchParams#contributionBound()} records — sum L1
+ * sensitivity c·r·⌊√2·2^24 + 1⌋ fixed-point units, count sensitivity c — because the frequencies,
+ * the bounds and the decoder's inputs are public; the decode is post-processing. Declared bounds
+ * are required.
  *
  * <p>Masks: every record uses all m features (r = m, α_r = 1). {@link BatchAlgorithm#run} receives
  * only the release's {@link PrivacyRandom}, which is keyed by the digest of the whole snapshot, and

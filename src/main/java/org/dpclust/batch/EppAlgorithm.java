@@ -15,12 +15,12 @@ import org.dpclust.privacy.PrivacyRandom;
  * ({@link BagBound.VarianceForm#JOINT}, the correct variance of the bagged centroid) with E_exc =
  * within-cluster variance ({@link ExcludedErrorVariance#WITHIN_CLUSTER}).
  *
- * <p>Guarantee {@value BatchAlgorithm#EPP}: error-preserving privacy, <b>not differential
- * privacy</b>. The partition comes from non-private Lloyd (k-means++ seeding from the public seed,
- * best of {@code nInit}), the weights are the exact cluster sizes, and B depends on the data.
- * Declared bounds are not needed (nothing is calibrated to them; if given, the CLI clamps into
- * them). Only the bags use the release's {@link PrivacyRandom}. EPP output is batch-only: it may
- * not go to a stream's centroids topic or charge a stream's {@code dp} ledger (the batch CLI
+ * <p>Guarantee {@link org.dpclust.privacy.Guarantee#EPP}: error-preserving privacy, <b>not
+ * differential privacy</b>. The partition comes from non-private Lloyd (k-means++ seeding from the
+ * public seed, best of {@code nInit}), the weights are the exact cluster sizes, and B depends on
+ * the data. Declared bounds are not needed (nothing is calibrated to them; if given, the CLI clamps
+ * into them). Only the bags use the release's {@link PrivacyRandom}. EPP output is batch-only: it
+ * may not go to a stream's centroids topic or charge a stream's {@code dp} ledger (the batch CLI
  * refuses {@code --output kafka}).
  */
 public final class EppAlgorithm implements BatchAlgorithm {

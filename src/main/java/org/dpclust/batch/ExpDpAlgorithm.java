@@ -15,10 +15,10 @@ import org.dpclust.privacy.PrivacyRandom;
  * BatchAlgorithm#guarantee()} requires) and not of a run-time option:
  *
  * <ul>
- *   <li>{@code expdp-past}, {@code expdp-past-future} — strict mode, {@value BatchAlgorithm#DP}:
- *       ε-DP under add/remove of one record with the declared bounds; {@value #STRICT_ITERATIONS}
- *       iterations charged up front; public initial centroids {@link
- *       SnapshotStatistics#publicInitialCentroids} from the public seed;
+ *   <li>{@code expdp-past}, {@code expdp-past-future} — strict mode, {@link
+ *       org.dpclust.privacy.Guarantee#DP}: ε-DP under add/remove of one record with the declared
+ *       bounds; {@value #STRICT_ITERATIONS} iterations charged up front; public initial centroids
+ *       {@link SnapshotStatistics#publicInitialCentroids} from the public seed;
  *   <li>{@code expdp-past-paper}, {@code expdp-past-future-paper} — paper mode, {@value
  *       BatchAlgorithm#PAPER_CLAIMED} (not DP, see {@link ExpDpKMeans}): initial centroids are k
  *       records of the snapshot drawn with the public seed (weakness 7); file output and {@code

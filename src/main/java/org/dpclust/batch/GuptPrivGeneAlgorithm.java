@@ -12,12 +12,12 @@ import org.dpclust.privacy.PrivacyRandom;
  * §7 as batch algorithms, one registry name per form so that the label is a property of the name:
  *
  * <ul>
- *   <li>{@code gupt}, {@code privgene} — strict, {@value BatchAlgorithm#DP}: ε-DP under add/remove
- *       of one record with the declared bounds (GUPT: aggregation L1 sensitivity k·d/ℓ in box
- *       units; PrivGene: utility sensitivity Σ_j width_j²; both: N released with {@value
- *       org.dpclust.kmeans.NoisyLloyd#SU_SIZE_FRACTION} of ε for their n-dependent parameter), from
- *       the public initial centroids {@link SnapshotStatistics#publicInitialCentroids} of the
- *       public seed;
+ *   <li>{@code gupt}, {@code privgene} — strict, {@link org.dpclust.privacy.Guarantee#DP}: ε-DP
+ *       under add/remove of one record with the declared bounds (GUPT: aggregation L1 sensitivity
+ *       k·d/ℓ in box units; PrivGene: utility sensitivity Σ_j width_j²; both: N released with
+ *       {@value org.dpclust.kmeans.NoisyLloyd#SU_SIZE_FRACTION} of ε for their n-dependent
+ *       parameter), from the public initial centroids {@link
+ *       SnapshotStatistics#publicInitialCentroids} of the public seed;
  *   <li>{@code gupt-paper}, {@code privgene-paper} — the papers' forms, {@value
  *       BatchAlgorithm#PAPER_CLAIMED}: exact N (GUPT also permutation blocks, which an added record
  *       shifts), initial centroids k records of the snapshot drawn with the public seed ({@link

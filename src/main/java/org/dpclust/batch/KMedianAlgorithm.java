@@ -22,15 +22,17 @@ import org.dpclust.privacy.PrivacyRandom;
  * {@code {node id}} for a graph universe).
  *
  * <ul>
- *   <li>{@code kmedian++} ({@value BatchAlgorithm#NONE}): k-median++ (D sampling) over the demand
- *       points.
- *   <li>{@code local-search} ({@value BatchAlgorithm#NONE}): Arya et al. single-swap local search
- *       with α = {@value #ALPHA}, at most {@value #STEPS} swaps, from the k-median++ seeding above.
- *   <li>{@code dp-local-search} ({@value BatchAlgorithm#DP}): Gupta et al.'s DP local search
- *       ({@link DpLocalSearch}) with ε from k public random points of U, T = {@value #STEPS} steps.
- *   <li>{@code dp-hst-local-search} ({@value BatchAlgorithm#DP}): DP-HST initialisation with ε/2 on
- *       a 2-HST of U of depth at most {@value #DP_TREE_LEVELS} (public seed), then DP local search
- *       with ε/2 ({@link DpHstLocalSearch}).
+ *   <li>{@code kmedian++} ({@link org.dpclust.privacy.Guarantee#NONE}): k-median++ (D sampling)
+ *       over the demand points.
+ *   <li>{@code local-search} ({@link org.dpclust.privacy.Guarantee#NONE}): Arya et al. single-swap
+ *       local search with α = {@value #ALPHA}, at most {@value #STEPS} swaps, from the k-median++
+ *       seeding above.
+ *   <li>{@code dp-local-search} ({@link org.dpclust.privacy.Guarantee#DP}): Gupta et al.'s DP local
+ *       search ({@link DpLocalSearch}) with ε from k public random points of U, T = {@value #STEPS}
+ *       steps.
+ *   <li>{@code dp-hst-local-search} ({@link org.dpclust.privacy.Guarantee#DP}): DP-HST
+ *       initialisation with ε/2 on a 2-HST of U of depth at most {@value #DP_TREE_LEVELS} (public
+ *       seed), then DP local search with ε/2 ({@link DpHstLocalSearch}).
  * </ul>
  *
  * Privacy of the {@code dp} ones: ε-DP (pure) under adding or removing one record of the snapshot

@@ -8,9 +8,9 @@ import org.dpclust.privacy.PrivacyRandom;
 
 /**
  * {@code lloyd}: the non-private reference — Lloyd with k-means++ seeding, best of {@code nInit}
- * restarts ({@link Lloyd#run}). Guarantee {@value BatchAlgorithm#NONE}: nothing is private about
- * its output (exact centroids and exact cluster sizes), so it never charges a ledger and never goes
- * to the centroids topic. Its only randomness is the public seeding, from {@link
+ * restarts ({@link Lloyd#run}). Guarantee {@link org.dpclust.privacy.Guarantee#NONE}: nothing is
+ * private about its output (exact centroids and exact cluster sizes), so it never charges a ledger
+ * and never goes to the centroids topic. Its only randomness is the public seeding, from {@link
  * BatchParams#seed()}.
  */
 public final class LloydAlgorithm implements BatchAlgorithm {

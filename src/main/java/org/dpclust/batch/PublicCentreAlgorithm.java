@@ -8,10 +8,10 @@ import org.dpclust.privacy.PrivacyRandom;
 
 /**
  * {@code public-centre}: the data-free answer. All k centroids are the centre of the declared box
- * and every weight is 0, whatever the snapshot holds. Guarantee {@value BatchAlgorithm#DP} with ε =
- * 0: the output is a function of the public bounds and k only (sensitivity 0), so it reveals
- * nothing about any record; it never reads the snapshot and never draws from the release's
- * randomness.
+ * and every weight is 0, whatever the snapshot holds. Guarantee {@link
+ * org.dpclust.privacy.Guarantee#DP} with ε = 0: the output is a function of the public bounds and k
+ * only (sensitivity 0), so it reveals nothing about any record; it never reads the snapshot and
+ * never draws from the release's randomness.
  *
  * <p>It is the floor no private release should lose to: when the data are too thin for the budget,
  * the honest release is the public one ({@code evaluate utility} reports it beside every method,

@@ -4,16 +4,17 @@ import org.dpclust.privacy.Guarantee;
 
 /**
  * Which batch output may reach a stream's published topics and charge its {@code dp} ledger: only
- * output whose guarantee is {@value BatchAlgorithm#DP}. This is the ONE check for it; the CLI calls
- * it at start-up and the batch job ({@code jobs.BatchJob}) at construction.
+ * output whose guarantee is {@link org.dpclust.privacy.Guarantee#DP}. This is the ONE check for it;
+ * the CLI calls it at start-up and the batch job ({@code jobs.BatchJob}) at construction.
  *
  * <ul>
- *   <li>{@value BatchAlgorithm#NONE}: exact, non-private output;
- *   <li>{@value BatchAlgorithm#EPP}: error-preserving privacy, not differential privacy;
- *   <li>{@value BatchAlgorithm#PAPER_CLAIMED}: a paper's algorithm as written, whose real privacy
- *       loss is unbounded (e.g. exact sampling zones are published), so charging its nominal ε to
- *       the stream's ledger would make the ledger's {@code spent} no bound on the {@code dp}
- *       releases of the same records.
+ *   <li>{@link org.dpclust.privacy.Guarantee#NONE}: exact, non-private output;
+ *   <li>{@link org.dpclust.privacy.Guarantee#EPP}: error-preserving privacy, not differential
+ *       privacy;
+ *   <li>{@link org.dpclust.privacy.Guarantee#PAPER_CLAIMED}: a paper's algorithm as written, whose
+ *       real privacy loss is unbounded (e.g. exact sampling zones are published), so charging its
+ *       nominal ε to the stream's ledger would make the ledger's {@code spent} no bound on the
+ *       {@code dp} releases of the same records.
  * </ul>
  *
  * Each is refused with one line that starts with {@code --output kafka}; all stay available for

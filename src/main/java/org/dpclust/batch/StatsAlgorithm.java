@@ -13,12 +13,12 @@ import org.dpclust.privacy.PrivacyRandom;
 
 /**
  * {@code stats}: the foundation's per-window release ({@link DpClusterStatistics}) applied to the
- * whole snapshot as one window. Guarantee {@value BatchAlgorithm#DP}: epsilon-DP under add/remove
- * of one unit (at most {@link BatchParams#contributionBound()} records), because the partition
- * ({@link PublicPointSet#uniform} from the public seed) and the declared bounds are public; count
- * sensitivity c (L1), fixed-point sum sensitivity c·d·2^31 units (L1), both noised with the
- * two-sided geometric mechanism (see {@link DpClusterStatistics}). Declared bounds are required;
- * bounds computed from the data would void the label.
+ * whole snapshot as one window. Guarantee {@link org.dpclust.privacy.Guarantee#DP}: epsilon-DP
+ * under add/remove of one unit (at most {@link BatchParams#contributionBound()} records), because
+ * the partition ({@link PublicPointSet#uniform} from the public seed) and the declared bounds are
+ * public; count sensitivity c (L1), fixed-point sum sensitivity c·d·2^31 units (L1), both noised
+ * with the two-sided geometric mechanism (see {@link DpClusterStatistics}). Declared bounds are
+ * required; bounds computed from the data would void the label.
  */
 public final class StatsAlgorithm implements BatchAlgorithm {
     @Override

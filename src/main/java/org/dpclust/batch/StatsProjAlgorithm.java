@@ -14,11 +14,12 @@ import org.dpclust.privacy.PrivacyRandom;
  * ProjectedStatistics#defaultDimension}(k, d) dimensions are partitioned privately by nested cells
  * ({@link BatchParams#cells()} coarse cells of the image box), 2k centres are fitted to the noisy
  * cells, and the records grouped by their image's nearest centre get noisy counts and sums in all d
- * dimensions, from which weighted Lloyd finds k centroids. Guarantee {@value BatchAlgorithm#DP}:
- * ε-DP under add/remove of one unit of at most c records — a share {@link
- * ProjectedStatistics#defaultShare}(m, d) of ε on the projected nested cells (coarse counts L1 c;
- * frontier counts L1 c and image sums L1 c·m·2^31 units), the rest on the 2k groups' counts (L1 c)
- * and sums (L1 c·d·2^31 units); see {@link ProjectedStatistics}. Declared bounds are required.
+ * dimensions, from which weighted Lloyd finds k centroids. Guarantee {@link
+ * org.dpclust.privacy.Guarantee#DP}: ε-DP under add/remove of one unit of at most c records — a
+ * share {@link ProjectedStatistics#defaultShare}(m, d) of ε on the projected nested cells (coarse
+ * counts L1 c; frontier counts L1 c and image sums L1 c·m·2^31 units), the rest on the 2k groups'
+ * counts (L1 c) and sums (L1 c·d·2^31 units); see {@link ProjectedStatistics}. Declared bounds are
+ * required.
  */
 public final class StatsProjAlgorithm implements BatchAlgorithm {
     @Override

@@ -17,11 +17,11 @@ import org.dpclust.privacy.PrivacyRandom;
  * reassigns every record to its nearest centroid in all d dimensions and clips its offset to a
  * privately chosen L1 radius, so both shrink (the same data: 1.000).
  *
- * <p>Guarantee {@value BatchAlgorithm#DP}: ε-DP under add/remove of one record (contribution bound
- * 1, as {@link ClippedRefinement} assumes; other bounds are refused in {@link #checkParams}), by
- * sequential composition of {@code stats-proj} (ε·{@value #PROJ_SHARE}, see {@link
- * StatsProjAlgorithm}) and the step (the rest, see {@link ClippedRefinement}), whose partition is
- * by the centroids released before it. Declared bounds are required.
+ * <p>Guarantee {@link org.dpclust.privacy.Guarantee#DP}: ε-DP under add/remove of one record
+ * (contribution bound 1, as {@link ClippedRefinement} assumes; other bounds are refused in {@link
+ * #checkParams}), by sequential composition of {@code stats-proj} (ε·{@value #PROJ_SHARE}, see
+ * {@link StatsProjAlgorithm}) and the step (the rest, see {@link ClippedRefinement}), whose
+ * partition is by the centroids released before it. Declared bounds are required.
  */
 public final class StatsProjRefineAlgorithm implements BatchAlgorithm {
     /** Share of ε spent on the stats-proj release. */

@@ -16,11 +16,11 @@ import org.dpclust.privacy.PrivacyRandom;
  * centred offsets to a privately chosen L1 radius, cut the sum noise that dominates in higher
  * dimension.
  *
- * <p>Guarantee {@value BatchAlgorithm#DP}: ε-DP under add/remove of one record (contribution bound
- * 1; other bounds are refused in {@link #checkParams}), by sequential composition of the {@code
- * stats} release (ε·{@value #STATS_SHARE}, see {@link StatsAlgorithm}) and the refinement steps
- * (each ε-DP at its share, see {@link ClippedRefinement}); every step's partition is by centroids
- * released before it. Declared bounds are required.
+ * <p>Guarantee {@link org.dpclust.privacy.Guarantee#DP}: ε-DP under add/remove of one record
+ * (contribution bound 1; other bounds are refused in {@link #checkParams}), by sequential
+ * composition of the {@code stats} release (ε·{@value #STATS_SHARE}, see {@link StatsAlgorithm})
+ * and the refinement steps (each ε-DP at its share, see {@link ClippedRefinement}); every step's
+ * partition is by centroids released before it. Declared bounds are required.
  */
 public final class StatsRefineAlgorithm implements BatchAlgorithm {
     /** Share of ε spent on the stats release. */

@@ -4,15 +4,16 @@ import java.util.Locale;
 
 /**
  * The guarantee a release states (the {@code guarantee} field of every release record and run
- * report; docs/privacy.md). Only {@link #DP} releases are published to the release topics by
- * default; the others exist for comparison with the papers.
+ * report; docs/privacy.md#guarantee-labels). Only {@link #DP} output is ever published to Kafka or
+ * charged to a ledger (batch {@code PublishPolicy}); the others go to files, for comparison with
+ * the papers. Serialise with {@link #wireName()}.
  */
 public enum Guarantee {
     /** Differential privacy proven here: sensitivities derived in javadoc, a DP test each. */
     DP,
     /** The guarantee a paper claims, not established here (e.g. a bound assumed, not enforced). */
     PAPER_CLAIMED,
-    /** Extended privacy preservation (EPP): the paper's weaker, non-DP notion. */
+    /** Error-preserving privacy (EPP, Nguyen et al. 2016): not differential privacy. */
     EPP,
     /** No privacy: a non-private baseline. */
     NONE;

@@ -6,8 +6,9 @@ import java.util.function.DoubleFunction;
 /**
  * The privacy budget of one release, as a type: either {@link Pure} ε-DP (Laplace, geometric,
  * exponential mechanisms) or {@link Zcdp} ρ-zCDP (discrete Gaussian mechanisms) — never a NaN
- * sentinel for "the other kind". A release is charged to the ledger with this value and its
- * mechanism is calibrated from the same value, so what is charged is what is noised.
+ * sentinel for "the other kind". A streaming window release (and the running tree) is charged to
+ * the ledger with this value and its mechanism is calibrated from the same value, so what is
+ * charged is what is noised. (Batch releases still charge a bare ε through their own charger.)
  *
  * <p>Both amounts are public (configuration). Construction validates them: a finite ε &gt; 0, a
  * finite ρ &gt; 0 ({@link #requireEpsilon}, {@link #requireRho}, also used by mechanisms that take

@@ -199,19 +199,23 @@ public final class TreeRunningRelease {
             long[] state, long windowStart, ClusterStatistics exact, WindowRelease.Charger ledger)
             throws Exception {
         StreamSpec s = rt.spec();
+        ReleaseBudget budget = new ReleaseBudget.Zcdp(rho);
         WindowRelease.Charged charged =
-                ledger.charge(
-                        SUMMARY,
-                        new PrivacyLedger.Interval(windowStart, windowStart + s.windowMillis()),
-                        new ReleaseBudget.Zcdp(rho),
-                        WindowRelease.fingerprint(
-                                secret,
-                                new ReleaseContext(
-                                        s.id(),
-                                        windowStart,
-                                        SUMMARY,
-                                        mechanism,
-                                        chargeDigest(state, exact))));
+                WindowRelease.paid(
+                        ledger.charge(
+                                SUMMARY,
+                                new PrivacyLedger.Interval(
+                                        windowStart, windowStart + s.windowMillis()),
+                                budget,
+                                WindowRelease.fingerprint(
+                                        secret,
+                                        new ReleaseContext(
+                                                s.id(),
+                                                windowStart,
+                                                SUMMARY,
+                                                mechanism,
+                                                chargeDigest(state, exact)))),
+                        budget);
         boolean accepted = charged.decision().accepted();
         long periodStart = s.runningSpanStart(windowStart);
         long index = (windowStart - periodStart) / s.windowMillis();

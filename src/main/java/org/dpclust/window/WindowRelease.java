@@ -192,7 +192,10 @@ public final class WindowRelease {
         for (Summary summary : s.summaries()) {
             ReleaseContext key = noiseKey(w, summary);
             Charged decision =
-                    ledger.charge(summary.wireName(), interval, budget, fingerprint(secret, key));
+                    paid(
+                            ledger.charge(
+                                    summary.wireName(), interval, budget, fingerprint(secret, key)),
+                            budget);
             decisions.add(decision.decision());
             if (!decision.decision().accepted()) {
                 continue;
@@ -257,6 +260,22 @@ public final class WindowRelease {
             }
         }
         return new Outcome(out, sketches, centroids, decisions, stats);
+    }
+
+    /**
+     * {@code charged}, if it is refused or charged exactly {@code budget}: a release is never
+     * calibrated from another amount than its charge committed (a ledger or charger that answers
+     * for another amount fails the release instead).
+     */
+    static Charged paid(Charged charged, ReleaseBudget budget) {
+        if (charged.decision().accepted() && !charged.pays(budget)) {
+            throw new IllegalStateException(
+                    "the ledger accepted a charge that is not for "
+                            + budget
+                            + " (the budget the release is calibrated from): "
+                            + charged);
+        }
+        return charged;
     }
 
     /** The noise key of a summary's release: public parameters and the contents' digest. */

@@ -3,6 +3,7 @@ package org.dpclust.window;
 import static org.dpclust.window.WindowTestSpecs.spec;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -45,6 +46,29 @@ class WindowReleaseChargedTest {
                             null);
             assertEquals(List.of(s.releaseBudget(), s.releaseBudget(), s.releaseBudget()), charged);
         }
+    }
+
+    /** A charger whose accepted decision is for another ε than asked: the release fails. */
+    @Test
+    void aReleaseOnADecisionForAnotherAmountFails() {
+        StreamSpec s = spec("    budget_cap: 10\n");
+        StreamRuntime rt = StreamRuntime.of(s);
+        IllegalStateException e =
+                assertThrows(
+                        IllegalStateException.class,
+                        () ->
+                                new WindowRelease(rt, TestRandoms.SECRET)
+                                        .release(
+                                                WindowTestSpecs.window(rt, W, 50),
+                                                (summary, interval, budget, fp) ->
+                                                        WindowRelease.Charged.pure(
+                                                                new PrivacyLedger(
+                                                                                10,
+                                                                                86_400_000L,
+                                                                                false)
+                                                                        .charge(interval, 0.5)),
+                                                null));
+        assertTrue(e.getMessage().contains("not for epsilon 1.0"), e.getMessage());
     }
 
     @Test

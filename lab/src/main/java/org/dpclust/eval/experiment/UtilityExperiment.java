@@ -34,8 +34,8 @@ import org.dpclust.privacy.PrivacySecret;
 import org.dpclust.quality.ClusteringMetrics;
 
 /**
- * {@code evaluate utility} (issue 18): every {@value BatchAlgorithm#DP} batch algorithm of the
- * registry on the peers' protocol, beside the best peer's published median.
+ * {@code evaluate utility} (issue 18): every {@link org.dpclust.privacy.Guarantee#DP} batch
+ * algorithm of the registry on the peers' protocol, beside the best peer's published median.
  *
  * <p>Protocol, exactly as the peers were measured: each data set is min-max normalised to [0,1]^d
  * by its own min and max, and [0,1]^d is given to every algorithm as its declared bounds (the peers
@@ -49,10 +49,10 @@ import org.dpclust.quality.ClusteringMetrics;
  * labels) and the small-n / higher-d family {@code sep-nN-dD} (k = 3, means ~ N(0, {@value
  * #FAMILY_SPREAD}² I), unit covariance: well separated).
  *
- * <p>The methods are every registered algorithm labelled {@value BatchAlgorithm#DP} whose public
- * parameters ({@link BatchAlgorithm#checkParams}) are met by k, ε and the box, and {@value
- * #STATS_HINT} (stats with n declared as its public records hint) — the k-median local searches
- * need a public universe and are not k-means methods, so they are left out — with {@code
+ * <p>The methods are every registered algorithm labelled {@link org.dpclust.privacy.Guarantee#DP}
+ * whose public parameters ({@link BatchAlgorithm#checkParams}) are met by k, ε and the box, and
+ * {@value #STATS_HINT} (stats with n declared as its public records hint) — the k-median local
+ * searches need a public universe and are not k-means methods, so they are left out — with {@code
  * public-centre}, the data-free answer, among them. {@code privgene} costs r·200 SSE evaluations
  * with r growing in n·ε and is left out on data sets above {@value #PRIVGENE_MAX_N} points (the
  * report says so).
