@@ -26,17 +26,21 @@ class RawRecordDeserializerTest {
         return out.get(0);
     }
 
+    /** A valid single-object telemetry record: stream s, device d, event time 5, (0.5, 0.25). */
+    private static byte[] goodRecord() {
+        return AvroCodec.telemetry()
+                .encode(
+                        TelemetryRecord.newBuilder()
+                                .setStreamId("s")
+                                .setDeviceId("d")
+                                .setEventTime(Instant.ofEpochMilli(5))
+                                .setFeatures(List.of(0.5, 0.25))
+                                .build());
+    }
+
     @Test
     void aTelemetryRecordIsDecodedOnceWithItsBytesAndCoordinates() {
-        byte[] good =
-                AvroCodec.telemetry()
-                        .encode(
-                                TelemetryRecord.newBuilder()
-                                        .setStreamId("s")
-                                        .setDeviceId("d")
-                                        .setEventTime(Instant.ofEpochMilli(5))
-                                        .setFeatures(List.of(0.5, 0.25))
-                                        .build());
+        byte[] good = goodRecord();
         RawRecord r = deserialized(good);
         assertTrue(r.decoded);
         assertNull(r.undecodable);
@@ -85,15 +89,7 @@ class RawRecordDeserializerTest {
     @Test
     void aRecordWithTheTickHeaderAndAPayloadIsTelemetryNotATick() {
         var header = ClockTick.to("in", 0).headers();
-        byte[] good =
-                AvroCodec.telemetry()
-                        .encode(
-                                TelemetryRecord.newBuilder()
-                                        .setStreamId("s")
-                                        .setDeviceId("d")
-                                        .setEventTime(Instant.ofEpochMilli(5))
-                                        .setFeatures(List.of(0.5, 0.25))
-                                        .build());
+        byte[] good = goodRecord();
         RawRecord valid = withHeaders(good, header);
         assertEquals(false, valid.tick);
         assertTrue(valid.decoded);
