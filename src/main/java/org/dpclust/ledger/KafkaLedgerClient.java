@@ -3,10 +3,15 @@ package org.dpclust.ledger;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
@@ -39,45 +44,56 @@ import org.dpclust.io.AvroCodec;
 import org.dpclust.kafka.TopicReader;
 
 /**
- * The fenced single writer of each stream's privacy ledger on the compacted budget topic (Kafka
- * clients only, no Flink). Protocol, per charge of stream S (docs/ledger.md):
+ * The fenced writer of the privacy ledgers on the compacted budget topic (Kafka clients only, no
+ * Flink). The fence is per budget-topic <b>partition</b>: every writer of partition k (stream jobs,
+ * batch runs, {@code dpclust ledger}) is a transactional producer with id {@code prefix-pk}, so a
+ * client holds at most one producer and one consumer per partition, however many streams it charges
+ * (docs/ledger.md). Protocol, per partition:
  *
  * <ol>
- *   <li>the writer of S is a transactional producer with id {@code prefix-S}; a new one calls
- *       {@code initTransactions()}, which fences every other producer of S and completes or aborts
- *       the transaction it left open;
- *   <li>it reads S's partition of the budget topic {@code read_committed} up to the high watermark
- *       it finds (waiting until the last stable offset has reached it), incrementally: the consumer
- *       keeps its position, so a steady-state charge reads only what is new;
- *   <li>it checks that no history is missing ({@link LedgerHistory#check}) and, if the charge's key
+ *   <li>a new producer calls {@code initTransactions()}, which fences every other writer of the
+ *       partition and completes or aborts the transaction it left open;
+ *   <li>it reads the partition {@code read_committed} up to the high watermark it finds (waiting
+ *       until the last stable offset has reached it), keeping the history of every stream this
+ *       client charges ({@link LedgerHistory}: bounded state per stream);
+ *   <li>it checks that no history is missing ({@link LedgerHistory#check}) and, if a charge's key
  *       was decided before, returns that decision (idempotent replay);
- *   <li>else it decides against the spend it has just read ({@link PrivacyLedger}), and writes the
- *       decision (CHARGE or REFUSED, sequence number h + 1) and the stream's marker (high-water
- *       mark h + 1, the topic id) in one transaction, and commits it;
- *   <li>only a committed decision is returned. A producer fenced on the way ({@code
- *       ProducerFencedException}, {@code InvalidProducerEpochException}) or any other failure is
- *       closed and the whole step re-runs with a new producer, so no decision is ever written from
- *       a stale view; after {@link LedgerSettings#chargeTimeout()} it throws {@link
- *       LedgerUnavailableException}.
+ *   <li>else it decides against the spend it holds ({@link PrivacyLedger}) and writes the decision
+ *       (CHARGE or REFUSED, sequence number h + 1) and the stream's marker (high-water mark, topic
+ *       id) in a transaction, commits it, and reads its partition on to the new end.
  * </ol>
  *
- * A producer is initialised once and reused while it is not fenced: a successful commit proves that
- * no other writer of S initialised after this one, so everything any other writer committed was
- * committed before our {@code initTransactions()} returned and lies below the high watermark read
- * after it — the same guarantee as an {@code initTransactions()} per charge, without a new producer
- * per charge.
+ * <p>A committed transaction proves that no other writer of the partition initialised after this
+ * producer, so everything any other writer committed lies below the high watermark read after our
+ * {@code initTransactions()} or is read back after our commit: the decisions were made from the
+ * latest committed spend. A producer fenced on the way ({@code ProducerFencedException}, {@code
+ * InvalidProducerEpochException}) or any other failure closes the producer; the histories go back
+ * to their last committed state (a writer keeps a copy of each stream's before counting a decision
+ * it has not committed) and a new producer reads on from where the writer had read, so no decision
+ * is ever committed from a stale view and a fence costs only what others wrote since. After {@link
+ * LedgerSettings#chargeTimeout()} a step throws {@link LedgerUnavailableException}.
+ *
+ * <p>Two ways to charge. {@link #charge} commits before it returns (batch runs, tools). {@link
+ * #decide} decides at once from the history held in memory and defers the commit to {@link #flush}
+ * (the stream job: its releases become visible only when a checkpoint completes, and it flushes
+ * before its checkpoint: {@code StreamLedger}), so a charge costs no round trip and every deferred
+ * decision of a partition is committed in one transaction. If a flush finds the partition was
+ * fenced in between, it re-decides every deferred charge, in order, from the rebuilt history: when
+ * each decision is the one already returned it commits them; otherwise it throws {@link
+ * LedgerConflictException} and commits nothing, so the caller must not let the releases those
+ * decisions paid for become visible (the stream job fails its checkpoint, restarts and replays).
  *
  * <p>Partitioning: all records of S (decisions and marker) go to partition {@code murmur2(S) mod n}
- * of the n-partition budget topic (the partition Kafka's default partitioner gives the key S), so a
- * writer reads only its stream's partition. The partition count must never change; a stream that
- * finds no history in its partition while the topic has records of it elsewhere is refused.
+ * of the n-partition budget topic (the partition Kafka's default partitioner gives the key S). The
+ * partition count must never change; a stream that finds no history in its partition while the
+ * topic has records of it elsewhere is refused.
  *
  * <p>At {@link #open}: the topic must exist and have {@code cleanup.policy=compact} exactly (a
- * {@code delete} policy or retention would let history vanish). At every charge the topic's id is
+ * {@code delete} policy or retention would let history vanish). At every commit the topic's id is
  * checked against the id seen at open (a topic recreated under a running writer is refused).
  *
- * <p>Not thread-safe per stream: one caller per stream at a time (the Flink operator's task
- * thread); calls for different streams of one client are serialised.
+ * <p>Thread-safe: calls are serialised (a decision is a few microseconds; commits are per
+ * partition).
  */
 public final class KafkaLedgerClient implements LedgerClient {
 
@@ -86,7 +102,8 @@ public final class KafkaLedgerClient implements LedgerClient {
     private final Admin admin;
     private final String topicId;
     private final int partitions;
-    private final Map<String, Writer> writers = new HashMap<>();
+    private final Map<Integer, Writer> writers = new HashMap<>();
+    private final Set<String> registered = new HashSet<>();
     private final AvroCodec<BudgetStatus> codec = AvroCodec.budget();
     private long retries;
 
@@ -202,7 +219,51 @@ public final class KafkaLedgerClient implements LedgerClient {
 
     @Override
     public synchronized LedgerDecision charge(LedgerCharge charge, LedgerMark seen) {
-        return writer(charge.stream()).charge(charge, seen == null ? LedgerMark.NONE : seen);
+        Writer w = writer(charge.stream());
+        w.flush(); // deferred decisions of the partition come first
+        return w.chargeNow(charge, seen == null ? LedgerMark.NONE : seen);
+    }
+
+    /**
+     * Decides {@code charge} from the history held in memory and defers its commit to {@link
+     * #flush} (reads the partition first only if it was never read or must be rebuilt). The
+     * decision may be released only in output that becomes visible after the next successful {@link
+     * #flush}.
+     */
+    @Override
+    public synchronized LedgerDecision decide(LedgerCharge charge, LedgerMark seen) {
+        return writer(charge.stream()).decide(charge, seen == null ? LedgerMark.NONE : seen);
+    }
+
+    /**
+     * Commits every deferred decision, one transaction per partition.
+     *
+     * @throws LedgerConflictException if a partition was fenced since and a deferred charge,
+     *     re-decided from the latest committed spend, decides otherwise (nothing of that partition
+     *     is committed)
+     */
+    @Override
+    public synchronized void flush() {
+        for (Writer w : writers.values()) {
+            w.flush();
+        }
+    }
+
+    /**
+     * Keeps the histories of {@code streams} from the next read of their partitions on, so a job
+     * charging many streams builds them all in one pass of each partition instead of re-reading a
+     * partition for each stream it meets later.
+     */
+    @Override
+    public synchronized void register(Collection<String> streams) {
+        for (String s : streams) {
+            if (registered.add(s)) {
+                Writer w = writers.get(partitionFor(s, partitions));
+                if (w != null) {
+                    w.rebuildFor(s);
+                }
+            }
+        }
     }
 
     /**
@@ -215,7 +276,9 @@ public final class KafkaLedgerClient implements LedgerClient {
      * @return the stream's mark after adoption
      */
     public synchronized LedgerMark adopt(String stream) {
-        return writer(stream).adopt();
+        Writer w = writer(stream);
+        w.flush();
+        return w.run(() -> w.adoptOnce(stream));
     }
 
     /**
@@ -226,11 +289,12 @@ public final class KafkaLedgerClient implements LedgerClient {
      */
     public synchronized LedgerMark verify(String stream) {
         Writer w = writer(stream);
+        w.flush();
         return w.run(
                 () -> {
-                    w.catchUp(System.nanoTime() + settings.chargeTimeout().toNanos());
-                    w.history.check(settings.topic(), topicId, LedgerMark.NONE);
-                    return new LedgerMark(topicId, w.history.highWater());
+                    LedgerHistory h = w.read(stream);
+                    h.check(settings.topic(), topicId, LedgerMark.NONE);
+                    return new LedgerMark(topicId, h.highWater());
                 });
     }
 
@@ -244,18 +308,25 @@ public final class KafkaLedgerClient implements LedgerClient {
      */
     public synchronized BudgetStatus decision(String stream, String chargeKey) {
         Writer w = writer(stream);
+        w.flush();
         return w.run(
                 () -> {
-                    w.catchUp(System.nanoTime() + settings.chargeTimeout().toNanos());
-                    w.history.check(settings.topic(), topicId, LedgerMark.NONE);
-                    BudgetStatus held = w.history.recorded(chargeKey);
+                    LedgerHistory h = w.read(stream);
+                    h.check(settings.topic(), topicId, LedgerMark.NONE);
+                    BudgetStatus held = h.recorded(chargeKey);
                     // older than the decisions held in memory: look it up on the partition
                     return held != null ? held : w.lookUp(chargeKey);
                 });
     }
 
+    /** Number of decisions decided and not yet committed (all partitions). */
+    public synchronized int deferred() {
+        return writers.values().stream().mapToInt(w -> w.deferred.size()).sum();
+    }
+
     private Writer writer(String stream) {
-        return writers.computeIfAbsent(stream, Writer::new);
+        registered.add(stream);
+        return writers.computeIfAbsent(partitionFor(stream, partitions), Writer::new);
     }
 
     @Override
@@ -294,93 +365,167 @@ public final class KafkaLedgerClient implements LedgerClient {
                 cause);
     }
 
-    /** The single writer of one stream: its producer, its partition's consumer and history. */
+    /** A charge decided from memory and not yet committed, with what its caller was told. */
+    private record Deferred(LedgerCharge charge, LedgerMark seen, LedgerDecision told) {}
+
+    /**
+     * The writer of one partition: its producer, its consumer, and the histories of the streams
+     * this client charges there.
+     */
     private final class Writer {
-        private final String stream;
         private final TopicPartition tp;
-        private final byte[] keyPrefix;
-        private final LedgerHistory history;
+        private final Map<String, LedgerHistory> histories = new HashMap<>();
+        private final Set<String> checkedElsewhere = new HashSet<>();
+        private List<Deferred> deferred = new ArrayList<>();
+        private final Set<String> ownKeys = new HashSet<>();
+
+        /** Per stream with uncommitted decisions counted, its history as last committed. */
+        private final Map<String, LedgerHistory> committed = new HashMap<>();
+
         private KafkaConsumer<byte[], byte[]> consumer;
         private KafkaProducer<byte[], byte[]> producer;
-        private boolean checkedElsewhere;
+        private boolean stale = true; // histories must be (re)built from the partition's start
 
-        Writer(String stream) {
-            this.stream = stream;
-            this.tp = new TopicPartition(settings.topic(), partitionFor(stream, partitions));
-            this.keyPrefix = (stream + "|").getBytes(StandardCharsets.UTF_8);
-            this.history = new LedgerHistory(stream);
+        Writer(int partition) {
+            this.tp = new TopicPartition(settings.topic(), partition);
         }
 
-        LedgerDecision charge(LedgerCharge c, LedgerMark seen) {
-            return run(() -> attempt(c, seen));
-        }
-
-        LedgerMark adopt() {
-            return run(this::adoptOnce);
-        }
-
-        <T> T run(Step<T> step) {
-            long deadline = System.nanoTime() + settings.chargeTimeout().toNanos();
-            Exception last = null;
-            for (int attempt = 0; ; attempt++) {
-                try {
-                    return step.run();
-                } catch (LedgerHistoryException e) {
-                    closeProducer();
-                    throw e;
-                } catch (KafkaException
-                        | ExecutionException
-                        | java.util.concurrent.TimeoutException
-                        | StepTimeout e) {
-                    // fenced, timed out, coordinator moved, outcome of a commit unknown...: the
-                    // whole step re-runs from a new producer and a fresh read
-                    last = e;
-                    closeProducer();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    closeProducer();
-                    throw unavailable(settings, "interrupted while charging", e);
-                } catch (RuntimeException e) { // a bug or a corrupt ledger: not retried
-                    closeProducer();
-                    throw e;
-                } catch (Exception e) {
-                    last = e;
-                    closeProducer();
-                }
-                retries++;
-                if (System.nanoTime() > deadline) {
-                    throw unavailable(
-                            settings,
-                            "no charge of stream '"
-                                    + stream
-                                    + "' committed within "
-                                    + settings.chargeTimeout(),
-                            last);
-                }
-                try {
-                    Thread.sleep(
-                            ThreadLocalRandom.current().nextLong(1, 20L << Math.min(attempt, 6)));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw unavailable(settings, "interrupted while charging", e);
-                }
+        /** A stream registered after this partition was read: rebuild at the next read. */
+        void rebuildFor(String stream) {
+            if (!histories.containsKey(stream)) {
+                stale = true;
             }
         }
 
-        private LedgerDecision attempt(LedgerCharge c, LedgerMark seen) throws Exception {
-            long deadline = System.nanoTime() + settings.chargeTimeout().toNanos();
-            prepare(deadline);
-            history.check(settings.topic(), topicId, seen);
-            LedgerHistory.Pending p = history.decide(c, topicId, this::lookUp);
+        LedgerDecision chargeNow(LedgerCharge c, LedgerMark seen) {
+            return run(
+                    () -> {
+                        LedgerHistory h = read(c.stream());
+                        h.check(settings.topic(), topicId, seen);
+                        LedgerHistory.Pending p = h.decide(c, topicId, this::lookUp);
+                        if (p.marker() != null) {
+                            hold(h, p);
+                            commit(List.of(new Deferred(c, seen, p.decision())));
+                        }
+                        return p.decision();
+                    });
+        }
+
+        LedgerDecision decide(LedgerCharge c, LedgerMark seen) {
+            if (stale || !histories.containsKey(c.stream())) {
+                flush();
+                run(() -> read(c.stream()));
+            }
+            LedgerHistory h = histories.get(c.stream());
+            h.check(settings.topic(), topicId, seen);
+            LedgerHistory.Pending p = h.decide(c, topicId, this::lookUp);
             if (p.marker() != null) {
-                commit(p.decision().status().getChargeKey(), p.decision().status(), p.marker());
+                hold(h, p);
+                deferred.add(new Deferred(c, seen, p.decision()));
             }
             return p.decision();
         }
 
-        private LedgerMark adoptOnce() throws Exception {
+        /**
+         * Counts a new decision and its marker in memory, as if read back, keeping the stream's
+         * committed history to go back to if the commit fails ({@link #rollBack}).
+         */
+        private void hold(LedgerHistory h, LedgerHistory.Pending p) {
+            committed.computeIfAbsent(h.stream(), s -> h.copy());
+            h.add(p.decision().status());
+            h.add(p.marker());
+        }
+
+        /**
+         * The histories as last committed: what a failed commit may have left out. The consumer's
+         * position is unchanged (it reads only committed records), so a catch-up from it reads what
+         * other writers committed since, and anything of ours whose commit did succeed.
+         */
+        private void rollBack() {
+            histories.putAll(committed);
+            committed.clear();
+        }
+
+        /**
+         * Commits the deferred decisions. A flush that fails voids them all (none was committed,
+         * unless a commit whose outcome was unknown did: then they are read back as recorded), so a
+         * caller that restarts on the failure replays them from the latest committed spend.
+         */
+        void flush() {
+            if (deferred.isEmpty()) {
+                return;
+            }
+            try {
+                flushOnce();
+            } catch (RuntimeException e) {
+                deferred = new ArrayList<>();
+                rollBack();
+                throw e;
+            }
+        }
+
+        private void flushOnce() {
+            run(
+                    () -> {
+                        if (stale || producer == null) {
+                            redecide(); // after a failed commit: from the committed spend
+                        }
+                        checkTopicId();
+                        commit(deferred);
+                        deferred = new ArrayList<>();
+                        return null;
+                    });
+        }
+
+        /**
+         * Decides every deferred charge again, in order, from the committed histories read to the
+         * partition's end (rebuilt from its start if stale): each must be the decision its caller
+         * was told.
+         */
+        private void redecide() throws Exception {
+            List<Deferred> old = deferred;
+            deferred = new ArrayList<>();
+            rollBack();
+            long deadline = System.nanoTime() + settings.chargeTimeout().toNanos();
+            prepare(deadline);
+            List<Deferred> again = new ArrayList<>();
+            for (Deferred d : old) {
+                LedgerHistory h = histories.get(d.charge().stream());
+                h.check(settings.topic(), topicId, d.seen());
+                LedgerHistory.Pending p = h.decide(d.charge(), topicId, this::lookUp);
+                if (!sameOutcome(p.decision(), d.told())) {
+                    throw new LedgerConflictException(
+                            "charge "
+                                    + d.charge().key()
+                                    + " was decided as "
+                                    + d.told().decision()
+                                    + " and, after another writer of budget partition "
+                                    + tp
+                                    + " committed, decides as "
+                                    + p.decision().decision()
+                                    + ": its release must not be published (the job restarts"
+                                    + " and replays from its last checkpoint)");
+                }
+                if (p.marker() != null) {
+                    hold(h, p);
+                    again.add(new Deferred(d.charge(), d.seen(), p.decision()));
+                }
+            }
+            deferred = again;
+        }
+
+        /** The stream's history, the partition read to its end (rebuilt first if stale). */
+        LedgerHistory read(String stream) throws Exception {
+            if (!histories.containsKey(stream)) {
+                stale = true; // a stream met after the partition was read
+            }
             prepare(System.nanoTime() + settings.chargeTimeout().toNanos());
-            BudgetStatus m = history.marker();
+            return histories.get(stream);
+        }
+
+        LedgerMark adoptOnce(String stream) throws Exception {
+            LedgerHistory h = read(stream);
+            BudgetStatus m = h.marker();
             if (m == null) {
                 throw new LedgerHistoryException(
                         "budget topic '"
@@ -390,10 +535,10 @@ public final class KafkaLedgerClient implements LedgerClient {
                                 + "': nothing to adopt (restore the topic's records first)");
             }
             if (m.getTopicId().equals(topicId)) {
-                history.check(settings.topic(), topicId, LedgerMark.NONE);
-                return new LedgerMark(topicId, history.highWater()); // already this topic's
+                h.check(settings.topic(), topicId, LedgerMark.NONE);
+                return new LedgerMark(topicId, h.highWater()); // already this topic's
             }
-            java.util.Set<String> from = history.adoptedFrom();
+            java.util.Set<String> from = h.adoptedFrom();
             from.add(m.getTopicId());
             BudgetStatus marker =
                     LedgerHistory.markerRecord(
@@ -403,13 +548,42 @@ public final class KafkaLedgerClient implements LedgerClient {
                             m.getSeq(),
                             topicId,
                             String.join(",", from));
-            history.checkComplete(settings.topic()); // decisions 1..h all restored
-            commit(null, null, marker);
+            h.checkComplete(settings.topic()); // decisions 1..h all restored
+            h.add(marker);
+            commitRecords(List.of(), Map.of(stream, marker));
             return new LedgerMark(topicId, m.getSeq());
         }
 
-        /** Checks the topic id, initialises the producer if needed and reads to the end. */
+        /**
+         * Checks the topic id, initialises the producer if needed and reads to the end, from the
+         * partition's start with fresh histories when stale.
+         */
         private void prepare(long deadline) throws Exception {
+            checkTopicId();
+            if (producer == null) {
+                rollBack(); // its init aborts what an earlier producer of ours left open
+                producer = newProducer();
+                producer.initTransactions();
+            }
+            if (stale) {
+                committed.clear();
+                histories.replaceAll((s, h) -> new LedgerHistory(s));
+                for (String s : registered) {
+                    if (partitionFor(s, partitions) == tp.partition()) {
+                        histories.putIfAbsent(s, new LedgerHistory(s));
+                    }
+                }
+                ownKeys.clear();
+                if (consumer != null) {
+                    consumer.seekToBeginning(List.of(tp));
+                }
+            }
+            catchUp(deadline);
+            stale = false;
+            requireNoHistoryElsewhere();
+        }
+
+        private void checkTopicId() throws Exception {
             TopicDescription d;
             try {
                 d = describe(admin, settings.topic(), settings, call);
@@ -427,25 +601,14 @@ public final class KafkaLedgerClient implements LedgerClient {
                                 + "); its ledger history is gone from it: see docs/operations.md,"
                                 + " \"Restoring the budget topic\"");
             }
-            if (producer == null) {
-                producer = newProducer();
-                producer.initTransactions();
-            }
-            catchUp(deadline);
-            if (!checkedElsewhere) {
-                checkedElsewhere = true;
-                if (history.marker() == null && history.decisions() == 0 && partitions > 1) {
-                    requireNoHistoryElsewhere();
-                }
-            }
         }
 
         /**
-         * The decision recorded under {@code key} in this stream's partition, read from its start
-         * to where the writer has read (the slow path of a replay older than the decisions {@link
+         * The decision recorded under {@code key} in this partition, read from its start to where
+         * the writer has read (the slow path of a replay older than the decisions {@link
          * LedgerHistory} holds), or null.
          */
-        private BudgetStatus lookUp(String key) {
+        BudgetStatus lookUp(String key) {
             byte[] k = key.getBytes(StandardCharsets.UTF_8);
             try (KafkaConsumer<byte[], byte[]> c = newConsumer()) {
                 c.assign(List.of(tp));
@@ -463,13 +626,36 @@ public final class KafkaLedgerClient implements LedgerClient {
             }
         }
 
-        private void commit(String key, BudgetStatus status, BudgetStatus marker) {
-            producer.beginTransaction();
-            if (status != null) {
-                producer.send(record(key, status));
+        /** Commits these decisions and each stream's latest marker in one transaction. */
+        private void commit(List<Deferred> ds) throws Exception {
+            Map<String, BudgetStatus> markers = new LinkedHashMap<>();
+            for (Deferred d : ds) {
+                markers.put(d.charge().stream(), histories.get(d.charge().stream()).marker());
             }
-            producer.send(record(LedgerCharge.markerKey(stream), marker));
+            commitRecords(ds, markers);
+        }
+
+        private void commitRecords(List<Deferred> ds, Map<String, BudgetStatus> markers)
+                throws Exception {
+            if (producer == null) {
+                throw new StepTimeout("the partition's producer was closed: decide again");
+            }
+            producer.beginTransaction();
+            Set<String> keys = new HashSet<>();
+            for (Deferred d : ds) {
+                BudgetStatus st = d.told().status();
+                producer.send(record(st.getChargeKey(), st));
+                keys.add(st.getChargeKey());
+            }
+            for (Map.Entry<String, BudgetStatus> m : markers.entrySet()) {
+                String key = LedgerCharge.markerKey(m.getKey());
+                producer.send(record(key, m.getValue()));
+                keys.add(key);
+            }
             producer.commitTransaction();
+            committed.clear();
+            ownKeys.addAll(keys);
+            catchUp(System.nanoTime() + settings.chargeTimeout().toNanos()); // read them back
         }
 
         private ProducerRecord<byte[], byte[]> record(String key, BudgetStatus s) {
@@ -482,7 +668,8 @@ public final class KafkaLedgerClient implements LedgerClient {
 
         /**
          * Reads the partition {@code read_committed} up to the high watermark found now, once the
-         * last stable offset has reached it (no transaction of any writer open below it).
+         * last stable offset has reached it (no transaction of any writer open below it). Our own
+         * records, already counted when decided, are skipped.
          */
         void catchUp(long deadline) throws Exception {
             if (consumer == null) {
@@ -499,35 +686,51 @@ public final class KafkaLedgerClient implements LedgerClient {
                             .offset();
             while (consumer.endOffsets(Set.of(tp), call).get(tp) < hw) {
                 checkDeadline(deadline, "waiting for open transactions on " + tp + " to end");
-                Thread.sleep(20);
+                Thread.sleep(5);
             }
             while (consumer.position(tp, call) < hw) {
                 checkDeadline(deadline, "reading " + tp + " to offset " + hw);
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(100))) {
-                    if (r.key() != null && startsWith(r.key(), keyPrefix)) {
-                        history.add(decode(r));
+                    LedgerHistory h = histories.get(LedgerScan.streamOf(r));
+                    if (h == null) {
+                        continue;
                     }
+                    if (!ownKeys.isEmpty()
+                            && ownKeys.remove(new String(r.key(), StandardCharsets.UTF_8))) {
+                        continue;
+                    }
+                    h.add(decode(r));
                 }
             }
+            ownKeys.clear();
         }
 
+        /**
+         * Refuses streams without history in this partition that have records in another one (the
+         * partition count changed): one read of the topic for all such streams not checked yet.
+         */
         private void requireNoHistoryElsewhere() {
+            if (partitions == 1) {
+                return;
+            }
+            Set<String> empty = new HashSet<>();
+            histories.forEach(
+                    (s, h) -> {
+                        if (!checkedElsewhere.contains(s)
+                                && h.marker() == null
+                                && h.decisions() == 0) {
+                            empty.add(s);
+                        }
+                    });
+            checkedElsewhere.addAll(histories.keySet());
+            if (empty.isEmpty()) {
+                return;
+            }
             try (TopicReader all = new TopicReader(settings.kafka(), settings.topic())) {
                 for (ConsumerRecord<byte[], byte[]> r : all.readToEnd(settings.chargeTimeout())) {
-                    if (r.partition() != tp.partition()
-                            && r.key() != null
-                            && startsWith(r.key(), keyPrefix)) {
-                        throw new LedgerHistoryException(
-                                "budget topic '"
-                                        + settings.topic()
-                                        + "' holds ledger records of stream '"
-                                        + stream
-                                        + "' in partition "
-                                        + r.partition()
-                                        + ", not in its partition "
-                                        + tp.partition()
-                                        + ": the partition count changed; restore the topic's"
-                                        + " partition count (docs/ledger.md)");
+                    String s = LedgerScan.streamOf(r);
+                    if (r.partition() != tp.partition() && s != null && empty.contains(s)) {
+                        throw LedgerScan.elsewhere(settings, s, r.partition(), tp.partition());
                     }
                 }
             }
@@ -537,9 +740,57 @@ public final class KafkaLedgerClient implements LedgerClient {
             return KafkaLedgerClient.decode(codec, r);
         }
 
+        <T> T run(Step<T> step) {
+            long deadline = System.nanoTime() + settings.chargeTimeout().toNanos();
+            Exception last = null;
+            for (int attempt = 0; ; attempt++) {
+                try {
+                    return step.run();
+                } catch (LedgerHistoryException | LedgerConflictException e) {
+                    closeProducer();
+                    throw e;
+                } catch (KafkaException
+                        | ExecutionException
+                        | java.util.concurrent.TimeoutException
+                        | StepTimeout e) {
+                    // fenced, timed out, coordinator moved, outcome of a commit unknown...: the
+                    // whole step re-runs from a new producer and a rebuilt history
+                    last = e;
+                    closeProducer();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    closeProducer();
+                    throw unavailable(settings, "interrupted while charging", e);
+                } catch (RuntimeException e) { // a bug or a corrupt ledger: not retried
+                    closeProducer();
+                    throw e;
+                } catch (Exception e) {
+                    last = e;
+                    closeProducer();
+                }
+                retries++;
+                if (System.nanoTime() > deadline) {
+                    throw unavailable(
+                            settings,
+                            "no charge on partition "
+                                    + tp
+                                    + " committed within "
+                                    + settings.chargeTimeout(),
+                            last);
+                }
+                try {
+                    Thread.sleep(
+                            ThreadLocalRandom.current().nextLong(1, 20L << Math.min(attempt, 6)));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw unavailable(settings, "interrupted while charging", e);
+                }
+            }
+        }
+
         private KafkaProducer<byte[], byte[]> newProducer() {
             Map<String, Object> p = new HashMap<>();
-            p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, settings.transactionalId(stream));
+            p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, settings.transactionalId(tp.partition()));
             p.put(
                     ProducerConfig.TRANSACTION_TIMEOUT_CONFIG,
                     (int) settings.transactionTimeout().toMillis());
@@ -559,6 +810,9 @@ public final class KafkaLedgerClient implements LedgerClient {
         private KafkaConsumer<byte[], byte[]> newConsumer() {
             Map<String, Object> p = new HashMap<>();
             p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+            // the fetch a poll leaves in flight must not hold the next offset request for the
+            // default 500 ms (a broker answers one connection's requests in order)
+            p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 5);
             p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
             p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
             p.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) call.toMillis());
@@ -573,6 +827,7 @@ public final class KafkaLedgerClient implements LedgerClient {
         }
 
         private void closeProducer() {
+            rollBack(); // what the histories hold beyond the committed may be gone
             if (producer != null) {
                 try {
                     producer.close(Duration.ZERO);
@@ -590,6 +845,21 @@ public final class KafkaLedgerClient implements LedgerClient {
                 consumer = null;
             }
         }
+    }
+
+    /**
+     * Whether two decisions of one charge tell its caller the same: the decision and, under zCDP,
+     * the ρ amounts a release states (the sequence number may differ).
+     */
+    static boolean sameOutcome(LedgerDecision a, LedgerDecision b) {
+        BudgetStatus x = a.status();
+        BudgetStatus y = b.status();
+        return a.decision().equals(b.decision())
+                && Objects.equals(x.getAccounting(), y.getAccounting())
+                && Objects.equals(x.getRho(), y.getRho())
+                && Objects.equals(x.getRhoSpent(), y.getRhoSpent())
+                && Objects.equals(x.getRhoCap(), y.getRhoCap())
+                && Objects.equals(x.getDelta(), y.getDelta());
     }
 
     @FunctionalInterface
@@ -628,17 +898,5 @@ public final class KafkaLedgerClient implements LedgerClient {
         if (System.nanoTime() > deadline) {
             throw new StepTimeout("timed out " + what);
         }
-    }
-
-    private static boolean startsWith(byte[] key, byte[] prefix) {
-        if (key.length < prefix.length) {
-            return false;
-        }
-        for (int i = 0; i < prefix.length; i++) {
-            if (key[i] != prefix[i]) {
-                return false;
-            }
-        }
-        return true;
     }
 }

@@ -1,10 +1,12 @@
 package org.dpclust.ledger;
 
+import java.util.Collection;
+
 /**
  * Charges a stream's privacy ledger and returns the decision only once it is committed
  * (docs/ledger.md). Callers release only after an accepted decision; a refused one is already
  * published (the REFUSED status is on the budget topic). Implementations: {@link KafkaLedgerClient}
- * (the fenced single writer per stream on the budget topic).
+ * (the fenced writer per budget-topic partition).
  */
 public interface LedgerClient extends AutoCloseable {
 
@@ -19,6 +21,30 @@ public interface LedgerClient extends AutoCloseable {
      * @throws LedgerUnavailableException if the charge could not be committed in time
      */
     LedgerDecision charge(LedgerCharge charge, LedgerMark seen);
+
+    /**
+     * Decides {@code charge} like {@link #charge} but may defer committing it to {@link #flush}:
+     * the caller must let what the decision pays for become visible only after a successful {@link
+     * #flush} (the stream job flushes before each checkpoint, and its releases become visible when
+     * the checkpoint completes). Committing at once, as this default does, is always allowed.
+     */
+    default LedgerDecision decide(LedgerCharge charge, LedgerMark seen) {
+        return charge(charge, seen);
+    }
+
+    /**
+     * Commits every decision deferred by {@link #decide}.
+     *
+     * @throws LedgerConflictException if a deferred decision no longer holds against the latest
+     *     committed spend (another writer charged in between): nothing it paid for may be published
+     */
+    default void flush() {}
+
+    /**
+     * Announces the streams this client will charge, so their histories are read together (a hint;
+     * charging an unannounced stream works too).
+     */
+    default void register(Collection<String> streams) {}
 
     @Override
     void close();

@@ -29,7 +29,9 @@ import org.dpclust.privacy.Zcdp;
  * history), plus, for records written before the fenced ledger (version 1, no charge key), the
  * latest legacy total of each interval. Adding both over-counts when a legacy total already
  * included fenced charges; it never under-counts. The {@value #MAX_DECIDED} latest decisions are
- * held for replays; a charge that may replay an older one is looked up on the topic.
+ * held for replays (a stream job replays what it decided since its last checkpoint: a few windows);
+ * a charge that may replay an older one is looked up on the topic. A job keeps one history per
+ * stream, so this bound is most of a stream's ledger memory.
  *
  * <p>Integrity: every decision carries the stream's sequence number (1, 2, ...) and is committed in
  * one transaction with the marker carrying the same number, so a complete history has exactly the
@@ -39,7 +41,7 @@ import org.dpclust.privacy.Zcdp;
  */
 public final class LedgerHistory {
     /** Decided charge keys kept in memory; older ones are looked up on the topic when needed. */
-    public static final int MAX_DECIDED = 1_024;
+    public static final int MAX_DECIDED = 32;
 
     private final String stream;
     private final LinkedHashMap<String, BudgetStatus> decided = new LinkedHashMap<>();
@@ -75,6 +77,29 @@ public final class LedgerHistory {
     private LedgerHistory(String stream, boolean audit) {
         this.stream = stream;
         this.audit = audit;
+    }
+
+    /**
+     * An independent copy of this history (records are shared: they are never changed), for a
+     * writer to go back to when decisions it counted before committing them are not committed.
+     */
+    public LedgerHistory copy() {
+        LedgerHistory c = new LedgerHistory(stream, audit);
+        c.decided.putAll(decided);
+        c.legacy.putAll(legacy);
+        c.pure = pure == null ? null : pure.copy();
+        c.rho = rho == null ? null : rho.copy();
+        c.evictedStreamEnd.putAll(evictedStreamEnd);
+        c.evictedRuns = evictedRuns == null ? null : new HashSet<>(evictedRuns);
+        c.anyZcdp = anyZcdp;
+        c.decisions = decisions;
+        c.duplicates = duplicates;
+        c.evictedAny = evictedAny;
+        c.maxSeq = maxSeq;
+        c.outOfOrderSeqs = outOfOrderSeqs == null ? null : (BitSet) outOfOrderSeqs.clone();
+        c.marker = marker;
+        c.lastChargedEnd = lastChargedEnd;
+        return c;
     }
 
     /**

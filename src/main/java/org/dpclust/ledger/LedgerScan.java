@@ -95,7 +95,7 @@ public final class LedgerScan {
     }
 
     /** The stream of a budget record: its key up to the first '|' (charge keys and markers). */
-    private static String streamOf(ConsumerRecord<byte[], byte[]> r) {
+    static String streamOf(ConsumerRecord<byte[], byte[]> r) {
         byte[] k = r.key();
         if (k == null) {
             return null;
@@ -108,7 +108,7 @@ public final class LedgerScan {
         return null;
     }
 
-    private static LedgerHistoryException elsewhere(
+    static LedgerHistoryException elsewhere(
             LedgerSettings settings, String stream, int found, int expected) {
         return new LedgerHistoryException(
                 "budget topic '"

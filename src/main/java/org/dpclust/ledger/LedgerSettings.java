@@ -9,11 +9,11 @@ import org.dpclust.config.KafkaSettings;
  * open its {@link KafkaLedgerClient} on the TaskManager).
  *
  * @param kafka the bootstrap servers and the user's client properties (security, SASL, TLS)
- * @param transactionalIdPrefix the writer of stream S uses transactional id {@code prefix-S}; every
- *     writer of S (stream job, batch runs) must use the same prefix, or they do not fence each
- *     other. The default, {@link #defaultPrefix}, names the budget topic: the writers of one ledger
- *     (topic, stream) fence each other, and deployments with budget topics of their own on one
- *     Kafka cluster never do
+ * @param transactionalIdPrefix the writer of budget-topic partition k uses transactional id {@code
+ *     prefix-pk}; every writer of the topic (stream job, batch runs) must use the same prefix, or
+ *     they do not fence each other. The default, {@link #defaultPrefix}, names the budget topic:
+ *     the writers of one ledger (topic, stream) fence each other, and deployments with budget
+ *     topics of their own on one Kafka cluster never do
  * @param chargeTimeout how long one charge may retry (broker, coordinator or topic unavailable)
  *     before it throws {@link LedgerUnavailableException}
  * @param transactionTimeout the ledger producer's {@code transaction.timeout.ms}: how long a
@@ -83,10 +83,13 @@ public record LedgerSettings(
         return new LedgerSettings(kafka, topic, prefix, chargeTimeout, transactionTimeout);
     }
 
-    /** Opens the Kafka ledger client on these settings ({@link KafkaLedgerClient#open}). */
+    /**
+     * A handle on this JVM's Kafka ledger client for these settings ({@link SharedLedgerClient}),
+     * opened by the first handle ({@link KafkaLedgerClient#open}).
+     */
     @Override
-    public KafkaLedgerClient open() {
-        return KafkaLedgerClient.open(this);
+    public SharedLedgerClient open() {
+        return SharedLedgerClient.acquire(this);
     }
 
     /** The bootstrap servers (for messages). */
@@ -94,8 +97,8 @@ public record LedgerSettings(
         return kafka.bootstrapServers();
     }
 
-    /** The transactional id of stream {@code stream}'s single writer. */
-    public String transactionalId(String stream) {
-        return transactionalIdPrefix + "-" + stream;
+    /** The transactional id of the writer of budget-topic partition {@code partition}. */
+    public String transactionalId(int partition) {
+        return transactionalIdPrefix + "-p" + partition;
     }
 }

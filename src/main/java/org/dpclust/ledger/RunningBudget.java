@@ -81,6 +81,25 @@ public final class RunningBudget {
         this.deviceUnits = deviceUnits;
     }
 
+    /**
+     * An independent copy (a writer keeps one of the committed state before it counts decisions not
+     * yet committed, to go back to if their commit fails). Amounts are immutable and shared.
+     */
+    public RunningBudget copy() {
+        RunningBudget c = new RunningBudget(periodMillis, deviceUnits);
+        c.spend.putAll(spend);
+        c.collapsed.putAll(collapsed);
+        c.steps.putAll(steps);
+        c.totals.putAll(totals);
+        c.frontier = frontier;
+        c.horizon = horizon;
+        c.forgotten = forgotten;
+        c.lifetime = lifetime;
+        c.charges = charges;
+        c.evictedMaxStart = evictedMaxStart;
+        return c;
+    }
+
     public long periodMillis() {
         return periodMillis;
     }

@@ -65,6 +65,34 @@ class LedgerHistoryTest {
         assertThrows(IllegalArgumentException.class, () -> batch("", 0.1));
     }
 
+    /**
+     * A writer counts decisions before committing them and goes back to a copy when the commit
+     * fails: the copy must not see what the original counted after it, and must decide as the
+     * original did before.
+     */
+    @Test
+    void aCopyIsIndependentOfWhatTheOriginalCountsLater() {
+        LedgerHistory h = new LedgerHistory("s");
+        decide(h, stream("stats", 0.4));
+        for (int i = 0; i < LedgerHistory.MAX_DECIDED + 3; i++) { // evictions, sequence numbers
+            decide(h, batch("z" + i, 1e-6));
+        }
+        LedgerHistory copy = h.copy();
+        assertTrue(decide(h, batch("r1", 0.5)).accepted());
+        assertFalse(h.evaluate(batch("r2", 0.5)).accepted(), "0.9 + 0.5 > 1");
+        assertTrue(copy.evaluate(batch("r2", 0.5)).accepted(), "the copy has spent 0.4");
+        assertEquals(h.highWater() - 1, copy.highWater());
+        assertNull(copy.recorded(batch("r1", 0.5).key()));
+        assertEquals(
+                h.decisions() - 1,
+                copy.decisions(),
+                "the copy counts what was committed when it was taken");
+        copy.check(TOPIC, ID, new LedgerMark(ID, copy.highWater()));
+        // and the copy goes on like the original would have
+        decide(copy, batch("r1", 0.5));
+        assertEquals(h.evaluate(batch("r2", 0.5)), copy.evaluate(batch("r2", 0.5)));
+    }
+
     @Test
     void chargesOfOneIntervalAddUpAndTheCapRefuses() {
         LedgerHistory h = new LedgerHistory("s");

@@ -27,17 +27,17 @@ class LedgerSettingsTest {
     }
 
     @Test
-    void theLedgerIdNamesItsBudgetTopicAndStream() {
+    void theLedgerIdNamesItsBudgetTopicAndPartition() {
         LedgerSettings a = LedgerSettings.of(kafka("team-a.budget"));
-        assertEquals("dpclust-ledger-team-a.budget-s1", a.transactionalId("s1"));
+        assertEquals("dpclust-ledger-team-a.budget-p1", a.transactionalId(1));
         assertEquals(
-                a.transactionalId("s1"),
-                LedgerSettings.of(kafka("team-a.budget")).transactionalId("s1"),
+                a.transactionalId(1),
+                LedgerSettings.of(kafka("team-a.budget")).transactionalId(1),
                 "every writer of one ledger fences the others");
         assertNotEquals(
-                a.transactionalId("s1"),
-                LedgerSettings.of(kafka("team-b.budget")).transactionalId("s1"),
+                a.transactionalId(1),
+                LedgerSettings.of(kafka("team-b.budget")).transactionalId(1),
                 "another deployment's ledger is never fenced by this one");
-        assertEquals("custom-s1", a.withTransactionalIdPrefix("custom").transactionalId("s1"));
+        assertEquals("custom-p1", a.withTransactionalIdPrefix("custom").transactionalId(1));
     }
 }

@@ -364,7 +364,7 @@ public final class BatchCommand implements Callable<Integer> {
     /** The decision the stream's fenced writer recorded under the run's own charge key. */
     private static LedgerChange decisionOf(DpclustConfig cfg, StreamSpec spec, String chargeKey) {
         BudgetStatus d;
-        try (KafkaLedgerClient ledger = LedgerSettings.of(cfg.kafka()).open()) {
+        try (KafkaLedgerClient ledger = KafkaLedgerClient.open(LedgerSettings.of(cfg.kafka()))) {
             d = ledger.decision(spec.id(), chargeKey);
         }
         if (d == null) {

@@ -2,6 +2,7 @@ package org.dpclust.ledger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -379,6 +380,76 @@ class KafkaLedgerClientIT {
             assertTrue(replay.replayed(), "the first window's recorded decision");
             assertEquals(mark, replay.mark(), "nothing written");
         }
+    }
+
+    /**
+     * The stream job's path: decisions taken from memory are invisible until {@link
+     * KafkaLedgerClient#flush} commits them together; after another writer of the partition
+     * committed in between, a flush re-decides them and commits only if each is what its caller was
+     * told — a decision the other writer's charge turned into a refusal fails the flush and nothing
+     * of it is written (the job's checkpoint fails and its release is never published).
+     */
+    @Test
+    void deferredDecisionsCommitAtFlushAndAreDecidedAgainAfterAnotherWriter() throws Exception {
+        String topic = "budget-deferred";
+        createTopic(topic, 1, TopicConfig.CLEANUP_POLICY_COMPACT);
+        double cap = 3.0;
+        try (KafkaLedgerClient job = KafkaLedgerClient.open(settings(topic))) {
+            job.register(List.of("a", "b"));
+            LedgerDecision a1 = job.decide(window("a", "stats", 1.0, cap), LedgerMark.NONE);
+            LedgerDecision b1 = job.decide(window("b", "stats", 1.0, cap), LedgerMark.NONE);
+            assertTrue(a1.accepted() && b1.accepted());
+            assertEquals(2, job.deferred());
+            assertTrue(statuses(topic).isEmpty(), "nothing is visible before the flush");
+            job.flush();
+            assertEquals(0, job.deferred());
+            assertEquals(4, statuses(topic).size(), "two decisions and two markers");
+
+            // another writer charges stream a between a decision of b and its flush: b's
+            // decision does not change, so it is committed after being decided again
+            LedgerDecision b2 = job.decide(window("b", "ckm", 1.0, cap), b1.mark());
+            try (KafkaLedgerClient batch = KafkaLedgerClient.open(settings(topic))) {
+                assertTrue(batch.charge(batch("a", "r1", 1.0, cap), LedgerMark.NONE).accepted());
+            }
+            long before = job.retries();
+            job.flush();
+            assertTrue(job.retries() > before, "the fenced commit was re-run");
+            assertEquals(
+                    BudgetEventKind.CHARGE,
+                    job.decision("b", b2.status().getChargeKey()).getKind(),
+                    "b's deferred charge is committed");
+
+            // the job decides a's last unit of budget; another batch run takes it first: the
+            // flush finds the decision changed, throws, and writes nothing of it
+            LedgerDecision a2 = job.decide(window("a", "ckm", 1.0, cap), a1.mark());
+            assertTrue(a2.accepted(), "a has spent 2 of 3 as far as the job knows");
+            try (KafkaLedgerClient batch = KafkaLedgerClient.open(settings(topic))) {
+                assertTrue(batch.charge(batch("a", "r2", 1.0, cap), LedgerMark.NONE).accepted());
+            }
+            assertThrows(LedgerConflictException.class, job::flush);
+            assertNull(
+                    job.decision("a", a2.status().getChargeKey()),
+                    "nothing of the conflicting flush is on the topic");
+        }
+        // the restarted job replays the charge: now refused, and that refusal is published
+        try (KafkaLedgerClient job = KafkaLedgerClient.open(settings(topic))) {
+            LedgerDecision again = job.decide(window("a", "ckm", 1.0, cap), LedgerMark.NONE);
+            assertFalse(again.accepted());
+            job.flush();
+        }
+        double chargedA =
+                statuses(topic).stream()
+                        .filter(s -> s.getKind() == BudgetEventKind.CHARGE)
+                        .filter(s -> s.getStreamId().equals("a"))
+                        .mapToDouble(BudgetStatus::getEpsilon)
+                        .sum();
+        assertEquals(cap, chargedA, 1e-12, "a's spend is exactly its cap, never above");
+        assertEquals(
+                1,
+                statuses(topic).stream()
+                        .filter(s -> s.getKind() == BudgetEventKind.REFUSED)
+                        .count(),
+                "the replayed refusal is published");
     }
 
     @Test
