@@ -89,6 +89,7 @@ public class StreamClusteringFunction
     private transient LongCounter windowed, releaseNanos;
     private transient StreamLedger ledger;
     private transient SavedPublicParameters savedParameters;
+    private transient RuntimeException ledgerFailure; // a failed flush: this task must restart
 
     /**
      * @param resumeAfter per stream, the end of its latest interval charged on the budget topic at
@@ -130,13 +131,16 @@ public class StreamClusteringFunction
         running = new RunningReleases(runtime, secret, state, metrics);
         getRuntimeContext().addAccumulator(ACC_WINDOWED, windowed = new LongCounter());
         getRuntimeContext().addAccumulator(ACC_RELEASE_NANOS, releaseNanos = new LongCounter());
-        ledger = new StreamLedger(ledgerFactory.open(), state);
+        ledger =
+                new StreamLedger(
+                        ledgerFactory.open(), state, streams.stream().map(StreamSpec::id).toList());
         LOG.info("keyed release open: {} stream(s), secret from {}", streams.size(), secretSource);
     }
 
     @Override
     public void processElement(WindowPartial p, Context ctx, Collector<Publication> out)
             throws Exception {
+        requireLedgerCommitted();
         StreamRuntime rt = runtime.get(p.streamId);
         StreamSpec s = rt.spec();
         startSchedule(ctx, s);
@@ -169,6 +173,29 @@ public class StreamClusteringFunction
     @Override
     public void snapshotState(FunctionSnapshotContext ctx) throws Exception {
         savedParameters.save(streams, policy);
+        requireLedgerCommitted();
+        if (ledger != null) {
+            try {
+                ledger.flush(); // the charges of the releases this checkpoint publishes
+            } catch (RuntimeException e) {
+                ledgerFailure = e;
+                throw e;
+            }
+        }
+    }
+
+    /**
+     * After a failed ledger flush the releases of the failed checkpoint are still in the sink's
+     * open transaction: the task must fail (and restart from the last checkpoint), never go on to a
+     * later checkpoint that would commit them.
+     */
+    private void requireLedgerCommitted() {
+        if (ledgerFailure != null) {
+            throw new IllegalStateException(
+                    "a ledger flush failed; the releases it paid for must not be published: "
+                            + ledgerFailure.getMessage(),
+                    ledgerFailure);
+        }
     }
 
     /**
@@ -207,6 +234,7 @@ public class StreamClusteringFunction
     @Override
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<Publication> out)
             throws Exception {
+        requireLedgerCommitted();
         long started = System.nanoTime();
         StreamRuntime rt = runtime.get(ctx.getCurrentKey());
         StreamSpec s = rt.spec();

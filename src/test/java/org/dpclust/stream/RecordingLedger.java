@@ -21,6 +21,37 @@ final class RecordingLedger implements LedgerClient {
     private final InMemoryLedgerClient ledger = new InMemoryLedgerClient("budget", "topic-1");
     private final List<BudgetStatus> committed = new ArrayList<>();
     private final List<LedgerCharge> charges = new ArrayList<>();
+    private int decided;
+    private int flushes;
+    private RuntimeException flushFailure;
+
+    /** A deferred decision (the operator's path), committed at once here. */
+    @Override
+    public synchronized LedgerDecision decide(LedgerCharge charge, LedgerMark seen) {
+        decided++;
+        return charge(charge, seen);
+    }
+
+    @Override
+    public synchronized void flush() {
+        flushes++;
+        if (flushFailure != null) {
+            throw flushFailure;
+        }
+    }
+
+    /** Every later flush throws {@code e} (a fenced commit that decides otherwise, an outage). */
+    synchronized void failFlushes(RuntimeException e) {
+        flushFailure = e;
+    }
+
+    synchronized int decided() {
+        return decided;
+    }
+
+    synchronized int flushes() {
+        return flushes;
+    }
 
     @Override
     public synchronized LedgerDecision charge(LedgerCharge charge, LedgerMark seen) {

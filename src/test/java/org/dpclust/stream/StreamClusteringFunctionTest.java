@@ -106,6 +106,38 @@ class StreamClusteringFunctionTest {
         h.close();
     }
 
+    /**
+     * Charges are decided without waiting for their commit and committed by the flush in
+     * snapshotState; after a failed flush the operator refuses every element, timer and later
+     * checkpoint, so no later checkpoint can commit the releases the failed one held.
+     */
+    @Test
+    void decisionsAreFlushedAtTheCheckpointAndAFailedFlushStopsTheOperator() throws Exception {
+        RecordingLedger ledger = new RecordingLedger();
+        var h = harness(spec(""), ledger, 3);
+        for (ValidRecord r : twoBlobs(0, 50)) {
+            h.processElement(WindowPartial.of(r), r.eventTime);
+        }
+        h.processWatermark(W - 1);
+        assertEquals(1, ledger.decided(), "the window's charge is a deferred decision");
+        int before = ledger.flushes();
+        h.snapshot(1, 1);
+        assertEquals(before + 1, ledger.flushes(), "the checkpoint commits it");
+
+        ledger.failFlushes(new org.dpclust.ledger.LedgerConflictException("decided otherwise"));
+        assertThrows(Exception.class, () -> h.snapshot(2, 2));
+        ValidRecord late = twoBlobs(1, 1).get(0);
+        Exception e =
+                assertThrows(
+                        IllegalStateException.class,
+                        () -> h.processElement(WindowPartial.of(late), late.eventTime));
+        assertTrue(e.getMessage().contains("ledger flush failed"), e.getMessage());
+        assertThrows(Exception.class, () -> h.processWatermark(2 * W - 1));
+        ledger.failFlushes(null);
+        assertThrows(Exception.class, () -> h.snapshot(3, 3), "a later checkpoint fails too");
+        assertEquals(1, ledger.decided(), "nothing decided after the failed flush");
+    }
+
     @Test
     void anEmptyWindowIsReleasedSoItsEmptinessIsNotRevealed() throws Exception {
         RecordingLedger ledger = new RecordingLedger();
