@@ -66,6 +66,21 @@ public final class LedgerTestRuns {
                 spec.unitContribution());
     }
 
+    /**
+     * Adds a CHARGE's ε to each of {@code into.length} consecutive windows of length {@code w} from
+     * {@code t0} whose start instant it covers (record units: the spend at an instant is what is
+     * charged to intervals containing it).
+     */
+    public static void addToWindows(
+            org.dpclust.avro.BudgetStatus b, long t0, long w, double[] into) {
+        for (int i = 0; i < into.length; i++) {
+            long t = t0 + i * w;
+            if (b.getWindowStart().toEpochMilli() <= t && t < b.getWindowEnd().toEpochMilli()) {
+                into[i] += b.getEpsilon();
+            }
+        }
+    }
+
     /** Every record of {@code topic}, decoded, as a read_committed consumer sees them. */
     public static <T extends SpecificRecordBase> List<T> read(
             String bootstrapServers, String topic, AvroCodec<T> codec) throws Exception {

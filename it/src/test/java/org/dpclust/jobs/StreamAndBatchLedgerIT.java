@@ -171,13 +171,7 @@ class StreamAndBatchLedgerIT {
                 if (b.getKind() == BudgetEventKind.CHARGE) {
                     accepted++;
                     assertTrue(b.getSpent() <= CAP + 1e-12, "spent " + b.getSpent());
-                    for (int w = 0; w < WINDOWS; w++) {
-                        long t = T0.toEpochMilli() + w * W;
-                        if (b.getWindowStart().toEpochMilli() <= t
-                                && t < b.getWindowEnd().toEpochMilli()) {
-                            charged[w] += b.getEpsilon();
-                        }
-                    }
+                    LedgerTestRuns.addToWindows(b, T0.toEpochMilli(), W, charged);
                 }
             }
             double spent = java.util.Arrays.stream(charged).max().orElseThrow();
