@@ -110,6 +110,19 @@ public record KafkaSettings(
                 connection.properties());
     }
 
+    /**
+     * The budget topic's snapshot topic: the ledger writers' per-stream state, so a restart reads a
+     * bounded part of the budget topic (docs/ledger.md). Named after the budget topic.
+     */
+    public String budgetSnapshotsTopic() {
+        return snapshotsTopicOf(budgetTopic);
+    }
+
+    /** The snapshot topic of budget topic {@code budgetTopic}: {@code <budget topic>.snapshots}. */
+    public static String snapshotsTopicOf(String budgetTopic) {
+        return budgetTopic + ".snapshots";
+    }
+
     /** How every Kafka client of the job connects: the bootstrap servers and client properties. */
     public KafkaConnection connection() {
         return new KafkaConnection(bootstrapServers, properties);

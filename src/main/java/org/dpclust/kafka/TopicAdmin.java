@@ -102,8 +102,9 @@ public final class TopicAdmin {
     /**
      * Creates the missing topics: the input with {@code inputPartitions} and LogAppendTime, the
      * budget topic compacted with {@code budgetPartitions} (a stream's ledger lives on one
-     * partition; the count must never change after the first charge, docs/ledger.md#partitioning),
-     * the others with one partition. Existing topics are left as they are.
+     * partition; the count must never change after the first charge, docs/ledger.md#partitioning)
+     * and its snapshot topic compacted, the others with one partition. Existing topics are left as
+     * they are.
      */
     public static void ensureTopics(KafkaSettings k, int inputPartitions, int budgetPartitions) {
         ensureTopics(k, List.of(k.inputTopic()), inputPartitions, budgetPartitions);
@@ -143,6 +144,19 @@ public final class TopicAdmin {
                                     Map.of(
                                             TopicConfig.CLEANUP_POLICY_CONFIG,
                                             TopicConfig.CLEANUP_POLICY_COMPACT)));
+            add(
+                    create,
+                    existing,
+                    new NewTopic(k.budgetSnapshotsTopic(), 1, (short) 1)
+                            .configs(
+                                    Map.of(
+                                            TopicConfig.CLEANUP_POLICY_CONFIG,
+                                            TopicConfig.CLEANUP_POLICY_COMPACT,
+                                            // superseded snapshots go within the hour
+                                            TopicConfig.SEGMENT_MS_CONFIG,
+                                            "3600000",
+                                            TopicConfig.MIN_CLEANABLE_DIRTY_RATIO_CONFIG,
+                                            "0.1")));
             if (!create.isEmpty()) {
                 for (var created : admin.createTopics(create).values().values()) {
                     try {
@@ -164,7 +178,8 @@ public final class TopicAdmin {
                             k.cellsTopic(),
                             k.runningTopic(),
                             k.dlqTopic(),
-                            k.budgetTopic()));
+                            k.budgetTopic(),
+                            k.budgetSnapshotsTopic()));
             awaitLeaders(admin, all);
         } catch (ExecutionException | TimeoutException e) {
             throw new IllegalStateException(

@@ -66,6 +66,22 @@ public final class TopicReader implements AutoCloseable {
         consumer.seekToBeginning(partitions);
     }
 
+    /** Reads partition {@code partition} on from {@code offset} instead of its beginning. */
+    public void seek(int partition, long offset) {
+        for (TopicPartition tp : partitions) {
+            if (tp.partition() == partition) {
+                consumer.seek(tp, offset);
+                return;
+            }
+        }
+        throw new IllegalArgumentException("no partition " + partition + " in " + partitions);
+    }
+
+    /** The topic's partition count. */
+    public int partitionCount() {
+        return partitions.size();
+    }
+
     /** Delivers what arrives within {@code wait}; returns the number of records delivered. */
     public int poll(Duration wait, Consumer<ConsumerRecord<byte[], byte[]>> sink) {
         int n = 0;

@@ -102,14 +102,38 @@ public final class KafkaLedgerClient implements LedgerClient {
     private final Admin admin;
     private final String topicId;
     private final int partitions;
+
+    /**
+     * A stream's snapshot is written again once its partition has grown by this many records since
+     * its last one: a restart reads at most about this many records per partition after the
+     * snapshots.
+     */
+    static final long SNAPSHOT_LAG = 100_000;
+
+    /** Snapshots written with one commit at most (the rest follow with the next commits). */
+    static final int SNAPSHOTS_PER_COMMIT = 1_000;
+
+    private static final org.slf4j.Logger LOG =
+            org.slf4j.LoggerFactory.getLogger(KafkaLedgerClient.class);
+
+    private final boolean snapshots;
+    private final long snapshotLag;
     private final Map<Integer, Writer> writers = new HashMap<>();
     private final Set<String> registered = new HashSet<>();
     private final AvroCodec<BudgetStatus> codec = AvroCodec.budget();
     private long retries;
+    private long recordsRead;
 
     private KafkaLedgerClient(
-            LedgerSettings settings, Admin admin, String topicId, int partitions) {
+            LedgerSettings settings,
+            Admin admin,
+            String topicId,
+            int partitions,
+            boolean snapshots,
+            long snapshotLag) {
         this.settings = settings;
+        this.snapshots = snapshots;
+        this.snapshotLag = snapshotLag;
         this.call = callTimeout(settings);
         this.admin = admin;
         this.topicId = topicId;
@@ -123,6 +147,14 @@ public final class KafkaLedgerClient implements LedgerClient {
      * @throws LedgerUnavailableException if the topic cannot be described in time
      */
     public static KafkaLedgerClient open(LedgerSettings settings) {
+        return open(settings, SNAPSHOT_LAG);
+    }
+
+    /**
+     * {@link #open(LedgerSettings)} writing a stream's snapshot again every {@code snapshotLag}
+     * records of its partition (tests and benchmarks; the default is {@link #SNAPSHOT_LAG}).
+     */
+    public static KafkaLedgerClient open(LedgerSettings settings, long snapshotLag) {
         Duration call = callTimeout(settings);
         Admin admin =
                 Admin.create(
@@ -156,8 +188,22 @@ public final class KafkaLedgerClient implements LedgerClient {
                                 + topic
                                 + " --add-config cleanup.policy=compact");
             }
+            boolean snapshots = exists(admin, LedgerSnapshot.topicFor(topic), call);
+            if (!snapshots) {
+                LOG.warn(
+                        "budget topic '{}' has no snapshot topic '{}': a ledger writer reads its"
+                                + " partitions from their start whenever it starts (create it:"
+                                + " dpclust stream --create-topics)",
+                        topic,
+                        LedgerSnapshot.topicFor(topic));
+            }
             return new KafkaLedgerClient(
-                    settings, admin, d.topicId().toString(), d.partitions().size());
+                    settings,
+                    admin,
+                    d.topicId().toString(),
+                    d.partitions().size(),
+                    snapshots,
+                    snapshotLag);
         } catch (RuntimeException e) {
             admin.close(Duration.ZERO);
             throw e;
@@ -169,6 +215,14 @@ public final class KafkaLedgerClient implements LedgerClient {
             admin.close(Duration.ZERO);
             throw unavailable(settings, "interrupted", e);
         }
+    }
+
+    private static boolean exists(Admin admin, String topic, Duration call)
+            throws InterruptedException, java.util.concurrent.TimeoutException, ExecutionException {
+        return admin.listTopics()
+                .names()
+                .get(call.toMillis(), TimeUnit.MILLISECONDS)
+                .contains(topic);
     }
 
     private static TopicDescription describe(
@@ -199,6 +253,16 @@ public final class KafkaLedgerClient implements LedgerClient {
      */
     public synchronized long retries() {
         return retries;
+    }
+
+    /** Budget-topic records read since open (the cost of starts and catch-ups). */
+    public synchronized long recordsRead() {
+        return recordsRead;
+    }
+
+    /** Whether the budget topic has its snapshot topic ({@link LedgerSnapshot#topicFor}). */
+    public boolean snapshots() {
+        return snapshots;
     }
 
     /** The budget topic's partition count when this client opened. */
@@ -378,6 +442,12 @@ public final class KafkaLedgerClient implements LedgerClient {
         private final Set<String> checkedElsewhere = new HashSet<>();
         private List<Deferred> deferred = new ArrayList<>();
         private final Set<String> ownKeys = new HashSet<>();
+
+        /** Per stream restored from a snapshot: its records below this offset are in it. */
+        private final Map<String, Long> coveredBelow = new HashMap<>();
+
+        /** Per stream, the offset its latest snapshot covers (read or written). */
+        private final Map<String, Long> snapshotAt = new HashMap<>();
 
         /** Per stream with uncommitted decisions counted, its history as last committed. */
         private final Map<String, LedgerHistory> committed = new HashMap<>();
@@ -565,6 +635,11 @@ public final class KafkaLedgerClient implements LedgerClient {
                 producer = newProducer();
                 producer.initTransactions();
             }
+            if (consumer == null) {
+                consumer = newConsumer();
+                consumer.assign(List.of(tp));
+                stale = true;
+            }
             if (stale) {
                 committed.clear();
                 histories.replaceAll((s, h) -> new LedgerHistory(s));
@@ -574,13 +649,94 @@ public final class KafkaLedgerClient implements LedgerClient {
                     }
                 }
                 ownKeys.clear();
-                if (consumer != null) {
+                coveredBelow.clear();
+                snapshotAt.clear();
+                long from = snapshots ? restoreSnapshots() : 0;
+                if (from == 0) {
                     consumer.seekToBeginning(List.of(tp));
+                } else {
+                    consumer.seek(tp, from);
                 }
             }
             catchUp(deadline);
             stale = false;
             requireNoHistoryElsewhere();
+        }
+
+        /**
+         * Replaces the histories of this partition's streams by their latest snapshots (of this
+         * topic id and partition) and returns the offset to read on from: the lowest covered by
+         * them, or 0 if a stream has none.
+         */
+        private long restoreSnapshots() throws Exception {
+            Map<String, LedgerSnapshot> latest = new HashMap<>();
+            try (TopicReader r =
+                    new TopicReader(settings.kafka(), LedgerSnapshot.topicFor(settings.topic()))) {
+                r.readToEnd(
+                        settings.chargeTimeout(),
+                        rec -> {
+                            String s =
+                                    rec.key() == null
+                                            ? null
+                                            : new String(rec.key(), StandardCharsets.UTF_8);
+                            if (s == null || !histories.containsKey(s) || rec.value() == null) {
+                                return;
+                            }
+                            LedgerSnapshot snap;
+                            try {
+                                snap = LedgerSnapshot.decode(rec.value(), codec);
+                            } catch (IOException | RuntimeException e) {
+                                LOG.warn("ignoring an unreadable ledger snapshot of {}: {}", s, e);
+                                return; // the partition is read from further back instead
+                            }
+                            if (snap.topicId().equals(topicId)
+                                    && snap.partition() == tp.partition()) {
+                                latest.merge(
+                                        s,
+                                        snap,
+                                        (a, b) -> b.coveredOffset() >= a.coveredOffset() ? b : a);
+                            }
+                        });
+            }
+            long end = endOffset();
+            long from = Long.MAX_VALUE;
+            for (String s : List.copyOf(histories.keySet())) {
+                LedgerSnapshot snap = latest.get(s);
+                if (snap == null) {
+                    from = 0;
+                    continue;
+                }
+                if (snap.coveredOffset() > end) {
+                    throw new LedgerHistoryException(
+                            "budget topic '"
+                                    + settings.topic()
+                                    + "' partition "
+                                    + tp.partition()
+                                    + " ends at offset "
+                                    + end
+                                    + " but the ledger snapshot of stream '"
+                                    + s
+                                    + "' covers it up to "
+                                    + snap.coveredOffset()
+                                    + ": its history is gone from the topic; see"
+                                    + " docs/operations.md, \"Restoring the budget topic\"");
+                }
+                histories.put(s, snap.history());
+                checkedElsewhere.add(s); // its snapshot's writer checked it before committing
+                coveredBelow.put(s, snap.coveredOffset());
+                snapshotAt.put(s, snap.coveredOffset());
+                from = Math.min(from, snap.coveredOffset());
+            }
+            return from == Long.MAX_VALUE ? 0 : from;
+        }
+
+        private long endOffset() throws Exception {
+            return admin.listOffsets(
+                            Map.of(tp, OffsetSpec.latest()),
+                            new ListOffsetsOptions(IsolationLevel.READ_UNCOMMITTED))
+                    .partitionResult(tp)
+                    .get(call.toMillis(), TimeUnit.MILLISECONDS)
+                    .offset();
         }
 
         private void checkTopicId() throws Exception {
@@ -652,10 +808,40 @@ public final class KafkaLedgerClient implements LedgerClient {
                 producer.send(record(key, m.getValue()));
                 keys.add(key);
             }
+            Map<String, Long> snapped = snapshots ? sendSnapshots() : Map.of();
             producer.commitTransaction();
+            snapshotAt.putAll(snapped);
             committed.clear();
             ownKeys.addAll(keys);
             catchUp(System.nanoTime() + settings.chargeTimeout().toNanos()); // read them back
+        }
+
+        /**
+         * Sends, in the open transaction, the snapshots of this partition's streams that have none
+         * or whose last one lies {@link #SNAPSHOT_LAG} records back: each stream's committed
+         * history (without the decisions of this transaction), covering every record below the
+         * writer's read position.
+         */
+        private Map<String, Long> sendSnapshots() {
+            long pos = consumer.position(tp, call);
+            Map<String, Long> due = new HashMap<>();
+            for (Map.Entry<String, LedgerHistory> e : histories.entrySet()) {
+                if (due.size() >= SNAPSHOTS_PER_COMMIT) {
+                    break;
+                }
+                Long at = snapshotAt.get(e.getKey());
+                if (at == null || pos - at >= snapshotLag) {
+                    LedgerHistory h = committed.getOrDefault(e.getKey(), e.getValue());
+                    producer.send(
+                            new ProducerRecord<>(
+                                    LedgerSnapshot.topicFor(settings.topic()),
+                                    e.getKey().getBytes(StandardCharsets.UTF_8),
+                                    new LedgerSnapshot(e.getKey(), topicId, tp.partition(), pos, h)
+                                            .encode(codec)));
+                    due.put(e.getKey(), pos);
+                }
+            }
+            return due;
         }
 
         private ProducerRecord<byte[], byte[]> record(String key, BudgetStatus s) {
@@ -672,18 +858,7 @@ public final class KafkaLedgerClient implements LedgerClient {
          * records, already counted when decided, are skipped.
          */
         void catchUp(long deadline) throws Exception {
-            if (consumer == null) {
-                consumer = newConsumer();
-                consumer.assign(List.of(tp));
-                consumer.seekToBeginning(List.of(tp));
-            }
-            long hw =
-                    admin.listOffsets(
-                                    Map.of(tp, OffsetSpec.latest()),
-                                    new ListOffsetsOptions(IsolationLevel.READ_UNCOMMITTED))
-                            .partitionResult(tp)
-                            .get(call.toMillis(), TimeUnit.MILLISECONDS)
-                            .offset();
+            long hw = endOffset();
             while (consumer.endOffsets(Set.of(tp), call).get(tp) < hw) {
                 checkDeadline(deadline, "waiting for open transactions on " + tp + " to end");
                 Thread.sleep(5);
@@ -691,9 +866,11 @@ public final class KafkaLedgerClient implements LedgerClient {
             while (consumer.position(tp, call) < hw) {
                 checkDeadline(deadline, "reading " + tp + " to offset " + hw);
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(100))) {
-                    LedgerHistory h = histories.get(LedgerScan.streamOf(r));
-                    if (h == null) {
-                        continue;
+                    recordsRead++;
+                    String stream = LedgerScan.streamOf(r);
+                    LedgerHistory h = histories.get(stream);
+                    if (h == null || r.offset() < coveredBelow.getOrDefault(stream, 0L)) {
+                        continue; // another stream's, or in the stream's snapshot
                     }
                     if (!ownKeys.isEmpty()
                             && ownKeys.remove(new String(r.key(), StandardCharsets.UTF_8))) {

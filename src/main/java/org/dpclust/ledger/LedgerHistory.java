@@ -103,6 +103,129 @@ public final class LedgerHistory {
     }
 
     /**
+     * An {@link #audit} history with this one's checks: the marker, the sequence numbers read and
+     * the latest charged end (what a start-up scan keeps of a snapshot).
+     */
+    LedgerHistory asAudit() {
+        LedgerHistory a = new LedgerHistory(stream, true);
+        a.decisions = decisions;
+        a.duplicates = duplicates;
+        a.maxSeq = maxSeq;
+        a.outOfOrderSeqs = outOfOrderSeqs == null ? null : (BitSet) outOfOrderSeqs.clone();
+        a.marker = marker;
+        a.lastChargedEnd = lastChargedEnd;
+        return a;
+    }
+
+    /** Writes this history ({@link #read} reads it back): the body of a ledger snapshot. */
+    void write(java.io.DataOutput out, org.dpclust.io.AvroCodec<BudgetStatus> codec)
+            throws java.io.IOException {
+        out.writeUTF(stream);
+        out.writeBoolean(audit);
+        out.writeInt(decided.size());
+        for (Map.Entry<String, BudgetStatus> e : decided.entrySet()) {
+            out.writeUTF(e.getKey());
+            writeStatus(out, codec, e.getValue());
+        }
+        out.writeInt(legacy.size());
+        for (Map.Entry<PrivacyLedger.Interval, Double> e : legacy.entrySet()) {
+            out.writeLong(e.getKey().start());
+            out.writeLong(e.getKey().end());
+            out.writeDouble(e.getValue());
+        }
+        out.writeBoolean(pure != null);
+        if (pure != null) {
+            pure.write(out);
+            rho.write(out);
+        }
+        out.writeInt(evictedStreamEnd.size());
+        for (Map.Entry<String, Long> e : evictedStreamEnd.entrySet()) {
+            out.writeUTF(e.getKey());
+            out.writeLong(e.getValue());
+        }
+        out.writeInt(evictedRuns == null ? -1 : evictedRuns.size());
+        if (evictedRuns != null) {
+            for (String r : evictedRuns) {
+                out.writeUTF(r);
+            }
+        }
+        out.writeBoolean(anyZcdp);
+        out.writeLong(decisions);
+        out.writeLong(duplicates);
+        out.writeBoolean(evictedAny);
+        out.writeLong(maxSeq);
+        byte[] bits = outOfOrderSeqs == null ? null : outOfOrderSeqs.toByteArray();
+        out.writeInt(bits == null ? -1 : bits.length);
+        if (bits != null) {
+            out.write(bits);
+        }
+        out.writeBoolean(marker != null);
+        if (marker != null) {
+            writeStatus(out, codec, marker);
+        }
+        out.writeLong(lastChargedEnd);
+    }
+
+    /** Reads a history {@link #write} wrote. */
+    static LedgerHistory read(java.io.DataInput in, org.dpclust.io.AvroCodec<BudgetStatus> codec)
+            throws java.io.IOException {
+        LedgerHistory h = new LedgerHistory(in.readUTF(), in.readBoolean());
+        int n = in.readInt();
+        for (int i = 0; i < n; i++) {
+            h.decided.put(in.readUTF(), readStatus(in, codec));
+        }
+        n = in.readInt();
+        for (int i = 0; i < n; i++) {
+            h.legacy.put(new PrivacyLedger.Interval(in.readLong(), in.readLong()), in.readDouble());
+        }
+        if (in.readBoolean()) {
+            h.pure = RunningBudget.read(in);
+            h.rho = RunningBudget.read(in);
+        }
+        n = in.readInt();
+        for (int i = 0; i < n; i++) {
+            h.evictedStreamEnd.put(in.readUTF(), in.readLong());
+        }
+        n = in.readInt();
+        h.evictedRuns = n < 0 ? null : new HashSet<>();
+        for (int i = 0; i < n; i++) {
+            h.evictedRuns.add(in.readUTF());
+        }
+        h.anyZcdp = in.readBoolean();
+        h.decisions = in.readLong();
+        h.duplicates = in.readLong();
+        h.evictedAny = in.readBoolean();
+        h.maxSeq = in.readLong();
+        n = in.readInt();
+        if (n >= 0) {
+            byte[] bits = new byte[n];
+            in.readFully(bits);
+            h.outOfOrderSeqs = BitSet.valueOf(bits);
+        }
+        if (in.readBoolean()) {
+            h.marker = readStatus(in, codec);
+        }
+        h.lastChargedEnd = in.readLong();
+        return h;
+    }
+
+    private static void writeStatus(
+            java.io.DataOutput out, org.dpclust.io.AvroCodec<BudgetStatus> codec, BudgetStatus s)
+            throws java.io.IOException {
+        byte[] b = codec.encode(s);
+        out.writeInt(b.length);
+        out.write(b);
+    }
+
+    private static BudgetStatus readStatus(
+            java.io.DataInput in, org.dpclust.io.AvroCodec<BudgetStatus> codec)
+            throws java.io.IOException {
+        byte[] b = new byte[in.readInt()];
+        in.readFully(b);
+        return codec.decode(b);
+    }
+
+    /**
      * A history that only checks (markers, sequence numbers) and tracks the latest charged interval
      * end: no decisions held, no budget; it cannot {@link #decide}. What a start-up scan of many
      * streams keeps per stream (a few hundred bytes).

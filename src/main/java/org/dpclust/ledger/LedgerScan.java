@@ -21,7 +21,9 @@ import org.slf4j.LoggerFactory;
  * stream's partition) and returns, per stream, the end of its latest charged interval (the public
  * schedule of a stream without state resumes after it). Per stream it holds an {@link
  * LedgerHistory#audit} history (no decisions, no budget); records are read as a stream, never held.
- * Everything it reads is public.
+ * With the snapshot topic ({@link LedgerSnapshot}) each stream starts from its latest snapshot and
+ * each partition is read from the lowest offset its streams' snapshots cover, so the read does not
+ * grow with the history. Everything it reads is public.
  */
 public final class LedgerScan {
     private static final Logger LOG = LoggerFactory.getLogger(LedgerScan.class);
@@ -41,17 +43,53 @@ public final class LedgerScan {
             LedgerSettings settings, Collection<String> streams, Duration timeout) {
         String topicId;
         int partitions;
+        boolean snapshots;
         try (KafkaLedgerClient client = KafkaLedgerClient.open(settings)) {
             topicId = client.topicId();
             partitions = client.partitions();
+            snapshots = client.snapshots();
         }
         Map<String, LedgerHistory> histories = new LinkedHashMap<>();
         streams.forEach(s -> histories.put(s, LedgerHistory.audit(s)));
         AvroCodec<BudgetStatus> codec = AvroCodec.budget();
         Map<String, Integer> partitionOf = new HashMap<>();
+        Map<String, Long> covered =
+                snapshots
+                        ? restore(settings, topicId, partitions, histories, codec, timeout)
+                        : Map.of();
         long started = System.nanoTime();
         long[] read = {0};
         try (TopicReader reader = new TopicReader(settings.kafka(), settings.topic())) {
+            Map<Integer, Long> end = new HashMap<>();
+            reader.settledEndOffsets(timeout).forEach((tp, o) -> end.put(tp.partition(), o));
+            long[] from = new long[reader.partitionCount()];
+            java.util.Arrays.fill(from, Long.MAX_VALUE);
+            for (String s : histories.keySet()) {
+                int p = KafkaLedgerClient.partitionFor(s, partitions);
+                long c = covered.getOrDefault(s, 0L);
+                if (c > end.getOrDefault(p, 0L)) {
+                    throw new LedgerHistoryException(
+                            "budget topic '"
+                                    + settings.topic()
+                                    + "' partition "
+                                    + p
+                                    + " ends before the offset the ledger snapshot of stream '"
+                                    + s
+                                    + "' covers ("
+                                    + c
+                                    + "): its history is gone from the topic; see"
+                                    + " docs/operations.md, \"Restoring the budget topic\"");
+                }
+                from[p] = Math.min(from[p], c);
+            }
+            if (covered.size() == histories.size()) {
+                // every stream starts from a snapshot written with this partition count: a
+                // partition of none of them is not read at all. Otherwise everything is read, so
+                // records of a stream outside its partition are found.
+                for (int p = 0; p < from.length; p++) {
+                    reader.seek(p, from[p] == Long.MAX_VALUE ? end.getOrDefault(p, 0L) : from[p]);
+                }
+            }
             reader.readToEnd(
                     timeout,
                     r -> {
@@ -61,9 +99,10 @@ public final class LedgerScan {
                                     settings.topic(),
                                     read[0]);
                         }
-                        LedgerHistory h = histories.get(streamOf(r));
-                        if (h == null) {
-                            return;
+                        String id = streamOf(r);
+                        LedgerHistory h = histories.get(id);
+                        if (h == null || r.offset() < covered.getOrDefault(id, 0L)) {
+                            return; // another stream's, or in the stream's snapshot
                         }
                         int expected =
                                 partitionOf.computeIfAbsent(
@@ -92,6 +131,54 @@ public final class LedgerScan {
                 (System.nanoTime() - started) / 1_000_000,
                 histories.size());
         return out;
+    }
+
+    /**
+     * Replaces the histories of streams with a snapshot (of this topic id, in their partition) by
+     * its audit view; returns each one's covered offset.
+     */
+    private static Map<String, Long> restore(
+            LedgerSettings settings,
+            String topicId,
+            int partitions,
+            Map<String, LedgerHistory> histories,
+            AvroCodec<BudgetStatus> codec,
+            Duration timeout) {
+        Map<String, LedgerSnapshot> latest = new HashMap<>();
+        try (TopicReader r =
+                new TopicReader(settings.kafka(), LedgerSnapshot.topicFor(settings.topic()))) {
+            r.readToEnd(
+                    timeout,
+                    rec -> {
+                        String s =
+                                rec.key() == null
+                                        ? null
+                                        : new String(rec.key(), StandardCharsets.UTF_8);
+                        if (s == null || !histories.containsKey(s) || rec.value() == null) {
+                            return;
+                        }
+                        try {
+                            LedgerSnapshot snap = LedgerSnapshot.decode(rec.value(), codec);
+                            if (snap.topicId().equals(topicId)
+                                    && snap.partition()
+                                            == KafkaLedgerClient.partitionFor(s, partitions)) {
+                                latest.merge(
+                                        s,
+                                        snap,
+                                        (a, b) -> b.coveredOffset() >= a.coveredOffset() ? b : a);
+                            }
+                        } catch (java.io.IOException | RuntimeException e) {
+                            LOG.warn("ignoring an unreadable ledger snapshot of {}: {}", s, e);
+                        }
+                    });
+        }
+        Map<String, Long> covered = new HashMap<>();
+        latest.forEach(
+                (s, snap) -> {
+                    histories.put(s, snap.history().asAudit());
+                    covered.put(s, snap.coveredOffset());
+                });
+        return covered;
     }
 
     /** The stream of a budget record: its key up to the first '|' (charge keys and markers). */

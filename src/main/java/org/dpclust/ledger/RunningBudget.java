@@ -100,6 +100,78 @@ public final class RunningBudget {
         return c;
     }
 
+    /** Writes this state ({@link #read} reads it back); part of a ledger snapshot. */
+    void write(java.io.DataOutput out) throws java.io.IOException {
+        out.writeLong(periodMillis);
+        out.writeBoolean(deviceUnits);
+        writeAmounts(out, spend);
+        writeAmounts(out, collapsed);
+        writeAmounts(out, steps);
+        out.writeInt(totals.size());
+        for (Map.Entry<PrivacyLedger.Interval, BigDecimal> e : totals.entrySet()) {
+            out.writeLong(e.getKey().start());
+            out.writeLong(e.getKey().end());
+            writeAmount(out, e.getValue());
+        }
+        out.writeLong(frontier);
+        out.writeLong(horizon);
+        writeAmount(out, forgotten);
+        writeAmount(out, lifetime);
+        out.writeLong(charges);
+        out.writeLong(evictedMaxStart);
+    }
+
+    /** Reads a state {@link #write} wrote. */
+    static RunningBudget read(java.io.DataInput in) throws java.io.IOException {
+        RunningBudget b = new RunningBudget(in.readLong(), in.readBoolean());
+        readAmounts(in, b.spend);
+        readAmounts(in, b.collapsed);
+        readAmounts(in, b.steps);
+        int n = in.readInt();
+        for (int i = 0; i < n; i++) {
+            b.totals.put(new PrivacyLedger.Interval(in.readLong(), in.readLong()), readAmount(in));
+        }
+        b.frontier = in.readLong();
+        b.horizon = in.readLong();
+        b.forgotten = readAmount(in);
+        b.lifetime = readAmount(in);
+        b.charges = in.readLong();
+        b.evictedMaxStart = in.readLong();
+        return b;
+    }
+
+    private static void writeAmounts(java.io.DataOutput out, TreeMap<Long, BigDecimal> m)
+            throws java.io.IOException {
+        out.writeInt(m.size());
+        for (Map.Entry<Long, BigDecimal> e : m.entrySet()) {
+            out.writeLong(e.getKey());
+            writeAmount(out, e.getValue());
+        }
+    }
+
+    private static void readAmounts(java.io.DataInput in, TreeMap<Long, BigDecimal> m)
+            throws java.io.IOException {
+        int n = in.readInt();
+        for (int i = 0; i < n; i++) {
+            m.put(in.readLong(), readAmount(in));
+        }
+    }
+
+    /** An exact amount: its scale and unscaled value (BigDecimal's own representation). */
+    static void writeAmount(java.io.DataOutput out, BigDecimal x) throws java.io.IOException {
+        out.writeInt(x.scale());
+        byte[] u = x.unscaledValue().toByteArray();
+        out.writeInt(u.length);
+        out.write(u);
+    }
+
+    static BigDecimal readAmount(java.io.DataInput in) throws java.io.IOException {
+        int scale = in.readInt();
+        byte[] u = new byte[in.readInt()];
+        in.readFully(u);
+        return new BigDecimal(new java.math.BigInteger(u), scale);
+    }
+
     public long periodMillis() {
         return periodMillis;
     }

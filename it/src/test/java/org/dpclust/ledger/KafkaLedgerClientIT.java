@@ -452,6 +452,92 @@ class KafkaLedgerClientIT {
                 "the replayed refusal is published");
     }
 
+    /** Writes one raw record (a forged or restored record), outside any ledger writer. */
+    private static void sendRaw(String topic, byte[] key, byte[] value) throws Exception {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        try (KafkaProducer<byte[], byte[]> raw = new KafkaProducer<>(p)) {
+            raw.send(new ProducerRecord<>(topic, key, value)).get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * A writer that starts reads each stream's latest snapshot and its partition after it: it
+     * decides from the spend it had, finds an old decision for a replay, checks the history, and
+     * reads a fraction of the partition. A snapshot of another topic id is ignored; one of this
+     * topic that covers more than the partition holds is missing history and refused.
+     */
+    @Test
+    void aRestartedWriterReadsTheSnapshotsAndOnlyThePartitionAfterThem() throws Exception {
+        String topic = "budget-snap";
+        createTopic(topic, 2, TopicConfig.CLEANUP_POLICY_COMPACT);
+        createTopic(LedgerSnapshot.topicFor(topic), 1, TopicConfig.CLEANUP_POLICY_COMPACT);
+        double cap = 1_000.0;
+        int rounds = 60;
+        try (KafkaLedgerClient c = KafkaLedgerClient.open(settings(topic), 20)) {
+            c.register(List.of("a", "b"));
+            for (int i = 0; i < rounds; i++) {
+                c.decide(batch("a", "r" + i, 1.0, cap), LedgerMark.NONE);
+                c.decide(batch("b", "r" + i, 1.0, cap), LedgerMark.NONE);
+                if (i % 5 == 4) {
+                    c.flush();
+                }
+            }
+        }
+        int home = KafkaLedgerClient.partitionFor("a", 2);
+        long onPartition = raw(topic).stream().filter(r -> r.partition() == home).count();
+        String topicId;
+        try (KafkaLedgerClient c = KafkaLedgerClient.open(settings(topic), 20)) {
+            topicId = c.topicId();
+            LedgerDecision next = c.charge(batch("a", "next", 1.0, cap), LedgerMark.NONE);
+            assertTrue(next.accepted());
+            assertEquals(rounds + 1.0, next.decision().spent(), 1e-9, "the spend it had, plus 1");
+            long read = c.recordsRead();
+            assertTrue(read < onPartition / 2, "read " + read + " of " + onPartition + " records");
+            assertTrue(
+                    c.charge(batch("a", "r0", 1.0, cap), LedgerMark.NONE).replayed(),
+                    "the first decision, older than the snapshot's, is looked up");
+            assertEquals(rounds + 1, c.verify("a").seq(), "decisions 1..61 all there");
+        }
+        assertEquals(
+                Map.of("a", W.end(), "b", W.end()),
+                LedgerScan.lastChargedEnds(
+                        settings(topic), List.of("a", "b"), Duration.ofSeconds(30)),
+                "the start-up scan from the snapshots");
+
+        byte[] key = "a".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        sendRaw(
+                LedgerSnapshot.topicFor(topic),
+                key,
+                new LedgerSnapshot("a", "another-topic-id", home, 0, new LedgerHistory("a"))
+                        .encode(AvroCodec.budget()));
+        try (KafkaLedgerClient c = KafkaLedgerClient.open(settings(topic), 20)) {
+            assertEquals(
+                    rounds + 2.0,
+                    c.charge(batch("a", "after", 1.0, cap), LedgerMark.NONE).decision().spent(),
+                    1e-9,
+                    "an empty snapshot of another topic id changes nothing");
+        }
+        sendRaw(
+                LedgerSnapshot.topicFor(topic),
+                key,
+                new LedgerSnapshot("a", topicId, home, 1_000_000, new LedgerHistory("a"))
+                        .encode(AvroCodec.budget()));
+        try (KafkaLedgerClient c = KafkaLedgerClient.open(settings(topic), 20)) {
+            assertThrows(
+                    LedgerHistoryException.class,
+                    () -> c.charge(batch("a", "later", 1.0, cap), LedgerMark.NONE),
+                    "a snapshot beyond the partition's end: its history is gone");
+        }
+        assertThrows(
+                LedgerHistoryException.class,
+                () ->
+                        LedgerScan.lastChargedEnds(
+                                settings(topic), List.of("a"), Duration.ofSeconds(30)));
+    }
+
     @Test
     void reChargingTheSameKeyReturnsTheRecordedDecision() throws Exception {
         String topic = "budget-replay";

@@ -1,0 +1,78 @@
+package org.dpclust.ledger;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import org.dpclust.avro.BudgetStatus;
+import org.dpclust.io.AvroCodec;
+
+/**
+ * One stream's ledger state as of an offset of its budget-topic partition: the {@link
+ * LedgerHistory} built from every record of the stream below {@code coveredOffset}. Written by the
+ * ledger writer to the compacted snapshot topic ({@link #topicFor}, key: the stream id) in the same
+ * transaction as decisions, so a writer that starts reads the stream's latest snapshot and only the
+ * partition's records from {@code coveredOffset} on: a restart reads a bounded amount, not the
+ * history (docs/ledger.md). The decisions themselves stay on the budget topic, the audit trail.
+ *
+ * <p>Trusted like the budget topic (same ACLs). A snapshot counts only for the budget topic id and
+ * partition it names; a snapshot whose offset lies beyond the partition's end is missing history
+ * and refused. Encoding: magic {@code DPLS}, version 1, then the fields with {@link
+ * java.io.DataOutput} (BudgetStatus records as single-object Avro); internal to dpclust, not a
+ * public wire format.
+ */
+public record LedgerSnapshot(
+        String stream, String topicId, int partition, long coveredOffset, LedgerHistory history) {
+    private static final int MAGIC = 0x44504C53; // "DPLS"
+    private static final int VERSION = 1;
+
+    /** The snapshot topic of budget topic {@code budgetTopic}: {@code <budget topic>.snapshots}. */
+    public static String topicFor(String budgetTopic) {
+        return org.dpclust.config.KafkaSettings.snapshotsTopicOf(budgetTopic);
+    }
+
+    public byte[] encode(AvroCodec<BudgetStatus> codec) {
+        try {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream(1024);
+            DataOutputStream out = new DataOutputStream(bytes);
+            out.writeInt(MAGIC);
+            out.writeInt(VERSION);
+            out.writeUTF(stream);
+            out.writeUTF(topicId);
+            out.writeInt(partition);
+            out.writeLong(coveredOffset);
+            history.write(out, codec);
+            out.flush();
+            return bytes.toByteArray();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot encode the ledger snapshot of " + stream, e);
+        }
+    }
+
+    /**
+     * Decodes a snapshot.
+     *
+     * @throws IOException if the bytes are not a snapshot of this version
+     */
+    public static LedgerSnapshot decode(byte[] value, AvroCodec<BudgetStatus> codec)
+            throws IOException {
+        DataInputStream in = new DataInputStream(new ByteArrayInputStream(value));
+        if (in.readInt() != MAGIC) {
+            throw new IOException("not a ledger snapshot");
+        }
+        int version = in.readInt();
+        if (version != VERSION) {
+            throw new IOException("ledger snapshot version " + version + " (this build reads 1)");
+        }
+        String stream = in.readUTF();
+        String topicId = in.readUTF();
+        int partition = in.readInt();
+        long covered = in.readLong();
+        LedgerHistory h = LedgerHistory.read(in, codec);
+        if (!h.stream().equals(stream)) {
+            throw new IOException("ledger snapshot of " + stream + " holds " + h.stream());
+        }
+        return new LedgerSnapshot(stream, topicId, partition, covered, h);
+    }
+}
