@@ -46,6 +46,7 @@ class BenchAllIT {
                         "pipeline-input",
                         "pipeline-state",
                         "ledger-year",
+                        "ledger-restart",
                         "fleet");
         int last = -1;
         for (String name : expectedOrder) {
@@ -67,6 +68,13 @@ class BenchAllIT {
                                         && r.get("released").asDouble() > 0
                                         && r.get("broker_connections").asInt() > 0
                                         && "RUNNING".equals(r.get("job").asText()),
+                                r.toString());
+                case "ledger-restart" ->
+                        assertTrue(
+                                r.get("restart_ms").asLong() > 0
+                                        && r.get("records_read").asLong() > 0
+                                        && r.get("decisions").asLong()
+                                                == 8_640L * r.get("day").asInt(),
                                 r.toString());
                 case "ledger-year" ->
                         assertTrue(

@@ -23,6 +23,7 @@ public final class Benchmarks {
         register(new StateSizeBenchmark());
         register(new SoakBenchmark());
         register(new LedgerYearBenchmark());
+        register(new LedgerRestartBenchmark());
         register(new FleetBenchmark());
     }
 

@@ -30,17 +30,19 @@ import org.dpclust.kafka.TopicReader;
 
 /**
  * {@code fleet}: one live streaming job for a fleet of N streams (a stream set, stats only, d = 2,
- * 10-s windows, max_lateness 2 s, parallelism 2, exactly-once checkpoints every 2 s) on a
- * MiniCluster in this JVM against a KRaft broker in a JVM of its own ({@link SoakBroker}); every
- * stream gets one record per second on the log append-time clock. Per N (default 100 and 1,000;
- * {@code -Ddpclust.fleet.streams=100,1000,10000}), for {@code -Ddpclust.fleet.minutes} (default 3):
+ * 10-s windows, max_lateness 2 s, parallelism 2, exactly-once checkpoints every 2 s, a budget topic
+ * of 4 partitions) on a MiniCluster in this JVM against a KRaft broker in a JVM of its own ({@link
+ * SoakBroker}); every stream gets one record per second on the log append-time clock. Per N
+ * (default 100 and 1,000; {@code -Ddpclust.fleet.streams=100,1000,10000}), for {@code
+ * -Ddpclust.fleet.minutes} (default 3):
  *
  * <ul>
  *   <li>{@code startup_s}: from submission to the first completed checkpoint (every task running);
- *   <li>{@code windows}: stream windows whose close (end + max_lateness) falls after start-up and
- *       10 s before the end; {@code released} and {@code on_time} (read by a {@code read_committed}
- *       consumer within 5 s of the close) as fractions of them; {@code lag_p50_ms}, {@code
- *       lag_p99_ms}: from the close to the read, over the releases read (-1 if none);
+ *   <li>{@code windows}: scheduled stream windows (from {@code job.start}) whose close (end +
+ *       max_lateness) falls after start-up and 10 s before the end; {@code released} and {@code
+ *       on_time} (read by a {@code read_committed} consumer within 5 s of the close) as fractions
+ *       of them; {@code lag_p50_ms}, {@code lag_p99_ms}: from the close to the read, over the
+ *       releases read (-1 if none);
  *   <li>{@code charges_per_s}: CHARGE records on the budget topic per second of the run;
  *   <li>{@code heap_per_stream_kb}: this JVM's heap after GC at the end (job, generator, reader)
  *       minus before the job, over N; {@code threads}: this JVM's live threads minus before; {@code
@@ -54,6 +56,7 @@ public final class FleetBenchmark implements Benchmark {
     private static final long W = 10_000;
     private static final long LATENESS = 2_000;
     private static final long ON_TIME = 5_000;
+    private static final int BUDGET_PARTITIONS = 4;
 
     @Override
     public String name() {
@@ -159,6 +162,7 @@ public final class FleetBenchmark implements Benchmark {
                     n,
                     submitted,
                     started,
+                    start,
                     end,
                     lags,
                     charges,
@@ -176,6 +180,7 @@ public final class FleetBenchmark implements Benchmark {
             int n,
             long submitted,
             long started,
+            long scheduleStart,
             long end,
             Map<String, Long> lags,
             long charges,
@@ -184,7 +189,8 @@ public final class FleetBenchmark implements Benchmark {
             int threads,
             int connections,
             String status) {
-        long from = started < 0 ? end : started;
+        // windows the job schedules (from job.start) that close once it runs
+        long from = started < 0 ? end : Math.max(started, scheduleStart + W);
         int windows = 0;
         int released = 0;
         int onTime = 0;
@@ -260,13 +266,13 @@ public final class FleetBenchmark implements Benchmark {
     /** CHARGE records on the budget topic. */
     private static long charges(SoakBroker kafka, DpclustConfig c) {
         long[] n = {0};
+        AvroCodec<org.dpclust.avro.BudgetStatus> codec = AvroCodec.budget();
         try (TopicReader r = new TopicReader(kafka.bootstrapServers(), c.kafka().budgetTopic())) {
             r.readToEnd(
-                    Duration.ofSeconds(120),
+                    Duration.ofSeconds(600),
                     rec -> {
                         try {
-                            if (AvroCodec.budget().decode(rec.value()).getKind()
-                                    == BudgetEventKind.CHARGE) {
+                            if (codec.decode(rec.value()).getKind() == BudgetEventKind.CHARGE) {
                                 n[0]++;
                             }
                         } catch (IOException e) {
@@ -344,7 +350,7 @@ public final class FleetBenchmark implements Benchmark {
                                         kafka.bootstrapServers(),
                                         Instant.ofEpochMilli(start),
                                         n - 1));
-        TopicAdmin.ensureTopics(c.kafka(), 2);
+        TopicAdmin.ensureTopics(c.kafka(), 2, BUDGET_PARTITIONS);
         return c;
     }
 
