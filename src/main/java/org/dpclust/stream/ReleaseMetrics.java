@@ -47,11 +47,25 @@ public final class ReleaseMetrics {
         Counter refused;
     }
 
+    /**
+     * A job with more streams than this logs each release decision at DEBUG, and at INFO one
+     * summary line per minute: a fleet's log stays readable (10,000 streams of 10-s windows would
+     * otherwise write 1,000 lines a second).
+     */
+    public static final int MAX_LOGGED_STREAMS = 20;
+
+    private static final long SUMMARY_MILLIS = 60_000;
+
     private final Counter releases;
     private final Counter refused;
     private final Map<String, StreamValues> byStream = new HashMap<>();
+    private final boolean eachAtInfo;
+    private long summaryStart = Long.MIN_VALUE;
+    private long summaryReleased;
+    private long summaryRefused;
 
     private ReleaseMetrics(MetricGroup dpclust, List<StreamSpec> streams) {
+        eachAtInfo = streams.size() <= MAX_LOGGED_STREAMS;
         releases = dpclust.counter("releases");
         refused = dpclust.counter("refused_releases");
         for (StreamSpec s : streams) {
@@ -92,19 +106,57 @@ public final class ReleaseMetrics {
     }
 
     /**
-     * Every decision of a window's release: counted like {@link #charged}, and logged as one INFO
-     * line each (operator-side: the release log names the stream, the window in ISO-8601 and the
-     * outcome).
+     * Every decision of a window's release: counted like {@link #charged}, and logged as one line
+     * each (operator-side: the release log names the stream, the window in ISO-8601 and the
+     * outcome) — INFO for a job of at most {@link #MAX_LOGGED_STREAMS} streams, else DEBUG with an
+     * INFO summary per minute of processing time.
      */
     void released(StreamSpec s, long windowStart, WindowRelease.Outcome o) {
         for (int i = 0; i < o.decisions().size(); i++) {
-            LOG.info(
-                    "stream {} window [{}, {}) {}",
-                    s.id(),
-                    java.time.Instant.ofEpochMilli(windowStart),
-                    java.time.Instant.ofEpochMilli(windowStart + s.windowMillis()),
-                    o.describe(s, i));
+            if (eachAtInfo || LOG.isDebugEnabled()) {
+                String line =
+                        "stream "
+                                + s.id()
+                                + " window ["
+                                + java.time.Instant.ofEpochMilli(windowStart)
+                                + ", "
+                                + java.time.Instant.ofEpochMilli(windowStart + s.windowMillis())
+                                + ") "
+                                + o.describe(s, i);
+                if (eachAtInfo) {
+                    LOG.info(line);
+                } else {
+                    LOG.debug(line);
+                }
+            }
             charged(s.id(), o.decisions().get(i));
+            if (o.decisions().get(i).accepted()) {
+                summaryReleased++;
+            } else {
+                summaryRefused++;
+            }
+        }
+        if (!eachAtInfo) {
+            summarize(System.currentTimeMillis());
+        }
+    }
+
+    /** The minute's summary line of a fleet, once a minute has passed since the last one. */
+    private void summarize(long now) {
+        if (summaryStart == Long.MIN_VALUE) {
+            summaryStart = now;
+        }
+        if (now - summaryStart >= SUMMARY_MILLIS) {
+            LOG.info(
+                    "releases, last {} s: {} released, {} refused ({} streams; each release"
+                            + " at DEBUG)",
+                    (now - summaryStart) / 1000,
+                    summaryReleased,
+                    summaryRefused,
+                    byStream.size());
+            summaryStart = now;
+            summaryReleased = 0;
+            summaryRefused = 0;
         }
     }
 
