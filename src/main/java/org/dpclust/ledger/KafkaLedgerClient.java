@@ -111,7 +111,7 @@ public final class KafkaLedgerClient implements LedgerClient {
     static final long SNAPSHOT_LAG = 100_000;
 
     /** Snapshots written with one commit at most (the rest follow with the next commits). */
-    static final int SNAPSHOTS_PER_COMMIT = 1_000;
+    static final int SNAPSHOTS_PER_COMMIT = 100;
 
     private static final org.slf4j.Logger LOG =
             org.slf4j.LoggerFactory.getLogger(KafkaLedgerClient.class);

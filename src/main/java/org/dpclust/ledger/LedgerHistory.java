@@ -41,7 +41,7 @@ import org.dpclust.privacy.Zcdp;
  */
 public final class LedgerHistory {
     /** Decided charge keys kept in memory; older ones are looked up on the topic when needed. */
-    public static final int MAX_DECIDED = 32;
+    public static final int MAX_DECIDED = 8;
 
     private final String stream;
     private final LinkedHashMap<String, BudgetStatus> decided = new LinkedHashMap<>();

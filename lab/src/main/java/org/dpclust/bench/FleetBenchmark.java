@@ -30,11 +30,11 @@ import org.dpclust.kafka.TopicReader;
 
 /**
  * {@code fleet}: one live streaming job for a fleet of N streams (a stream set, stats only, d = 2,
- * 10-s windows, max_lateness 2 s, parallelism 2, exactly-once checkpoints every 2 s, a budget topic
- * of 4 partitions) on a MiniCluster in this JVM against a KRaft broker in a JVM of its own ({@link
- * SoakBroker}); every stream gets one record per second on the log append-time clock. Per N
- * (default 100 and 1,000; {@code -Ddpclust.fleet.streams=100,1000,10000}), for {@code
- * -Ddpclust.fleet.minutes} (default 3):
+ * 10-s windows, max_lateness 2 s, parallelism 2, exactly-once checkpoints every 2 s ({@code
+ * -Ddpclust.fleet.checkpoint=PT1S}: another interval), a budget topic of 4 partitions) on a
+ * MiniCluster in this JVM against a KRaft broker in a JVM of its own ({@link SoakBroker}); every
+ * stream gets one record per second on the log append-time clock. Per N (default 100 and 1,000;
+ * {@code -Ddpclust.fleet.streams=100,1000,10000}), for {@code -Ddpclust.fleet.minutes} (default 3):
  *
  * <ul>
  *   <li>{@code startup_s}: from submission to the first completed checkpoint (every task running);
@@ -328,7 +328,7 @@ public final class FleetBenchmark implements Benchmark {
                           transaction_timeout: PT5M
                           starting_offsets: earliest
                         job:
-                          checkpoint_interval: PT2S
+                          checkpoint_interval: %s
                           max_out_of_orderness: PT1S
                           bounded_input: false
                           parallelism: 2
@@ -348,6 +348,7 @@ public final class FleetBenchmark implements Benchmark {
                         """
                                 .formatted(
                                         kafka.bootstrapServers(),
+                                        System.getProperty("dpclust.fleet.checkpoint", "PT2S"),
                                         Instant.ofEpochMilli(start),
                                         n - 1));
         TopicAdmin.ensureTopics(c.kafka(), 2, BUDGET_PARTITIONS);
