@@ -123,6 +123,7 @@ public final class KafkaLedgerClient implements LedgerClient {
     private final AvroCodec<BudgetStatus> codec = AvroCodec.budget();
     private long retries;
     private long recordsRead;
+    private long failedFlushes;
 
     private KafkaLedgerClient(
             LedgerSettings settings,
@@ -311,6 +312,15 @@ public final class KafkaLedgerClient implements LedgerClient {
         for (Writer w : writers.values()) {
             w.flush();
         }
+    }
+
+    /**
+     * Flushes that failed (and voided the deferred decisions of their partition) since open: a
+     * handle sharing this client that deferred decisions fails its own next flush when this grew
+     * ({@link SharedLedgerClient}).
+     */
+    public synchronized long failedFlushes() {
+        return failedFlushes;
     }
 
     /**
@@ -530,6 +540,7 @@ public final class KafkaLedgerClient implements LedgerClient {
             } catch (RuntimeException e) {
                 deferred = new ArrayList<>();
                 rollBack();
+                failedFlushes++;
                 throw e;
             }
         }
@@ -553,8 +564,9 @@ public final class KafkaLedgerClient implements LedgerClient {
          * was told.
          */
         private void redecide() throws Exception {
+            // deferred keeps what the callers were told until every charge is decided again: a
+            // failure on the way (retried by run) must not lose them
             List<Deferred> old = deferred;
-            deferred = new ArrayList<>();
             rollBack();
             long deadline = System.nanoTime() + settings.chargeTimeout().toNanos();
             prepare(deadline);
@@ -619,6 +631,7 @@ public final class KafkaLedgerClient implements LedgerClient {
                             topicId,
                             String.join(",", from));
             h.checkComplete(settings.topic()); // decisions 1..h all restored
+            committed.computeIfAbsent(stream, x -> h.copy()); // undone if the commit fails
             h.add(marker);
             commitRecords(List.of(), Map.of(stream, marker));
             return new LedgerMark(topicId, m.getSeq());
@@ -859,13 +872,19 @@ public final class KafkaLedgerClient implements LedgerClient {
          */
         void catchUp(long deadline) throws Exception {
             long hw = endOffset();
-            while (consumer.endOffsets(Set.of(tp), call).get(tp) < hw) {
+            long target; // the last stable offset once it reached hw: a transaction boundary
+            while ((target = consumer.endOffsets(Set.of(tp), call).get(tp)) < hw) {
                 checkDeadline(deadline, "waiting for open transactions on " + tp + " to end");
                 Thread.sleep(5);
             }
-            while (consumer.position(tp, call) < hw) {
-                checkDeadline(deadline, "reading " + tp + " to offset " + hw);
+            // read exactly to the boundary: a view that ends inside a transaction would hold a
+            // stream's decision without the marker committed with it
+            while (consumer.position(tp, call) < target) {
+                checkDeadline(deadline, "reading " + tp + " to offset " + target);
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(100))) {
+                    if (r.offset() >= target) {
+                        continue; // read again next time, from the boundary
+                    }
                     recordsRead++;
                     String stream = LedgerScan.streamOf(r);
                     LedgerHistory h = histories.get(stream);
@@ -878,6 +897,9 @@ public final class KafkaLedgerClient implements LedgerClient {
                     }
                     h.add(decode(r));
                 }
+            }
+            if (consumer.position(tp, call) > target) {
+                consumer.seek(tp, target);
             }
             ownKeys.clear();
         }
