@@ -10,7 +10,10 @@ import java.util.Map;
  * consumer per budget-topic partition), so threads and broker connections do not grow with the
  * number of streams or subtasks. Reference counted: the client closes with its last handle.
  * Deferred decisions are the client's, not the handle's: any handle's {@link #flush} commits them
- * all (earlier than needed is allowed).
+ * all (earlier than needed is allowed). A flush that fails voids them all, whichever handle called
+ * it; so a handle that deferred decisions fails its own next {@link #flush} (and {@link #decide})
+ * once any flush of the client failed since its last one — its caller must not publish what they
+ * paid for.
  */
 public final class SharedLedgerClient implements LedgerClient {
     private static final Map<LedgerSettings, Shared> OPEN = new HashMap<>();
@@ -18,6 +21,8 @@ public final class SharedLedgerClient implements LedgerClient {
     private final LedgerSettings settings;
     private final KafkaLedgerClient client;
     private boolean closed;
+    private boolean deferring; // decisions deferred since this handle's last flush
+    private long failuresSeen;
 
     private SharedLedgerClient(LedgerSettings settings, KafkaLedgerClient client) {
         this.settings = settings;
@@ -33,7 +38,9 @@ public final class SharedLedgerClient implements LedgerClient {
                 OPEN.put(settings, s);
             }
             s.handles++;
-            return new SharedLedgerClient(settings, s.client);
+            SharedLedgerClient h = new SharedLedgerClient(settings, s.client);
+            h.failuresSeen = s.client.failedFlushes();
+            return h;
         }
     }
 
@@ -48,13 +55,34 @@ public final class SharedLedgerClient implements LedgerClient {
     }
 
     @Override
-    public LedgerDecision decide(LedgerCharge charge, LedgerMark seen) {
+    public synchronized LedgerDecision decide(LedgerCharge charge, LedgerMark seen) {
+        requireNoFailedFlush();
+        deferring = true;
         return client.decide(charge, seen);
     }
 
     @Override
-    public void flush() {
-        client.flush();
+    public synchronized void flush() {
+        requireNoFailedFlush();
+        try {
+            client.flush();
+        } finally {
+            failuresSeen = client.failedFlushes();
+        }
+        deferring = false;
+    }
+
+    /** Throws if this handle deferred decisions and a flush of the client failed since. */
+    private void requireNoFailedFlush() {
+        long now = client.failedFlushes();
+        if (deferring && now > failuresSeen) {
+            failuresSeen = now;
+            deferring = false;
+            throw new LedgerConflictException(
+                    "a flush of the shared ledger client failed and voided the decisions this"
+                            + " handle deferred: what they paid for must not be published");
+        }
+        failuresSeen = Math.max(failuresSeen, now);
     }
 
     @Override
