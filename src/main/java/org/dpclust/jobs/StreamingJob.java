@@ -120,15 +120,18 @@ public final class StreamingJob {
 
     /**
      * What every streaming job sets: no Kryo, exactly-once checkpoints at the configured interval,
-     * parallelism. No failed checkpoint is tolerated: a checkpoint whose ledger flush failed must
-     * restart the job, never let a later checkpoint commit the releases it held
-     * (org.dpclust.stream.StreamLedger).
+     * parallelism, streaming runtime mode. No failed checkpoint is tolerated: a checkpoint whose
+     * ledger flush failed must restart the job, never let a later checkpoint commit the releases it
+     * held (org.dpclust.stream.StreamLedger).
      */
     public static void configure(StreamExecutionEnvironment env, DpclustConfig config) {
         forbidKryo(env);
         env.enableCheckpointing(
                 config.job().checkpointInterval().toMillis(), CheckpointingMode.EXACTLY_ONCE);
         env.getCheckpointConfig().setTolerableCheckpointFailureNumber(0);
+        // BATCH mode runs without checkpoints: the sink would commit releases whose charges the
+        // ledger never flushed (they are committed before checkpoints)
+        env.setRuntimeMode(org.apache.flink.api.common.RuntimeExecutionMode.STREAMING);
         if (config.job().parallelism() > 0) {
             env.setParallelism(config.job().parallelism());
         }

@@ -3,10 +3,11 @@ package org.dpclust.ledger;
 import java.util.Collection;
 
 /**
- * Charges a stream's privacy ledger and returns the decision only once it is committed
- * (docs/ledger.md). Callers release only after an accepted decision; a refused one is already
- * published (the REFUSED status is on the budget topic). Implementations: {@link KafkaLedgerClient}
- * (the fenced writer per budget-topic partition).
+ * Charges a stream's privacy ledger (docs/ledger.md). {@link #charge} returns a decision only once
+ * it is committed (a refusal is then on the budget topic); {@link #decide} may return it before,
+ * and its caller lets what it pays for become visible only after a successful {@link #flush}.
+ * Callers release only after an accepted decision. Implementations: {@link KafkaLedgerClient} (the
+ * fenced writer per budget-topic partition).
  */
 public interface LedgerClient extends AutoCloseable {
 

@@ -28,9 +28,11 @@ import org.dpclust.sketch.DpSketchRelease;
  * Charger} for the window's interval; a refused charge publishes nothing here; an accepted one runs
  * the summary's mechanism and publishes its release. The charge's CHARGE or REFUSED status is
  * published by the ledger's writer (the operator's {@link Charger} is the fenced ledger client,
- * docs/ledger.md) and committed before the charger returns, so every refusal is on the budget topic
- * and no release is published without its charge. Returns what to publish and what to keep, and
- * emits nothing itself — the keyed operator holds the state and timers and forwards the values.
+ * docs/ledger.md), committed before the releases it pays for can be read (the stream operator's
+ * charges are committed before the checkpoint that makes its releases visible), so every refusal is
+ * on the budget topic and no release is visible without its charge. Returns what to publish and
+ * what to keep, and emits nothing itself — the keyed operator holds the state and timers and
+ * forwards the values.
  *
  * <p>{@link Outcome#published()} per summary: {@code stats} and {@code dp-hst}: the {@link
  * Publication.Centroids} ({@code stats} with {@code stats.publish_cells}: then the {@link
@@ -60,7 +62,8 @@ public final class WindowRelease {
 
     /**
      * Charges the stream's ledger for one summary's release (implemented by the operator with its
-     * ledger client). Returns only a committed decision; failures (ledger history lost, ledger
+     * ledger client). Returns a decision that is committed before the release can be read (at once,
+     * or before the operator's next checkpoint completes); failures (ledger history lost, ledger
      * unavailable) are thrown and fail the release.
      */
     @FunctionalInterface
