@@ -282,6 +282,12 @@ class BenchAllIT {
                 assertTrue(r.get("ratio_to_day1").asDouble() > 0, row);
                 assertTrue(r.get("heap_bytes").asLong() >= 0, row);
             }
+            case "ledger-restart" -> {
+                // a start reads something and takes time; it never reads more than was written
+                // (one decision and marker per commit of 8,640, plus the start's own charge)
+                assertAtLeast(r.get("restart_ms").asDouble(), 1, "restart_ms", row);
+                assertTrue(r.get("records_read").asLong() <= 2 * r.get("decisions").asLong(), row);
+            }
             case "fleet" -> {
                 // fractions of the windows, lags after the close, counts of real resources
                 double released = r.get("released").asDouble();
