@@ -42,11 +42,13 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * A fleet and batch writers on one budget topic: a streaming job of 1,000 streams (one stream set,
  * parallelism 2, a budget topic of 4 partitions) releases three windows per stream while two batch
  * writers — ledger clients of their own, so they fence the job's writer of every partition they
- * charge — charge 100 of the streams again and again until the job ends. The job's decisions are
- * taken from memory and committed before each checkpoint; a batch charge between a decision and its
- * commit makes the job decide again (and restart when the outcome changed). Whatever the timing: no
- * stream's spend at any instant exceeds its cap, every request the job made and every batch charge
- * is decided exactly once and published, and exactly the accepted windows are released.
+ * charge — charge 100 of the streams again and again until the job ends, and at least four times
+ * each (four charges of 1 against a cap of 3: each of those streams has a refusal). The job's
+ * decisions are taken from memory and committed before each checkpoint; a batch charge between a
+ * decision and its commit makes the job decide again (and restart when the outcome changed).
+ * Whatever the timing: no stream's spend at any instant exceeds its cap, every request the job made
+ * and every batch charge is decided exactly once and published, and exactly the accepted windows
+ * are released.
  */
 class FleetLedgerIT {
     private static final Instant T0 = Instant.parse("2026-03-01T00:00:00Z");
@@ -135,7 +137,7 @@ class FleetLedgerIT {
                                 () -> {
                                     Set<String> keys = new HashSet<>();
                                     try (KafkaLedgerClient c = KafkaLedgerClient.open(ledger)) {
-                                        for (int round = 0; !done.get(); round++) {
+                                        for (int round = 0; !done.get() || round < 4; round++) {
                                             for (int i = parity; i < BATCHED; i += 2) {
                                                 LedgerCharge b =
                                                         new LedgerCharge(
