@@ -450,16 +450,28 @@ class RealClusterIT {
     }
 
     /** The budget topic's records, every field but the topic's own id, sorted. */
+    /**
+     * The budget topic's decisions, sorted, and each stream's latest marker: how many intermediate
+     * markers there are depends on how the job's decisions were grouped into commits (one marker
+     * per stream per checkpoint), which a restart changes; the decisions and the final high-water
+     * marks must not change.
+     */
     private static List<String> ledger(DpclustConfig c) throws IOException {
         List<String> l = new ArrayList<>();
+        Map<String, String> lastMarker = new java.util.TreeMap<>();
         try (TopicReader r = new TopicReader(cluster.bootstrapServers(), c.kafka().budgetTopic())) {
             for (ConsumerRecord<byte[], byte[]> rec : r.readToEnd(Duration.ofSeconds(60))) {
                 BudgetStatus b = AvroCodec.budget().decode(rec.value());
                 b.setTopicId("");
-                l.add(b.toString());
+                if (b.getKind() == org.dpclust.avro.BudgetEventKind.MARKER) {
+                    lastMarker.put(b.getStreamId(), b.toString());
+                } else {
+                    l.add(b.toString());
+                }
             }
         }
         Collections.sort(l);
+        l.addAll(lastMarker.values());
         return l;
     }
 
