@@ -682,35 +682,14 @@ public final class KafkaLedgerClient implements LedgerClient {
          * them, or 0 if a stream has none.
          */
         private long restoreSnapshots() throws Exception {
-            Map<String, LedgerSnapshot> latest = new HashMap<>();
-            try (TopicReader r =
-                    new TopicReader(settings.kafka(), LedgerSnapshot.topicFor(settings.topic()))) {
-                r.readToEnd(
-                        settings.chargeTimeout(),
-                        rec -> {
-                            String s =
-                                    rec.key() == null
-                                            ? null
-                                            : new String(rec.key(), StandardCharsets.UTF_8);
-                            if (s == null || !histories.containsKey(s) || rec.value() == null) {
-                                return;
-                            }
-                            LedgerSnapshot snap;
-                            try {
-                                snap = LedgerSnapshot.decode(rec.value(), codec);
-                            } catch (IOException | RuntimeException e) {
-                                LOG.warn("ignoring an unreadable ledger snapshot of {}: {}", s, e);
-                                return; // the partition is read from further back instead
-                            }
-                            if (snap.topicId().equals(topicId)
-                                    && snap.partition() == tp.partition()) {
-                                latest.merge(
-                                        s,
-                                        snap,
-                                        (a, b) -> b.coveredOffset() >= a.coveredOffset() ? b : a);
-                            }
-                        });
-            }
+            Map<String, LedgerSnapshot> latest =
+                    LedgerSnapshot.latest(
+                            settings,
+                            topicId,
+                            histories.keySet(),
+                            x -> tp.partition(),
+                            codec,
+                            settings.chargeTimeout());
             long end = endOffset();
             long from = Long.MAX_VALUE;
             for (String s : List.copyOf(histories.keySet())) {
@@ -719,21 +698,7 @@ public final class KafkaLedgerClient implements LedgerClient {
                     from = 0;
                     continue;
                 }
-                if (snap.coveredOffset() > end) {
-                    throw new LedgerHistoryException(
-                            "budget topic '"
-                                    + settings.topic()
-                                    + "' partition "
-                                    + tp.partition()
-                                    + " ends at offset "
-                                    + end
-                                    + " but the ledger snapshot of stream '"
-                                    + s
-                                    + "' covers it up to "
-                                    + snap.coveredOffset()
-                                    + ": its history is gone from the topic; see"
-                                    + " docs/operations.md, \"Restoring the budget topic\"");
-                }
+                snap.requireWithin(settings.topic(), end);
                 histories.put(s, snap.history());
                 checkedElsewhere.add(s); // its snapshot's writer checked it before committing
                 coveredBelow.put(s, snap.coveredOffset());

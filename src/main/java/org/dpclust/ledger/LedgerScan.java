@@ -43,18 +43,18 @@ public final class LedgerScan {
             LedgerSettings settings, Collection<String> streams, Duration timeout) {
         String topicId;
         int partitions;
-        boolean snapshots;
+        boolean withSnapshots;
         try (KafkaLedgerClient client = KafkaLedgerClient.open(settings)) {
             topicId = client.topicId();
             partitions = client.partitions();
-            snapshots = client.snapshots();
+            withSnapshots = client.snapshots();
         }
         Map<String, LedgerHistory> histories = new LinkedHashMap<>();
         streams.forEach(s -> histories.put(s, LedgerHistory.audit(s)));
         AvroCodec<BudgetStatus> codec = AvroCodec.budget();
         Map<String, Integer> partitionOf = new HashMap<>();
-        Map<String, Long> covered =
-                snapshots
+        Map<String, LedgerSnapshot> snapshots =
+                withSnapshots
                         ? restore(settings, topicId, partitions, histories, codec, timeout)
                         : Map.of();
         long started = System.nanoTime();
@@ -66,23 +66,14 @@ public final class LedgerScan {
             java.util.Arrays.fill(from, Long.MAX_VALUE);
             for (String s : histories.keySet()) {
                 int p = KafkaLedgerClient.partitionFor(s, partitions);
-                long c = covered.getOrDefault(s, 0L);
-                if (c > end.getOrDefault(p, 0L)) {
-                    throw new LedgerHistoryException(
-                            "budget topic '"
-                                    + settings.topic()
-                                    + "' partition "
-                                    + p
-                                    + " ends before the offset the ledger snapshot of stream '"
-                                    + s
-                                    + "' covers ("
-                                    + c
-                                    + "): its history is gone from the topic; see"
-                                    + " docs/operations.md, \"Restoring the budget topic\"");
+                LedgerSnapshot snap = snapshots.get(s);
+                if (snap != null) {
+                    snap.requireWithin(settings.topic(), end.getOrDefault(p, 0L));
                 }
+                long c = coveredBelow(snapshots, s);
                 from[p] = Math.min(from[p], c);
             }
-            if (covered.size() == histories.size()) {
+            if (snapshots.size() == histories.size()) {
                 // every stream starts from a snapshot written with this partition count: a
                 // partition of none of them is not read at all. Otherwise everything is read, so
                 // records of a stream outside its partition are found.
@@ -101,7 +92,7 @@ public final class LedgerScan {
                         }
                         String id = streamOf(r);
                         LedgerHistory h = histories.get(id);
-                        if (h == null || r.offset() < covered.getOrDefault(id, 0L)) {
+                        if (h == null || r.offset() < coveredBelow(snapshots, id)) {
                             return; // another stream's, or in the stream's snapshot
                         }
                         int expected =
@@ -135,50 +126,31 @@ public final class LedgerScan {
 
     /**
      * Replaces the histories of streams with a snapshot (of this topic id, in their partition) by
-     * its audit view; returns each one's covered offset.
+     * its audit view; returns the snapshots.
      */
-    private static Map<String, Long> restore(
+    private static Map<String, LedgerSnapshot> restore(
             LedgerSettings settings,
             String topicId,
             int partitions,
             Map<String, LedgerHistory> histories,
             AvroCodec<BudgetStatus> codec,
             Duration timeout) {
-        Map<String, LedgerSnapshot> latest = new HashMap<>();
-        try (TopicReader r =
-                new TopicReader(settings.kafka(), LedgerSnapshot.topicFor(settings.topic()))) {
-            r.readToEnd(
-                    timeout,
-                    rec -> {
-                        String s =
-                                rec.key() == null
-                                        ? null
-                                        : new String(rec.key(), StandardCharsets.UTF_8);
-                        if (s == null || !histories.containsKey(s) || rec.value() == null) {
-                            return;
-                        }
-                        try {
-                            LedgerSnapshot snap = LedgerSnapshot.decode(rec.value(), codec);
-                            if (snap.topicId().equals(topicId)
-                                    && snap.partition()
-                                            == KafkaLedgerClient.partitionFor(s, partitions)) {
-                                latest.merge(
-                                        s,
-                                        snap,
-                                        (a, b) -> b.coveredOffset() >= a.coveredOffset() ? b : a);
-                            }
-                        } catch (java.io.IOException | RuntimeException e) {
-                            LOG.warn("ignoring an unreadable ledger snapshot of {}: {}", s, e);
-                        }
-                    });
-        }
-        Map<String, Long> covered = new HashMap<>();
-        latest.forEach(
-                (s, snap) -> {
-                    histories.put(s, snap.history().asAudit());
-                    covered.put(s, snap.coveredOffset());
-                });
-        return covered;
+        Map<String, LedgerSnapshot> latest =
+                LedgerSnapshot.latest(
+                        settings,
+                        topicId,
+                        histories.keySet(),
+                        s -> KafkaLedgerClient.partitionFor(s, partitions),
+                        codec,
+                        timeout);
+        latest.forEach((s, snap) -> histories.put(s, snap.history().asAudit()));
+        return latest;
+    }
+
+    /** The offset below which a stream's records are in its snapshot (0 without one). */
+    private static long coveredBelow(Map<String, LedgerSnapshot> snapshots, String stream) {
+        LedgerSnapshot snap = snapshots.get(stream);
+        return snap == null ? 0 : snap.coveredOffset();
     }
 
     /** The stream of a budget record: its key up to the first '|' (charge keys and markers). */

@@ -44,11 +44,6 @@ public final class SharedLedgerClient implements LedgerClient {
         }
     }
 
-    /** The shared client (for metrics and tests). */
-    public KafkaLedgerClient client() {
-        return client;
-    }
-
     @Override
     public LedgerDecision charge(LedgerCharge charge, LedgerMark seen) {
         return client.charge(charge, seen);
