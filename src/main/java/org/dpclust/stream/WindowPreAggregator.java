@@ -119,6 +119,13 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
     private transient InternalTimerService<Long> reservoirTimers;
     private transient Map<String, OpenWindows> open;
     private transient long watermark;
+
+    /**
+     * A lower bound of the close time of every open window ({@link Long#MAX_VALUE}: none open), so
+     * that a watermark closing nothing costs nothing, whatever the number of streams.
+     */
+    private transient long earliestClose;
+
     private transient boolean activated;
 
     /** Bytes held over all open windows (see {@link #MAX_HELD_BYTES}). */
@@ -276,6 +283,7 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
         open = new HashMap<>();
         StreamRuntime.of(streams).forEach((id, rt) -> open.put(id, new OpenWindows(rt)));
         watermark = Long.MIN_VALUE;
+        earliestClose = Long.MAX_VALUE;
         activated = false;
         heldBytes = 0;
         lateTotal = new LongCounter();
@@ -297,7 +305,8 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
         OpenWindows o = open.get(r.streamId);
         StreamSpec s = o.rt.spec();
         long windowStart = s.windowStart(r.eventTime);
-        if (policy.closeTime(s, windowStart) <= watermark) {
+        long close = policy.closeTime(s, windowStart);
+        if (close <= watermark) {
             late.inc();
             lateTotal.add(1);
             output.collect(
@@ -306,6 +315,7 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
             return;
         }
         OpenWindow w = o.window(windowStart, secret);
+        earliestClose = Math.min(earliestClose, close);
         w.records++;
         long before = w.heldBytes();
         if (o.deviceUnit) {
@@ -471,6 +481,10 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
      * partial reaches phase 2 before the watermark that fires it.
      */
     private void flush(long until) {
+        if (earliestClose == Long.MAX_VALUE || until < earliestClose) {
+            return; // nothing open, or nothing open closes by then
+        }
+        long remaining = Long.MAX_VALUE;
         for (Map.Entry<String, OpenWindows> e : open.entrySet()) {
             OpenWindows o = e.getValue();
             for (int i = o.windows.size() - 1; i >= 0; i--) {
@@ -482,8 +496,11 @@ public final class WindowPreAggregator extends AbstractStreamOperator<WindowPart
                     WindowPartial p = WindowPartial.of(e.getKey(), w.summaries);
                     p.records = w.records; // entered the window (device units: kept or not)
                     output.collect(new StreamRecord<>(p, close));
+                } else {
+                    remaining = Math.min(remaining, close);
                 }
             }
         }
+        earliestClose = remaining;
     }
 }
