@@ -104,11 +104,12 @@ public final class ConfigLoader {
         }
         List<StreamSpec> specs = new ArrayList<>();
         Set<String> ids = new HashSet<>();
+        SharedSettings shared = new SharedSettings();
         for (int i = 0; i < streams.size(); i++) {
             String p = "streams[" + i + "]";
             for (StreamSets.Member m :
                     StreamSets.expand(streams.get(i), p, baseDir, specs.size())) {
-                StreamSpec spec = stream(m.options(), m.path());
+                StreamSpec spec = shared.of(stream(m.options(), m.path()));
                 if (!ids.add(spec.id())) {
                     throw new ConfigException(
                             m.path() + ".id", "duplicate stream id '" + spec.id() + "'");
