@@ -2,7 +2,6 @@ package org.dpclust.ledger;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -34,10 +33,11 @@ import java.util.TreeMap;
  * histories). State: at most {@link #MAX_PERIODS} periods' bounds, {@link #MAX_STEPS} breakpoints
  * and {@link #MAX_TOTALS} interval totals, whatever the history's length.
  *
- * <p>Interval totals (the {@code window_total} a decision states) are exact for the {@link
- * #MAX_TOTALS} intervals charged first most recently and for intervals starting after every evicted
- * one; for an older interval they are an upper bound (its instants' coverage bound, or its period's
- * sum under device units).
+ * <p>Interval totals (the {@code window_total} a decision states) are those of the {@link
+ * #MAX_TOTALS} intervals charged first most recently (each the previous stated total plus the exact
+ * amount, rounded once to a double, as the decision states it) and 0 for intervals starting after
+ * every evicted one; for an older interval they are an upper bound (its instants' coverage bound,
+ * or its period's sum under device units).
  */
 public final class RunningBudget {
     /** Breakpoints of the exact coverage kept (record units). */
@@ -46,7 +46,7 @@ public final class RunningBudget {
     /** Periods that keep a spend bound of their own; older ones share one. */
     public static final int MAX_PERIODS = 64;
 
-    /** Interval totals kept exactly. */
+    /** Interval totals kept (see {@link IntervalTotals}). */
     public static final int MAX_TOTALS = 128;
 
     private static final BigDecimal SLACK =
@@ -64,7 +64,7 @@ public final class RunningBudget {
     /** Record units: coverage v on [key, next key) for instants ≥ frontier; 0 where no entry. */
     private final TreeMap<Long, BigDecimal> steps = new TreeMap<>();
 
-    private final LinkedHashMap<PrivacyLedger.Interval, BigDecimal> totals = new LinkedHashMap<>();
+    private IntervalTotals totals = new IntervalTotals(MAX_TOTALS);
 
     private long frontier = Long.MIN_VALUE;
     private long horizon = Long.MIN_VALUE;
@@ -90,7 +90,7 @@ public final class RunningBudget {
         c.spend.putAll(spend);
         c.collapsed.putAll(collapsed);
         c.steps.putAll(steps);
-        c.totals.putAll(totals);
+        c.totals = totals.copy();
         c.frontier = frontier;
         c.horizon = horizon;
         c.forgotten = forgotten;
@@ -107,12 +107,7 @@ public final class RunningBudget {
         writeAmounts(out, spend);
         writeAmounts(out, collapsed);
         writeAmounts(out, steps);
-        out.writeInt(totals.size());
-        for (Map.Entry<PrivacyLedger.Interval, BigDecimal> e : totals.entrySet()) {
-            out.writeLong(e.getKey().start());
-            out.writeLong(e.getKey().end());
-            writeAmount(out, e.getValue());
-        }
+        totals.write(out);
         out.writeLong(frontier);
         out.writeLong(horizon);
         writeAmount(out, forgotten);
@@ -127,10 +122,7 @@ public final class RunningBudget {
         readAmounts(in, b.spend);
         readAmounts(in, b.collapsed);
         readAmounts(in, b.steps);
-        int n = in.readInt();
-        for (int i = 0; i < n; i++) {
-            b.totals.put(new PrivacyLedger.Interval(in.readLong(), in.readLong()), readAmount(in));
-        }
+        b.totals = IntervalTotals.read(in, MAX_TOTALS);
         b.frontier = in.readLong();
         b.horizon = in.readLong();
         b.forgotten = readAmount(in);
@@ -204,7 +196,7 @@ public final class RunningBudget {
         double cap = ledger.cap();
         double lifeCap = ledger.lifetimeCap();
         double a = amount.doubleValue();
-        double before = total(interval).doubleValue();
+        double before = total(interval);
         List<long[]> periods = periodsOf(interval);
         BigDecimal[] after = new BigDecimal[periods.size()];
         BigDecimal lifeAfter = lifetime;
@@ -258,7 +250,7 @@ public final class RunningBudget {
     /** Folds an accepted charge of {@code amount} ledger units to {@code interval} in. */
     public void add(PrivacyLedger.Interval interval, BigDecimal amount) {
         charges++;
-        BigDecimal total = total(interval).add(amount);
+        double total = new BigDecimal(total(interval)).add(amount).doubleValue();
         List<long[]> periods = periodsOf(interval);
         BigDecimal lifeAfter = deviceUnits ? lifetime.add(amount) : lifetime;
         for (long[] period : periods) {
@@ -288,24 +280,27 @@ public final class RunningBudget {
         if (!deviceUnits) {
             addSteps(Math.max(interval.start(), frontier), interval.end(), amount);
         }
-        totals.put(interval, total);
+        long dropped = totals.put(interval.start(), interval.end(), total);
+        if (dropped != Long.MIN_VALUE) {
+            evictedMaxStart = Math.max(evictedMaxStart, dropped);
+        }
         compact();
     }
 
     /** The total charged to {@code interval}: exact if recent, else an upper bound. */
-    private BigDecimal total(PrivacyLedger.Interval interval) {
-        BigDecimal t = totals.get(interval);
-        if (t != null) {
+    private double total(PrivacyLedger.Interval interval) {
+        double t = totals.get(interval.start(), interval.end());
+        if (!Double.isNaN(t)) {
             return t;
         }
         if (interval.start() > evictedMaxStart) {
-            return BigDecimal.ZERO; // starts after every evicted interval: never charged
+            return 0; // starts after every evicted interval: never charged
         }
         BigDecimal bound = BigDecimal.ZERO;
         for (long[] period : periodsOf(interval)) {
             bound = bound.max(deviceUnits ? spentIn(period[0]) : peakOver(interval, period[0]));
         }
-        return bound;
+        return bound.doubleValue();
     }
 
     /** The spent bound of period {@code p}. */
@@ -395,7 +390,8 @@ public final class RunningBudget {
      * Keeps the state within its bounds: the {@link #MAX_PERIODS} latest periods charged keep a
      * spend bound each, older ones fold into the one {@code forgotten} bound (with the breakpoints
      * in them); breakpoints beyond {@link #MAX_STEPS} collapse into their periods' bounds, and
-     * interval totals beyond {@link #MAX_TOTALS} are dropped (oldest first).
+     * interval totals beyond {@link #MAX_TOTALS} are dropped (oldest first, by {@link
+     * IntervalTotals#put}).
      */
     private void compact() {
         while (spend.size() > MAX_PERIODS) {
@@ -422,11 +418,6 @@ public final class RunningBudget {
                 }
             }
             frontier = to;
-        }
-        while (totals.size() > MAX_TOTALS) {
-            PrivacyLedger.Interval oldest = totals.keySet().iterator().next();
-            totals.remove(oldest);
-            evictedMaxStart = Math.max(evictedMaxStart, oldest.start());
         }
     }
 }
