@@ -2,7 +2,6 @@ package org.dpclust.jobs;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.dpclust.config.DpclustConfig;
@@ -11,22 +10,22 @@ import org.dpclust.kafka.TopicAdmin;
 
 /**
  * Wires the release clock (docs/event-time.md#the-release-clock): a generator emitting one element
- * per {@code job.tick_interval} into the {@link ClockTicker}, which appends a tick to every input
- * partition; both at parallelism 1, a sub-graph of their own, so the clock's threads and broker
- * connections do not grow with the fleet. The ticks come back through the job's own Kafka source,
- * where they move each partition's watermark ({@link org.dpclust.stream.AppendTimeWatermarks}).
+ * per {@code job.tick_interval}, on the interval's multiples of the wall clock ({@link
+ * AlignedTicks}), into the {@link ClockTicker}, which appends a tick to every input partition; both
+ * at parallelism 1, a sub-graph of their own, so the clock's threads and broker connections do not
+ * grow with the fleet. The ticks come back through the job's own Kafka source, where they move each
+ * partition's watermark ({@link org.dpclust.stream.AppendTimeWatermarks}).
  */
 public final class ReleaseClock {
     private ReleaseClock() {}
 
     /** Adds the clock to {@code env}. */
     public static void wire(StreamExecutionEnvironment env, DpclustConfig config) {
-        double perSecond = 1e9 / config.job().tickInterval().toNanos();
         var ticks =
                 new DataGeneratorSource<>(
                         i -> i,
                         Long.MAX_VALUE,
-                        RateLimiterStrategy.perSecond(perSecond),
+                        new AlignedTicks(config.job().tickInterval().toMillis()),
                         Types.LONG);
         env.fromSource(ticks, WatermarkStrategy.noWatermarks(), "release-clock")
                 .uid("release-clock")
