@@ -1,5 +1,6 @@
 package org.dpclust.stream;
 
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
@@ -23,13 +24,27 @@ import org.dpclust.window.PublicParameters;
 final class SavedPublicParameters {
     private final ListState<String> saved;
 
-    private SavedPublicParameters(ListState<String> saved) {
+    /** What this subtask saves at every snapshot: the entries, or none (see {@link #restore}). */
+    private final List<String> entries;
+
+    private SavedPublicParameters(ListState<String> saved, List<String> entries) {
         this.saved = saved;
+        this.entries = entries;
     }
 
-    /** The operator state, checked against {@code streams} and {@code policy} when restored. */
+    /**
+     * The operator state, checked against {@code streams} and {@code policy} when restored.
+     *
+     * @param writer whether this subtask saves the entries: one subtask (index 0) is enough, since
+     *     every subtask runs the same configuration and union state hands all entries to every
+     *     subtask on restore; the others save none, so the state is one copy of the fleet's
+     *     parameters, not one per subtask
+     */
     static SavedPublicParameters restore(
-            FunctionInitializationContext ctx, List<StreamSpec> streams, EventTimePolicy policy)
+            FunctionInitializationContext ctx,
+            List<StreamSpec> streams,
+            EventTimePolicy policy,
+            boolean writer)
             throws Exception {
         ListState<String> state =
                 ctx.getOperatorStateStore()
@@ -40,15 +55,21 @@ final class SavedPublicParameters {
         if (refusal != null) {
             throw new SuppressRestartsException(new IllegalStateException(refusal));
         }
-        return new SavedPublicParameters(state);
+        List<String> entries = new ArrayList<>();
+        if (writer) {
+            entries.add(PublicParameters.entry(policy));
+            for (StreamSpec s : streams) {
+                entries.add(PublicParameters.entry(s));
+            }
+        }
+        return new SavedPublicParameters(state, List.copyOf(entries));
     }
 
-    /** Saves the configured streams' parameters and the time rules (at every snapshot). */
-    void save(List<StreamSpec> streams, EventTimePolicy policy) throws Exception {
-        saved.clear();
-        saved.add(PublicParameters.entry(policy));
-        for (StreamSpec s : streams) {
-            saved.add(PublicParameters.entry(s));
-        }
+    /**
+     * Saves the configured streams' parameters and the time rules (at every snapshot; computed
+     * once, since the configuration does not change while the job runs).
+     */
+    void save() throws Exception {
+        saved.update(entries);
     }
 }

@@ -167,12 +167,17 @@ public class StreamClusteringFunction
 
     @Override
     public void initializeState(FunctionInitializationContext ctx) throws Exception {
-        savedParameters = SavedPublicParameters.restore(ctx, streams, policy); // refuses changes
+        savedParameters =
+                SavedPublicParameters.restore( // refuses changes
+                        ctx,
+                        streams,
+                        policy,
+                        getRuntimeContext().getTaskInfo().getIndexOfThisSubtask() == 0);
     }
 
     @Override
     public void snapshotState(FunctionSnapshotContext ctx) throws Exception {
-        savedParameters.save(streams, policy);
+        savedParameters.save();
         requireLedgerCommitted();
         if (ledger != null) {
             try {

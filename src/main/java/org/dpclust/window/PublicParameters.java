@@ -1,7 +1,9 @@
 package org.dpclust.window;
 
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.dpclust.config.PrivacyUnit;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.config.Summary;
@@ -146,6 +148,10 @@ public final class PublicParameters {
             Iterable<String> savedEntries, List<StreamSpec> streams, EventTimePolicy policy) {
         boolean anyStream = false;
         boolean timeRules = false;
+        Map<String, StreamSpec> byId = new HashMap<>();
+        for (StreamSpec s : streams) {
+            byId.put(s.id(), s);
+        }
         for (String entry : savedEntries) {
             int bar = entry.indexOf('|');
             String id = entry.substring(0, bar);
@@ -158,10 +164,9 @@ public final class PublicParameters {
                 continue;
             }
             anyStream = true;
-            for (StreamSpec s : streams) {
-                if (s.id().equals(id) && !admits(saved, s)) {
-                    return changed("stream '" + id + "'", saved, of(s));
-                }
+            StreamSpec s = byId.get(id);
+            if (s != null && !admits(saved, s)) {
+                return changed("stream '" + id + "'", saved, of(s));
             }
         }
         if (anyStream && !timeRules) { // a savepoint of a version that did not save them

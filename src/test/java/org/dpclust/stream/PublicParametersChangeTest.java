@@ -7,12 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.api.common.serialization.SerializerConfigImpl;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
+import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
+import org.apache.flink.streaming.util.AbstractStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.dpclust.config.StreamSpec;
 import org.dpclust.geometry.PivotListIndex;
 import org.dpclust.io.Publication;
+import org.dpclust.kafka.PublicationTypeInfo;
 import org.dpclust.privacy.testing.TestRandoms;
 import org.dpclust.window.EventTimePolicy;
 import org.dpclust.window.PublicParameters;
@@ -99,6 +104,51 @@ class PublicParametersChangeTest {
             assertEquals(1, ledger.charges().size(), "the same rules release window 0");
             same.close();
         }
+    }
+
+    /**
+     * One subtask saves the fleet's parameters (every subtask runs the same configuration), the
+     * others none; union state hands that one copy to every subtask on restore, at any parallelism:
+     * a state of two subtasks restored into one still refuses a changed stream.
+     */
+    @Test
+    void oneSubtaskSavesTheParametersAndEverySubtaskChecksThem() throws Exception {
+        StreamSpec s = StreamTestRecords.spec("");
+        StreamSpec changed = StreamTestRecords.spec("", "{cells: 32}");
+        OperatorSubtaskState[] states = new OperatorSubtaskState[2];
+        for (int i = 0; i < 2; i++) {
+            var h =
+                    new KeyedOneInputStreamOperatorTestHarness<>(
+                            new KeyedProcessOperator<>(
+                                    StreamTestRecords.function(s, 1, new RecordingLedger())),
+                            (WindowPartial p) -> p.streamId,
+                            Types.STRING,
+                            4,
+                            2,
+                            i);
+            h.setup(PublicationTypeInfo.INSTANCE.createSerializer(new SerializerConfigImpl()));
+            h.open();
+            states[i] = h.snapshot(1, 1);
+            h.close();
+        }
+        OperatorSubtaskState both = AbstractStreamOperatorTestHarness.repackageState(states);
+        Exception e =
+                assertThrows(Exception.class, () -> restored(changed, new RecordingLedger(), both));
+        assertTrue(
+                e.toString().contains("its public parameters changed")
+                        || causes(e).contains("its public parameters changed"),
+                e.toString());
+        restored(s, new RecordingLedger(), both).close(); // the same configuration restores
+        // subtask 1 saved nothing: its state alone vouches for no stream
+        restored(changed, new RecordingLedger(), states[1]).close();
+    }
+
+    private static String causes(Throwable e) {
+        StringBuilder b = new StringBuilder();
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            b.append(t.getMessage()).append('\n');
+        }
+        return b.toString();
     }
 
     /** A savepoint that did not save the time rules (an earlier version) cannot vouch for them. */
