@@ -2,6 +2,8 @@ package org.dpclust.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -49,6 +51,34 @@ class StreamSetsTest {
             assertEquals(s.id().hashCode(), s.publicSeed(), "each member's own default seed");
         }
         assertTrue((HEAD + OPTIONS).length() < 400, "10,000 streams in a few lines");
+    }
+
+    @Test
+    void membersShareTheirSettingsAlsoAfterJavaSerialization() throws Exception {
+        DpclustConfig c =
+                set(
+                        "{prefix: s, from: 1, to: 3}",
+                        "  - id: other\n" + OPTIONS.replace("0.5", "0.25"));
+        StreamSpec a = c.stream("s1").orElseThrow();
+        StreamSpec b = c.stream("s3").orElseThrow();
+        assertSame(a.budget(), b.budget());
+        assertSame(a.ckm(), b.ckm());
+        assertSame(a.stats(), b.stats());
+        assertNotSame(a.budget(), c.stream("other").orElseThrow().budget(), "another ε: its own");
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
+            out.writeObject(c);
+        }
+        DpclustConfig back;
+        try (java.io.ObjectInputStream in =
+                new java.io.ObjectInputStream(
+                        new java.io.ByteArrayInputStream(bytes.toByteArray()))) {
+            back = (DpclustConfig) in.readObject();
+        }
+        assertEquals(c.streams().size(), back.streams().size());
+        assertSame(
+                back.stream("s1").orElseThrow().budget(), back.stream("s2").orElseThrow().budget());
+        assertEquals(a.budget(), back.stream("s1").orElseThrow().budget());
     }
 
     @Test
