@@ -32,8 +32,9 @@ import org.dpclust.kafka.TopicReader;
  * 10-s windows, max_lateness 2 s, max_out_of_orderness 1 s, parallelism 2, exactly-once checkpoints
  * every 2 s ({@code -Ddpclust.fleet.checkpoint=PT1S}: another interval), a budget topic of 4
  * partitions) on a MiniCluster in this JVM against a KRaft broker in a JVM of its own ({@link
- * SoakBroker}); every stream gets one record per second on the log append-time clock. Per N
- * (default 100 and 1,000; {@code -Ddpclust.fleet.streams=100,1000,10000}), for {@code
+ * SoakBroker}); the schedule ({@code job.start}) begins on a window boundary 20-30 s after the
+ * broker is up, and from then on every stream gets one record per second on the log append-time
+ * clock. Per N (default 100 and 1,000; {@code -Ddpclust.fleet.streams=100,1000,10000}), for {@code
  * -Ddpclust.fleet.minutes} (default 3):
  *
  * <ul>
@@ -97,7 +98,9 @@ public final class FleetBenchmark implements Benchmark {
 
     private Map<String, Object> fleet(int n, long runMillis) {
         try (SoakBroker kafka = SoakBroker.start()) {
-            long start = Math.floorDiv(System.currentTimeMillis(), W) * W + W;
+            // the schedule starts on a window boundary 20-30 s ahead, so windows begin once the
+            // job runs (start-up is its own column), and records arrive from the schedule's start
+            long start = Math.floorDiv(System.currentTimeMillis(), W) * W + 3 * W;
             DpclustConfig c = config(kafka, start, n);
             // the harness's own table of read times, allocated before the baseline: the heap
             // per stream is the job's (and the generator's), not the bookkeeping's
@@ -106,7 +109,7 @@ public final class FleetBenchmark implements Benchmark {
             long heap0 = heapAfterGc();
             int threads0 = ManagementFactory.getThreadMXBean().getThreadCount();
             AtomicBoolean stop = new AtomicBoolean();
-            Thread producer = new Thread(() -> produce(kafka, c, n, stop), "fleet-producer");
+            Thread producer = new Thread(() -> produce(kafka, c, n, start, stop), "fleet-producer");
             producer.setDaemon(true);
             producer.start();
             int restPort = SoakBenchmark.freePort();
@@ -389,12 +392,13 @@ public final class FleetBenchmark implements Benchmark {
         return c;
     }
 
-    /** One record per stream and second, event time now, until stopped. */
-    private static void produce(SoakBroker kafka, DpclustConfig c, int n, AtomicBoolean stop) {
+    /** One record per stream and second from {@code start}, event time now, until stopped. */
+    private static void produce(
+            SoakBroker kafka, DpclustConfig c, int n, long start, AtomicBoolean stop) {
         SplittableRandom r = new SplittableRandom(7);
         try (TelemetryProducer p =
                 new TelemetryProducer(kafka.bootstrapServers(), c.kafka().inputTopic())) {
-            long next = System.currentTimeMillis();
+            long next = start;
             while (!stop.get()) {
                 long now = System.currentTimeMillis();
                 if (now < next) {
