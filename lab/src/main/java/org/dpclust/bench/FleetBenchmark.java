@@ -33,9 +33,9 @@ import org.dpclust.kafka.TopicReader;
  * every 2 s ({@code -Ddpclust.fleet.checkpoint=PT1S}: another interval), a budget topic of 4
  * partitions) on a MiniCluster in this JVM against a KRaft broker in a JVM of its own ({@link
  * SoakBroker}); the schedule ({@code job.start}) begins on a window boundary 20-30 s after the
- * broker is up, and from then on every stream gets one record per second on the log append-time
- * clock. Per N (default 100 and 1,000; {@code -Ddpclust.fleet.streams=100,1000,10000}), for {@code
- * -Ddpclust.fleet.minutes} (default 3):
+ * broker is up (quick mode: 0-10 s), and from then on every stream gets one record per second on
+ * the log append-time clock. Per N (default 100 and 1,000; {@code
+ * -Ddpclust.fleet.streams=100,1000,10000}), for {@code -Ddpclust.fleet.minutes} (default 3):
  *
  * <ul>
  *   <li>{@code startup_s}: from submission to the first completed checkpoint (every task running);
@@ -90,17 +90,18 @@ public final class FleetBenchmark implements Benchmark {
                 quick ? 0.75 : Double.parseDouble(System.getProperty("dpclust.fleet.minutes", "3"));
         List<Map<String, Object>> rows = new ArrayList<>();
         for (int n : fleet) {
-            rows.add(fleet(n, Math.round(minutes * 60_000)));
+            rows.add(fleet(n, Math.round(minutes * 60_000), quick ? 1 : 3));
             System.err.printf("fleet: %s%n", rows.get(rows.size() - 1));
         }
         return rows;
     }
 
-    private Map<String, Object> fleet(int n, long runMillis) {
+    private Map<String, Object> fleet(int n, long runMillis, int leadWindows) {
         try (SoakBroker kafka = SoakBroker.start()) {
-            // the schedule starts on a window boundary 20-30 s ahead, so windows begin once the
-            // job runs (start-up is its own column), and records arrive from the schedule's start
-            long start = Math.floorDiv(System.currentTimeMillis(), W) * W + 3 * W;
+            // the schedule starts on a window boundary 20-30 s ahead (quick mode: 0-10 s, its run
+            // is 45 s), so windows begin once the job runs (start-up is its own column), and
+            // records arrive from the schedule's start
+            long start = Math.floorDiv(System.currentTimeMillis(), W) * W + leadWindows * W;
             DpclustConfig c = config(kafka, start, n);
             // the harness's own table of read times, allocated before the baseline: the heap
             // per stream is the job's (and the generator's), not the bookkeeping's
