@@ -24,6 +24,9 @@ final class IntervalTotals {
     /** Index of the oldest entry once the ring is full (0 until then). */
     private int oldest;
 
+    /** The latest start of an entry {@link #read} dropped (a list longer than max), or MIN. */
+    private long droppedOnRead = Long.MIN_VALUE;
+
     IntervalTotals(int max) {
         this.max = max;
     }
@@ -101,13 +104,24 @@ final class IntervalTotals {
         }
     }
 
-    /** Reads what {@link #write} wrote; a longer list keeps its newest {@code max} entries. */
+    /**
+     * Reads what {@link #write} wrote; a longer list keeps its newest {@code max} entries, and the
+     * latest start it drops is {@link #droppedOnRead} (the reader must count those intervals as
+     * evicted, or it would state 0 for an interval that was charged).
+     */
     static IntervalTotals read(DataInput in, int max) throws IOException {
         IntervalTotals t = new IntervalTotals(max);
         int n = in.readInt();
         for (int k = 0; k < n; k++) {
-            t.put(in.readLong(), in.readLong(), RunningBudget.readAmount(in).doubleValue());
+            long dropped =
+                    t.put(in.readLong(), in.readLong(), RunningBudget.readAmount(in).doubleValue());
+            t.droppedOnRead = Math.max(t.droppedOnRead, dropped);
         }
         return t;
+    }
+
+    /** The latest start of an entry {@link #read} dropped, or {@link Long#MIN_VALUE}. */
+    long droppedOnRead() {
+        return droppedOnRead;
     }
 }

@@ -128,7 +128,7 @@ public final class RunningBudget {
         b.forgotten = readAmount(in);
         b.lifetime = readAmount(in);
         b.charges = in.readLong();
-        b.evictedMaxStart = in.readLong();
+        b.evictedMaxStart = Math.max(in.readLong(), b.totals.droppedOnRead());
         return b;
     }
 

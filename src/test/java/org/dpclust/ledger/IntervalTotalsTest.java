@@ -51,5 +51,24 @@ class IntervalTotalsTest {
         }
         assertEquals(ref.keySet().iterator().next(), back.put(1_000, 1_010, 1.0));
         assertEquals(ref.keySet().iterator().next(), t.copy().put(1_000, 1_010, 1.0));
+        assertEquals(Long.MIN_VALUE, back.droppedOnRead());
+    }
+
+    /** A list longer than the bound keeps its newest entries and reports what it dropped. */
+    @Test
+    void aLongerListReadUnderASmallerBoundReportsWhatItDropped() throws IOException {
+        IntervalTotals wide = new IntervalTotals(32);
+        for (long s = 0; s < 20; s++) {
+            wide.put(s * 10, s * 10 + 10, s);
+        }
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        wide.write(new DataOutputStream(bytes));
+        IntervalTotals narrow =
+                IntervalTotals.read(
+                        new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())), 16);
+        assertEquals(16, narrow.size());
+        assertEquals(30, narrow.droppedOnRead(), "intervals 0, 10, 20, 30 dropped");
+        assertTrue(Double.isNaN(narrow.get(30, 40)));
+        assertEquals(4.0, narrow.get(40, 50));
     }
 }
