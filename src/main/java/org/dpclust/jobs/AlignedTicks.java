@@ -17,7 +17,11 @@ import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
  * (docs/event-time.md, "Release instant"). Public: the schedule depends on the configuration and
  * the clock only. Non-blocking (the source's mailbox is never held: checkpoints go through), one
  * JVM-wide timer thread ({@link CompletableFuture#delayedExecutor}); at most one element per slot,
- * and a slot missed (a busy machine) is skipped, never made up in a burst.
+ * and a slot missed (a busy machine) is skipped, never made up in a burst. Clocks: a wall clock
+ * stepped back by Δ pauses the ticks for about Δ (releases wait, never come early); a broker whose
+ * clock runs more than the margin plus a send's latency behind this machine's appends the closing
+ * tick just before the close, and the window waits one more interval — the worst case of an
+ * unaligned clock, not worse.
  */
 final class AlignedTicks implements RateLimiterStrategy<SourceSplit> {
     private static final long serialVersionUID = 1L;
