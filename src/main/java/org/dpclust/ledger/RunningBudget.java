@@ -28,7 +28,12 @@ import java.util.TreeMap;
  *       there is decided against it and raises it.
  * </ul>
  *
- * Outside the exact region the state over-counts, never under-counts: every decision it accepts,
+ * Only the latest period charged keeps its spend exactly; earlier periods keep theirs as doubles
+ * rounded up ({@link PeriodSpend}), so a charge landing in an earlier period (a window straddling
+ * the start of the latest one, a batch run reaching back) may be decided against an amount a few
+ * units in the last place above the exact one.
+ *
+ * <p>Outside the exact region the state over-counts, never under-counts: every decision it accepts,
  * {@link PrivacyLedger} fed the full history would accept too (tested against it on random
  * histories). State: at most {@link #MAX_PERIODS} periods' bounds, {@link #MAX_STEPS} breakpoints
  * and {@link #MAX_TOTALS} interval totals, whatever the history's length.
@@ -55,11 +60,12 @@ public final class RunningBudget {
     private final long periodMillis;
     private final boolean deviceUnits;
 
-    /** Retained periods by start: record units the max coverage bound, device units the sum. */
-    private final TreeMap<Long, BigDecimal> spend = new TreeMap<>();
-
-    /** Per retained period, the coverage bound of its instants before the frontier (record). */
-    private final TreeMap<Long, BigDecimal> collapsed = new TreeMap<>();
+    /**
+     * Retained periods by start: the spend bound (record units the max coverage bound, device units
+     * the sum) and the coverage bound of the instants before the frontier (record units); exact for
+     * the latest period, rounded up for earlier ones ({@link PeriodSpend}).
+     */
+    private PeriodSpend bounds = new PeriodSpend(MAX_PERIODS);
 
     /** Record units: coverage v on [key, next key) for instants ≥ frontier; 0 where no entry. */
     private final TreeMap<Long, BigDecimal> steps = new TreeMap<>();
@@ -87,8 +93,7 @@ public final class RunningBudget {
      */
     public RunningBudget copy() {
         RunningBudget c = new RunningBudget(periodMillis, deviceUnits);
-        c.spend.putAll(spend);
-        c.collapsed.putAll(collapsed);
+        c.bounds = bounds.copy();
         c.steps.putAll(steps);
         c.totals = totals.copy();
         c.frontier = frontier;
@@ -104,8 +109,7 @@ public final class RunningBudget {
     void write(java.io.DataOutput out) throws java.io.IOException {
         out.writeLong(periodMillis);
         out.writeBoolean(deviceUnits);
-        writeAmounts(out, spend);
-        writeAmounts(out, collapsed);
+        bounds.write(out);
         writeAmounts(out, steps);
         totals.write(out);
         out.writeLong(frontier);
@@ -119,8 +123,7 @@ public final class RunningBudget {
     /** Reads a state {@link #write} wrote. */
     static RunningBudget read(java.io.DataInput in) throws java.io.IOException {
         RunningBudget b = new RunningBudget(in.readLong(), in.readBoolean());
-        readAmounts(in, b.spend);
-        readAmounts(in, b.collapsed);
+        b.bounds = PeriodSpend.read(in, MAX_PERIODS);
         readAmounts(in, b.steps);
         b.totals = IntervalTotals.read(in, MAX_TOTALS);
         b.frontier = in.readLong();
@@ -179,7 +182,7 @@ public final class RunningBudget {
 
     /** Breakpoints, periods and interval totals held: bounded whatever the history's length. */
     public int size() {
-        return steps.size() + spend.size() + collapsed.size() + totals.size();
+        return steps.size() + bounds.size() + totals.size();
     }
 
     private long periodStart(long t) {
@@ -259,14 +262,14 @@ public final class RunningBudget {
                 continue; // forgotten: raised once below
             }
             if (deviceUnits) {
-                spend.put(p, spentIn(p).add(amount));
+                bounds.setSpent(p, spentIn(p).add(amount));
             } else {
                 BigDecimal added = peakOver(interval, p).add(amount);
-                spend.put(p, spentIn(p).max(added));
+                bounds.setSpent(p, spentIn(p).max(added));
                 lifeAfter = lifeAfter.max(added);
                 if (interval.start() < Math.min(frontier, p + periodMillis)
                         && frontier > p) { // reaches the collapsed instants of p
-                    collapsed.merge(p, amount, BigDecimal::add);
+                    bounds.setCollapsed(p, bounds.collapsed(p).add(amount));
                 }
             }
         }
@@ -308,7 +311,7 @@ public final class RunningBudget {
         if (p < horizon) {
             return forgotten;
         }
-        return spend.getOrDefault(p, BigDecimal.ZERO);
+        return bounds.spent(p);
     }
 
     /** Record units: the coverage bound over the instants of {@code i} in period {@code p}. */
@@ -320,7 +323,7 @@ public final class RunningBudget {
         }
         BigDecimal peak = BigDecimal.ZERO;
         if (s < frontier) {
-            peak = collapsed.getOrDefault(p, BigDecimal.ZERO);
+            peak = bounds.collapsed(p);
         }
         long from = Math.max(s, frontier);
         if (from < e) {
@@ -394,12 +397,11 @@ public final class RunningBudget {
      * IntervalTotals#put}).
      */
     private void compact() {
-        while (spend.size() > MAX_PERIODS) {
-            Map.Entry<Long, BigDecimal> e = spend.pollFirstEntry();
-            forgotten = forgotten.max(e.getValue());
-            horizon = Math.max(horizon, e.getKey() + periodMillis);
+        while (bounds.size() > MAX_PERIODS) {
+            long first = bounds.firstStart();
+            forgotten = forgotten.max(bounds.pollFirst());
+            horizon = Math.max(horizon, first + periodMillis);
         }
-        collapsed.headMap(horizon).clear();
         if (!deviceUnits && frontier < horizon) {
             split(horizon);
             steps.headMap(horizon).clear();
@@ -414,7 +416,7 @@ public final class RunningBudget {
             }
             for (long p = periodStart(first.getKey()); p < to; p += periodMillis) {
                 if (p >= horizon) {
-                    collapsed.merge(p, first.getValue(), BigDecimal::max);
+                    bounds.setCollapsed(p, bounds.collapsed(p).max(first.getValue()));
                 }
             }
             frontier = to;
