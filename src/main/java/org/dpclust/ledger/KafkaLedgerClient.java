@@ -26,6 +26,7 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -92,8 +93,16 @@ import org.dpclust.kafka.TopicReader;
  * {@code delete} policy or retention would let history vanish). At every commit the topic's id is
  * checked against the id seen at open (a topic recreated under a running writer is refused).
  *
- * <p>Thread-safe: calls are serialised (a decision is a few microseconds; commits are per
- * partition).
+ * <p>Thread-safe, with two locks, always taken in this order: {@code io} serialises every use of
+ * the writers' producers and consumers, and the client's monitor guards what is held in memory
+ * (histories, deferred decisions, committed copies). (A replay older than the decisions held is
+ * looked up under the monitor alone, by a consumer of its own: {@link Writer#lookUp}.) A {@link
+ * #decide} whose stream's history is read and whose writer is sound takes the monitor only, so it
+ * does not wait for another thread's {@link #flush}: a flush takes its partition's deferred
+ * decisions under the monitor and sends, commits and reads them back without it ({@link
+ * Writer#flushConcurrently}). Decisions taken meanwhile are counted on top of the ones being
+ * committed and deferred to the next flush; if the commit fails, both go back to the deferred list,
+ * in order, and are decided again from the committed spend under both locks, as before.
  */
 public final class KafkaLedgerClient implements LedgerClient {
 
@@ -119,6 +128,16 @@ public final class KafkaLedgerClient implements LedgerClient {
     private final boolean snapshots;
     private final long snapshotLag;
     private final Map<Integer, Writer> writers = new HashMap<>();
+
+    /** Held by every call that may reach the broker; taken before the client's monitor. */
+    private final Object io = new Object();
+
+    /** Runs in a flush between taking the decisions and sending them (tests park a flush there). */
+    private volatile Runnable beforeSend = () -> {};
+
+    /** Runs in a flush between its commit and its read-back (tests park a flush there). */
+    private volatile Runnable afterCommit = () -> {};
+
     private final Set<String> registered = new HashSet<>();
     private final AvroCodec<BudgetStatus> codec = AvroCodec.budget();
     private long retries;
@@ -283,10 +302,14 @@ public final class KafkaLedgerClient implements LedgerClient {
     }
 
     @Override
-    public synchronized LedgerDecision charge(LedgerCharge charge, LedgerMark seen) {
-        Writer w = writer(charge.stream());
-        w.flush(); // deferred decisions of the partition come first
-        return w.chargeNow(charge, seen == null ? LedgerMark.NONE : seen);
+    public LedgerDecision charge(LedgerCharge charge, LedgerMark seen) {
+        synchronized (io) {
+            synchronized (this) {
+                Writer w = writer(charge.stream());
+                w.flush(); // deferred decisions of the partition come first
+                return w.chargeNow(charge, seen == null ? LedgerMark.NONE : seen);
+            }
+        }
     }
 
     /**
@@ -296,8 +319,19 @@ public final class KafkaLedgerClient implements LedgerClient {
      * #flush}.
      */
     @Override
-    public synchronized LedgerDecision decide(LedgerCharge charge, LedgerMark seen) {
-        return writer(charge.stream()).decide(charge, seen == null ? LedgerMark.NONE : seen);
+    public LedgerDecision decide(LedgerCharge charge, LedgerMark seen) {
+        LedgerMark mark = seen == null ? LedgerMark.NONE : seen;
+        synchronized (this) {
+            Writer w = writer(charge.stream());
+            if (w.ready(charge.stream())) {
+                return w.decide(charge, mark); // from memory: no wait for a flush's I/O
+            }
+        }
+        synchronized (io) {
+            synchronized (this) {
+                return writer(charge.stream()).decide(charge, mark);
+            }
+        }
     }
 
     /**
@@ -308,9 +342,27 @@ public final class KafkaLedgerClient implements LedgerClient {
      *     is committed)
      */
     @Override
-    public synchronized void flush() {
-        for (Writer w : writers.values()) {
-            w.flush();
+    public void flush() {
+        flushCountingFailures();
+    }
+
+    /**
+     * {@link #flush}, returning {@link #failedFlushes} as it stood when this flush ended: a flush
+     * that failed before then, while this one waited, may have voided decisions this caller
+     * deferred; one that fails later cannot (they are committed).
+     */
+    long flushCountingFailures() {
+        synchronized (io) {
+            List<Writer> ws;
+            synchronized (this) {
+                ws = List.copyOf(writers.values());
+            }
+            for (Writer w : ws) {
+                w.flushConcurrently();
+            }
+            synchronized (this) {
+                return failedFlushes;
+            }
         }
     }
 
@@ -349,7 +401,13 @@ public final class KafkaLedgerClient implements LedgerClient {
      *
      * @return the stream's mark after adoption
      */
-    public synchronized LedgerMark adopt(String stream) {
+    public LedgerMark adopt(String stream) {
+        synchronized (io) {
+            return adoptLocked(stream);
+        }
+    }
+
+    private synchronized LedgerMark adoptLocked(String stream) {
         Writer w = writer(stream);
         w.flush();
         return w.run(() -> w.adoptOnce(stream));
@@ -361,7 +419,13 @@ public final class KafkaLedgerClient implements LedgerClient {
      *
      * @throws LedgerHistoryException if history is missing
      */
-    public synchronized LedgerMark verify(String stream) {
+    public LedgerMark verify(String stream) {
+        synchronized (io) {
+            return verifyLocked(stream);
+        }
+    }
+
+    private synchronized LedgerMark verifyLocked(String stream) {
         Writer w = writer(stream);
         w.flush();
         return w.run(
@@ -380,7 +444,13 @@ public final class KafkaLedgerClient implements LedgerClient {
      *
      * @throws LedgerHistoryException if history is missing
      */
-    public synchronized BudgetStatus decision(String stream, String chargeKey) {
+    public BudgetStatus decision(String stream, String chargeKey) {
+        synchronized (io) {
+            return decisionLocked(stream, chargeKey);
+        }
+    }
+
+    private synchronized BudgetStatus decisionLocked(String stream, String chargeKey) {
         Writer w = writer(stream);
         w.flush();
         return w.run(
@@ -391,6 +461,20 @@ public final class KafkaLedgerClient implements LedgerClient {
                     // older than the decisions held in memory: look it up on the partition
                     return held != null ? held : w.lookUp(chargeKey);
                 });
+    }
+
+    /**
+     * Has every later {@link #flush} run {@code hook} after taking a partition's deferred decisions
+     * and before sending them, without the client's monitor (for tests: a flush parked there shows
+     * what other threads can do meanwhile).
+     */
+    void beforeSend(Runnable hook) {
+        beforeSend = hook;
+    }
+
+    /** As {@link #beforeSend}, between a flush's commit and its read-back. */
+    void afterCommit(Runnable hook) {
+        afterCommit = hook;
     }
 
     /** Number of decisions decided and not yet committed (all partitions). */
@@ -404,7 +488,13 @@ public final class KafkaLedgerClient implements LedgerClient {
     }
 
     @Override
-    public synchronized void close() {
+    public void close() {
+        synchronized (io) {
+            closeLocked();
+        }
+    }
+
+    private synchronized void closeLocked() {
         writers.values().forEach(Writer::close);
         writers.clear();
         admin.close(Duration.ofSeconds(5));
@@ -443,6 +533,15 @@ public final class KafkaLedgerClient implements LedgerClient {
     private record Deferred(LedgerCharge charge, LedgerMark seen, LedgerDecision told) {}
 
     /**
+     * One transaction's records, encoded; the keys of its decisions and markers (skipped when read
+     * back: already counted) and the offsets its snapshots cover, by stream.
+     */
+    private record Outgoing(
+            List<ProducerRecord<byte[], byte[]>> records,
+            Set<String> keys,
+            Map<String, Long> snapped) {}
+
+    /**
      * The writer of one partition: its producer, its consumer, and the histories of the streams
      * this client charges there.
      */
@@ -460,7 +559,10 @@ public final class KafkaLedgerClient implements LedgerClient {
         private final Map<String, Long> snapshotAt = new HashMap<>();
 
         /** Per stream with uncommitted decisions counted, its history as last committed. */
-        private final Map<String, LedgerHistory> committed = new HashMap<>();
+        private Map<String, LedgerHistory> committed = new HashMap<>();
+
+        /** Where the consumer has read to (a {@link #lookUp} reads below it; set by catchUp). */
+        private volatile long position;
 
         private KafkaConsumer<byte[], byte[]> consumer;
         private KafkaProducer<byte[], byte[]> producer;
@@ -491,8 +593,15 @@ public final class KafkaLedgerClient implements LedgerClient {
                     });
         }
 
+        /**
+         * Whether {@link #decide} of {@code stream} needs no I/O (histories read, producer sound).
+         */
+        boolean ready(String stream) {
+            return !stale && producer != null && histories.containsKey(stream);
+        }
+
         LedgerDecision decide(LedgerCharge c, LedgerMark seen) {
-            if (stale || !histories.containsKey(c.stream())) {
+            if (!ready(c.stream())) {
                 flush();
                 run(() -> read(c.stream()));
             }
@@ -542,6 +651,82 @@ public final class KafkaLedgerClient implements LedgerClient {
                 rollBack();
                 failedFlushes++;
                 throw e;
+            }
+        }
+
+        /**
+         * {@link #flush} without holding the client's monitor while the broker is reached (the
+         * caller holds {@code io}): the deferred decisions are taken under the monitor with what
+         * goes back in a failure (the committed copies), then sent and committed without it, so
+         * decisions of other threads go on meanwhile (counted on top, deferred to the next flush).
+         * A failed send or commit puts the taken decisions back in front of the new ones and
+         * flushes as {@link #flush} does (decide them all again from the committed spend, retried;
+         * a different outcome voids them all). A failed read-back after a successful commit leaves
+         * the partition to be rebuilt at its next use.
+         */
+        void flushConcurrently() {
+            List<Deferred> taken;
+            Map<String, LedgerHistory> before;
+            Outgoing out;
+            synchronized (KafkaLedgerClient.this) {
+                if (deferred.isEmpty()) {
+                    return;
+                }
+                if (stale || producer == null) {
+                    flush(); // after a failure: decided again from the committed spend
+                    return;
+                }
+                taken = deferred;
+                before = committed;
+                deferred = new ArrayList<>();
+                committed = new HashMap<>();
+                out = outgoing(taken, markersOf(taken), before);
+            }
+            try {
+                beforeSend.run();
+                checkTopicId();
+                send(out);
+            } catch (Exception e) {
+                synchronized (KafkaLedgerClient.this) {
+                    List<Deferred> all = new ArrayList<>(taken);
+                    all.addAll(deferred);
+                    deferred = all;
+                    Map<String, LedgerHistory> copies = new HashMap<>(committed);
+                    copies.putAll(before); // the older copy: before the taken decisions
+                    committed = copies;
+                    if (e instanceof InterruptedException) {
+                        Thread.currentThread().interrupt();
+                    }
+                    retries++;
+                    LOG.info("commit on {} failed ({}): deciding again", tp, e.toString());
+                    closeProducer();
+                    flush();
+                }
+                return;
+            }
+            synchronized (KafkaLedgerClient.this) {
+                snapshotAt.putAll(out.snapped());
+                ownKeys.addAll(out.keys());
+            }
+            try {
+                afterCommit.run();
+                catchUp(System.nanoTime() + settings.chargeTimeout().toNanos()); // read them back
+            } catch (Exception e) {
+                if (e instanceof InterruptedException) {
+                    Thread.currentThread().interrupt();
+                }
+                synchronized (KafkaLedgerClient.this) {
+                    LOG.warn(
+                            "reading back {} failed after a commit ({}): rebuilding",
+                            tp,
+                            e.toString());
+                    stale = true;
+                }
+            }
+            synchronized (KafkaLedgerClient.this) {
+                if (stale) {
+                    closeProducer(); // the next use rebuilds and decides the deferred again
+                }
             }
         }
 
@@ -747,12 +932,13 @@ public final class KafkaLedgerClient implements LedgerClient {
             try (KafkaConsumer<byte[], byte[]> c = newConsumer()) {
                 c.assign(List.of(tp));
                 c.seekToBeginning(List.of(tp));
-                long end = consumer.position(tp, call);
+                long end = position;
+                AvroCodec<BudgetStatus> own = AvroCodec.budget(); // the writer's is io's
                 BudgetStatus found = null;
                 while (c.position(tp, call) < end) {
                     for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(100))) {
                         if (r.offset() < end && r.key() != null && Arrays.equals(r.key(), k)) {
-                            found = decode(r);
+                            found = KafkaLedgerClient.decode(own, r);
                         }
                     }
                 }
@@ -762,64 +948,85 @@ public final class KafkaLedgerClient implements LedgerClient {
 
         /** Commits these decisions and each stream's latest marker in one transaction. */
         private void commit(List<Deferred> ds) throws Exception {
+            commitRecords(ds, markersOf(ds));
+        }
+
+        /** Each stream's latest marker (counting every decision held), for these decisions. */
+        private Map<String, BudgetStatus> markersOf(List<Deferred> ds) {
             Map<String, BudgetStatus> markers = new LinkedHashMap<>();
             for (Deferred d : ds) {
                 markers.put(d.charge().stream(), histories.get(d.charge().stream()).marker());
             }
-            commitRecords(ds, markers);
+            return markers;
         }
 
         private void commitRecords(List<Deferred> ds, Map<String, BudgetStatus> markers)
                 throws Exception {
+            Outgoing out = outgoing(ds, markers, committed);
+            send(out);
+            snapshotAt.putAll(out.snapped());
+            committed.clear();
+            ownKeys.addAll(out.keys());
+            catchUp(System.nanoTime() + settings.chargeTimeout().toNanos()); // read them back
+        }
+
+        /** Sends {@code out} in one transaction and commits it (the producer's I/O only). */
+        private void send(Outgoing out) throws Exception {
             if (producer == null) {
                 throw new StepTimeout("the partition's producer was closed: decide again");
             }
             producer.beginTransaction();
+            for (ProducerRecord<byte[], byte[]> r : out.records()) {
+                producer.send(r);
+            }
+            producer.commitTransaction();
+        }
+
+        /**
+         * The records of one transaction: the decisions, the markers, and the snapshots due of this
+         * partition's streams (those with none or whose last one lies {@link #SNAPSHOT_LAG} records
+         * back, at most {@link #SNAPSHOTS_PER_COMMIT}): each stream's history as in {@code
+         * committedCopies} if it has one there (without the decisions not yet committed), covering
+         * every record below the writer's read position.
+         */
+        private Outgoing outgoing(
+                List<Deferred> ds,
+                Map<String, BudgetStatus> markers,
+                Map<String, LedgerHistory> committedCopies) {
+            List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
             Set<String> keys = new HashSet<>();
             for (Deferred d : ds) {
                 BudgetStatus st = d.told().status();
-                producer.send(record(st.getChargeKey(), st));
+                records.add(record(st.getChargeKey(), st));
                 keys.add(st.getChargeKey());
             }
             for (Map.Entry<String, BudgetStatus> m : markers.entrySet()) {
                 String key = LedgerCharge.markerKey(m.getKey());
-                producer.send(record(key, m.getValue()));
+                records.add(record(key, m.getValue()));
                 keys.add(key);
             }
-            Map<String, Long> snapped = snapshots ? sendSnapshots() : Map.of();
-            producer.commitTransaction();
-            snapshotAt.putAll(snapped);
-            committed.clear();
-            ownKeys.addAll(keys);
-            catchUp(System.nanoTime() + settings.chargeTimeout().toNanos()); // read them back
-        }
-
-        /**
-         * Sends, in the open transaction, the snapshots of this partition's streams that have none
-         * or whose last one lies {@link #SNAPSHOT_LAG} records back: each stream's committed
-         * history (without the decisions of this transaction), covering every record below the
-         * writer's read position.
-         */
-        private Map<String, Long> sendSnapshots() {
-            long pos = consumer.position(tp, call);
             Map<String, Long> due = new HashMap<>();
-            for (Map.Entry<String, LedgerHistory> e : histories.entrySet()) {
-                if (due.size() >= SNAPSHOTS_PER_COMMIT) {
-                    break;
-                }
-                Long at = snapshotAt.get(e.getKey());
-                if (at == null || pos - at >= snapshotLag) {
-                    LedgerHistory h = committed.getOrDefault(e.getKey(), e.getValue());
-                    producer.send(
-                            new ProducerRecord<>(
-                                    LedgerSnapshot.topicFor(settings.topic()),
-                                    e.getKey().getBytes(StandardCharsets.UTF_8),
-                                    new LedgerSnapshot(e.getKey(), topicId, tp.partition(), pos, h)
-                                            .encode(codec)));
-                    due.put(e.getKey(), pos);
+            if (snapshots) {
+                long pos = consumer.position(tp, call);
+                for (Map.Entry<String, LedgerHistory> e : histories.entrySet()) {
+                    if (due.size() >= SNAPSHOTS_PER_COMMIT) {
+                        break;
+                    }
+                    Long at = snapshotAt.get(e.getKey());
+                    if (at == null || pos - at >= snapshotLag) {
+                        LedgerHistory h = committedCopies.getOrDefault(e.getKey(), e.getValue());
+                        records.add(
+                                new ProducerRecord<>(
+                                        LedgerSnapshot.topicFor(settings.topic()),
+                                        e.getKey().getBytes(StandardCharsets.UTF_8),
+                                        new LedgerSnapshot(
+                                                        e.getKey(), topicId, tp.partition(), pos, h)
+                                                .encode(codec)));
+                        due.put(e.getKey(), pos);
+                    }
                 }
             }
-            return due;
+            return new Outgoing(records, keys, due);
         }
 
         private ProducerRecord<byte[], byte[]> record(String key, BudgetStatus s) {
@@ -844,29 +1051,48 @@ public final class KafkaLedgerClient implements LedgerClient {
             }
             // read exactly to the boundary: a view that ends inside a transaction would hold a
             // stream's decision without the marker committed with it
-            while (consumer.position(tp, call) < target) {
+            long at;
+            while ((at = consumer.position(tp, call)) < target) {
+                position = at;
                 checkDeadline(deadline, "reading " + tp + " to offset " + target);
-                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(100))) {
-                    if (r.offset() >= target) {
-                        continue; // read again next time, from the boundary
-                    }
-                    recordsRead++;
-                    String stream = LedgerScan.streamOf(r);
-                    LedgerHistory h = histories.get(stream);
-                    if (h == null || r.offset() < coveredBelow.getOrDefault(stream, 0L)) {
-                        continue; // another stream's, or in the stream's snapshot
-                    }
-                    if (!ownKeys.isEmpty()
-                            && ownKeys.remove(new String(r.key(), StandardCharsets.UTF_8))) {
-                        continue;
-                    }
-                    h.add(decode(r));
+                ConsumerRecords<byte[], byte[]> polled = consumer.poll(Duration.ofMillis(100));
+                synchronized (KafkaLedgerClient.this) { // decisions may go on meanwhile (flush)
+                    fold(polled, target);
                 }
             }
-            if (consumer.position(tp, call) > target) {
+            if (at > target) {
                 consumer.seek(tp, target);
             }
+            position = target;
             ownKeys.clear();
+        }
+
+        /** Counts the records below {@code target} (not ours, not in a snapshot) in. */
+        private void fold(ConsumerRecords<byte[], byte[]> polled, long target) {
+            for (ConsumerRecord<byte[], byte[]> r : polled) {
+                if (r.offset() >= target) {
+                    continue; // read again next time, from the boundary
+                }
+                recordsRead++;
+                String stream = LedgerScan.streamOf(r);
+                LedgerHistory h = histories.get(stream);
+                if (h == null || r.offset() < coveredBelow.getOrDefault(stream, 0L)) {
+                    continue; // another stream's, or in the stream's snapshot
+                }
+                if (!ownKeys.isEmpty()
+                        && ownKeys.remove(new String(r.key(), StandardCharsets.UTF_8))) {
+                    continue;
+                }
+                if (committed.containsKey(stream)) {
+                    // another writer's record read back after a flush's commit, while a decision
+                    // of this stream taken since is held: that decision (and the copy to go back
+                    // to) did not count it. Rebuild the partition; the deferred decisions are
+                    // decided again from it at the next flush.
+                    stale = true;
+                    continue;
+                }
+                h.add(decode(r));
+            }
         }
 
         /**

@@ -31,10 +31,15 @@ public final class SharedLedgerClient implements LedgerClient {
 
     /** A handle on this JVM's client for {@code settings}, opening it if none is open. */
     public static SharedLedgerClient acquire(LedgerSettings settings) {
+        return acquire(settings, KafkaLedgerClient.SNAPSHOT_LAG);
+    }
+
+    /** {@link #acquire} with the client's snapshot distance (tests write snapshots more often). */
+    static SharedLedgerClient acquire(LedgerSettings settings, long snapshotLag) {
         synchronized (OPEN) {
             Shared s = OPEN.get(settings);
             if (s == null) {
-                s = new Shared(KafkaLedgerClient.open(settings));
+                s = new Shared(KafkaLedgerClient.open(settings, snapshotLag));
                 OPEN.put(settings, s);
             }
             s.handles++;
@@ -59,11 +64,26 @@ public final class SharedLedgerClient implements LedgerClient {
     @Override
     public synchronized void flush() {
         requireNoFailedFlush();
+        long failures;
         try {
-            client.flush();
-        } finally {
-            failuresSeen = client.failedFlushes();
+            failures = client.flushCountingFailures();
+        } catch (RuntimeException e) {
+            failuresSeen = client.failedFlushes(); // this failure is reported here
+            deferring = false;
+            throw e;
         }
+        // another handle's flush may have taken this handle's decisions and failed while this one
+        // waited for it: then they were voided, and nothing here committed them (a failure after
+        // this flush ended cannot void them)
+        if (deferring && failures > failuresSeen) {
+            failuresSeen = failures;
+            deferring = false;
+            throw new LedgerConflictException(
+                    "a flush of the shared ledger client failed while this handle's flush waited"
+                            + " and voided the decisions it deferred: what they paid for must not"
+                            + " be published");
+        }
+        failuresSeen = Math.max(failuresSeen, failures);
         deferring = false;
     }
 

@@ -452,6 +452,188 @@ class KafkaLedgerClientIT {
                 "the replayed refusal is published");
     }
 
+    /**
+     * One subtask's flush parked between taking the deferred decisions and sending them (as while
+     * its checkpoint commits): another thread's decision returns at once and waits for the next
+     * flush. If another writer fences the parked flush, the decisions it took and those taken
+     * meanwhile are decided again, in that order, and all committed; if the other writer's charge
+     * changes one of them, the flush throws and commits none of them (those taken meanwhile
+     * included). A flush parked after its commit, before its read-back, while another writer
+     * charges: a decision taken then is decided again from the rebuilt history at the next flush.
+     */
+    @Test
+    void decisionsGoOnWhileAnotherThreadsFlushCommits() throws Exception {
+        String topic = "budget-parked-flush";
+        createTopic(topic, 1, TopicConfig.CLEANUP_POLICY_COMPACT);
+        double cap = 3.0;
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try (KafkaLedgerClient job = KafkaLedgerClient.open(settings(topic))) {
+            job.register(List.of("a", "b", "c"));
+            job.decide(window("a", "stats", 1.0, cap), LedgerMark.NONE);
+            job.flush(); // histories read, producer initialised: decisions need no I/O now
+
+            // 1. parked flush; b's decision from another thread does not wait for it
+            Parked p1 = Parked.at(job::beforeSend);
+            LedgerDecision a2 = job.decide(window("a", "ckm", 1.0, cap), LedgerMark.NONE);
+            Future<?> f1 = pool.submit(() -> job.flush());
+            p1.awaitParked();
+            LedgerDecision b1 = decideOnAnotherThread(pool, job, window("b", "stats", 1.0, cap));
+            assertTrue(b1.accepted());
+            assertEquals(1, job.deferred(), "b's decision waits for the next flush");
+            p1.release();
+            f1.get(60, TimeUnit.SECONDS);
+            assertEquals(1, job.deferred(), "the parked flush committed only what it took");
+            assertTrue(chargeKeys(topic).contains(a2.status().getChargeKey()));
+            assertFalse(chargeKeys(topic).contains(b1.status().getChargeKey()));
+            job.flush();
+            assertEquals(0, job.deferred());
+            assertTrue(chargeKeys(topic).contains(b1.status().getChargeKey()));
+
+            // 2. another writer fences the parked flush (charging stream d of the partition: a
+            // charge of a would change the totals a's decision states, a conflict): the taken
+            // decision and the one taken meanwhile are decided again and committed
+            Parked p2 = Parked.at(job::beforeSend);
+            LedgerDecision a3 = job.decide(window("a", "dp-hst", 0.5, cap), LedgerMark.NONE);
+            Future<?> f2 = pool.submit(() -> job.flush());
+            p2.awaitParked();
+            chargeAsBatchRun(topic, batch("d", "r1", 0.25, cap));
+            LedgerDecision b2 = decideOnAnotherThread(pool, job, window("b", "ckm", 1.0, cap));
+            // a's next decision counts a3 on top: decided again after it, from before both
+            LedgerDecision a4 = decideOnAnotherThread(pool, job, window("a", "epp", 0.25, cap));
+            long retries = job.retries();
+            p2.release();
+            f2.get(60, TimeUnit.SECONDS);
+            assertTrue(job.retries() > retries, "the fenced commit was decided again");
+            assertEquals(0, job.deferred(), "the decision taken meanwhile went with them");
+            Set<String> keys = chargeKeys(topic);
+            assertTrue(keys.contains(a3.status().getChargeKey()), "a's taken decision");
+            assertTrue(keys.contains(b2.status().getChargeKey()), "b's decision from meanwhile");
+            assertTrue(keys.contains(a4.status().getChargeKey()), "a's decision from meanwhile");
+
+            // 3. the other writer's charge turns b's taken decision into a refusal: nothing of
+            // the flush is committed, neither b's nor c's taken meanwhile
+            Parked p3 = Parked.at(job::beforeSend);
+            LedgerDecision b3 = job.decide(window("b", "dp-hst", 1.0, cap), LedgerMark.NONE);
+            assertTrue(b3.accepted(), "b has spent 2 of 3 as far as the job knows");
+            Future<?> f3 = pool.submit(() -> job.flush());
+            p3.awaitParked();
+            chargeAsBatchRun(topic, batch("b", "r2", 0.5, cap));
+            LedgerDecision c1 = decideOnAnotherThread(pool, job, window("c", "stats", 1.0, cap));
+            long failed = job.failedFlushes();
+            p3.release();
+            java.util.concurrent.ExecutionException e =
+                    assertThrows(
+                            java.util.concurrent.ExecutionException.class,
+                            () -> f3.get(60, TimeUnit.SECONDS));
+            assertTrue(e.getCause() instanceof LedgerConflictException, e.toString());
+            assertEquals(failed + 1, job.failedFlushes());
+            keys = chargeKeys(topic);
+            assertFalse(keys.contains(b3.status().getChargeKey()), "b's voided decision");
+            assertFalse(keys.contains(c1.status().getChargeKey()), "c's voided decision");
+
+            // 4. another writer fences this one after a flush's commit and charges c before the
+            // read-back; c's decision taken then did not count that charge: the read-back finds
+            // it, and the next flush decides c's again from the rebuilt history — now a refusal
+            LedgerDecision c2 = job.decide(window("c", "ckm", 1.0, cap), LedgerMark.NONE);
+            Parked p4 = Parked.at(job::afterCommit);
+            Future<?> f4 = pool.submit(() -> job.flush());
+            p4.awaitParked();
+            chargeAsBatchRun(topic, batch("c", "r3", 1.5, cap));
+            LedgerDecision c3 = decideOnAnotherThread(pool, job, window("c", "dp-hst", 1.0, cap));
+            assertTrue(c3.accepted(), "c has spent 1 of 3 as far as the job knows");
+            p4.release();
+            f4.get(60, TimeUnit.SECONDS);
+            assertTrue(chargeKeys(topic).contains(c2.status().getChargeKey()));
+            assertThrows(LedgerConflictException.class, job::flush);
+            assertFalse(chargeKeys(topic).contains(c3.status().getChargeKey()), "c's voided one");
+        } finally {
+            pool.shutdownNow();
+        }
+        // every stream's decisions numbered 1..h once each, marker at h, spend within the cap
+        Map<String, List<Long>> seqs = new HashMap<>();
+        Map<String, Long> markers = new HashMap<>();
+        Map<String, Double> spent = new HashMap<>();
+        for (BudgetStatus st : statuses(topic)) {
+            if (st.getKind() == BudgetEventKind.MARKER) {
+                markers.put(st.getStreamId(), st.getSeq());
+                continue;
+            }
+            seqs.computeIfAbsent(st.getStreamId(), x -> new ArrayList<>()).add(st.getSeq());
+            if (st.getKind() == BudgetEventKind.CHARGE) {
+                spent.merge(st.getStreamId(), st.getEpsilon(), Double::sum);
+            }
+        }
+        for (String id : List.of("a", "b", "c")) {
+            List<Long> q = seqs.get(id);
+            q.sort(Long::compare);
+            for (int i = 0; i < q.size(); i++) {
+                assertEquals(i + 1L, q.get(i), id + " decisions numbered 1..h once each");
+            }
+            assertEquals((long) q.size(), markers.get(id), id + "'s marker at h");
+            assertTrue(spent.get(id) <= cap + 1e-12, id + " spent " + spent.get(id));
+        }
+        assertEquals(2.75, spent.get("a"), 1e-12);
+        assertEquals(2.5, spent.get("b"), 1e-12);
+        assertEquals(2.5, spent.get("c"), 1e-12);
+    }
+
+    /** {@code c} decided by {@code job} on a pool thread, within 10 s (it must not wait). */
+    private static LedgerDecision decideOnAnotherThread(
+            ExecutorService pool, KafkaLedgerClient job, LedgerCharge c) throws Exception {
+        return pool.submit(() -> job.decide(c, LedgerMark.NONE)).get(10, TimeUnit.SECONDS);
+    }
+
+    /** {@code c} charged (and accepted) by a writer of its own, as a batch run's. */
+    private static void chargeAsBatchRun(String topic, LedgerCharge c) {
+        try (KafkaLedgerClient batch = KafkaLedgerClient.open(settings(topic))) {
+            assertTrue(batch.charge(c, LedgerMark.NONE).accepted());
+        }
+    }
+
+    /**
+     * A flush parked at a hook of its client (before its send, after its commit) until released.
+     */
+    private record Parked(
+            java.util.concurrent.CountDownLatch parked, java.util.concurrent.CountDownLatch go) {
+        static Parked at(java.util.function.Consumer<Runnable> hook) {
+            Parked p =
+                    new Parked(
+                            new java.util.concurrent.CountDownLatch(1),
+                            new java.util.concurrent.CountDownLatch(1));
+            hook.accept(
+                    () -> {
+                        hook.accept(() -> {}); // once
+                        p.parked.countDown();
+                        try {
+                            if (!p.go.await(60, TimeUnit.SECONDS)) {
+                                throw new IllegalStateException("never released");
+                            }
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    });
+            return p;
+        }
+
+        void awaitParked() throws InterruptedException {
+            assertTrue(parked.await(30, TimeUnit.SECONDS), "the flush reached its send");
+        }
+
+        void release() {
+            go.countDown();
+        }
+    }
+
+    private static Set<String> chargeKeys(String topic) throws Exception {
+        Set<String> keys = new HashSet<>();
+        for (BudgetStatus st : statuses(topic)) {
+            if (st.getKind() != BudgetEventKind.MARKER) {
+                keys.add(st.getChargeKey());
+            }
+        }
+        return keys;
+    }
+
     /** Writes one raw record (a forged or restored record), outside any ledger writer. */
     private static void sendRaw(String topic, byte[] key, byte[] value) throws Exception {
         Properties p = new Properties();

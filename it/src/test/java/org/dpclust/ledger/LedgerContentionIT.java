@@ -30,13 +30,14 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Writers under contention for 30 s on one budget topic (2 partitions, with its snapshot topic): a
- * stream-job writer deciding 30 streams' windows in memory and flushing after each round, and two
- * batch writers — new clients every few rounds, so each starts from the snapshots — charging the
- * same streams, every charge fencing the job's writer. No writer may ever see a history that is not
- * whole (a view ending inside another writer's transaction held a decision without the marker
- * committed with it: found by this test), every decision the job's writer was told and flushed
- * without a conflict is on the topic (a retried re-decision once dropped them), and each stream's
- * decisions are numbered 1..h once each with its marker at h.
+ * stream-job writer shared by two threads (two subtasks' handles on one client), each deciding 15
+ * streams' windows in memory and flushing after each round — so one thread's decisions go on while
+ * the other's flush commits — and two batch writers — new clients every few rounds, so each starts
+ * from the snapshots — charging the same streams, every charge fencing the job's writer. No writer
+ * may ever see a history that is not whole (a view ending inside another writer's transaction held
+ * a decision without the marker committed with it: found by this test), every decision the job's
+ * writer was told and flushed without a conflict is on the topic (a retried re-decision once
+ * dropped them), and each stream's decisions are numbered 1..h once each with its marker at h.
  */
 class LedgerContentionIT {
     private static final int STREAMS = 30;
@@ -75,32 +76,39 @@ class LedgerContentionIT {
                 ids.add("f" + i);
             }
             AtomicBoolean done = new AtomicBoolean();
-            ExecutorService pool = Executors.newFixedThreadPool(3);
-            Future<Set<String>> job =
-                    pool.submit(
-                            () -> {
-                                Set<String> flushed = new HashSet<>();
-                                try (KafkaLedgerClient j = KafkaLedgerClient.open(s, 50)) {
-                                    j.register(ids);
-                                    for (long w = 0; !done.get(); w++) {
-                                        List<String> told = new ArrayList<>();
-                                        for (String id : ids) {
-                                            told.add(
-                                                    j.decide(charge(id, w), LedgerMark.NONE)
-                                                            .status()
-                                                            .getChargeKey());
-                                        }
-                                        try {
-                                            j.flush();
-                                            flushed.addAll(told);
-                                        } catch (LedgerConflictException e) {
-                                            // another writer's charge changed a stated total:
-                                            // these decisions are void (the job would replay)
+            ExecutorService pool = Executors.newFixedThreadPool(4);
+            List<Future<Set<String>>> jobs = new ArrayList<>();
+            for (int t = 0; t < 2; t++) {
+                int me = t;
+                jobs.add(
+                        pool.submit(
+                                () -> {
+                                    Set<String> flushed = new HashSet<>();
+                                    try (SharedLedgerClient j = SharedLedgerClient.acquire(s, 50)) {
+                                        j.register(ids);
+                                        for (long w = 0; !done.get(); w++) {
+                                            List<String> told = new ArrayList<>();
+                                            try {
+                                                for (int i = me; i < STREAMS; i += 2) {
+                                                    told.add(
+                                                            j.decide(
+                                                                            charge(ids.get(i), w),
+                                                                            LedgerMark.NONE)
+                                                                    .status()
+                                                                    .getChargeKey());
+                                                }
+                                                j.flush();
+                                                flushed.addAll(told);
+                                            } catch (LedgerConflictException e) {
+                                                // another writer's charge changed a stated total,
+                                                // or the other thread's flush that took these
+                                                // failed: they are void (the job would replay)
+                                            }
                                         }
                                     }
-                                }
-                                return flushed;
-                            });
+                                    return flushed;
+                                }));
+            }
             List<Future<Integer>> batches = new ArrayList<>();
             for (int t = 0; t < 2; t++) {
                 int parity = t;
@@ -125,7 +133,10 @@ class LedgerContentionIT {
             }
             Thread.sleep(RUN_MS);
             done.set(true);
-            Set<String> flushed = job.get(3, TimeUnit.MINUTES);
+            Set<String> flushed = new HashSet<>();
+            for (Future<Set<String>> f : jobs) {
+                flushed.addAll(f.get(3, TimeUnit.MINUTES));
+            }
             int batchCharges = 0;
             for (Future<Integer> f : batches) {
                 batchCharges += f.get(3, TimeUnit.MINUTES);
