@@ -26,12 +26,21 @@ import javax.crypto.spec.SecretKeySpec;
  * samplers such as {@link DiscreteLaplace}). Not thread-safe; one instance per release.
  */
 public final class PrivacyRandom {
-    private static final int BUFFER_BYTES = 4096;
-    private static final byte[] ZEROS = new byte[BUFFER_BYTES];
+    /**
+     * Keystream bytes of the first fill; each later fill doubles, up to {@link #MAX_FILL_BYTES}.
+     * Most releases need a few hundred bytes (a small release's noise draws a few dozen words), and
+     * a fixed 4 KB fill was most of a release's AES work (its CPU in a fleet's release burst). The
+     * stream is the same whatever the fills (CTR mode continues its counter).
+     */
+    private static final int FIRST_FILL_BYTES = 256;
+
+    private static final int MAX_FILL_BYTES = 4096;
+    private static final byte[] ZEROS = new byte[MAX_FILL_BYTES];
 
     private final Cipher cipher;
-    private final byte[] buffer = new byte[BUFFER_BYTES];
-    private int pos = BUFFER_BYTES;
+    private byte[] buffer = new byte[FIRST_FILL_BYTES];
+    private int filled; // keystream bytes in the buffer (0 before the first fill)
+    private int pos;
 
     private PrivacyRandom(byte[] aesKey) {
         try {
@@ -68,20 +77,25 @@ public final class PrivacyRandom {
     }
 
     private void refill() {
+        int len = filled == 0 ? FIRST_FILL_BYTES : Math.min(MAX_FILL_BYTES, 2 * filled);
+        if (buffer.length < len) {
+            buffer = new byte[len];
+        }
         try {
-            int n = cipher.update(ZEROS, 0, BUFFER_BYTES, buffer, 0);
-            if (n != BUFFER_BYTES) {
+            int n = cipher.update(ZEROS, 0, len, buffer, 0);
+            if (n != len) {
                 throw new IllegalStateException("short keystream block: " + n);
             }
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("AES-CTR keystream failed", e);
         }
+        filled = len;
         pos = 0;
     }
 
     /** 64 uniform bits (the next 8 keystream bytes, big-endian). */
     public long nextLong() {
-        if (pos + 8 > BUFFER_BYTES) {
+        if (pos + 8 > filled) {
             refill();
         }
         long v = 0;

@@ -52,7 +52,8 @@ class PrivacyRandomTest {
     }
 
     /**
-     * Independent re-derivation: AES-256-ECB of counter blocks 0, 1 under HMAC(secret, context).
+     * Independent re-derivation: AES-256-ECB of counter blocks 0..1023 under HMAC(secret, context),
+     * read through every keystream fill size.
      */
     @Test
     void streamIsAesCtrKeyedByHmacOfContext() throws Exception {
@@ -60,12 +61,16 @@ class PrivacyRandomTest {
         byte[] key = S.hmacSha256(c.canonicalBytes());
         Cipher ecb = Cipher.getInstance("AES/ECB/NoPadding");
         ecb.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(key, "AES"));
-        byte[] counters = new byte[32];
-        counters[31] = 1;
+        // counter blocks 0..1023 (16 KB of keystream: across every fill size, 256 B to 4 KB)
+        byte[] counters = new byte[16 * 1024];
+        for (int i = 0; i < 1024; i++) {
+            counters[16 * i + 14] = (byte) (i >>> 8);
+            counters[16 * i + 15] = (byte) i;
+        }
         ByteBuffer ks = ByteBuffer.wrap(ecb.doFinal(counters));
         PrivacyRandom r = PrivacyRandom.forRelease(S, c);
-        for (int i = 0; i < 4; i++) {
-            assertEquals(ks.getLong(), r.nextLong());
+        for (int i = 0; i < 2 * 1024; i++) {
+            assertEquals(ks.getLong(), r.nextLong(), "word " + i);
         }
         // forContext with the same bytes is the same stream; buffer refill keeps continuity.
         PrivacyRandom r2 = PrivacyRandom.forContext(S, c.canonicalBytes());
