@@ -121,7 +121,7 @@ public final class LedgerYearBenchmark implements Benchmark {
             row.put("decisions", h.decisions());
             row.put("charge_ns", Math.round(ns));
             row.put("ratio_to_day1", Math.round(ns / day1 * 100) / 100.0);
-            row.put("retained_bytes", GraphLayout.parseInstance(h).totalSize());
+            row.put("retained_bytes", retainedBytes(h));
             row.put("heap_bytes", Math.max(0, heapAfterGc() - base));
             rows.add(BenchEnvironment.withMachine(row));
             System.err.printf(
@@ -132,6 +132,20 @@ public final class LedgerYearBenchmark implements Benchmark {
             throw new IllegalStateException("nothing charged");
         }
         return rows;
+    }
+
+    /**
+     * The size of {@code o}'s object graph. JOL prints its start-up warnings (no instrumentation
+     * agent) on standard output, where the bench's rows go: they go to standard error instead.
+     */
+    private static long retainedBytes(Object o) {
+        java.io.PrintStream out = System.out;
+        System.setOut(System.err);
+        try {
+            return GraphLayout.parseInstance(o).totalSize();
+        } finally {
+            System.setOut(out);
+        }
     }
 
     private static long heapAfterGc() {
