@@ -7,13 +7,18 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import org.dpclust.bench.PipelineQuickRows;
+import org.dpclust.bench.SoakQuickRows;
 import org.junit.jupiter.api.Test;
 
 /**
  * {@code dpclust bench all --quick --json}: every registered benchmark runs, in registration order,
  * including the end-to-end pipeline ones (in-process broker and MiniCluster, hence an integration
- * test).
+ * test). The rows of {@code pipeline} and {@code soak} are also checked against what their quick
+ * runs must show ({@link PipelineQuickRows}, {@link SoakQuickRows}): one run of each in CI.
  */
 class BenchAllIT {
     /**
@@ -86,6 +91,65 @@ class BenchAllIT {
             }
             assertPhysicallyPlausible(r);
         }
+        PipelineQuickRows.check(
+                typed(
+                        rows.stream()
+                                .filter(
+                                        r -> {
+                                            String b = r.get("benchmark").asText();
+                                            return b.startsWith("pipeline")
+                                                    && !b.equals("pipeline-state");
+                                        })
+                                .toList()));
+        SoakQuickRows.check(
+                typed(
+                        rows.stream()
+                                .filter(r -> r.get("benchmark").asText().equals("soak"))
+                                .toList()));
+    }
+
+    /**
+     * JSON rows as the maps the benchmarks returned: integers as {@code Long}, other numbers as
+     * {@code Double} (and Jackson's strings for non-finite doubles, {@code "NaN"} and {@code
+     * "Infinity"}, back as doubles), arrays as lists.
+     */
+    static List<Map<String, Object>> typed(List<JsonNode> rows) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (JsonNode r : rows) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            r.fields().forEachRemaining(e -> m.put(e.getKey(), value(e.getValue())));
+            out.add(m);
+        }
+        return out;
+    }
+
+    private static Object value(JsonNode v) {
+        if (v.isIntegralNumber()) {
+            return v.longValue();
+        }
+        if (v.isNumber()) {
+            return v.doubleValue();
+        }
+        if (v.isBoolean()) {
+            return v.booleanValue();
+        }
+        if (v.isTextual()) {
+            return switch (v.textValue()) {
+                case "NaN" -> Double.NaN;
+                case "Infinity" -> Double.POSITIVE_INFINITY;
+                case "-Infinity" -> Double.NEGATIVE_INFINITY;
+                default -> v.textValue();
+            };
+        }
+        if (v.isArray()) {
+            List<Object> list = new ArrayList<>();
+            v.forEach(x -> list.add(value(x)));
+            return list;
+        }
+        if (v.isObject()) {
+            return typed(List.of(v)).get(0);
+        }
+        return null;
     }
 
     /** Floor of any timing: 0.1 ns per unit of work (an arithmetic op, a term, a coordinate). */

@@ -5,16 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Test;
 
 /**
- * The end-to-end benchmark in quick mode: every run finishes, no record is late, the rows have
- * their columns.
+ * What a quick run of the end-to-end benchmark must show: every run finishes, no record is late,
+ * the rows have their columns. Checked by {@code BenchAllIT} on the rows {@code bench all --quick
+ * --json} printed, so CI runs the benchmark once.
  */
-class PipelineBenchmarkIT {
-    @Test
-    void quickRunProducesOneRowPerPipelineAndParallelism() {
-        List<Map<String, Object>> rows = new PipelineBenchmark().run(true);
+public final class PipelineQuickRows {
+    private PipelineQuickRows() {}
+
+    /** Checks the rows of {@link PipelineBenchmark#run} in quick mode, in their order. */
+    public static void check(List<Map<String, Object>> rows) {
         List<String> perParallelism =
                 List.of(
                         "pipeline",
@@ -70,7 +71,7 @@ class PipelineBenchmarkIT {
         assertEquals("pivot", rows.get(8).get("hst_snap"));
         assertEquals(true, rows.get(8).get("ckm_warm_start"));
         assertEquals(
-                List.of(1, 4),
+                List.of(1L, 4L),
                 rows.subList(24, 26).stream().map(r -> r.get("salt_buckets")).toList());
         // the input formats, each its better of two runs, the others over Avro's
         List<Map<String, Object>> input = rows.subList(26, 29);
