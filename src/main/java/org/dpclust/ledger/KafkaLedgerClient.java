@@ -682,10 +682,11 @@ public final class KafkaLedgerClient implements LedgerClient {
                 committed = new HashMap<>();
                 out = outgoing(taken, markersOf(taken), before);
             }
+            long end;
             try {
                 beforeSend.run();
                 checkTopicId();
-                send(out);
+                end = send(out);
             } catch (Exception e) {
                 synchronized (KafkaLedgerClient.this) {
                     List<Deferred> all = new ArrayList<>(taken);
@@ -705,8 +706,7 @@ public final class KafkaLedgerClient implements LedgerClient {
                 return;
             }
             synchronized (KafkaLedgerClient.this) {
-                snapshotAt.putAll(out.snapped());
-                ownKeys.addAll(out.keys());
+                recordCommitted(out, end);
             }
             try {
                 afterCommit.run();
@@ -963,23 +963,67 @@ public final class KafkaLedgerClient implements LedgerClient {
         private void commitRecords(List<Deferred> ds, Map<String, BudgetStatus> markers)
                 throws Exception {
             Outgoing out = outgoing(ds, markers, committed);
-            send(out);
-            snapshotAt.putAll(out.snapped());
+            long end = send(out);
+            recordCommitted(out, end);
             committed.clear();
-            ownKeys.addAll(out.keys());
             catchUp(System.nanoTime() + settings.chargeTimeout().toNanos()); // read them back
         }
 
-        /** Sends {@code out} in one transaction and commits it (the producer's I/O only). */
-        private void send(Outgoing out) throws Exception {
+        /**
+         * After {@code out}'s commit: its snapshots are the streams' latest, and its records are
+         * not counted again when read back. When they lie from the consumer's position up to {@code
+         * end} with nothing of another writer among them ({@link #send}), the consumer moves past
+         * them instead of reading them back; the read-back after the commit starts there and still
+         * meets whatever another writer committed after them.
+         */
+        private void recordCommitted(Outgoing out, long end) {
+            snapshotAt.putAll(out.snapped());
+            if (end >= 0) {
+                consumer.seek(tp, end);
+                position = end;
+            } else {
+                ownKeys.addAll(out.keys());
+            }
+        }
+
+        /**
+         * Sends {@code out} in one transaction and commits it (the producer's I/O only). Returns
+         * the offset after its records on this partition if they are exactly the offsets from the
+         * consumer's position on (no record of another writer before or among them), else -1. Only
+         * this partition's records count: the snapshots in {@code out} go to the snapshot topic,
+         * whose offsets say nothing about this partition.
+         */
+        private long send(Outgoing out) throws Exception {
             if (producer == null) {
                 throw new StepTimeout("the partition's producer was closed: decide again");
             }
             producer.beginTransaction();
+            List<long[]> offsets = new ArrayList<>(); // this partition's acknowledged offsets
             for (ProducerRecord<byte[], byte[]> r : out.records()) {
-                producer.send(r);
+                if (r.topic().equals(tp.topic()) && r.partition() == tp.partition()) {
+                    long[] at = {-1};
+                    offsets.add(at);
+                    producer.send(
+                            r, (md, e) -> at[0] = e == null && md.hasOffset() ? md.offset() : -1);
+                } else {
+                    producer.send(r);
+                }
             }
+            // every send has completed and run its callback, or this throws: the producer sends
+            // EndTxn only once no batch is incomplete, and a batch completes after its callbacks
             producer.commitTransaction();
+            long first = Long.MAX_VALUE;
+            long last = Long.MIN_VALUE;
+            for (long[] at : offsets) {
+                if (at[0] < 0) {
+                    return -1;
+                }
+                first = Math.min(first, at[0]);
+                last = Math.max(last, at[0]);
+            }
+            return !offsets.isEmpty() && first == position && last - first + 1 == offsets.size()
+                    ? last + 1
+                    : -1;
         }
 
         /**

@@ -720,6 +720,87 @@ class KafkaLedgerClientIT {
                                 settings(topic), List.of("a"), Duration.ofSeconds(30)));
     }
 
+    /**
+     * A flush whose records on the partition follow the writer's read position directly is not read
+     * back (they are counted already), also when its commit carries snapshots (records of another
+     * topic, whose offsets must not enter the check). A flush after another writer's commit reads
+     * that writer's records and counts them; so does the read-back of a flush that skipped its own
+     * records when a batch writer fenced it right after its commit.
+     */
+    @Test
+    void aFlushReadsBackOnlyWhatItCannotKnowIsItsOwn() throws Exception {
+        String topic = "budget-readback";
+        createTopic(topic, 1, TopicConfig.CLEANUP_POLICY_COMPACT);
+        createTopic(LedgerSnapshot.topicFor(topic), 1, TopicConfig.CLEANUP_POLICY_COMPACT);
+        double cap = 100.0;
+        // a writer under another prefix does not fence this one: its records land before ours
+        LedgerSettings unfenced =
+                new LedgerSettings(
+                        kafka.bootstrapServers(),
+                        topic,
+                        "it-ledger-unfenced-" + topic,
+                        Duration.ofSeconds(60),
+                        Duration.ofSeconds(20));
+        try (KafkaLedgerClient c = KafkaLedgerClient.open(settings(topic), 5)) {
+            c.register(List.of("a", "b"));
+            c.decide(batch("a", "r0", 1.0, cap), LedgerMark.NONE); // reads the empty partition
+            for (int i = 1; i < 20; i++) {
+                c.decide(batch("a", "r" + i, 1.0, cap), LedgerMark.NONE);
+            }
+            c.flush();
+            assertFalse(
+                    raw(LedgerSnapshot.topicFor(topic)).isEmpty(), "the commit carried snapshots");
+            assertEquals(0, c.recordsRead(), "its own 20 decisions and marker are not read back");
+            c.decide(batch("a", "r20", 1.0, cap), LedgerMark.NONE);
+            c.flush();
+            assertEquals(0, c.recordsRead(), "nor those of a second flush");
+
+            try (KafkaLedgerClient o = KafkaLedgerClient.open(unfenced)) {
+                assertTrue(o.charge(batch("b", "x", 5.0, cap), LedgerMark.NONE).accepted());
+            }
+            c.decide(batch("a", "r21", 1.0, cap), LedgerMark.NONE);
+            c.flush();
+            assertTrue(c.recordsRead() >= 2, "the other writer's decision and marker read back");
+            assertEquals(
+                    6.0,
+                    c.decide(batch("b", "y", 1.0, cap), LedgerMark.NONE).decision().spent(),
+                    1e-9,
+                    "b's spend counts the other writer's 5");
+            c.flush();
+
+            // a batch run fences this writer between its commit and its read-back
+            c.afterCommit(
+                    () -> {
+                        try (KafkaLedgerClient batch = KafkaLedgerClient.open(settings(topic))) {
+                            assertTrue(
+                                    batch.charge(batch("b", "batch", 2.0, cap), LedgerMark.NONE)
+                                            .accepted());
+                        }
+                    });
+            c.decide(batch("a", "r22", 1.0, cap), LedgerMark.NONE);
+            c.flush();
+            c.afterCommit(() -> {});
+            assertEquals(
+                    9.0,
+                    c.decide(batch("b", "z", 1.0, cap), LedgerMark.NONE).decision().spent(),
+                    1e-9,
+                    "b's spend counts the batch run's 2, committed after this flush's records");
+            c.flush();
+            assertEquals(
+                    24.0,
+                    c.charge(batch("a", "r23", 1.0, cap), LedgerMark.NONE).decision().spent(),
+                    1e-9,
+                    "a's 24 decisions, each counted once");
+        }
+        try (KafkaLedgerClient fresh = KafkaLedgerClient.open(settings(topic))) {
+            assertEquals(24, fresh.verify("a").seq(), "decisions 1..24 of a on the topic");
+            assertEquals(
+                    4,
+                    fresh.verify("b").seq(),
+                    "b: the other writer's, this writer's two and the batch run's");
+        }
+    }
+
     @Test
     void reChargingTheSameKeyReturnsTheRecordedDecision() throws Exception {
         String topic = "budget-replay";
