@@ -157,8 +157,8 @@ public final class GuptKMeans {
         for (int i = 0; i < n; i++) {
             order[i] = i;
         }
-        // public randomness (the paper's random blocks from the public seed), not privacy noise
-        SplittableRandom perm = new SplittableRandom(publicSeed);
+        // the paper's random blocks from the public seed
+        SplittableRandom perm = new SplittableRandom(publicSeed); // public randomness, not noise
         for (int i = n - 1; i > 0; i--) {
             int j = perm.nextInt(i + 1);
             int t = order[i];

@@ -62,7 +62,7 @@ public final class Lloyd {
         int d = points[0].length;
         double[] flat = flatten(points, d);
         SplittableRandom rng = new SplittableRandom(seed); // public randomness (not privacy noise)
-        SplittableRandom[] seeds = new SplittableRandom[nInit];
+        SplittableRandom[] seeds = new SplittableRandom[nInit]; // public: one per restart
         for (int r = 0; r < nInit; r++) {
             seeds[r] = rng.split();
         }
