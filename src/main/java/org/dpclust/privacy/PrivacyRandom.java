@@ -27,10 +27,11 @@ import javax.crypto.spec.SecretKeySpec;
  */
 public final class PrivacyRandom {
     /**
-     * Keystream bytes of the first fill; each later fill doubles, up to {@link #MAX_FILL_BYTES}.
-     * Most releases need a few hundred bytes (a small release's noise draws a few dozen words), and
-     * a fixed 4 KB fill was most of a release's AES work (its CPU in a fleet's release burst). The
-     * stream is the same whatever the fills (CTR mode continues its counter).
+     * Keystream bytes of the first fill; each later fill doubles, up to {@link #MAX_FILL_BYTES}. A
+     * release with few noisy values needs a few hundred bytes, for which a fixed 4 KB fill was most
+     * of the AES work; a stats release with 64 cells draws about 20 KB (192 discrete Laplace
+     * samples), filled 4 KB at a time after the first doublings. The stream is the same whatever
+     * the fills (CTR mode continues its counter).
      */
     private static final int FIRST_FILL_BYTES = 256;
 
@@ -38,8 +39,7 @@ public final class PrivacyRandom {
     private static final byte[] ZEROS = new byte[MAX_FILL_BYTES];
 
     private final Cipher cipher;
-    private byte[] buffer = new byte[FIRST_FILL_BYTES];
-    private int filled; // keystream bytes in the buffer (0 before the first fill)
+    private byte[] buffer = new byte[0]; // the last fill (empty before the first)
     private int pos;
 
     private PrivacyRandom(byte[] aesKey) {
@@ -77,8 +77,9 @@ public final class PrivacyRandom {
     }
 
     private void refill() {
-        int len = filled == 0 ? FIRST_FILL_BYTES : Math.min(MAX_FILL_BYTES, 2 * filled);
-        if (buffer.length < len) {
+        int len =
+                buffer.length == 0 ? FIRST_FILL_BYTES : Math.min(MAX_FILL_BYTES, 2 * buffer.length);
+        if (buffer.length != len) {
             buffer = new byte[len];
         }
         try {
@@ -89,13 +90,12 @@ public final class PrivacyRandom {
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("AES-CTR keystream failed", e);
         }
-        filled = len;
         pos = 0;
     }
 
     /** 64 uniform bits (the next 8 keystream bytes, big-endian). */
     public long nextLong() {
-        if (pos + 8 > filled) {
+        if (pos + 8 > buffer.length) {
             refill();
         }
         long v = 0;
