@@ -24,9 +24,12 @@ import org.dpclust.io.MappedFields.Unreadable;
  * (docs/wire-format.md#input-formats). Anything the mapping cannot read — malformed or non-UTF-8
  * JSON, a value that is not an object, nesting deeper than {@link #MAX_DEPTH}, a missing field, a
  * string or boolean where a number is expected, an event time that is not one — leaves the record
- * undecodable with a reason naming the field, so it is dead-lettered. Numbers that overflow a
- * double read as ±∞ and are refused by the validator as non-finite; JSON has no NaN literal
- * (Jackson refuses the token).
+ * undecodable with a reason naming the field, so it is dead-lettered. A key that appears twice in
+ * an object on a mapped path (a mapped field, or an object holding one) is refused: JSON readers
+ * disagree on which of the two values counts. Duplicates elsewhere are skipped with the rest of
+ * what the mapping does not read (checking every object's keys would cost an eighth of the decode).
+ * Numbers that overflow a double read as ±∞ and are refused by the validator as non-finite; JSON
+ * has no NaN literal (Jackson refuses the token).
  */
 public final class JsonRecordDecoder implements InputDecoder {
     private static final long serialVersionUID = 1L;
@@ -39,6 +42,7 @@ public final class JsonRecordDecoder implements InputDecoder {
     private final FieldMapping mapping;
     private transient JsonFactory factory;
     private transient Node root;
+    private transient int nodes;
 
     public JsonRecordDecoder(FieldMapping mapping) {
         this.mapping = mapping;
@@ -48,21 +52,28 @@ public final class JsonRecordDecoder implements InputDecoder {
     private static final class Node {
         final Map<String, Node> children = new HashMap<>();
         int[] targets = new int[0]; // STREAM, DEVICE, TIME, ARRAY or a feature's index
-        String path;
+        final String path; // dotted, from the root ("" for the root)
+        final int index; // 0.. in creation order: Found.visited
 
-        Node child(String seg) {
-            return children.computeIfAbsent(seg, k -> new Node());
+        Node(String path, int index) {
+            this.path = path;
+            this.index = index;
         }
     }
 
     /** What one record's pass has found. */
     private static final class Found {
+        final boolean[] visited;
         String stream, device;
         long time = Long.MIN_VALUE;
         boolean timeSet;
         double[] x;
         boolean[] set;
         int setCount;
+
+        Found(int nodes) {
+            visited = new boolean[nodes];
+        }
     }
 
     @Override
@@ -84,7 +95,7 @@ public final class JsonRecordDecoder implements InputDecoder {
         if (factory == null) {
             open();
         }
-        Found f = new Found();
+        Found f = new Found(nodes);
         if (mapping.featureArray() == null) {
             f.x = new double[mapping.features().size()];
             f.set = new boolean[f.x.length];
@@ -131,6 +142,10 @@ public final class JsonRecordDecoder implements InputDecoder {
             p.skipChildren();
             return;
         }
+        if (f.visited[n.index]) {
+            throw new Unreadable("json: field '" + n.path + "' appears twice");
+        }
+        f.visited[n.index] = true;
         if (n.targets.length > 0) {
             for (int target : n.targets) {
                 take(p, n.path, target, t, f);
@@ -183,13 +198,13 @@ public final class JsonRecordDecoder implements InputDecoder {
                     if (size == x.length) {
                         x = Arrays.copyOf(x, size * 2);
                     }
-                    x[size] = number(p, v, path + "[" + size + "]");
+                    x[size] = number(p, v, path, size);
                     size++;
                 }
                 f.x = Arrays.copyOf(x, size);
             }
             default -> {
-                f.x[target] = number(p, t, path);
+                f.x[target] = number(p, t, path, -1);
                 if (!f.set[target]) {
                     f.set[target] = true;
                     f.setCount++;
@@ -211,7 +226,7 @@ public final class JsonRecordDecoder implements InputDecoder {
                 }
             }
             case "seconds" -> {
-                double s = number(p, t, name);
+                double s = number(p, t, name, -1);
                 if (!Double.isFinite(s) || Math.abs(s) > 9.2e15) {
                     throw new Unreadable("json: field '" + name + "' is out of range");
                 }
@@ -228,14 +243,16 @@ public final class JsonRecordDecoder implements InputDecoder {
         }
     }
 
-    private static double number(JsonParser p, JsonToken t, String name)
+    /** The number at {@code t}: field {@code name}, or its element {@code at} if at ≥ 0. */
+    private static double number(JsonParser p, JsonToken t, String name, int at)
             throws IOException, Unreadable {
         if (t != JsonToken.VALUE_NUMBER_INT && t != JsonToken.VALUE_NUMBER_FLOAT) {
             if (t.isStructStart()) {
                 p.skipChildren();
             }
+            String field = at < 0 ? name : name + "[" + at + "]";
             throw new Unreadable(
-                    "json: field '" + name + "' is " + kind(t) + ", expected a number");
+                    "json: field '" + field + "' is " + kind(t) + ", expected a number");
         }
         return p.getDoubleValue();
     }
@@ -254,12 +271,12 @@ public final class JsonRecordDecoder implements InputDecoder {
     private void open() {
         factory =
                 JsonFactory.builder()
-                        .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
                         .enable(StreamReadFeature.USE_FAST_DOUBLE_PARSER)
                         .streamReadConstraints(
                                 StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build())
                         .build();
-        Node r = new Node();
+        nodes = 0;
+        Node r = new Node("", nodes++);
         add(r, mapping.streamId(), STREAM);
         add(r, mapping.deviceId(), DEVICE);
         add(r, mapping.eventTime(), TIME);
@@ -272,15 +289,21 @@ public final class JsonRecordDecoder implements InputDecoder {
         root = r;
     }
 
-    private static void add(Node root, FieldMapping.Source s, int target) {
+    private void add(Node root, FieldMapping.Source s, int target) {
         if (s == null || s.kind() != FieldMapping.Source.Kind.FIELD) {
             return;
         }
         Node n = root;
         for (String seg : s.value().split("\\.")) {
-            n = n.child(seg);
+            Node parent = n;
+            n =
+                    n.children.computeIfAbsent(
+                            seg,
+                            k ->
+                                    new Node(
+                                            parent.path.isEmpty() ? k : parent.path + "." + k,
+                                            nodes++));
         }
-        n.path = s.value();
         n.targets = Arrays.copyOf(n.targets, n.targets.length + 1);
         n.targets[n.targets.length - 1] = target;
     }

@@ -101,6 +101,27 @@ class JsonRecordDecoderTest {
     }
 
     @Test
+    void aKeyTwiceOnAMappedPathIsRefusedAndElsewhereSkipped() {
+        String host = "\"host\":{\"id\":\"h\"}";
+        String ok =
+                "{\"site\":\"a\","
+                        + host
+                        + ",\"ts\":\"1970-01-01T00:00:01Z\",\"cpu\":1,"
+                        + "\"net\":{\"rx\":2},\"disks\":[0,3],\"tags\":{\"k\":1}}";
+        assertNull(decode(USER, ok).undecodable);
+        assertEquals(
+                "json: field 'host' appears twice",
+                problem(USER, ok.replace(host, host + ",\"host\":{\"name\":\"x\"}")),
+                "an object on a mapped path, even if the second holds no mapped field");
+        assertEquals(
+                "json: field 'net.rx' appears twice",
+                problem(USER, ok.replace("{\"rx\":2}", "{\"rx\":2,\"rx\":5}")));
+        RawRecord r = decode(USER, ok.replace("{\"k\":1}", "{\"k\":1,\"k\":2}"));
+        assertNull(r.undecodable, "a key twice where the mapping reads nothing is skipped");
+        assertArrayEquals(new double[] {1, 2, 3}, r.features);
+    }
+
+    @Test
     void everyHostileShapeIsRefusedNamingWhatIsWrong() {
         FieldMapping d = FieldMapping.DEFAULT_JSON;
         String ok = "{\"stream_id\":\"s\",\"device_id\":\"d\",\"event_time\":1,\"features\":[1,2]}";
@@ -123,7 +144,7 @@ class JsonRecordDecoderTest {
         assertTrue(problem(d, ok.replace("\"s\"", "\"\"")).contains("is empty"));
         assertTrue(
                 problem(d, ok.replace("{\"stream_id\"", "{\"features\":[0],\"stream_id\""))
-                        .contains("Duplicate field"),
+                        .contains("field 'features' appears twice"),
                 "a duplicated field is refused, not read as one of its values");
         assertTrue(problem(d, ok + " {}").contains("content after the object"), "trailing");
         assertTrue(
