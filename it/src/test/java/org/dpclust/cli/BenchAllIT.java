@@ -52,6 +52,7 @@ class BenchAllIT {
                         "pipeline-state",
                         "ledger-year",
                         "ledger-restart",
+                        "ledger-writers",
                         "fleet");
         int last = -1;
         for (String name : expectedOrder) {
@@ -351,6 +352,12 @@ class BenchAllIT {
                 // (one decision and marker per commit of 8,640, plus the start's own charge)
                 assertAtLeast(r.get("restart_ms").asDouble(), 1, "restart_ms", row);
                 assertTrue(r.get("records_read").asLong() <= 2 * r.get("decisions").asLong(), row);
+            }
+            case "ledger-writers" -> {
+                // a round commits at least one transaction; fences only ever add retries
+                assertAtLeast(r.get("flush_ms_p50").asDouble(), 1, "flush_ms_p50", row);
+                assertTrue(r.get("flush_ms_max").asLong() >= r.get("flush_ms_p50").asLong(), row);
+                assertTrue(r.get("retries_per_round").asDouble() >= 0, row);
             }
             case "fleet" -> {
                 // fractions of the windows, lags after the close, counts of real resources

@@ -24,6 +24,7 @@ public final class Benchmarks {
         register(new SoakBenchmark());
         register(new LedgerYearBenchmark());
         register(new LedgerRestartBenchmark());
+        register(new LedgerWritersBenchmark());
         register(new FleetBenchmark());
     }
 

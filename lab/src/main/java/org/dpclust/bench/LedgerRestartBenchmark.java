@@ -73,7 +73,7 @@ public final class LedgerRestartBenchmark implements Benchmark {
         try (KafkaLedgerClient writer = KafkaLedgerClient.open(ledger)) {
             for (int d : days) {
                 for (; w < d * perDay; w++) {
-                    writer.decide(charge(w), LedgerMark.NONE);
+                    writer.decide(charge("s", w), LedgerMark.NONE);
                     if ((w + 1) % perDay == 0) {
                         writer.flush();
                         long day = (w + 1) / perDay;
@@ -121,10 +121,10 @@ public final class LedgerRestartBenchmark implements Benchmark {
         return rows;
     }
 
-    /** Window w's stats charge: ε 10⁻⁶ against a cap of 1 per day, never refused. */
-    private static LedgerCharge charge(long w) {
+    /** Window w's stats charge of stream s: ε 10⁻⁶ against a cap of 1 per day, never refused. */
+    static LedgerCharge charge(String s, long w) {
         return new LedgerCharge(
-                "s",
+                s,
                 LedgerCharge.Source.STREAM,
                 "stats",
                 new PrivacyLedger.Interval(w * WINDOW, (w + 1) * WINDOW),
@@ -135,7 +135,8 @@ public final class LedgerRestartBenchmark implements Benchmark {
                 PrivacyUnit.RECORD);
     }
 
-    private static KafkaSettings settings(SoakBroker kafka, String topic) {
+    /** Kafka settings on {@code kafka} with topics named after {@code topic}, one stream 's'. */
+    static KafkaSettings settings(SoakBroker kafka, String topic) {
         return org.dpclust.config.ConfigLoader.parse(
                         """
                         kafka:
