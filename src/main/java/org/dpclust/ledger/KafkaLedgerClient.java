@@ -1101,7 +1101,14 @@ public final class KafkaLedgerClient implements LedgerClient {
                 checkDeadline(deadline, "reading " + tp + " to offset " + target);
                 ConsumerRecords<byte[], byte[]> polled = consumer.poll(Duration.ofMillis(100));
                 synchronized (KafkaLedgerClient.this) { // decisions may go on meanwhile (flush)
-                    fold(polled, target);
+                    try {
+                        fold(polled, target);
+                    } catch (RuntimeException e) {
+                        // the consumer is past records not counted (the rest of the batch): the
+                        // next use rebuilds, so an unreadable entry refuses every later charge too
+                        stale = true;
+                        throw e;
+                    }
                 }
             }
             if (at > target) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -799,6 +800,44 @@ class KafkaLedgerClientIT {
                     fresh.verify("b").seq(),
                     "b: the other writer's, this writer's two and the batch run's");
         }
+    }
+
+    /**
+     * An entry the writer cannot read (here forged; in life a foreign or corrupt record) refuses
+     * the charge that meets it and every charge after it on the same writer: the records polled
+     * with it were not counted, so the writer must read the partition again, not on from there.
+     */
+    @Test
+    void anUnreadableEntryRefusesEveryLaterChargeNotOnlyTheFirst() throws Exception {
+        String topic = "budget-unreadable";
+        createTopic(topic, 1, TopicConfig.CLEANUP_POLICY_COMPACT);
+        try (KafkaLedgerClient c = KafkaLedgerClient.open(settings(topic))) {
+            assertTrue(c.charge(batch("u", "run-1", 0.25, 1.0), LedgerMark.NONE).accepted());
+            sendRaw(
+                    topic,
+                    "u|forged".getBytes(StandardCharsets.UTF_8),
+                    "not a ledger entry".getBytes(StandardCharsets.UTF_8));
+            for (String run : List.of("run-2", "run-3")) {
+                LedgerHistoryException e =
+                        assertThrows(
+                                LedgerHistoryException.class,
+                                () -> c.charge(batch("u", run, 0.25, 1.0), LedgerMark.NONE),
+                                run);
+                assertTrue(e.getMessage().contains("unreadable ledger entry"), e.getMessage());
+            }
+        }
+        long decisions =
+                raw(topic).stream()
+                        .filter(
+                                r ->
+                                        !"u|forged"
+                                                .equals(
+                                                        new String(
+                                                                r.key(), StandardCharsets.UTF_8)))
+                        .map(r -> new String(r.key(), StandardCharsets.UTF_8))
+                        .filter(k -> k.contains("run-"))
+                        .count();
+        assertEquals(1, decisions, "nothing decided past the unreadable entry");
     }
 
     @Test
