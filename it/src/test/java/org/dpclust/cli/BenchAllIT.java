@@ -357,7 +357,10 @@ class BenchAllIT {
                 // a round commits at least one transaction; fences only ever add retries
                 assertAtLeast(r.get("flush_ms_p50").asDouble(), 1, "flush_ms_p50", row);
                 assertTrue(r.get("flush_ms_max").asLong() >= r.get("flush_ms_p50").asLong(), row);
-                assertTrue(r.get("retries_per_round").asDouble() >= 0, row);
+                // two writers of a partition fence each other at every round (docs/ledger.md)
+                assertTrue(
+                        r.get("writers").asInt() == 1 || r.get("retries_per_round").asDouble() > 0,
+                        row);
             }
             case "fleet" -> {
                 // fractions of the windows, lags after the close, counts of real resources

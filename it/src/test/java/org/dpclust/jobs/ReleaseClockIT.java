@@ -134,7 +134,7 @@ class ReleaseClockIT {
                   tick_interval: PT0.5S
                   bounded_input: %5$s
                   parallelism: %7$d
-                  max_lateness: PT2S
+                  max_lateness: %8$s
                   max_future: PT1S
                   start: "%3$s"
                   end: "%4$s"
@@ -150,7 +150,8 @@ class ReleaseClockIT {
                                 Instant.ofEpochMilli(start + WINDOWS * W),
                                 bounded,
                                 input,
-                                parallelism);
+                                parallelism,
+                                Duration.ofMillis(LATENESS));
         if (bounded) {
             yaml = yaml.replace("  tick_interval: PT0.5S\n", "");
         }

@@ -343,6 +343,17 @@ class KafkaLedgerClientIT {
                                 LedgerScan.lastChargedEnds(
                                         settings(topic), List.of(other), Duration.ofSeconds(30)));
         assertTrue(moved.getMessage().contains("not in its partition"), moved.getMessage());
+        // a writer refuses the moved stream at every charge, not only at the first
+        try (KafkaLedgerClient c = KafkaLedgerClient.open(settings(topic))) {
+            for (String run : List.of("moved-1", "moved-2")) {
+                LedgerHistoryException refused =
+                        assertThrows(
+                                LedgerHistoryException.class,
+                                () -> c.charge(batch(other, run, 0.1, 1.0), LedgerMark.NONE),
+                                run);
+                assertTrue(refused.getMessage().contains("'" + other + "'"), refused.getMessage());
+            }
+        }
     }
 
     /**

@@ -10,6 +10,7 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.dpclust.config.KafkaSettings;
 import org.dpclust.kafka.TopicAdmin;
 import org.dpclust.ledger.KafkaLedgerClient;
@@ -106,17 +107,13 @@ public final class LedgerWritersBenchmark implements Benchmark {
                     done.add(
                             pool.submit(
                                     () -> {
-                                        for (String s : mine) {
-                                            if (!c.decide(
-                                                            LedgerRestartBenchmark.charge(
-                                                                    s, window),
-                                                            LedgerMark.NONE)
-                                                    .accepted()) {
-                                                throw new IllegalStateException(
-                                                        "refused: " + s + " window " + window);
-                                            }
+                                        try {
+                                            decideAll(c, mine, window);
+                                        } catch (RuntimeException e) {
+                                            start.reset(); // the others stop waiting, and fail
+                                            throw e;
                                         }
-                                        start.await();
+                                        start.await(5, TimeUnit.MINUTES);
                                         long t0 = System.nanoTime();
                                         c.flush();
                                         return t0;
@@ -124,7 +121,7 @@ public final class LedgerWritersBenchmark implements Benchmark {
                 }
                 long first = Long.MAX_VALUE;
                 for (Future<Long> f : done) {
-                    first = Math.min(first, f.get());
+                    first = Math.min(first, f.get(10, TimeUnit.MINUTES));
                 }
                 long elapsed = System.nanoTime() - first;
                 if (r > 0) {
@@ -155,6 +152,15 @@ public final class LedgerWritersBenchmark implements Benchmark {
             pool.shutdownNow();
             for (KafkaLedgerClient c : clients) {
                 c.close();
+            }
+        }
+    }
+
+    /** One stats charge of window {@code window} for each of {@code streams}: all accepted. */
+    private static void decideAll(KafkaLedgerClient c, List<String> streams, long window) {
+        for (String s : streams) {
+            if (!c.decide(LedgerRestartBenchmark.charge(s, window), LedgerMark.NONE).accepted()) {
+                throw new IllegalStateException("refused: " + s + " window " + window);
             }
         }
     }
