@@ -59,6 +59,12 @@ public final class JsonRecordDecoder implements InputDecoder {
             this.path = path;
             this.index = index;
         }
+
+        /** The child at {@code seg}, created with index {@code next} if it is new. */
+        Node child(String seg, java.util.function.IntSupplier next) {
+            return children.computeIfAbsent(
+                    seg, k -> new Node(path.isEmpty() ? k : path + "." + k, next.getAsInt()));
+        }
     }
 
     /** What one record's pass has found. */
@@ -295,14 +301,7 @@ public final class JsonRecordDecoder implements InputDecoder {
         }
         Node n = root;
         for (String seg : s.value().split("\\.")) {
-            Node parent = n;
-            n =
-                    n.children.computeIfAbsent(
-                            seg,
-                            k ->
-                                    new Node(
-                                            parent.path.isEmpty() ? k : parent.path + "." + k,
-                                            nodes++));
+            n = n.child(seg, () -> nodes++);
         }
         n.targets = Arrays.copyOf(n.targets, n.targets.length + 1);
         n.targets[n.targets.length - 1] = target;

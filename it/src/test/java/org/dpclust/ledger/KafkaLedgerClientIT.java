@@ -96,6 +96,12 @@ class KafkaLedgerClientIT {
     }
 
     /** Waits until the (re)created topic is described with a leader for every partition. */
+    /** A compacted budget topic of {@code partitions} and its snapshot topic. */
+    private static void createTopicWithSnapshots(String topic, int partitions) throws Exception {
+        createTopic(topic, partitions, TopicConfig.CLEANUP_POLICY_COMPACT);
+        createTopic(LedgerSnapshot.topicFor(topic), 1, TopicConfig.CLEANUP_POLICY_COMPACT);
+    }
+
     private static void awaitLeaders(String name, long deadline) throws Exception {
         while (true) {
             try {
@@ -666,8 +672,7 @@ class KafkaLedgerClientIT {
     @Test
     void aRestartedWriterReadsTheSnapshotsAndOnlyThePartitionAfterThem() throws Exception {
         String topic = "budget-snap";
-        createTopic(topic, 2, TopicConfig.CLEANUP_POLICY_COMPACT);
-        createTopic(LedgerSnapshot.topicFor(topic), 1, TopicConfig.CLEANUP_POLICY_COMPACT);
+        createTopicWithSnapshots(topic, 2);
         double cap = 1_000.0;
         int rounds = 60;
         try (KafkaLedgerClient c = KafkaLedgerClient.open(settings(topic), 20)) {
@@ -742,8 +747,7 @@ class KafkaLedgerClientIT {
     @Test
     void aFlushReadsBackOnlyWhatItCannotKnowIsItsOwn() throws Exception {
         String topic = "budget-readback";
-        createTopic(topic, 1, TopicConfig.CLEANUP_POLICY_COMPACT);
-        createTopic(LedgerSnapshot.topicFor(topic), 1, TopicConfig.CLEANUP_POLICY_COMPACT);
+        createTopicWithSnapshots(topic, 1);
         double cap = 100.0;
         // a writer under another prefix does not fence this one: its records land before ours
         LedgerSettings unfenced =
