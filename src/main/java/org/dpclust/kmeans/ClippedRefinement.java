@@ -43,9 +43,14 @@ import org.dpclust.privacy.ReleaseBudget;
  * well-clustered data R is a few within-cluster spreads, not half the box. The clipping bias is
  * confined to the share of records beyond R.
  *
- * <p><b>Post-processing:</b> centroid i moves to c_i + s_i / max(n̂_i, 2·count scale) (the divisor
- * floor shrinks unreliable steps toward c_i), clamped into the box; a cell with noisy count below 1
- * keeps c_i.
+ * <p><b>Post-processing:</b> centroid i moves to c_i + f_i·s_i / max(n̂_i, 2·count scale) (the
+ * divisor floor shrinks unreliable steps toward c_i), clamped into the box; a cell with noisy count
+ * below 1 keeps c_i. f_i is the positive-part James–Stein factor of {@link CentroidShrinkage} for
+ * the move Δ_i = s_i/max(…) toward 0, with the move's noise variance per unit-box coordinate (V_sum
+ * + ‖Δ_i‖²/d·V_count)/max(…)², V the variances of the sums' and the counts' geometric noise ({@link
+ * CentroidShrinkage#geometricVariance}; the noisy ‖Δ_i‖² slightly over-states the count term): 1 in
+ * d ≤ 2, close to 1 when the noise is small against the move. Released values and public scales
+ * only, so free.
  */
 public final class ClippedRefinement {
     /** Bins of the radius histogram: upper edges d·2^{−i}, i = 0..RADIUS_BINS − 1. */
@@ -128,6 +133,13 @@ public final class ClippedRefinement {
         }
         // ---- post-processing: only released values and public inputs below this line ----
         double floor = 2 * GeometricMechanism.scale(1, epsCount);
+        double varCount =
+                CentroidShrinkage.geometricVariance(GeometricMechanism.scale(1, epsCount));
+        double varSum =
+                Math.scalb(
+                        CentroidShrinkage.geometricVariance(
+                                GeometricMechanism.scale(radiusUnits, epsSum)),
+                        -2 * FRACTION_BITS);
         double[][] means = new double[k][];
         for (int i = 0; i < k; i++) {
             if (noisyCounts[i] < 1) {
@@ -135,9 +147,18 @@ public final class ClippedRefinement {
                 continue;
             }
             double div = Math.max(noisyCounts[i], floor);
+            double norm2 = 0;
+            for (int j = 0; j < d; j++) {
+                double z = noisySums[i * d + j] / div;
+                norm2 += z * z;
+            }
+            // the step's noise per unit-box coordinate: the sum's, and the count's first-order
+            // effect on the step, ‖step‖²/d times its variance; over div²
+            double v = (varSum + norm2 / d * varCount) / (div * div);
+            double f = CentroidShrinkage.factor(d, norm2, v);
             double[] m = new double[d];
             for (int j = 0; j < d; j++) {
-                double u = c[i][j] + noisySums[i * d + j] / div;
+                double u = c[i][j] + f * noisySums[i * d + j] / div;
                 m[j] = bounds.lower(j) + u * bounds.width(j);
             }
             bounds.clamp(m, m);

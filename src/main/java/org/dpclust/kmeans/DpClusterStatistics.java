@@ -53,9 +53,14 @@ import org.dpclust.privacy.ReleaseBudget;
  * plain seedings, 1.06 with 10 greedy ones). This makes the per-window Lloyd step of the classic
  * "noisy sums and counts" design robust to bad local optima while keeping it a function of released
  * values and public inputs only. Missing centroids (fewer usable cells than k) keep their previous
- * value. With {@link Update#EXPDP_ZONE} the same noisy cells are post-processed by {@link
- * ConvergentZoneUpdate} instead (one strict convergent-zone step per cluster from the previous
- * released centroids); the noise is unchanged.
+ * value. Each centroid that holds usable cells is then shrunk toward the cells' noisy mean by
+ * {@link CentroidShrinkage} (positive-part James–Stein, with the noise variance its cells' noisy
+ * counts and the public scales give: {@link #shrinkTowardMean}; the other cells' noisy mean); it
+ * does nothing in d ≤ 2 and little where the noise is small against the centroid's distance from
+ * the mean, and in d = 100 with tens of clusters at ε ≤ 1 it takes back most of the noise
+ * (docs/results/utility/high-dim-family.md). With {@link Update#EXPDP_ZONE} the same noisy cells
+ * are post-processed by {@link ConvergentZoneUpdate} instead (one strict convergent-zone step per
+ * cluster from the previous released centroids); the noise is unchanged.
  *
  * <h2>Budget split</h2>
  *
@@ -430,9 +435,26 @@ public final class DpClusterStatistics {
         return params;
     }
 
-    /** Post-processing: centroids from the noisy cells and public inputs only (free in privacy). */
+    /**
+     * Post-processing: centroids from the noisy cells and public inputs only (free in privacy),
+     * each then shrunk toward the cells' noisy mean ({@link #shrinkTowardMean}).
+     */
     public static Release postProcess(
             NoisyCells noisy, FixedPointCodec codec, double[][] previous, PrivacyRandom rng) {
+        return postProcess(noisy, codec, previous, rng, true);
+    }
+
+    /**
+     * {@link #postProcess(NoisyCells, FixedPointCodec, double[][], PrivacyRandom)}, with the final
+     * shrinkage only if {@code shrink} (off where the centroids define a partition rather than
+     * being the answer, e.g. {@link ProjectedStatistics}' projected centres).
+     */
+    public static Release postProcess(
+            NoisyCells noisy,
+            FixedPointCodec codec,
+            double[][] previous,
+            PrivacyRandom rng,
+            boolean shrink) {
         int k = previous.length;
         // ---- post-processing: only noisy values and public inputs below this line ----
         UsableCells usable = usableCells(noisy, codec);
@@ -461,14 +483,89 @@ public final class DpClusterStatistics {
             centroids = best.centroids();
         }
         double[] centroidWeights = new double[k];
+        int[] owner = new int[pts.length];
         PublicPointSet centres = new PublicPointSet(centroids);
         for (int p = 0; p < pts.length; p++) {
-            centroidWeights[centres.nearest(pts[p])] += w[p];
+            owner[p] = centres.nearest(pts[p]);
+            centroidWeights[owner[p]] += w[p];
+        }
+        if (shrink) {
+            shrinkTowardMean(centroids, owner, pts, w, noisy, codec);
         }
         return new Release(
                 centroids,
                 centroidWeights,
                 parameters(noisy, codec.bounds().dimension(), pts.length));
+    }
+
+    /**
+     * Moves each centroid that holds noisy cells toward the other cells' noisy mean by {@link
+     * CentroidShrinkage} (post-processing: released counts and sums, public scales). Centroid i,
+     * the weighted mean of its m_i cells' noisy means with total noisy count W_i, carries per
+     * unit-box coordinate the noise variance v_i = m_i·(V_sum + V_count·‖c_i − mid‖²/d)/W_i²: V_sum
+     * the variance of one cell's sum noise in box widths ({@link
+     * CentroidShrinkage#geometricVariance} of the scale, or σ² for the discrete Gaussian), V_count
+     * that of one cell's count noise (its first-order effect on a mean at c_i, mid the box's
+     * centre). The target leaves centroid i's own cells out (the noisy-count-weighted mean of the
+     * others' noisy means), so its noise is independent of c_i's; a centroid that holds every
+     * usable cell is left alone. Clamping the cells' means and the noise of W_i are ignored.
+     *
+     * @param owner the centroid each usable cell (of {@code pts}, weights {@code w}) is nearest to
+     */
+    static void shrinkTowardMean(
+            double[][] centroids,
+            int[] owner,
+            double[][] pts,
+            double[] w,
+            NoisyCells noisy,
+            FixedPointCodec codec) {
+        int d = codec.bounds().dimension();
+        int k = centroids.length;
+        if (d <= 2) {
+            return; // no shrinkage (CentroidShrinkage#factor): 2-dimensional releases are unchanged
+        }
+        double total = 0;
+        double[] all = new double[d];
+        double[] weights = new double[k];
+        int[] cells = new int[k];
+        double[][] own = new double[k][d];
+        for (int p = 0; p < pts.length; p++) {
+            int i = owner[p];
+            total += w[p];
+            weights[i] += w[p];
+            cells[i]++;
+            for (int j = 0; j < d; j++) {
+                all[j] += w[p] * pts[p][j];
+                own[i][j] += w[p] * pts[p][j];
+            }
+        }
+        double varSum =
+                noisy.gaussian()
+                        ? square(noisy.sumScale() / 0x1p32)
+                        : CentroidShrinkage.geometricVariance(noisy.sumScale()) / 0x1p64;
+        double varCount =
+                noisy.gaussian()
+                        ? square(noisy.countScale())
+                        : CentroidShrinkage.geometricVariance(noisy.countScale());
+        double[] target = new double[d];
+        for (int i = 0; i < k; i++) {
+            double others = total - weights[i];
+            if (cells[i] == 0 || !(weights[i] > 0) || !(others > 0)) {
+                continue; // a public centroid (no cell of its own), or nothing to shrink toward
+            }
+            double off2 = 0;
+            for (int j = 0; j < d; j++) {
+                target[j] = (all[j] - own[i][j]) / others;
+                double z = (centroids[i][j] - codec.bounds().mid(j)) / codec.bounds().width(j);
+                off2 += z * z;
+            }
+            double v = cells[i] * (varSum + varCount * off2 / d) / square(weights[i]);
+            centroids[i] = CentroidShrinkage.shrink(centroids[i], target, v, codec.bounds());
+        }
+    }
+
+    private static double square(double x) {
+        return x * x;
     }
 
     private static double[][] unflatten(double[] flat, int k, int d) {

@@ -197,7 +197,8 @@ public final class ProjectedStatistics {
                                 imageCodec,
                                 SnapshotStatistics.publicInitialCentroids(
                                         image, plan.groups(), plan.publicSeed()),
-                                rng)
+                                rng,
+                                false)
                         .centroids();
         // ---- step 3: the records again, grouped by the released centres ----
         DpClusterStatistics.NoisyCells groups =
