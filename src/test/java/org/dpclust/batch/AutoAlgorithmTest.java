@@ -84,6 +84,12 @@ class AutoAlgorithmTest {
                 assertEquals("public-centre", AutoAlgorithm.choose(wide, 1, 50).algorithm());
             }
         }
+        // a per-cluster signal y below √6 is mostly noise (x = 156 here): the data-free answer
+        BatchParams k64 = new BatchParams(64, 1, box(100), 7, 5, 1024, Double.NaN, 1);
+        long edge = (long) Math.ceil(AutoAlgorithm.Y_DATA_FREE * 64 * 100);
+        assertEquals("stats-proj", AutoAlgorithm.choose(k64, 1, edge).algorithm());
+        assertEquals("public-centre", AutoAlgorithm.choose(k64, 1, edge - 1).algorithm());
+        assertEquals(Math.sqrt(6), AutoAlgorithm.Y_DATA_FREE, 1e-15);
         BatchParams d31 =
                 new BatchParams(64, 1, box(AutoAlgorithm.D_PROJ - 1), 7, 5, 1024, Double.NaN, 1);
         assertEquals("stats-nested", AutoAlgorithm.choose(d31, 1, 100_000).algorithm());
