@@ -45,12 +45,12 @@ import org.dpclust.privacy.ReleaseBudget;
  *
  * <p><b>Post-processing:</b> centroid i moves to c_i + f_i·s_i / max(n̂_i, 2·count scale) (the
  * divisor floor shrinks unreliable steps toward c_i), clamped into the box; a cell with noisy count
- * below 1 keeps c_i. f_i is the positive-part James–Stein factor of {@link CentroidShrinkage} for
- * the move Δ_i = s_i/max(…) toward 0, with the move's noise variance per unit-box coordinate (V_sum
- * + ‖Δ_i‖²/d·V_count)/max(…)², V the variances of the sums' and the counts' geometric noise ({@link
- * CentroidShrinkage#geometricVariance}; the noisy ‖Δ_i‖² slightly over-states the count term): 1 in
- * d ≤ 2, close to 1 when the noise is small against the move. Released values and public scales
- * only, so free.
+ * below 1 keeps c_i. From d = {@link CentroidShrinkage#MIN_DIMENSION} on, f_i is the positive-part
+ * James–Stein factor of {@link CentroidShrinkage} for the move Δ_i = s_i/max(…) toward 0, with the
+ * move's noise variance per unit-box coordinate (V_sum + ‖Δ_i‖²/d·V_count)/max(…)², V the variances
+ * of the sums' and the counts' geometric noise ({@link CentroidShrinkage#geometricVariance}; the
+ * noisy ‖Δ_i‖² slightly over-states the count term): close to 1 when the noise is small against the
+ * move; below that dimension f_i = 1. Released values and public scales only, so free.
  */
 public final class ClippedRefinement {
     /** Bins of the radius histogram: upper edges d·2^{−i}, i = 0..RADIUS_BINS − 1. */
@@ -155,7 +155,7 @@ public final class ClippedRefinement {
             // the step's noise per unit-box coordinate: the sum's, and the count's first-order
             // effect on the step, ‖step‖²/d times its variance; over div²
             double v = (varSum + norm2 / d * varCount) / (div * div);
-            double f = CentroidShrinkage.factor(d, norm2, v);
+            double f = CentroidShrinkage.applies(d) ? CentroidShrinkage.factor(d, norm2, v) : 1.0;
             double[] m = new double[d];
             for (int j = 0; j < d; j++) {
                 double u = c[i][j] + f * noisySums[i * d + j] / div;

@@ -53,11 +53,11 @@ import org.dpclust.privacy.ReleaseBudget;
  * plain seedings, 1.06 with 10 greedy ones). This makes the per-window Lloyd step of the classic
  * "noisy sums and counts" design robust to bad local optima while keeping it a function of released
  * values and public inputs only. Missing centroids (fewer usable cells than k) keep their previous
- * value. Each centroid that holds usable cells is then shrunk toward the cells' noisy mean by
- * {@link CentroidShrinkage} (positive-part James–Stein, with the noise variance its cells' noisy
- * counts and the public scales give: {@link #shrinkTowardMean}; the other cells' noisy mean); it
- * does nothing in d ≤ 2 and little where the noise is small against the centroid's distance from
- * the mean, and in d = 100 with tens of clusters at ε ≤ 1 it takes back most of the noise
+ * value. From d = {@link CentroidShrinkage#MIN_DIMENSION} on, each centroid that holds usable cells
+ * is then shrunk toward the other cells' noisy mean by {@link CentroidShrinkage} (positive-part
+ * James–Stein, with the noise variance its cells' noisy counts and the public scales give: {@link
+ * #shrinkTowardMean}); it moves a centroid little where the noise is small against its distance
+ * from that mean, and in d = 100 with tens of clusters at ε ≤ 1 it takes back most of the noise
  * (docs/results/utility/high-dim-family.md). With {@link Update#EXPDP_ZONE} the same noisy cells
  * are post-processed by {@link ConvergentZoneUpdate} instead (one strict convergent-zone step per
  * cluster from the previous released centroids); the noise is unchanged.
@@ -521,8 +521,8 @@ public final class DpClusterStatistics {
             FixedPointCodec codec) {
         int d = codec.bounds().dimension();
         int k = centroids.length;
-        if (d <= 2) {
-            return; // no shrinkage (CentroidShrinkage#factor): 2-dimensional releases are unchanged
+        if (!CentroidShrinkage.applies(d)) {
+            return; // releases below MIN_DIMENSION are unchanged
         }
         double total = 0;
         double[] all = new double[d];

@@ -98,7 +98,7 @@ class DpClusterStatisticsTest {
     }
 
     @Test
-    void shrinkageBringsNoisyCentroidsCloserInHighDimensionAndLeavesTwoDimensionsAlone() {
+    void shrinkageBringsNoisyCentroidsCloserInHighDimensionAndLeavesLowDimensionsAlone() {
         double shrunk = 0, raw = 0, collapsed = 0;
         for (int seed = 0; seed < 10; seed++) {
             double[] e = errors(40, 0.6, seed, 1);
@@ -130,8 +130,10 @@ class DpClusterStatisticsTest {
         }
         assertTrue(shrunk <= 1.02 * raw, "ε = 30: shrunk " + shrunk + " vs raw " + raw);
         for (int seed = 0; seed < 3; seed++) {
-            double[][][] c = centroids(2, 0.3, seed, 1);
-            assertTrue(Arrays.deepEquals(c[0], c[1]), "no shrinkage in d = 2");
+            double[][][] c = centroids(CentroidShrinkage.MIN_DIMENSION - 1, 0.6, seed, 1);
+            assertTrue(
+                    Arrays.deepEquals(c[0], c[1]),
+                    "no shrinkage below d = " + CentroidShrinkage.MIN_DIMENSION);
         }
     }
 
