@@ -12,8 +12,9 @@ For each cell it writes (once, in WORKDIR, default .) the data of `hd-mixture.py
 then runs `java -Xmx1g -jar JAR batch --algorithm M --input ... --k K --epsilon E --bounds [0,1]^D`
 for every (epsilon, method, secret) and appends one JSON row per run to OUT.jsonl: the SSE of the
 released centroids over every point (each to its nearest centroid) and that SSE relative to the
-SSE at the cell's true mixture means (the `ref_sse` of the committed rows). Rows already in OUT.jsonl
-are skipped, so an interrupted run resumes. Progress: one line per run on stdout.
+SSE at the cell's true mixture means (the `ref_sse` of the committed rows), with the jar's commit
+(`java -jar JAR --version`) as `build`. Rows of the same build already in OUT.jsonl are skipped, so an
+interrupted run resumes; another build's rows stay beside them. Progress: one line per run on stdout.
 """
 import hashlib
 import json
@@ -46,11 +47,14 @@ def main():
     secrets = int(sys.argv[5])
     methods = sys.argv[6].split(",")
     work = sys.argv[7] if len(sys.argv) == 8 else "."
+    version = subprocess.run(["java", "-jar", jar, "--version"], capture_output=True, text=True, check=True).stdout
+    build = next((w.strip(",") for line in version.splitlines() for i, w in enumerate(line.split())
+                  if i == 1 and line.startswith("commit")), "unknown")
     done = set()
     if os.path.exists(out_path):
         for line in open(out_path):
             r = json.loads(line)
-            done.add((r["d"], r["k"], r["sd"], r["epsilon"], r["method"], r["secret_or_seed"]))
+            done.add((r["d"], r["k"], r["sd"], r["epsilon"], r["method"], r["secret_or_seed"], r.get("build")))
     out = open(out_path, "a")
     for d, k, sd in cells:
         data = os.path.join(work, f"d{d}k{k}s{sd}.csv")
@@ -64,26 +68,30 @@ def main():
         for e in epsilons:
             for m in methods:
                 for i in range(secrets):
-                    key = (int(d), int(k), float(sd), float(e), "dpclust-" + m, i)
+                    key = (int(d), int(k), float(sd), float(e), "dpclust-" + m, i, build)
                     if key in done:
                         continue
                     secret = hashlib.sha256(f"dpclust/h-family/secret/{i}".encode()).hexdigest()
                     outdir = tempfile.mkdtemp(prefix="hd-family-")
-                    t0 = time.time()
-                    r = subprocess.run(["java", "-Xmx1g", "-jar", jar, "batch", "--algorithm", m, "--input", data,
-                                        "--k", k, "--epsilon", e, "--bounds", bounds, "--output", outdir + "/"],
-                                       env=dict(os.environ, DPCLUST_SECRET=secret), capture_output=True, text=True)
-                    seconds = round(time.time() - t0, 2)
-                    if r.returncode != 0:
-                        print(r.stderr[-2000:], file=sys.stderr)
-                        sys.exit(1)
-                    c = np.loadtxt(os.path.join(outdir, "centroids.csv"), delimiter=",", skiprows=1, ndmin=2)
-                    shutil.rmtree(outdir)
+                    try:
+                        t0 = time.time()
+                        r = subprocess.run(["java", "-Xmx1g", "-jar", jar, "batch", "--algorithm", m, "--input",
+                                            data, "--k", k, "--epsilon", e, "--bounds", bounds, "--output",
+                                            outdir + "/"],
+                                           env=dict(os.environ, DPCLUST_SECRET=secret), capture_output=True, text=True)
+                        seconds = round(time.time() - t0, 2)
+                        if r.returncode != 0:
+                            print(r.stderr[-2000:], file=sys.stderr)
+                            sys.exit(1)
+                        c = np.loadtxt(os.path.join(outdir, "centroids.csv"), delimiter=",", skiprows=1, ndmin=2)
+                    finally:
+                        shutil.rmtree(outdir, ignore_errors=True)
                     c = c[:, -int(d):]
                     s = sse(x, c)
                     row = dict(d=int(d), k=int(k), sd=float(sd), n=10000, data_seed=7, method="dpclust-" + m,
                                guarantee="epsilon-DP", epsilon=float(e), delta=0.0, secret_or_seed=i, sse=s,
-                               relative_sse=s / ref, seconds=seconds, centroids_returned=len(c), ref_sse=ref)
+                               relative_sse=s / ref, seconds=seconds, centroids_returned=len(c), ref_sse=ref,
+                               build=build)
                     out.write(json.dumps(row) + "\n")
                     out.flush()
                     print(f"d={d} k={k} sd={sd} eps={e} {m} secret {i}: relative SSE {s / ref:.4g} ({seconds} s)",

@@ -34,12 +34,13 @@ public final class AutoAlgorithm implements BatchAlgorithm {
     public static final double X_DATA_FREE = 10;
 
     /**
-     * Below this per-cluster signal y = (n̂/k)·ε/d the data-free answer is released too: √6. A
-     * cluster's noisy mean from sums of L1 sensitivity d/2 box widths over about n̂/k records has
-     * noise of squared norm about d·2(d/2)²/(ε·n̂/k)² = d/(2y²) box widths², which exceeds d/12,
-     * the spread of a uniform point about the box's centre, when y &lt; √6: the release is then
-     * mostly noise, and the shrinkage of {@link org.dpclust.kmeans.CentroidShrinkage} pulls its
-     * centroids to the data's mean anyway. Measured on the high-dimensional family
+     * Below this per-cluster signal y = (n̂/k)·ε/d, with d ≥ {@value #D_PROJ} (where it was
+     * measured), the data-free answer is released too: √6. A cluster's noisy mean from sums of L1
+     * sensitivity d/2 box widths over about n̂/k records has noise of squared norm about
+     * d·2(d/2)²/(ε·n̂/k)² = d/(2y²) box widths², which exceeds d/12, the spread of a uniform point
+     * about the box's centre, when y &lt; √6: the release is then mostly noise, and from d = 32 on
+     * the shrinkage of {@link org.dpclust.kmeans.CentroidShrinkage} pulls its centroids to the
+     * data's mean anyway. Measured on the high-dimensional family
      * (docs/results/utility/high-dim-family.md; n = 10⁴, 5 secrets): in its 10 entries with y =
      * 0.45–1.78 (d = 100 at ε = 0.3; d = 100, k = 64 at ε = 1; d = 32, k = 64 at ε = 0.3) the best
      * of {@code stats-proj}, {@code stats-proj-refine} and {@code stats-nested} had a median
@@ -164,8 +165,8 @@ public final class AutoAlgorithm implements BatchAlgorithm {
      * The rule (public inputs only): with x = n̂·ε/d and y = (n̂/k)·ε/d,
      *
      * <ol>
-     *   <li>x &lt; {@value #X_DATA_FREE} or y &lt; {@link #Y_DATA_FREE} (√6): {@code
-     *       public-centre};
+     *   <li>x &lt; {@value #X_DATA_FREE}, or d ≥ {@value #D_PROJ} and y &lt; {@link #Y_DATA_FREE}
+     *       (√6): {@code public-centre};
      *   <li>d ≥ {@value #D_PROJ} and y ≥ {@value #Y_PROJ_REFINE}: {@code stats-proj-refine} with
      *       the default coarse cells;
      *   <li>d ≥ {@value #D_PROJ} and k ≥ {@value #K_PROJ}: {@code stats-proj} with the default
@@ -191,7 +192,7 @@ public final class AutoAlgorithm implements BatchAlgorithm {
         double x = n * epsilon / d;
         double perCluster = n / k;
         BatchParams at = StatsRefineAlgorithm.withEpsilon(params, epsilon);
-        if (x < X_DATA_FREE || perCluster * epsilon / d < Y_DATA_FREE) {
+        if (x < X_DATA_FREE || (d >= D_PROJ && perCluster * epsilon / d < Y_DATA_FREE)) {
             return new Choice("public-centre", at);
         }
         if (d >= D_PROJ && perCluster * epsilon / d >= Y_PROJ_REFINE) {

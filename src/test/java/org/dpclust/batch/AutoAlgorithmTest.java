@@ -90,6 +90,18 @@ class AutoAlgorithmTest {
         assertEquals("stats-proj", AutoAlgorithm.choose(k64, 1, edge).algorithm());
         assertEquals("public-centre", AutoAlgorithm.choose(k64, 1, edge - 1).algorithm());
         assertEquals(Math.sqrt(6), AutoAlgorithm.Y_DATA_FREE, 1e-15);
+        // exactly at √6 (n̂/k = 32, d = 32, ε = √6: powers of two) the signal is enough
+        BatchParams d32 = new BatchParams(64, 1, box(32), 7, 5, 1024, Double.NaN, 1);
+        assertEquals(
+                "stats-proj",
+                AutoAlgorithm.choose(d32, AutoAlgorithm.Y_DATA_FREE, 2048).algorithm());
+        assertEquals(
+                "public-centre",
+                AutoAlgorithm.choose(d32, Math.nextDown(AutoAlgorithm.Y_DATA_FREE), 2048)
+                        .algorithm());
+        // below d = 32 (not measured there) the rule does not apply: stats-nested at k = 64
+        BatchParams low = new BatchParams(64, 1, box(31), 7, 5, 1024, Double.NaN, 1);
+        assertEquals("stats-nested", AutoAlgorithm.choose(low, 1, 3000).algorithm());
         BatchParams d31 =
                 new BatchParams(64, 1, box(AutoAlgorithm.D_PROJ - 1), 7, 5, 1024, Double.NaN, 1);
         assertEquals("stats-nested", AutoAlgorithm.choose(d31, 1, 100_000).algorithm());
