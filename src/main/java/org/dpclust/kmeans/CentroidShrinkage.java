@@ -69,18 +69,6 @@ public final class CentroidShrinkage {
         return Math.max(0.0, 1.0 - (d - 2) * noiseVariance / norm2);
     }
 
-    /**
-     * The variance of two-sided geometric (discrete Laplace) noise of scale b: 2α/(1 − α)², α =
-     * e^{−1/b} (2b² − 1/6 + O(1/b²): the continuous Laplace's 2b² over-states it for small b).
-     */
-    public static double geometricVariance(double scale) {
-        if (!(scale > 0)) {
-            return 0.0;
-        }
-        double oneMinusAlpha = -Math.expm1(-1.0 / scale);
-        return 2 * (1 - oneMinusAlpha) / (oneMinusAlpha * oneMinusAlpha);
-    }
-
     /** {@code centroid} moved toward {@code target} by {@link #factor} (a new array). */
     public static double[] shrink(
             double[] centroid, double[] target, double noiseVariance, DomainBounds bounds) {

@@ -48,9 +48,9 @@ import org.dpclust.privacy.ReleaseBudget;
  * below 1 keeps c_i. From d = {@link CentroidShrinkage#MIN_DIMENSION} on, f_i is the positive-part
  * James–Stein factor of {@link CentroidShrinkage} for the move Δ_i = s_i/max(…) toward 0, with the
  * move's noise variance per unit-box coordinate (V_sum + ‖Δ_i‖²/d·V_count)/max(…)², V the variances
- * of the sums' and the counts' geometric noise ({@link CentroidShrinkage#geometricVariance}; the
- * noisy ‖Δ_i‖² slightly over-states the count term): close to 1 when the noise is small against the
- * move; below that dimension f_i = 1. Released values and public scales only, so free.
+ * of the sums' and the counts' geometric noise ({@link GeometricMechanism#variance}; the noisy
+ * ‖Δ_i‖² slightly over-states the count term): close to 1 when the noise is small against the move;
+ * below that dimension f_i = 1. Released values and public scales only, so free.
  */
 public final class ClippedRefinement {
     /** Bins of the radius histogram: upper edges d·2^{−i}, i = 0..RADIUS_BINS − 1. */
@@ -133,12 +133,10 @@ public final class ClippedRefinement {
         }
         // ---- post-processing: only released values and public inputs below this line ----
         double floor = 2 * GeometricMechanism.scale(1, epsCount);
-        double varCount =
-                CentroidShrinkage.geometricVariance(GeometricMechanism.scale(1, epsCount));
+        double varCount = GeometricMechanism.variance(GeometricMechanism.scale(1, epsCount));
         double varSum =
                 Math.scalb(
-                        CentroidShrinkage.geometricVariance(
-                                GeometricMechanism.scale(radiusUnits, epsSum)),
+                        GeometricMechanism.variance(GeometricMechanism.scale(radiusUnits, epsSum)),
                         -2 * FRACTION_BITS);
         double[][] means = new double[k][];
         for (int i = 0; i < k; i++) {

@@ -490,7 +490,7 @@ public final class DpClusterStatistics {
             centroidWeights[owner[p]] += w[p];
         }
         if (shrink) {
-            shrinkTowardMean(centroids, owner, pts, w, noisy, codec);
+            shrinkTowardMean(centroids, centroidWeights, owner, pts, w, noisy, codec);
         }
         return new Release(
                 centroids,
@@ -503,17 +503,19 @@ public final class DpClusterStatistics {
      * CentroidShrinkage} (post-processing: released counts and sums, public scales). Centroid i,
      * the weighted mean of its m_i cells' noisy means with total noisy count W_i, carries per
      * unit-box coordinate the noise variance v_i = m_i·(V_sum + V_count·‖c_i − mid‖²/d)/W_i²: V_sum
-     * the variance of one cell's sum noise in box widths ({@link
-     * CentroidShrinkage#geometricVariance} of the scale, or σ² for the discrete Gaussian), V_count
-     * that of one cell's count noise (its first-order effect on a mean at c_i, mid the box's
-     * centre). The target leaves centroid i's own cells out (the noisy-count-weighted mean of the
-     * others' noisy means), so its noise is independent of c_i's; a centroid that holds every
-     * usable cell is left alone. Clamping the cells' means and the noise of W_i are ignored.
+     * the variance of one cell's sum noise in box widths ({@link GeometricMechanism#variance} of
+     * the scale, or σ² for the discrete Gaussian), V_count that of one cell's count noise (its
+     * first-order effect on a mean at c_i, mid the box's centre). The target leaves centroid i's
+     * own cells out (the noisy-count-weighted mean of the others' noisy means), so its noise is
+     * independent of c_i's; a centroid that holds every usable cell is left alone. Clamping the
+     * cells' means and the noise of W_i are ignored.
      *
+     * @param weights W_i, the noisy counts of the cells nearest each centroid
      * @param owner the centroid each usable cell (of {@code pts}, weights {@code w}) is nearest to
      */
     static void shrinkTowardMean(
             double[][] centroids,
+            double[] weights,
             int[] owner,
             double[][] pts,
             double[] w,
@@ -526,13 +528,11 @@ public final class DpClusterStatistics {
         }
         double total = 0;
         double[] all = new double[d];
-        double[] weights = new double[k];
         int[] cells = new int[k];
         double[][] own = new double[k][d];
         for (int p = 0; p < pts.length; p++) {
             int i = owner[p];
             total += w[p];
-            weights[i] += w[p];
             cells[i]++;
             for (int j = 0; j < d; j++) {
                 all[j] += w[p] * pts[p][j];
@@ -542,11 +542,11 @@ public final class DpClusterStatistics {
         double varSum =
                 noisy.gaussian()
                         ? square(noisy.sumScale() / 0x1p32)
-                        : CentroidShrinkage.geometricVariance(noisy.sumScale()) / 0x1p64;
+                        : GeometricMechanism.variance(noisy.sumScale()) / 0x1p64;
         double varCount =
                 noisy.gaussian()
                         ? square(noisy.countScale())
-                        : CentroidShrinkage.geometricVariance(noisy.countScale());
+                        : GeometricMechanism.variance(noisy.countScale());
         double[] target = new double[d];
         for (int i = 0; i < k; i++) {
             double others = total - weights[i];

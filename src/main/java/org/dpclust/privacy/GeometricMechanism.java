@@ -77,6 +77,19 @@ public final class GeometricMechanism {
         return exactScale(l1Sensitivity, epsilon).value();
     }
 
+    /**
+     * The variance of this mechanism's noise at scale b ({@link #scale}), for post-processing that
+     * weighs noisy values: 2α/(1 − α)², α = e^{−1/b} (2b² − 1/6 + O(1/b²): the continuous Laplace's
+     * 2b² over-states it for small b).
+     */
+    public static double variance(double scale) {
+        if (!(scale > 0)) {
+            return 0.0;
+        }
+        double oneMinusAlpha = -Math.expm1(-1.0 / scale);
+        return 2 * (1 - oneMinusAlpha) / (oneMinusAlpha * oneMinusAlpha);
+    }
+
     /** epsilon-DP release of an integer with L1 sensitivity {@code l1Sensitivity}. */
     public static long addNoise(long value, long l1Sensitivity, double epsilon, PrivacyRandom rng) {
         Scale sc = exactScale(l1Sensitivity, epsilon);

@@ -49,12 +49,8 @@ class CentroidShrinkageTest {
         int d = 50;
         DomainBounds b = box(d, 1);
         SplittableRandom r = new SplittableRandom(36);
-        double[] mu = new double[d];
-        double[] target = new double[d];
-        for (int j = 0; j < d; j++) {
-            mu[j] = 0.15 + 0.7 * r.nextDouble();
-            target[j] = 0.5;
-        }
+        double[] mu = randomMean(d, r);
+        double[] target = centre(d);
         for (boolean laplace : new boolean[] {false, true}) {
             double v = 0.04; // noise sd 0.2 box widths per coordinate: ‖noise‖² ≈ 2 vs ‖μ − t‖² ≈ 2
             double raw = 0, shrunk = 0;
@@ -80,12 +76,8 @@ class CentroidShrinkageTest {
         int d = 20;
         DomainBounds b = box(d, 1);
         SplittableRandom r = new SplittableRandom(37);
-        double[] mu = new double[d];
-        double[] target = new double[d];
-        for (int j = 0; j < d; j++) {
-            mu[j] = 0.15 + 0.7 * r.nextDouble();
-            target[j] = 0.5;
-        }
+        double[] mu = randomMean(d, r);
+        double[] target = centre(d);
         double v = 1e-6;
         double raw = 0, shrunk = 0;
         for (int t = 0; t < 2_000; t++) {
@@ -95,6 +87,22 @@ class CentroidShrinkageTest {
             shrunk += dist2(CentroidShrinkage.shrink(x, target, v, b), mu);
         }
         assertTrue(shrunk <= raw * 1.01, "shrunk " + shrunk + " vs raw " + raw);
+    }
+
+    /** A mean uniform in [0.15, 0.85]^d. */
+    private static double[] randomMean(int d, SplittableRandom r) {
+        double[] mu = new double[d];
+        for (int j = 0; j < d; j++) {
+            mu[j] = 0.15 + 0.7 * r.nextDouble();
+        }
+        return mu;
+    }
+
+    /** The unit box's centre. */
+    private static double[] centre(int d) {
+        double[] t = new double[d];
+        Arrays.fill(t, 0.5);
+        return t;
     }
 
     private static double[] noisy(double[] mu, double v, boolean laplace, SplittableRandom r) {
